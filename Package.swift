@@ -1,0 +1,70 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// The target graph is the architecture: PinwatchCore depends on nothing of
+// ours; only PinwatchProbe imports COpenSSL; only PinwatchTerminal (the
+// painter and the keyboard) imports CNCurses.
+let package = Package(
+    name: "pinwatch",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "pinwatch", targets: ["pinwatch"])
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "COpenSSL",
+            pkgConfig: "openssl",
+            providers: [.apt(["libssl-dev"])]
+        ),
+        .systemLibrary(
+            name: "CNCurses",
+            // No pkgConfig: ncursesw's .pc adds -D flags SwiftPM refuses;
+            // the headers are on the default include path.
+            providers: [.apt(["libncurses-dev"])]
+        ),
+        .target(
+            name: "PinwatchCore",
+            dependencies: [.product(name: "Yams", package: "Yams")]
+        ),
+        .target(
+            name: "PinwatchProbe",
+            dependencies: ["PinwatchCore", "COpenSSL"],
+            // C pointers and Dispatch callbacks: thread confinement is by
+            // queue and event loop, which Swift 6's checker cannot see.
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        .target(
+            name: "PinwatchUI",
+            dependencies: ["PinwatchCore"]
+        ),
+        .target(
+            name: "PinwatchTerminal",
+            dependencies: ["PinwatchUI", "CNCurses"],
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        .executableTarget(
+            name: "pinwatch",
+            dependencies: [
+                "PinwatchCore", "PinwatchProbe", "PinwatchUI", "PinwatchTerminal",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        .testTarget(name: "PinwatchCoreTests", dependencies: ["PinwatchCore"]),
+        .testTarget(
+            name: "PinwatchProbeTests",
+            dependencies: ["PinwatchProbe", "PinwatchCore"],
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        .testTarget(name: "PinwatchUITests", dependencies: ["PinwatchUI", "PinwatchCore"]),
+        .testTarget(
+            name: "PinwatchEndToEndTests",
+            dependencies: ["PinwatchProbe", "PinwatchCore"],
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+    ]
+)

@@ -1,0 +1,40 @@
+#ifndef PINWATCH_CNCURSES_SHIM_H
+#define PINWATCH_CNCURSES_SHIM_H
+
+// The wide-character API (add_wch, setcchar) is only declared when this is
+// defined before curses.h is included.
+#ifndef NCURSES_WIDECHAR
+#define NCURSES_WIDECHAR 1
+#endif
+#include <locale.h>
+#include <wchar.h>
+#include <ncursesw/curses.h>
+
+// MARK: Macro wrappers
+// These are macros (or macro-like globals) the Swift importer cannot see.
+
+/// COLOR_PAIR is a macro.
+static inline int pinwatch_COLOR_PAIR(int pair) { return (int)COLOR_PAIR(pair); }
+
+/// getmaxyx is a macro that assigns to its arguments.
+static inline void pinwatch_getmaxyx(WINDOW *window, int *rows, int *cols) {
+    int y, x;
+    getmaxyx(window, y, x);
+    *rows = y;
+    *cols = x;
+}
+
+/// stdscr is a macro over a function in some ncurses builds.
+static inline WINDOW *pinwatch_stdscr(void) { return stdscr; }
+
+static inline int pinwatch_COLORS(void) { return COLORS; }
+static inline int pinwatch_COLOR_PAIRS(void) { return COLOR_PAIRS; }
+
+/// The attribute constants are macros built from NCURSES_BITS.
+static inline attr_t pinwatch_A_BOLD(void) { return A_BOLD; }
+static inline attr_t pinwatch_A_REVERSE(void) { return A_REVERSE; }
+static inline attr_t pinwatch_A_UNDERLINE(void) { return A_UNDERLINE; }
+static inline attr_t pinwatch_A_DIM(void) { return A_DIM; }
+static inline attr_t pinwatch_A_NORMAL(void) { return A_NORMAL; }
+
+#endif

@@ -1,0 +1,86 @@
+#ifndef PINWATCH_COPENSSL_SHIM_H
+#define PINWATCH_COPENSSL_SHIM_H
+
+#include <openssl/ssl.h>
+#include <openssl/err.h>
+#include <openssl/x509.h>
+#include <openssl/x509v3.h>
+#include <openssl/pem.h>
+#include <openssl/evp.h>
+#include <openssl/bn.h>
+#include <openssl/rsa.h>
+#include <openssl/ec.h>
+#include <openssl/bio.h>
+#include <openssl/sha.h>
+#include <openssl/core_names.h>
+
+// MARK: Macro wrappers
+// The Swift importer cannot see function-like macros; each wrapper below
+// stands for one so that Swift never hard-codes an SSL_ctrl command number.
+
+/// SSL_set_tlsext_host_name is a macro over SSL_ctrl.
+static inline int pinwatch_SSL_set_tlsext_host_name(SSL *ssl, const char *name) {
+    return (int)SSL_set_tlsext_host_name(ssl, name);
+}
+
+/// SSL_CTX_set_min_proto_version is a macro over SSL_CTX_ctrl.
+static inline int pinwatch_SSL_CTX_set_min_proto_version(SSL_CTX *ctx, int version) {
+    return (int)SSL_CTX_set_min_proto_version(ctx, version);
+}
+
+/// SSL_CTX_set_max_proto_version is a macro over SSL_CTX_ctrl.
+static inline int pinwatch_SSL_CTX_set_max_proto_version(SSL_CTX *ctx, int version) {
+    return (int)SSL_CTX_set_max_proto_version(ctx, version);
+}
+
+/// SSL_CTX_set_session_cache_mode is a macro over SSL_CTX_ctrl.
+static inline long pinwatch_SSL_CTX_set_session_cache_mode(SSL_CTX *ctx, long mode) {
+    return SSL_CTX_set_session_cache_mode(ctx, mode);
+}
+
+/// SSL_CTX_add_extra_chain_cert is a macro over SSL_CTX_ctrl.
+static inline long pinwatch_SSL_CTX_add_extra_chain_cert(SSL_CTX *ctx, X509 *cert) {
+    return SSL_CTX_add_extra_chain_cert(ctx, cert);
+}
+
+/// SSL_CTX_clear_extra_chain_certs is a macro over SSL_CTX_ctrl.
+static inline long pinwatch_SSL_CTX_clear_extra_chain_certs(SSL_CTX *ctx) {
+    return SSL_CTX_clear_extra_chain_certs(ctx);
+}
+
+/// SSL_CTX_set1_chain is a macro over SSL_CTX_ctrl.
+static inline long pinwatch_SSL_CTX_set1_chain(SSL_CTX *ctx, STACK_OF(X509) *chain) {
+    return SSL_CTX_set1_chain(ctx, chain);
+}
+
+/// The STACK_OF(X509) accessors are type-safe macros over OPENSSL_sk_*.
+static inline int pinwatch_sk_X509_num(const STACK_OF(X509) *stack) {
+    return sk_X509_num(stack);
+}
+static inline X509 *pinwatch_sk_X509_value(const STACK_OF(X509) *stack, int index) {
+    return sk_X509_value(stack, index);
+}
+static inline STACK_OF(X509) *pinwatch_sk_X509_new_null(void) {
+    return sk_X509_new_null();
+}
+static inline int pinwatch_sk_X509_push(STACK_OF(X509) *stack, X509 *cert) {
+    return sk_X509_push(stack, cert);
+}
+static inline void pinwatch_sk_X509_pop_free(STACK_OF(X509) *stack) {
+    sk_X509_pop_free(stack, X509_free);
+}
+static inline void pinwatch_sk_X509_free(STACK_OF(X509) *stack) {
+    sk_X509_free(stack);
+}
+
+/// OPENSSL_free is a macro that passes __FILE__ and __LINE__.
+static inline void pinwatch_OPENSSL_free(void *pointer) {
+    OPENSSL_free(pointer);
+}
+
+/// BIO_get_mem_data is a macro over BIO_ctrl.
+static inline long pinwatch_BIO_get_mem_data(BIO *bio, char **data) {
+    return BIO_get_mem_data(bio, data);
+}
+
+#endif

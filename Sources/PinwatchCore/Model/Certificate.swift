@@ -1,0 +1,76 @@
+import Foundation
+
+/// What pinwatch knows of one certificate: everything the reports show and
+/// the three digests the pins are compared with.
+///
+/// Strings come from a certificate and are untrusted: they are stored as
+/// decoded and sanitised only where they meet a terminal.
+public struct CertificateFacts: Hashable, Sendable {
+    /// One line, RFC 4514 style, most specific first: `CN=api.example.com,O=Example`.
+    public var subject: String
+    public var issuer: String
+    public var notBefore: Date
+    public var notAfter: Date
+    /// `ECDSA P-256`, `RSA 2048`, `Ed25519`, …
+    public var keyDescription: String
+    /// SHA-256 of the DER SubjectPublicKeyInfo.
+    public var spkiSHA256: [UInt8]
+    /// SHA-256 of the SPKI BIT STRING content (iOS `SecKeyCopyExternalRepresentation`).
+    public var keySHA256: [UInt8]
+    /// SHA-256 of the whole DER certificate.
+    public var certSHA256: [UInt8]
+    /// DNS names and IP addresses of the subjectAltName extension.
+    public var subjectAltNames: [String]
+    public var isCA: Bool
+    public var isSelfSigned: Bool
+
+    public init(
+        subject: String, issuer: String, notBefore: Date, notAfter: Date,
+        keyDescription: String, spkiSHA256: [UInt8], keySHA256: [UInt8], certSHA256: [UInt8],
+        subjectAltNames: [String] = [], isCA: Bool = false, isSelfSigned: Bool = false
+    ) {
+        self.subject = subject
+        self.issuer = issuer
+        self.notBefore = notBefore
+        self.notAfter = notAfter
+        self.keyDescription = keyDescription
+        self.spkiSHA256 = spkiSHA256
+        self.keySHA256 = keySHA256
+        self.certSHA256 = certSHA256
+        self.subjectAltNames = subjectAltNames
+        self.isCA = isCA
+        self.isSelfSigned = isSelfSigned
+    }
+
+    public func digest(for kind: Pin.Kind) -> [UInt8] {
+        switch kind {
+        case .spki: return spkiSHA256
+        case .key: return keySHA256
+        case .cert: return certSHA256
+        }
+    }
+}
+
+/// One level of a chain as the probe saw it.
+public struct ChainCertificate: Hashable, Sendable {
+    public var facts: CertificateFacts
+    /// False for a root (or intermediate) the trust store supplied.
+    public var fromServer: Bool
+
+    public init(facts: CertificateFacts, fromServer: Bool) {
+        self.facts = facts
+        self.fromServer = fromServer
+    }
+}
+
+/// Level 0 is the leaf, the last level the root, everything between an
+/// intermediate; a chain of one certificate is a single `leaf` (DESIGN §5).
+public enum ChainRole: String, Sendable, Codable, CaseIterable {
+    case leaf, intermediate, root
+
+    public static func role(ofLevel level: Int, chainLength: Int) -> ChainRole {
+        if level == 0 { return .leaf }
+        if level == chainLength - 1 { return .root }
+        return .intermediate
+    }
+}

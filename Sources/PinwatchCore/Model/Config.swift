@@ -1,0 +1,110 @@
+import Foundation
+
+/// `proxy:` at the top of the configuration.
+public enum ProxySetting: Hashable, Sendable {
+    /// From the environment (DESIGN §6).
+    case auto
+    case off
+    /// An explicit proxy URL; it applies to every host.
+    case url(ProxyRoute)
+}
+
+/// One entry of `hosts:`.
+public struct HostConfig: Hashable, Sendable {
+    public var host: String
+    public var port: Int
+    /// `sni:` or, by default, `host`.
+    public var serverName: String
+    public var connectAddress: String?
+    public var trust: TrustSource
+    public var pinsetName: String?
+    /// The host's own pins merged with its pinset's.
+    public var pins: PinSet
+    /// Line of the entry in the configuration file (1-based), for messages.
+    public var line: Int
+
+    public init(
+        host: String, port: Int = 443, serverName: String? = nil, connectAddress: String? = nil,
+        trust: TrustSource = .system, pinsetName: String? = nil, pins: PinSet = PinSet(), line: Int = 0
+    ) {
+        self.host = host
+        self.port = port
+        self.serverName = serverName ?? host
+        self.connectAddress = connectAddress
+        self.trust = trust
+        self.pinsetName = pinsetName
+        self.pins = pins
+        self.line = line
+    }
+
+    /// `host:port`, with brackets around an IPv6 literal.
+    public var displayName: String {
+        host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+    }
+}
+
+/// A whole, valid configuration (DESIGN §4). Only the loader makes one from
+/// a file, and only when every key in it is valid.
+public struct Config: Hashable, Sendable {
+    /// The file it was read from; nil for a configuration built in memory (demo).
+    public var path: String?
+    public var interval: TimeInterval
+    public var timeout: TimeInterval
+    public var concurrency: Int
+    public var warnDays: Int
+    public var criticalDays: Int
+    /// A theme name or a path (relative paths already resolved).
+    public var theme: String
+    public var trust: TrustSource
+    public var proxy: ProxySetting
+    public var pinsets: [String: PinSet]
+    public var hosts: [HostConfig]
+
+    public init(
+        path: String? = nil, interval: TimeInterval = 60, timeout: TimeInterval = 5, concurrency: Int = 32,
+        warnDays: Int = 21, criticalDays: Int = 7, theme: String = "default", trust: TrustSource = .system,
+        proxy: ProxySetting = .auto, pinsets: [String: PinSet] = [:], hosts: [HostConfig] = []
+    ) {
+        self.path = path
+        self.interval = interval
+        self.timeout = timeout
+        self.concurrency = concurrency
+        self.warnDays = warnDays
+        self.criticalDays = criticalDays
+        self.theme = theme
+        self.trust = trust
+        self.proxy = proxy
+        self.pinsets = pinsets
+        self.hosts = hosts
+    }
+}
+
+/// One problem found in a configuration: file, line and key, and for a pin
+/// the host and the pin (DESIGN §4).
+public struct ConfigProblem: Hashable, Sendable, CustomStringConvertible {
+    public var file: String
+    public var line: Int
+    /// Dotted path of the key: `hosts[2].pins.ca[0]`.
+    public var key: String
+    public var message: String
+
+    public init(file: String, line: Int, key: String, message: String) {
+        self.file = file
+        self.line = line
+        self.key = key
+        self.message = message
+    }
+
+    public var description: String { "\(file):\(line): \(key): \(message)" }
+}
+
+/// Thrown by the loader with every problem it found, in file order.
+public struct ConfigError: Error, Sendable, CustomStringConvertible {
+    public var problems: [ConfigProblem]
+
+    public init(problems: [ConfigProblem]) {
+        self.problems = problems
+    }
+
+    public var description: String { problems.map(\.description).joined(separator: "\n") }
+}

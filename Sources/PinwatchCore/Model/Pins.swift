@@ -1,0 +1,65 @@
+/// A pinned digest, whichever form it was written in.
+///
+/// Every form in DESIGN §3 reduces to one SHA-256 over one view of a
+/// certificate; `kind` says which view, so matching never compares a key
+/// digest with a certificate digest.
+public struct Pin: Hashable, Sendable {
+    public enum Kind: String, Sendable, CaseIterable {
+        /// SHA-256 of the DER SubjectPublicKeyInfo (`sha256/`, `spki:`).
+        case spki
+        /// SHA-256 of the raw public key bytes (`key:`).
+        case key
+        /// SHA-256 of the whole DER certificate (`cert:`, `file:`).
+        case cert
+    }
+
+    public let kind: Kind
+    /// 32 bytes.
+    public let digest: [UInt8]
+    /// The pin as written in the configuration (for a `file:` pin, the
+    /// `cert:` form of one certificate of the file), used in reports.
+    public let text: String
+
+    public init(kind: Kind, digest: [UInt8], text: String) {
+        self.kind = kind
+        self.digest = digest
+        self.text = text
+    }
+}
+
+/// The two pin tiers of DESIGN §1.
+public enum PinTier: String, Sendable, CaseIterable, Codable {
+    /// Root and intermediate keys: survive leaf renewals.
+    case ca
+    /// Leaf keys: change at every renewal with a new key.
+    case leaf
+}
+
+public struct PinSet: Hashable, Sendable {
+    public var ca: [Pin]
+    public var leaf: [Pin]
+
+    public init(ca: [Pin] = [], leaf: [Pin] = []) {
+        self.ca = ca
+        self.leaf = leaf
+    }
+
+    public var isEmpty: Bool { ca.isEmpty && leaf.isEmpty }
+
+    public func pins(in tier: PinTier) -> [Pin] {
+        switch tier {
+        case .ca: return ca
+        case .leaf: return leaf
+        }
+    }
+
+    /// Union that keeps the first occurrence of each pin, so a host that
+    /// repeats a pin of its pinset does not report it twice.
+    public func merged(with other: PinSet) -> PinSet {
+        func union(_ a: [Pin], _ b: [Pin]) -> [Pin] {
+            var seen = Set<Pin>()
+            return (a + b).filter { seen.insert($0).inserted }
+        }
+        return PinSet(ca: union(ca, other.ca), leaf: union(leaf, other.leaf))
+    }
+}

@@ -1,0 +1,128 @@
+import Foundation
+
+/// Where the verifier takes its roots from.
+public enum TrustSource: Hashable, Sendable {
+    case system
+    /// An absolute path to a PEM bundle.
+    case bundle(String)
+}
+
+/// A proxy that applies to one host, after DESIGN §6's rules.
+public struct ProxyRoute: Hashable, Sendable {
+    public enum Scheme: String, Sendable {
+        case http
+        case socks5
+        /// SOCKS5 with the proxy resolving the name.
+        case socks5h
+    }
+
+    public var scheme: Scheme
+    public var host: String
+    public var port: Int
+    /// Never printed; only sent to the proxy.
+    public var username: String?
+    public var password: String?
+    /// Where the proxy came from: `config` or the environment variable's name.
+    public var source: String
+
+    public init(scheme: Scheme, host: String, port: Int, username: String? = nil, password: String? = nil, source: String) {
+        self.scheme = scheme
+        self.host = host
+        self.port = port
+        self.username = username
+        self.password = password
+        self.source = source
+    }
+
+    /// The URL without credentials: the only form that reaches any output.
+    public var redactedURL: String {
+        let hostPart = host.contains(":") ? "[\(host)]" : host
+        return "\(scheme.rawValue)://\(hostPart):\(port)"
+    }
+}
+
+/// Everything the probe needs for one host.
+public struct ProbeTarget: Hashable, Sendable {
+    public var host: String
+    public var port: Int
+    /// Sent as SNI and used for hostname verification.
+    public var serverName: String
+    /// Dialled instead of resolving `host` (or sent as CONNECT target).
+    public var connectAddress: String?
+    public var trust: TrustSource
+    public var proxy: ProxyRoute?
+    /// Bounds the whole probe: DNS, connect, proxy, handshake.
+    public var timeout: TimeInterval
+
+    public init(
+        host: String, port: Int, serverName: String, connectAddress: String? = nil,
+        trust: TrustSource = .system, proxy: ProxyRoute? = nil, timeout: TimeInterval = 5
+    ) {
+        self.host = host
+        self.port = port
+        self.serverName = serverName
+        self.connectAddress = connectAddress
+        self.trust = trust
+        self.proxy = proxy
+        self.timeout = timeout
+    }
+}
+
+/// DESIGN §8's `error.kind`.
+public enum ProbeErrorKind: String, Sendable, Codable, CaseIterable {
+    case dns, refused, timeout, tls
+    case noCertificate = "no_certificate"
+    case proxy
+}
+
+public struct ProbeFailure: Error, Hashable, Sendable {
+    public var kind: ProbeErrorKind
+    /// One line.
+    public var message: String
+
+    public init(kind: ProbeErrorKind, message: String) {
+        self.kind = kind
+        self.message = message
+    }
+}
+
+/// What one probe saw. A failed probe has an empty chain and a failure.
+public struct ProbeResult: Hashable, Sendable {
+    /// The address actually dialled (the proxy's when tunnelling).
+    public var address: String?
+    /// The verified chain when verification succeeded; otherwise the chain
+    /// the verifier built as far as it could, else the chain as sent. Level
+    /// 0 is the leaf.
+    public var chain: [ChainCertificate]
+    /// How many certificates the server sent.
+    public var sentCount: Int
+    public var trusted: Bool
+    /// The verifier's reason when not trusted (one line).
+    public var trustError: String?
+    public var failure: ProbeFailure?
+    public var elapsed: TimeInterval
+    /// The proxy the probe tunnelled through, if any.
+    public var proxy: ProxyRoute?
+    /// When the probe finished.
+    public var finishedAt: Date
+
+    public init(
+        address: String? = nil, chain: [ChainCertificate] = [], sentCount: Int = 0, trusted: Bool = false,
+        trustError: String? = nil, failure: ProbeFailure? = nil, elapsed: TimeInterval = 0,
+        proxy: ProxyRoute? = nil, finishedAt: Date = Date()
+    ) {
+        self.address = address
+        self.chain = chain
+        self.sentCount = sentCount
+        self.trusted = trusted
+        self.trustError = trustError
+        self.failure = failure
+        self.elapsed = elapsed
+        self.proxy = proxy
+        self.finishedAt = finishedAt
+    }
+
+    public static func failed(_ failure: ProbeFailure, address: String? = nil, elapsed: TimeInterval, proxy: ProxyRoute? = nil) -> ProbeResult {
+        ProbeResult(address: address, failure: failure, elapsed: elapsed, proxy: proxy)
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+
+/// DESIGN §5, in order of precedence.
+public enum HostStatus: String, Sendable, Codable, CaseIterable {
+    case error
+    case unpinned
+    case blocked
+    case leafOnly = "leaf_only"
+    case ok
+
+    /// Worst first, for the dashboard's default order.
+    public var severity: Int {
+        switch self {
+        case .blocked: return 0
+        case .leafOnly: return 1
+        case .error: return 2
+        case .unpinned: return 3
+        case .ok: return 4
+        }
+    }
+}
+
+/// DESIGN §5's alerts, in the order they are listed there.
+public enum HostAlert: String, Sendable, Codable, CaseIterable {
+    case leafOnly = "leaf_only"
+    case noMatch = "no_match"
+    case untrusted
+    case expiring
+    case criticalExpiry = "critical_expiry"
+    case expired
+    case proxy
+    case intercepted
+    case probeError = "probe_error"
+}
+
+/// A configured pin that matched one level.
+public struct PinMatch: Hashable, Sendable {
+    public var tier: PinTier
+    public var pin: Pin
+
+    public init(tier: PinTier, pin: Pin) {
+        self.tier = tier
+        self.pin = pin
+    }
+}
+
+/// One level of a host's chain with the pins it matched.
+public struct LevelReport: Hashable, Sendable {
+    public var level: Int
+    public var role: ChainRole
+    public var certificate: ChainCertificate
+    public var matches: [PinMatch]
+    public var daysLeft: Int
+
+    public init(level: Int, role: ChainRole, certificate: ChainCertificate, matches: [PinMatch], daysLeft: Int) {
+        self.level = level
+        self.role = role
+        self.certificate = certificate
+        self.matches = matches
+        self.daysLeft = daysLeft
+    }
+}
+
+/// Proxy facts as reported (DESIGN §8 `proxy`).
+public struct ProxyReport: Hashable, Sendable {
+    public var detected: Bool
+    /// `config` or the environment variable's name.
+    public var source: String?
+    /// Without credentials.
+    public var url: String?
+    public var intercepted: Bool
+
+    public init(detected: Bool = false, source: String? = nil, url: String? = nil, intercepted: Bool = false) {
+        self.detected = detected
+        self.source = source
+        self.url = url
+        self.intercepted = intercepted
+    }
+}
+
+/// The verdict for one host after one probe: what every output renders.
+public struct HostReport: Hashable, Sendable {
+    public var config: HostConfig
+    public var result: ProbeResult
+    public var status: HostStatus
+    /// `ca` before `leaf`.
+    public var matchedTiers: [PinTier]
+    public var alerts: [HostAlert]
+    public var levels: [LevelReport]
+    public var leafDaysLeft: Int?
+    public var proxy: ProxyReport
+
+    public init(
+        config: HostConfig, result: ProbeResult, status: HostStatus, matchedTiers: [PinTier],
+        alerts: [HostAlert], levels: [LevelReport], leafDaysLeft: Int?, proxy: ProxyReport
+    ) {
+        self.config = config
+        self.result = result
+        self.status = status
+        self.matchedTiers = matchedTiers
+        self.alerts = alerts
+        self.levels = levels
+        self.leafDaysLeft = leafDaysLeft
+        self.proxy = proxy
+    }
+}

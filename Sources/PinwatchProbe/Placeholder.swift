@@ -1,0 +1,2 @@
+internal import COpenSSL
+func _opensslLinked() -> UInt { OpenSSL_version_num() }
