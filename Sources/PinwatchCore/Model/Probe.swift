@@ -5,6 +5,9 @@ public enum TrustSource: Hashable, Sendable {
     case system
     /// An absolute path to a PEM bundle.
     case bundle(String)
+    /// PEM text held in memory: the demo's and the tests' private roots,
+    /// so that they leave no files behind.
+    case pem(String)
 }
 
 /// A proxy that applies to one host, after DESIGN §6's rules.

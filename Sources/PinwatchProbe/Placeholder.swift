@@ -1,2 +1,0 @@
-internal import COpenSSL
-func _opensslLinked() -> UInt { OpenSSL_version_num() }
