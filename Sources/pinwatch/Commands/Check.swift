@@ -1,0 +1,37 @@
+import ArgumentParser
+import Foundation
+import PinwatchCore
+
+extension Pinwatch {
+    /// A Nagios/Icinga plugin: the library returns the findings, this command
+    /// turns them into the plugin's output and exit code.
+    struct Check: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Run one poll cycle as a Nagios/Icinga plugin.",
+            discussion: """
+                Prints one status line with perfdata, then one line per host that needs attention. \
+                Exit codes: 0 OK, 1 WARNING (leaf_only, expiring), 2 CRITICAL (blocked, critical_expiry, \
+                expired), 3 UNKNOWN (a host could not be probed). The worst wins in the order \
+                CRITICAL > UNKNOWN > WARNING > OK.
+                """
+        )
+
+        @OptionGroup var options: ConfigOptions
+
+        func run() throws {
+            let config: Config
+            do {
+                config = try options.load()
+            } catch let failure as UserFacingError {
+                // A plugin that cannot run says UNKNOWN, as monitoring systems expect.
+                Output.standardOutput("PINWATCH UNKNOWN - \(failure.message.split(separator: "\n").first ?? "")\n")
+                Output.standardError("pinwatch: \(failure.message)")
+                throw ExitCode(3)
+            }
+            let reports = PollCycle.run(config)
+            let outcome = CheckReport.render(reports)
+            Output.standardOutput(outcome.text.hasSuffix("\n") ? outcome.text : outcome.text + "\n")
+            throw ExitCode(outcome.exitCode)
+        }
+    }
+}

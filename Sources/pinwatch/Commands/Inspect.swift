@@ -1,0 +1,108 @@
+import ArgumentParser
+import Foundation
+import PinwatchCore
+import PinwatchProbe
+
+extension Pinwatch {
+    /// The live chain of one host with every pin form, ready to paste.
+    struct Inspect: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print a host's live chain level by level with every pin form and a config stanza.",
+            discussion: """
+                The chain shown is the verified chain, including the root from the trust store when \
+                the server does not send it. The stanza lists intermediates and root under `ca` and the \
+                leaf under `leaf`. A proxy from the environment applies as in the dashboard.
+                """
+        )
+
+        @Argument(help: ArgumentHelp("The host, with an optional port (default 443); [v6]:port for IPv6.", valueName: "host[:port]"))
+        var target: String
+
+        @Option(help: "Server name to send (SNI) and to verify (default: the host).")
+        var sni: String?
+
+        @Option(help: "Address to dial instead of resolving the host.")
+        var connect: String?
+
+        @Option(help: ArgumentHelp("Trust store: `system` or a PEM bundle.", valueName: "system|path"))
+        var trust: String = "system"
+
+        @Option(help: ArgumentHelp("Deadline for DNS, connect, proxy and handshake, in seconds.", valueName: "seconds"))
+        var timeout: Double = 10
+
+        @Option(help: "Output format: text or json.")
+        var format: ListingFormat = .text
+
+        func validate() throws {
+            _ = try HostPort(parsing: target)
+            guard timeout > 0, timeout <= 600 else { throw ValidationError("--timeout must be between 0 and 600 seconds") }
+        }
+
+        func run() throws {
+            try reportingFailures {
+                let endpoint = try HostPort(parsing: target)
+                let trustSource: TrustSource
+                if trust == "system" {
+                    trustSource = .system
+                } else {
+                    let path = URL(fileURLWithPath: trust).standardizedFileURL.path
+                    guard FileManager.default.isReadableFile(atPath: path) else {
+                        throw UserFacingError(message: "--trust \(trust): no readable PEM bundle there")
+                    }
+                    trustSource = .bundle(path)
+                }
+                let host = HostConfig(host: endpoint.host, port: endpoint.port, serverName: sni, connectAddress: connect, trust: trustSource)
+                let config = Config(timeout: timeout, concurrency: 1, hosts: [host])
+                let reports = PollCycle.run(config)
+                guard let report = reports.first else { return }
+                switch format {
+                case .text:
+                    Output.standardOutput(ChainListing.text(report: report))
+                case .json:
+                    Output.standardOutput(JSONReport.renderHost(report) + "\n")
+                }
+                if report.result.failure != nil, format == .text {
+                    throw ExitCode(1)
+                }
+            }
+        }
+    }
+}
+
+/// `host`, `host:port`, `[v6]`, `[v6]:port`, or a bare IPv6 literal.
+struct HostPort: Equatable {
+    var host: String
+    var port: Int
+
+    init(parsing text: String) throws {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        func port(_ digits: Substring) throws -> Int {
+            guard let value = Int(digits), (1...65535).contains(value) else {
+                throw ValidationError("'\(text)': the port must be a number from 1 to 65535")
+            }
+            return value
+        }
+        if trimmed.hasPrefix("[") {
+            guard let close = trimmed.firstIndex(of: "]") else { throw ValidationError("'\(text)': missing ']'") }
+            host = String(trimmed[trimmed.index(after: trimmed.startIndex)..<close])
+            let rest = trimmed[trimmed.index(after: close)...]
+            if rest.isEmpty {
+                self.port = 443
+            } else if rest.hasPrefix(":") {
+                self.port = try port(rest.dropFirst())
+            } else {
+                throw ValidationError("'\(text)': expected ':port' after ']'")
+            }
+        } else if trimmed.filter({ $0 == ":" }).count > 1 {
+            host = trimmed
+            self.port = 443
+        } else if let colon = trimmed.lastIndex(of: ":") {
+            host = String(trimmed[..<colon])
+            self.port = try port(trimmed[trimmed.index(after: colon)...])
+        } else {
+            host = trimmed
+            self.port = 443
+        }
+        guard !host.isEmpty else { throw ValidationError("'\(text)': the host is empty") }
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+import XCTest
+
+/// A private tmux server running one command in a detached window, driven as
+/// a person would: keys in, screen (with colours) out.
+///
+/// Each session has its own socket (`-L`), so the tests never touch a tmux
+/// server they did not start, and `close()` ends only that server.
+final class TmuxSession {
+    let socket: String
+    private(set) var closed = false
+
+    /// Starts `command` (a shell command line) in a window of `columns`×`rows`.
+    init(command: String, columns: Int = 120, rows: Int = 40, environment: [String: String] = [:]) throws {
+        socket = "pinwatch-test-\(getpid())-\(UUID().uuidString.prefix(8))"
+        var exports = ["LANG=C.UTF-8", "TERM=xterm-256color"]
+        exports += environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+        // `remain-on-exit` keeps the pane after the program exits, so a test
+        // can read the exit status and what the terminal looked like.
+        let script = "env \(exports.map(Self.quote).joined(separator: " ")) \(command)"
+        try tmux(["-f", "/dev/null", "new-session", "-d", "-x", "\(columns)", "-y", "\(rows)", "sh", "-c", script])
+        try tmux(["set-option", "-g", "remain-on-exit", "on"])
+    }
+
+    deinit { close() }
+
+    func close() {
+        guard !closed else { return }
+        closed = true
+        _ = try? tmux(["kill-server"])
+    }
+
+    func send(_ keys: String...) throws {
+        try tmux(["send-keys", "-t", "0"] + keys)
+    }
+
+    /// Types text literally (no key-name lookup).
+    func type(_ text: String) throws {
+        try tmux(["send-keys", "-t", "0", "-l", text])
+    }
+
+    func resize(columns: Int, rows: Int) throws {
+        try tmux(["resize-window", "-t", "0", "-x", "\(columns)", "-y", "\(rows)"])
+    }
+
+    /// The visible screen; with `escapes`, SGR sequences show the colours.
+    func capture(escapes: Bool = false) throws -> String {
+        try tmux(["capture-pane", "-p", "-t", "0"] + (escapes ? ["-e"] : []))
+    }
+
+    /// The pane's program has exited; its status, else nil.
+    func exitStatus() throws -> Int32? {
+        let out = try tmux(["display-message", "-p", "-t", "0", "#{pane_dead} #{pane_dead_status}"])
+        let parts = out.split(separator: " ")
+        guard parts.first == "1", parts.count > 1, let status = Int32(parts[1].trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            return nil
+        }
+        return status
+    }
+
+    /// Polls the screen until `predicate` holds or `timeout` passes; returns the last screen.
+    @discardableResult
+    func waitForScreen(
+        timeout: TimeInterval = 20, escapes: Bool = false, file: StaticString = #filePath, line: UInt = #line,
+        _ predicate: (String) -> Bool
+    ) throws -> String {
+        let deadline = Date().addingTimeInterval(timeout)
+        var screen = try capture(escapes: escapes)
+        while !predicate(screen) {
+            if Date() > deadline {
+                XCTFail("screen did not reach the expected state within \(timeout) s:\n\(screen)", file: file, line: line)
+                return screen
+            }
+            usleep(100_000)
+            screen = try capture(escapes: escapes)
+        }
+        return screen
+    }
+
+    /// Waits until the program has exited; returns its status.
+    func waitForExit(timeout: TimeInterval = 10) throws -> Int32? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if let status = try exitStatus() { return status }
+            usleep(100_000)
+        }
+        return nil
+    }
+
+    @discardableResult
+    private func tmux(_ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/tmux")
+        process.arguments = ["-L", socket] + arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let text = String(decoding: data, as: UTF8.self)
+        if process.terminationStatus != 0 && arguments.first != "kill-server" {
+            throw TmuxError(message: "tmux \(arguments.joined(separator: " ")): \(text)")
+        }
+        return text
+    }
+
+    static func quote(_ word: String) -> String {
+        "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+}
+
+struct TmuxError: Error, CustomStringConvertible {
+    var message: String
+    var description: String { message }
+}
