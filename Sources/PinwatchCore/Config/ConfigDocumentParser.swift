@@ -1,0 +1,120 @@
+import Foundation
+import Yams
+
+/// One pass over one configuration document, collecting every problem.
+struct ConfigDocumentParser: NodeReading {
+    let file: String
+    let certificateDigests: ConfigLoader.CertificateDigests
+    /// Relative paths in the file (trust, file: pins, theme) start here.
+    let baseDirectory: String
+    private(set) var problems: [ConfigProblem] = []
+
+    init(file: String, certificateDigests: @escaping ConfigLoader.CertificateDigests) {
+        self.file = file
+        self.certificateDigests = certificateDigests
+        let folder = (file as NSString).deletingLastPathComponent
+        self.baseDirectory = folder.isEmpty ? FileManager.default.currentDirectoryPath : folder
+    }
+
+    mutating func report(line: Int, key: String, _ message: String) {
+        problems.append(ConfigProblem(file: file, line: line, key: key, message: message))
+    }
+
+    /// Problems are found setting by setting (pinsets before hosts); users
+    /// read them top to bottom.
+    var problemsInFileOrder: [ConfigProblem] {
+        problems.enumerated()
+            .sorted { ($0.element.line, $0.offset) < ($1.element.line, $1.offset) }
+            .map(\.element)
+    }
+
+    static let topLevelKeys: Set<String> = [
+        "interval", "timeout", "concurrency", "warn_days", "critical_days", "theme", "trust", "proxy",
+        "pinsets", "hosts",
+    ]
+
+    mutating func parse(_ root: Node?) -> Config {
+        var config = Config(path: file)
+        // An empty file is a valid configuration with nothing to watch.
+        guard let root, !isNull(root) else { return config }
+        guard let pairs = mapping(root, key: "(document)") else { return config }
+
+        var values: [String: Node] = [:]
+        for pair in pairs {
+            if Self.topLevelKeys.contains(pair.key) {
+                values[pair.key] = pair.value
+            } else {
+                report(pair.keyNode, key: pair.key, "unknown key")
+            }
+        }
+        // Settings first: hosts inherit `trust` and use `pinsets`.
+        if let node = values["interval"], let value = duration(node, key: "interval") { config.interval = value }
+        if let node = values["timeout"], let value = duration(node, key: "timeout") { config.timeout = value }
+        if let node = values["concurrency"], let value = integer(node, key: "concurrency", in: 1...10_000) {
+            config.concurrency = value
+        }
+        if let node = values["warn_days"], let value = integer(node, key: "warn_days", in: 0...3650) {
+            config.warnDays = value
+        }
+        if let node = values["critical_days"], let value = integer(node, key: "critical_days", in: 0...3650) {
+            config.criticalDays = value
+        }
+        if config.criticalDays > config.warnDays, let node = values["critical_days"] {
+            report(node, key: "critical_days", "must not be more than warn_days (\(config.warnDays))")
+        }
+        if let node = values["theme"], let value = string(node, key: "theme") { config.theme = theme(value) }
+        if let node = values["trust"], let value = trust(node, key: "trust") { config.trust = value }
+        if let node = values["proxy"], let value = proxy(node) { config.proxy = value }
+        if let node = values["pinsets"] { config.pinsets = pinsets(node) }
+        if let node = values["hosts"] { config.hosts = hosts(node, defaults: config) }
+        return config
+    }
+
+    private mutating func duration(_ node: Node, key: String) -> TimeInterval? {
+        guard let text = string(node, key: key) else { return nil }
+        guard let value = ConfigDuration.parse(text) else {
+            report(node, key: key, "bad duration \"\(text)\" (expected e.g. 500ms, 60s, 5m, 1h)")
+            return nil
+        }
+        return value
+    }
+
+    /// A bare name is a theme under themes/; anything that looks like a file is a path.
+    private func theme(_ value: String) -> String {
+        let looksLikePath = value.contains("/") || value.hasSuffix(".yaml") || value.hasSuffix(".yml")
+        return looksLikePath ? resolve(value) : value
+    }
+
+    mutating func trust(_ node: Node, key: String) -> TrustSource? {
+        guard let value = string(node, key: key) else { return nil }
+        if value == "system" { return .system }
+        let path = resolve(value)
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
+            report(node, key: key, "trust file not found: \(path)")
+            return nil
+        }
+        return .bundle(path)
+    }
+
+    private mutating func proxy(_ node: Node) -> ProxySetting? {
+        // Unquoted `off` is YAML 1.1's false; both spellings mean off.
+        if case .scalar(let scalar) = node, ["off", "false", "no"].contains(scalar.string.lowercased()) {
+            return .off
+        }
+        guard let value = string(node, key: "proxy") else { return nil }
+        if value == "auto" { return .auto }
+        do {
+            return .url(try ProxyRoute.parse(url: value, source: "config"))
+        } catch {
+            report(node, key: "proxy", "\(error) (expected auto, off or http://host:port)")
+            return nil
+        }
+    }
+
+    func resolve(_ path: String) -> String {
+        let expanded = (path as NSString).expandingTildeInPath
+        if expanded.hasPrefix("/") { return expanded }
+        return (baseDirectory as NSString).appendingPathComponent(expanded)
+    }
+}

@@ -1,0 +1,28 @@
+import Foundation
+
+/// `interval:` and `timeout:` values: `500ms`, `60s`, `5m`, `1h`, or a bare
+/// number of seconds.
+enum ConfigDuration {
+    private static let units: [(suffix: String, seconds: Double)] = [
+        ("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600),
+    ]
+
+    /// Nil for anything else, including zero and negative values: a zero
+    /// interval would spin and a zero timeout could never succeed.
+    static func parse(_ text: String) -> TimeInterval? {
+        let trimmed = text.trimmingWhitespace().lowercased()
+        var number = Substring(trimmed)
+        var scale = 1.0
+        // "ms" comes before "m" and "s" in `units`, so it wins.
+        for unit in units where trimmed.hasSuffix(unit.suffix) {
+            number = trimmed.dropLast(unit.suffix.count)
+            scale = unit.seconds
+            break
+        }
+        let allowed = number.allSatisfy { $0 == "." || ($0.isASCII && $0.isNumber) }
+        guard allowed, number.first?.isNumber == true, let value = Double(number), value > 0 else {
+            return nil
+        }
+        return value * scale
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+import Yams
+
+/// Reads a YAML configuration into a `Config`, or every problem in it.
+///
+/// Nothing is probed with a half-valid configuration (DESIGN §4), so the
+/// loader never stops at the first problem: the user fixes them all in
+/// one round.
+public struct ConfigLoader: Sendable {
+    /// Path of a PEM/DER file → SHA-256 of each DER certificate in it.
+    ///
+    /// Injected because Core does no cryptography; the probe module
+    /// implements it with OpenSSL and tests with a table.
+    public typealias CertificateDigests = @Sendable (String) throws -> [[UInt8]]
+
+    private let certificateDigests: CertificateDigests
+
+    public init(certificateDigests: @escaping CertificateDigests) {
+        self.certificateDigests = certificateDigests
+    }
+
+    /// Reads and validates the file; an unreadable file is a problem on line 0.
+    public func load(path: String) throws(ConfigError) -> Config {
+        let text: String
+        do {
+            text = try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            let reason = (error as NSError).localizedDescription
+            throw ConfigError(problems: [ConfigProblem(file: path, line: 0, key: "", message: "cannot read the file: \(reason)")])
+        }
+        return try load(yaml: text, path: path)
+    }
+
+    /// Validates YAML text as if it had been read from `path` (relative
+    /// paths in it are resolved against `path`'s folder).
+    public func load(yaml: String, path: String) throws(ConfigError) -> Config {
+        var parser = ConfigDocumentParser(file: path, certificateDigests: certificateDigests)
+        let root: Node?
+        do {
+            root = try Yams.compose(yaml: yaml)
+        } catch {
+            throw ConfigError(problems: [YAMLSyntaxProblem.problem(for: error, file: path)])
+        }
+        let config = parser.parse(root)
+        if !parser.problems.isEmpty {
+            throw ConfigError(problems: parser.problemsInFileOrder)
+        }
+        return config
+    }
+}

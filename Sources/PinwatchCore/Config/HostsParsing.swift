@@ -1,0 +1,82 @@
+import Yams
+
+extension ConfigDocumentParser {
+    static let hostKeys: Set<String> = ["host", "port", "sni", "connect", "pinset", "pins", "trust"]
+
+    /// Identity of a host for duplicate detection: what is dialled and verified.
+    private struct HostIdentity: Hashable {
+        var host: String
+        var port: Int
+        var serverName: String
+    }
+
+    /// `hosts:`, in configuration order; duplicates found with a set so
+    /// that 10,000 hosts stay linear.
+    mutating func hosts(_ node: Node, defaults: Config) -> [HostConfig] {
+        guard let items = list(node, key: "hosts") else { return [] }
+        var hosts: [HostConfig] = []
+        hosts.reserveCapacity(items.count)
+        var firstSeen: [HostIdentity: (index: Int, line: Int)] = [:]
+        for (index, item) in items.enumerated() {
+            guard let host = host(item, key: "hosts[\(index)]", defaults: defaults) else { continue }
+            let identity = HostIdentity(host: host.host.lowercased(), port: host.port, serverName: host.serverName.lowercased())
+            if let first = firstSeen[identity] {
+                report(item, key: "hosts[\(index)]", "duplicate host \(host.displayName) (sni \(host.serverName)), first at hosts[\(first.index)] line \(first.line)")
+                continue
+            }
+            firstSeen[identity] = (index, line(of: item))
+            hosts.append(host)
+        }
+        return hosts
+    }
+
+    private mutating func host(_ node: Node, key: String, defaults: Config) -> HostConfig? {
+        guard let pairs = mapping(node, key: key) else { return nil }
+        var values: [String: Node] = [:]
+        for pair in pairs {
+            if Self.hostKeys.contains(pair.key) {
+                values[pair.key] = pair.value
+            } else {
+                report(pair.keyNode, key: "\(key).\(pair.key)", "unknown key")
+            }
+        }
+        guard let hostNode = values["host"] else {
+            report(node, key: "\(key).host", "missing (every entry needs a host)")
+            return nil
+        }
+        guard let name = string(hostNode, key: "\(key).host") else { return nil }
+        guard !name.contains(where: { $0.isWhitespace || $0 == "/" }) else {
+            report(hostNode, key: "\(key).host", "\"\(name)\" is not a host name or IP address")
+            return nil
+        }
+        var entry = HostConfig(host: name, trust: defaults.trust, line: line(of: node))
+        var valid = true
+        if let node = values["port"] {
+            if let port = integer(node, key: "\(key).port", in: 1...65_535) { entry.port = port } else { valid = false }
+        }
+        if let node = values["sni"] {
+            if let sni = string(node, key: "\(key).sni") { entry.serverName = sni } else { valid = false }
+        }
+        if let node = values["connect"] {
+            if let address = string(node, key: "\(key).connect") { entry.connectAddress = address } else { valid = false }
+        }
+        if let node = values["trust"] {
+            if let trust = trust(node, key: "\(key).trust") { entry.trust = trust } else { valid = false }
+        }
+        let owner = "host \(name)"
+        if let node = values["pins"] {
+            entry.pins = pinSet(node, key: "\(key).pins", owner: owner)
+        }
+        if let node = values["pinset"], let setName = string(node, key: "\(key).pinset") {
+            if let set = defaults.pinsets[setName] {
+                entry.pinsetName = setName
+                entry.pins = entry.pins.merged(with: set)
+            } else {
+                report(node, key: "\(key).pinset", "\(owner): unknown pinset \"\(setName)\"")
+            }
+        }
+        // A host whose own values are broken is left out of duplicate
+        // detection: its identity is not known.
+        return valid ? entry : nil
+    }
+}

@@ -1,0 +1,44 @@
+/// Decides which proxy, if any, applies to a host (DESIGN §6).
+public struct ProxyResolver: Sendable {
+    /// `http_proxy` counts too: clients like the seed's refuse on any proxy.
+    public static let variables = ["https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY", "http_proxy", "HTTP_PROXY"]
+
+    private let environmentRoute: ProxyRoute?
+    private let noProxy: NoProxyRule
+
+    /// Reads the environment once, not once per host and poll.
+    ///
+    /// A variable that is set but cannot be parsed yields no proxy: the
+    /// probe could not tunnel through it.
+    public init(environment: [String: String]) {
+        let chosen = Self.variables.lazy
+            .compactMap { name in environment[name].map { (name, $0.trimmingWhitespace()) } }
+            .first { !$0.1.isEmpty }
+        environmentRoute = chosen.flatMap { try? ProxyRoute.parse(url: $0.1, source: $0.0) }
+        let exclusions = [environment["no_proxy"], environment["NO_PROXY"]].compactMap { $0 }.first { !$0.isEmpty }
+        noProxy = NoProxyRule(exclusions ?? "")
+    }
+
+    /// The config's URL wins over the environment; `no_proxy` only narrows the environment's.
+    public func route(forHost host: String, setting: ProxySetting) -> ProxyRoute? {
+        switch setting {
+        case .off: return nil
+        case .url(let route): return route
+        case .auto:
+            guard let environmentRoute, !noProxy.excludes(host: host) else { return nil }
+            return environmentRoute
+        }
+    }
+}
+
+extension Config {
+    /// One probe target per host, in configuration order.
+    public func probeTargets(environment: [String: String]) -> [ProbeTarget] {
+        let resolver = ProxyResolver(environment: environment)
+        return hosts.map { host in
+            ProbeTarget(
+                host: host.host, port: host.port, serverName: host.serverName, connectAddress: host.connectAddress,
+                trust: host.trust, proxy: resolver.route(forHost: host.host, setting: proxy), timeout: timeout)
+        }
+    }
+}

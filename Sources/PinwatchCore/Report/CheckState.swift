@@ -1,0 +1,39 @@
+/// A Nagios/Icinga plugin state, with its exit code.
+public enum CheckState: Int32, Sendable, CaseIterable {
+    case ok = 0
+    case warning = 1
+    case critical = 2
+    case unknown = 3
+
+    public var label: String {
+        switch self {
+        case .ok: return "OK"
+        case .warning: return "WARNING"
+        case .critical: return "CRITICAL"
+        case .unknown: return "UNKNOWN"
+        }
+    }
+
+    /// DESIGN §7: CRITICAL > UNKNOWN > WARNING > OK (not the exit code order).
+    var rank: Int {
+        switch self {
+        case .ok: return 0
+        case .warning: return 1
+        case .unknown: return 2
+        case .critical: return 3
+        }
+    }
+
+    /// The state one host contributes.
+    public init(_ report: HostReport) {
+        if report.status == .blocked || report.alerts.contains(.criticalExpiry) || report.alerts.contains(.expired) {
+            self = .critical
+        } else if report.status == .error {
+            self = .unknown
+        } else if report.status == .leafOnly || report.alerts.contains(.expiring) {
+            self = .warning
+        } else {
+            self = .ok
+        }
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+
+/// `snapshot --format json`, version 1 (DESIGN §8).
+///
+/// Every host carries every field, `null` or `[]` where it does not apply,
+/// so scripts never need to test for a key.
+public enum JSONReport {
+    public static let version = 1
+
+    public static func render(_ reports: [HostReport], generatedAt: Date) -> String {
+        let summary = StatusSummary(reports)
+        let document = JSONValue.object([
+            ("version", .int(version)),
+            ("generated_at", .string(DateText.iso8601(generatedAt))),
+            ("summary", .object(StatusSummary.reportingOrder.map { ($0.rawValue, .int(summary.count(of: $0))) })),
+            ("hosts", .array(reports.map(host))),
+        ])
+        return document.render() + "\n"
+    }
+
+    /// One host object, for `inspect --format json`.
+    public static func renderHost(_ report: HostReport) -> String {
+        host(report).render() + "\n"
+    }
+
+    static func host(_ report: HostReport) -> JSONValue {
+        let result = report.result
+        let chainObtained = report.status != .error
+        let error: JSONValue = result.failure.map {
+            .object([("kind", .string($0.kind.rawValue)), ("message", .string($0.message))])
+        } ?? .null
+        return .object([
+            ("host", .string(report.config.host)),
+            ("port", .int(report.config.port)),
+            ("sni", .string(report.config.serverName)),
+            ("address", .optional(result.address)),
+            ("status", .string(report.status.rawValue)),
+            ("matched_tiers", .array(report.matchedTiers.map { .string($0.rawValue) })),
+            ("alerts", .array(report.alerts.map { .string($0.rawValue) })),
+            ("trusted", .bool(chainObtained && result.trusted)),
+            ("trust_error", chainObtained ? .optional(result.trustError) : .null),
+            ("leaf_days_left", .optional(report.leafDaysLeft)),
+            ("leaf_not_after", .optional(report.levels.first.map { DateText.iso8601($0.certificate.facts.notAfter) })),
+            ("proxy", proxy(report.proxy)),
+            ("error", error),
+            ("elapsed_ms", .int(Int((max(0, result.elapsed) * 1000).rounded()))),
+            ("chain", .array(report.levels.map(level))),
+        ])
+    }
+
+    private static func proxy(_ proxy: ProxyReport) -> JSONValue {
+        .object([
+            ("detected", .bool(proxy.detected)),
+            ("source", .optional(proxy.source)),
+            ("url", .optional(proxy.url)),
+            ("intercepted", .bool(proxy.intercepted)),
+        ])
+    }
+
+    private static func level(_ level: LevelReport) -> JSONValue {
+        let facts = level.certificate.facts
+        return .object([
+            ("level", .int(level.level)),
+            ("role", .string(level.role.rawValue)),
+            ("from_server", .bool(level.certificate.fromServer)),
+            ("subject", .string(facts.subject)),
+            ("issuer", .string(facts.issuer)),
+            ("not_before", .string(DateText.iso8601(facts.notBefore))),
+            ("not_after", .string(DateText.iso8601(facts.notAfter))),
+            ("days_left", .int(level.daysLeft)),
+            ("key", .string(facts.keyDescription)),
+            ("spki_sha256", .string(PinText.base64(facts.spkiSHA256))),
+            ("key_sha256", .string(PinText.base64(facts.keySHA256))),
+            ("cert_sha256", .string(PinText.hex(facts.certSHA256))),
+            ("matched", .array(level.matches.map { .object([("tier", .string($0.tier.rawValue)), ("pin", .string($0.pin.text))]) })),
+        ])
+    }
+}

@@ -1,0 +1,69 @@
+/// A JSON value whose objects keep their key order.
+///
+/// DESIGN §8 fixes the field order, which `JSONEncoder` does not promise,
+/// so reports are built as these values and written by `render`.
+enum JSONValue: Sendable {
+    case null
+    case bool(Bool)
+    case int(Int)
+    case string(String)
+    case array([JSONValue])
+    case object([(String, JSONValue)])
+
+    static func optional(_ text: String?) -> JSONValue { text.map(JSONValue.string) ?? .null }
+    static func optional(_ number: Int?) -> JSONValue { number.map(JSONValue.int) ?? .null }
+
+    /// Two-space indented, one field per line.
+    func render(indent: Int = 0) -> String {
+        var out = ""
+        write(to: &out, indent: indent)
+        return out
+    }
+
+    private func write(to out: inout String, indent: Int) {
+        switch self {
+        case .null: out += "null"
+        case .bool(let value): out += value ? "true" : "false"
+        case .int(let value): out += String(value)
+        case .string(let value): Self.writeString(value, to: &out)
+        case .array(let items):
+            guard !items.isEmpty else { out += "[]"; return }
+            out += "[\n"
+            for (index, item) in items.enumerated() {
+                out += String(repeating: "  ", count: indent + 1)
+                item.write(to: &out, indent: indent + 1)
+                out += index == items.count - 1 ? "\n" : ",\n"
+            }
+            out += String(repeating: "  ", count: indent) + "]"
+        case .object(let fields):
+            guard !fields.isEmpty else { out += "{}"; return }
+            out += "{\n"
+            for (index, (key, value)) in fields.enumerated() {
+                out += String(repeating: "  ", count: indent + 1)
+                Self.writeString(key, to: &out)
+                out += ": "
+                value.write(to: &out, indent: indent + 1)
+                out += index == fields.count - 1 ? "\n" : ",\n"
+            }
+            out += String(repeating: "  ", count: indent) + "}"
+        }
+    }
+
+    /// Certificate strings are attacker-chosen: every control character
+    /// (C0, DEL, C1) and the JavaScript line separators are escaped, so the
+    /// output is safe to `cat` and to embed.
+    private static func writeString(_ text: String, to out: inout String) {
+        out += "\""
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0x22: out += "\\\""
+            case 0x5C: out += "\\\\"
+            case 0x00...0x1F, 0x7F...0x9F, 0x2028, 0x2029:
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        out += "\""
+    }
+}

@@ -1,0 +1,53 @@
+/// A ready-to-paste `hosts:` entry with the live chain's pins (`inspect`).
+public enum PinStanza {
+    /// The entry indented to sit under `hosts:`. Intermediates and the root
+    /// go to `ca`, the leaf to `leaf`, each with its subject as a comment.
+    ///
+    /// Subjects come from the server: sanitising makes each a single line,
+    /// and a YAML comment may hold anything else, so none can add keys.
+    public static func yaml(host: String, port: Int, sni: String?, chain: [ChainCertificate]) -> String {
+        var lines = ["  - host: \(scalar(host))", "    port: \(port)"]
+        if let sni, sni != host { lines.append("    sni: \(scalar(sni))") }
+        guard !chain.isEmpty else {
+            lines.append("    # no certificate was obtained: no pins to suggest")
+            return lines.joined(separator: "\n") + "\n"
+        }
+        lines.append("    pins:")
+        let ca = chain.dropFirst()
+        if !ca.isEmpty {
+            lines.append("      ca:")
+            lines += ca.map(pinLine)
+        }
+        lines.append("      leaf:")
+        lines.append(pinLine(chain[0]))
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private static func pinLine(_ certificate: ChainCertificate) -> String {
+        let subject = TerminalText.sanitize(certificate.facts.subject)
+        return "        - \(PinText.sha256(certificate.facts.spkiSHA256))   # \(subject)"
+    }
+
+    /// Plain when it is obviously a host name, else double-quoted with escapes.
+    private static func scalar(_ text: String) -> String {
+        let plain = !text.isEmpty && text.first?.isLetter == true
+            && text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "-") }
+        // Words YAML 1.1 reads as booleans or null stay strings only when quoted.
+        let special = ["y", "n", "yes", "no", "on", "off", "true", "false", "null"].contains(text.lowercased())
+        if plain && !special { return text }
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            default:
+                if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) {
+                    out += "\\x" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16)
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out + "\""
+    }
+}

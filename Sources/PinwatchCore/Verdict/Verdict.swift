@@ -1,0 +1,74 @@
+import Foundation
+
+/// Turns one probe result into the verdict DESIGN §5 defines.
+///
+/// Pure and total, so that every output (dashboard, snapshot, check) agrees
+/// on the same facts and the truth table can be tested without sockets.
+public enum Verdict {
+    public static func report(for host: HostConfig, result: ProbeResult, now: Date, warnDays: Int, criticalDays: Int) -> HostReport {
+        let proxy = ProxyReport(detected: result.proxy != nil, source: result.proxy?.source, url: result.proxy?.redactedURL)
+        guard result.failure == nil, !result.chain.isEmpty else {
+            var alerts: [HostAlert] = []
+            if proxy.detected { alerts.append(.proxy) }
+            alerts.append(.probeError)
+            return HostReport(
+                config: host, result: result, status: .error, matchedTiers: [], alerts: alerts, levels: [],
+                leafDaysLeft: nil, proxy: proxy)
+        }
+
+        let levels = result.chain.enumerated().map { level, certificate in
+            LevelReport(
+                level: level, role: ChainRole.role(ofLevel: level, chainLength: result.chain.count),
+                certificate: certificate, matches: matches(of: certificate.facts, pins: host.pins),
+                daysLeft: daysLeft(until: certificate.facts.notAfter, now: now))
+        }
+        let matchedTiers = PinTier.allCases.filter { tier in
+            levels.contains { level in level.matches.contains { $0.tier == tier } }
+        }
+        let pinned = !host.pins.isEmpty
+        let noMatch = pinned && matchedTiers.isEmpty
+        let status: HostStatus
+        if !pinned {
+            status = .unpinned
+        } else if !result.trusted || noMatch {
+            status = .blocked
+        } else if matchedTiers.contains(.ca) {
+            status = .ok
+        } else {
+            status = .leafOnly
+        }
+
+        var reportProxy = proxy
+        reportProxy.intercepted = proxy.detected && (!result.trusted || noMatch)
+        let leafDaysLeft = levels[0].daysLeft
+        var alerts: [HostAlert] = []
+        if status == .leafOnly { alerts.append(.leafOnly) }
+        if noMatch { alerts.append(.noMatch) }
+        if !result.trusted { alerts.append(.untrusted) }
+        if leafDaysLeft >= 0 && leafDaysLeft <= warnDays { alerts.append(.expiring) }
+        if leafDaysLeft >= 0 && leafDaysLeft <= criticalDays { alerts.append(.criticalExpiry) }
+        if leafDaysLeft < 0 { alerts.append(.expired) }
+        if reportProxy.detected { alerts.append(.proxy) }
+        if reportProxy.intercepted { alerts.append(.intercepted) }
+
+        return HostReport(
+            config: host, result: result, status: status, matchedTiers: matchedTiers, alerts: alerts, levels: levels,
+            leafDaysLeft: leafDaysLeft, proxy: reportProxy)
+    }
+
+    /// Every pin of every tier against the digest of its own kind: a CA pin
+    /// that happens to match the leaf still counts, as it does in clients.
+    static func matches(of facts: CertificateFacts, pins: PinSet) -> [PinMatch] {
+        PinTier.allCases.flatMap { tier in
+            pins.pins(in: tier)
+                .filter { $0.digest == facts.digest(for: $0.kind) }
+                .map { PinMatch(tier: tier, pin: $0) }
+        }
+    }
+
+    /// Whole days, rounded down, so the last day before expiry reads 0 and
+    /// an expired certificate is negative.
+    public static func daysLeft(until notAfter: Date, now: Date) -> Int {
+        Int((notAfter.timeIntervalSince(now) / 86_400).rounded(.down))
+    }
+}
