@@ -105,4 +105,11 @@ static inline GENERAL_NAME *pinwatch_sk_GENERAL_NAME_value(const STACK_OF(GENERA
     return sk_GENERAL_NAME_value(stack, index);
 }
 
+
+// MARK: Event loop
+// Swift's Glibc module exports neither epoll nor eventfd; the probe's event
+// loop reaches them through this header, the only C module it imports.
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+
 #endif
