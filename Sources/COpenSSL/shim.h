@@ -84,6 +84,25 @@ static inline long pinwatch_BIO_get_mem_data(BIO *bio, char **data) {
 }
 
 
+/// EVP_EC_gen is a macro over the variadic EVP_PKEY_Q_keygen, which Swift cannot call.
+static inline EVP_PKEY *pinwatch_EVP_EC_gen(const char *curve) {
+    return EVP_EC_gen(curve);
+}
+
+/// EVP_RSA_gen is a macro over the variadic EVP_PKEY_Q_keygen, which Swift cannot call.
+static inline EVP_PKEY *pinwatch_EVP_RSA_gen(unsigned int bits) {
+    return EVP_RSA_gen(bits);
+}
+
+/// The STACK_OF(GENERAL_NAME) constructors are type-safe macros over OPENSSL_sk_*.
+static inline GENERAL_NAMES *pinwatch_sk_GENERAL_NAME_new_null(void) {
+    return sk_GENERAL_NAME_new_null();
+}
+static inline int pinwatch_sk_GENERAL_NAME_push(GENERAL_NAMES *names, GENERAL_NAME *name) {
+    return sk_GENERAL_NAME_push(names, name);
+}
+
+
 // MARK: Probe and certificate facts wrappers
 
 /// XN_FLAG_RFC2253 is a macro of macros; ESC_MSB is dropped so that UTF-8
