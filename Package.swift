@@ -39,7 +39,7 @@ let package = Package(
         ),
         .target(
             name: "PinwatchUI",
-            dependencies: ["PinwatchCore"]
+            dependencies: ["PinwatchCore", .product(name: "Yams", package: "Yams")]
         ),
         .target(
             name: "PinwatchTerminal",

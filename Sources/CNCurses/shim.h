@@ -9,6 +9,8 @@
 #include <locale.h>
 #include <wchar.h>
 #include <ncursesw/curses.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 // MARK: Macro wrappers
 // These are macros (or macro-like globals) the Swift importer cannot see.
@@ -36,5 +38,15 @@ static inline attr_t pinwatch_A_REVERSE(void) { return A_REVERSE; }
 static inline attr_t pinwatch_A_UNDERLINE(void) { return A_UNDERLINE; }
 static inline attr_t pinwatch_A_DIM(void) { return A_DIM; }
 static inline attr_t pinwatch_A_NORMAL(void) { return A_NORMAL; }
+
+/// TIOCGWINSZ is a macro and ioctl is variadic, which Swift cannot call.
+/// Returns 0 and the size of the terminal on `fd`, or -1.
+static inline int pinwatch_terminal_size(int fd, int *rows, int *cols) {
+    struct winsize size;
+    if (ioctl(fd, TIOCGWINSZ, &size) != 0 || size.ws_row == 0 || size.ws_col == 0) return -1;
+    *rows = size.ws_row;
+    *cols = size.ws_col;
+    return 0;
+}
 
 #endif

@@ -83,4 +83,52 @@ static inline long pinwatch_BIO_get_mem_data(BIO *bio, char **data) {
     return BIO_get_mem_data(bio, data);
 }
 
+
+/// EVP_EC_gen is a macro over the variadic EVP_PKEY_Q_keygen, which Swift cannot call.
+static inline EVP_PKEY *pinwatch_EVP_EC_gen(const char *curve) {
+    return EVP_EC_gen(curve);
+}
+
+/// EVP_RSA_gen is a macro over the variadic EVP_PKEY_Q_keygen, which Swift cannot call.
+static inline EVP_PKEY *pinwatch_EVP_RSA_gen(unsigned int bits) {
+    return EVP_RSA_gen(bits);
+}
+
+/// The STACK_OF(GENERAL_NAME) constructors are type-safe macros over OPENSSL_sk_*.
+static inline GENERAL_NAMES *pinwatch_sk_GENERAL_NAME_new_null(void) {
+    return sk_GENERAL_NAME_new_null();
+}
+static inline int pinwatch_sk_GENERAL_NAME_push(GENERAL_NAMES *names, GENERAL_NAME *name) {
+    return sk_GENERAL_NAME_push(names, name);
+}
+
+
+// MARK: Probe and certificate facts wrappers
+
+/// XN_FLAG_RFC2253 is a macro of macros; ESC_MSB is dropped so that UTF-8
+/// names stay readable instead of becoming \XX escapes.
+static inline unsigned long pinwatch_XN_FLAG_RFC2253_UTF8(void) {
+    return XN_FLAG_RFC2253 & ~((unsigned long)ASN1_STRFLGS_ESC_MSB);
+}
+
+/// SSL_CTX_set_max_cert_list is a macro over SSL_CTX_ctrl.
+static inline long pinwatch_SSL_CTX_set_max_cert_list(SSL_CTX *ctx, long bytes) {
+    return SSL_CTX_set_max_cert_list(ctx, bytes);
+}
+
+/// The STACK_OF(GENERAL_NAME) accessors are type-safe macros over OPENSSL_sk_*.
+static inline int pinwatch_sk_GENERAL_NAME_num(const STACK_OF(GENERAL_NAME) *stack) {
+    return sk_GENERAL_NAME_num(stack);
+}
+static inline GENERAL_NAME *pinwatch_sk_GENERAL_NAME_value(const STACK_OF(GENERAL_NAME) *stack, int index) {
+    return sk_GENERAL_NAME_value(stack, index);
+}
+
+
+// MARK: Event loop
+// Swift's Glibc module exports neither epoll nor eventfd; the probe's event
+// loop reaches them through this header, the only C module it imports.
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+
 #endif

@@ -2,14 +2,14 @@ import Foundation
 
 /// `interval:` and `timeout:` values: `500ms`, `60s`, `5m`, `1h`, or a bare
 /// number of seconds.
-enum ConfigDuration {
+public enum ConfigDuration {
     private static let units: [(suffix: String, seconds: Double)] = [
         ("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600),
     ]
 
     /// Nil for anything else, including zero and negative values: a zero
     /// interval would spin and a zero timeout could never succeed.
-    static func parse(_ text: String) -> TimeInterval? {
+    public static func parse(_ text: String) -> TimeInterval? {
         let trimmed = text.trimmingWhitespace().lowercased()
         var number = Substring(trimmed)
         var scale = 1.0

@@ -19,6 +19,16 @@ public struct ProxyResolver: Sendable {
         noProxy = NoProxyRule(exclusions ?? "")
     }
 
+    /// What the header's proxy indicator shows: the proxy that applies to
+    /// hosts not excluded by `no_proxy`, and where it came from.
+    public func indicator(setting: ProxySetting) -> ProxyRoute? {
+        switch setting {
+        case .off: return nil
+        case .url(let route): return route
+        case .auto: return environmentRoute
+        }
+    }
+
     /// The config's URL wins over the environment; `no_proxy` only narrows the environment's.
     public func route(forHost host: String, setting: ProxySetting) -> ProxyRoute? {
         switch setting {

@@ -1,0 +1,29 @@
+import Foundation
+import PinwatchCore
+internal import COpenSSL
+
+extension X509Certificate {
+    /// Everything the reports need from this certificate, computed once per call.
+    ///
+    /// A certificate can be damaged in ways OpenSSL tolerates at parse time
+    /// (odd times, unknown key types); each field then gets a neutral value
+    /// rather than failing the whole chain.
+    public var facts: CertificateFacts {
+        withPointer { x509 in
+            let der = self.der
+            return CertificateFacts(
+                subject: X509NameText.oneLine(X509_get_subject_name(x509)),
+                issuer: X509NameText.oneLine(X509_get_issuer_name(x509)),
+                notBefore: ASN1TimeConversion.date(X509_get0_notBefore(x509)),
+                notAfter: ASN1TimeConversion.date(X509_get0_notAfter(x509)),
+                keyDescription: PublicKeyFacts.description(of: X509_get0_pubkey(x509)),
+                spkiSHA256: PublicKeyFacts.spkiDigest(of: x509),
+                keySHA256: PublicKeyFacts.rawKeyDigest(of: x509),
+                certSHA256: SHA256Digest.of(der),
+                subjectAltNames: SubjectAltNames.names(of: x509),
+                isCA: (X509_get_extension_flags(x509) & UInt32(EXFLAG_CA)) != 0,
+                isSelfSigned: X509_self_signed(x509, 1) == 1
+            )
+        }
+    }
+}

@@ -1,0 +1,171 @@
+import Foundation
+internal import COpenSSL
+
+/// A CA certificate with its key: the thing that issues the local PKI.
+///
+/// Roots, intermediates and cross-signed intermediates are all authorities,
+/// so a test builds any hierarchy by chaining `issueIntermediate` calls.
+/// Every certificate gets a random serial, SKI (and AKI when issued by
+/// another CA) and a SHA-256 signature.
+public struct CertificateAuthority: Sendable {
+    public let certificate: X509Certificate
+    public let key: PrivateKey
+
+    public init(certificate: X509Certificate, key: PrivateKey) {
+        self.certificate = certificate
+        self.key = key
+    }
+
+    /// A self-signed root CA (no path length limit).
+    public static func makeRoot(
+        commonName: String,
+        organization: String? = nil,
+        key: PrivateKey? = nil,
+        validity: ValidityWindow = .lasting(days: 3650)
+    ) throws -> CertificateAuthority {
+        let rootKey = try key ?? PrivateKey.ecdsa(.p256)
+        let certificate = try withSubjectName(commonName: commonName, organization: organization) { name in
+            try CertificateDraft(
+                subject: name,
+                publicKey: rootKey.pointer,
+                validity: validity,
+                extensions: [
+                    .configured(nid: NID_basic_constraints, value: "critical,CA:TRUE"),
+                    .configured(nid: NID_key_usage, value: "critical,keyCertSign,cRLSign"),
+                ]
+            ).sign(by: .selfSigned(rootKey))
+        }
+        return CertificateAuthority(certificate: certificate, key: rootKey)
+    }
+
+    /// An intermediate CA signed by this authority; `pathLength` nil leaves
+    /// the depth below it unlimited.
+    public func issueIntermediate(
+        commonName: String,
+        organization: String? = nil,
+        key: PrivateKey? = nil,
+        pathLength: Int? = 0,
+        validity: ValidityWindow = .lasting(days: 1825)
+    ) throws -> CertificateAuthority {
+        let intermediateKey = try key ?? PrivateKey.ecdsa(.p256)
+        let constraints = pathLength.map { "critical,CA:TRUE,pathlen:\($0)" } ?? "critical,CA:TRUE"
+        let issued = try withSubjectName(commonName: commonName, organization: organization) { name in
+            try CertificateDraft(
+                subject: name,
+                publicKey: intermediateKey.pointer,
+                validity: validity,
+                extensions: [
+                    .configured(nid: NID_basic_constraints, value: constraints),
+                    .configured(nid: NID_key_usage, value: "critical,digitalSignature,keyCertSign,cRLSign"),
+                ]
+            ).sign(by: .authority(certificate: certificate, key: self.key))
+        }
+        return CertificateAuthority(certificate: issued, key: intermediateKey)
+    }
+
+    /// A TLS server leaf (CA:FALSE, serverAuth) for the given names.
+    ///
+    /// `paddingBytes` adds a private extension of that size: about 1_000_000
+    /// makes the hostile ~1 MB certificate that clients must refuse safely.
+    public func issueLeaf(
+        commonName: String,
+        dnsNames: [String] = [],
+        ipAddresses: [String] = [],
+        organization: String? = nil,
+        key: PrivateKey? = nil,
+        validity: ValidityWindow = .lasting(days: 90),
+        paddingBytes: Int = 0
+    ) throws -> IssuedCertificate {
+        let leafKey = try key ?? PrivateKey.ecdsa(.p256)
+        let issued = try withSubjectName(commonName: commonName, organization: organization) { name in
+            try CertificateDraft(
+                subject: name,
+                publicKey: leafKey.pointer,
+                validity: validity,
+                extensions: LeafProfile.extensions(
+                    for: leafKey, dnsNames: dnsNames, ipAddresses: ipAddresses, paddingBytes: paddingBytes)
+            ).sign(by: .authority(certificate: certificate, key: self.key))
+        }
+        return IssuedCertificate(certificate: issued, key: leafKey)
+    }
+
+    /// Certifies an existing certificate's subject name and public key
+    /// again, signed by this authority: the cross-sign that lets one
+    /// intermediate key chain to two roots.
+    ///
+    /// Basic constraints, key usages and subjectAltName are kept; the
+    /// validity is the original's unless `validity` is given.
+    public func crossSign(_ existing: X509Certificate, validity: ValidityWindow? = nil) throws -> X509Certificate {
+        try existing.withPointer { original in
+            guard let publicKey = X509_get0_pubkey(original), let subject = X509_get_subject_name(original) else {
+                throw LocalPKIError.issuing("the certificate to cross-sign has no key or subject")
+            }
+            let keptNIDs = [NID_basic_constraints, NID_key_usage, NID_ext_key_usage, NID_subject_alt_name]
+            let kept: [DraftExtension] = keptNIDs.compactMap { nid in
+                let index = X509_get_ext_by_NID(original, nid, -1)
+                guard index >= 0, let found = X509_get_ext(original, index) else { return nil }
+                return .copied(found)
+            }
+            let window = validity ?? ValidityWindow(
+                notBefore: ASN1Clock.date(X509_get0_notBefore(original)) ?? Date(),
+                notAfter: ASN1Clock.date(X509_get0_notAfter(original)) ?? Date()
+            )
+            return try CertificateDraft(subject: subject, publicKey: publicKey, validity: window, extensions: kept)
+                .sign(by: .authority(certificate: certificate, key: key))
+        }
+    }
+}
+
+/// Self-signed leaves: the single-level chain DESIGN §5 calls role `leaf`.
+public enum SelfSignedLeaf {
+    /// A self-signed end-entity certificate (CA:FALSE, serverAuth), the
+    /// kind appliances and development servers present.
+    public static func make(
+        commonName: String,
+        dnsNames: [String] = [],
+        ipAddresses: [String] = [],
+        key: PrivateKey? = nil,
+        validity: ValidityWindow = .lasting(days: 365)
+    ) throws -> IssuedCertificate {
+        let leafKey = try key ?? PrivateKey.ecdsa(.p256)
+        let certificate = try withSubjectName(commonName: commonName, organization: nil) { name in
+            try CertificateDraft(
+                subject: name,
+                publicKey: leafKey.pointer,
+                validity: validity,
+                extensions: LeafProfile.extensions(
+                    for: leafKey, dnsNames: dnsNames, ipAddresses: ipAddresses, paddingBytes: 0)
+            ).sign(by: .selfSigned(leafKey))
+        }
+        return IssuedCertificate(certificate: certificate, key: leafKey)
+    }
+}
+
+/// The extensions every server leaf carries, issued or self-signed.
+enum LeafProfile {
+    static func extensions(
+        for key: PrivateKey, dnsNames: [String], ipAddresses: [String], paddingBytes: Int
+    ) -> [DraftExtension] {
+        let usage = key.isRSA ? "critical,digitalSignature,keyEncipherment" : "critical,digitalSignature"
+        return [
+            .configured(nid: NID_basic_constraints, value: "critical,CA:FALSE"),
+            .configured(nid: NID_key_usage, value: usage),
+            .configured(nid: NID_ext_key_usage, value: "serverAuth"),
+            .subjectAltNames(dnsNames: dnsNames, ipAddresses: ipAddresses),
+            .padding(bytes: paddingBytes),
+        ]
+    }
+}
+
+/// Reads an ASN1_TIME back into a Date (for keeping a cross-signed
+/// certificate's validity).
+enum ASN1Clock {
+    static func date(_ time: UnsafePointer<ASN1_TIME>?) -> Date? {
+        guard let time else { return nil }
+        var days: Int32 = 0
+        var seconds: Int32 = 0
+        // A nil "from" means now in ASN1_TIME_diff.
+        guard ASN1_TIME_diff(&days, &seconds, nil, time) == 1 else { return nil }
+        return Date().addingTimeInterval(Double(days) * 86400 + Double(seconds))
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+internal import COpenSSL
+
+/// The one owner of an OpenSSL `EVP_PKEY` holding a private key.
+///
+/// Generated in process so that tests and `pinwatch demo` never write key
+/// files. `@unchecked Sendable` because the key is never mutated after
+/// `init` and OpenSSL's signing and encoding functions only read it.
+public final class PrivateKey: @unchecked Sendable {
+    /// The NIST curves that public CAs and pinned servers use.
+    public enum Curve: String, Sendable, CaseIterable {
+        case p256 = "P-256"
+        case p384 = "P-384"
+    }
+
+    let pointer: OpaquePointer
+
+    /// Takes over a reference the caller owns.
+    init(takingOwnership pointer: OpaquePointer) {
+        self.pointer = pointer
+    }
+
+    deinit {
+        EVP_PKEY_free(pointer)
+    }
+
+    /// A fresh ECDSA key: fast enough to make dozens at demo start-up.
+    public static func ecdsa(_ curve: Curve) throws -> PrivateKey {
+        guard let key = pinwatch_EVP_EC_gen(curve.rawValue) else {
+            throw LocalPKIError.keyGeneration("\(curve.rawValue): \(OpenSSLErrorQueue.drain())")
+        }
+        return PrivateKey(takingOwnership: key)
+    }
+
+    /// A fresh RSA key; slow (hundreds of milliseconds at 2048 bits), so
+    /// the demo prefers EC keys.
+    public static func rsa(bits: Int) throws -> PrivateKey {
+        guard bits >= 1024, bits <= 16384, let key = pinwatch_EVP_RSA_gen(UInt32(bits)) else {
+            throw LocalPKIError.keyGeneration("RSA \(bits) bits: \(OpenSSLErrorQueue.drain())")
+        }
+        return PrivateKey(takingOwnership: key)
+    }
+
+    /// Reads an unencrypted private key in PEM (PKCS#8 or traditional form).
+    public convenience init(pem: String) throws {
+        var bytes = Array(pem.utf8)
+        let key: OpaquePointer? = bytes.withUnsafeMutableBytes { raw in
+            guard let bio = BIO_new_mem_buf(raw.baseAddress, Int32(raw.count)) else { return nil }
+            defer { BIO_free(bio) }
+            return PEM_read_bio_PrivateKey(bio, nil, nil, nil)
+        }
+        guard let key else {
+            throw LocalPKIError.keyEncoding("not a PEM private key: \(OpenSSLErrorQueue.drain())")
+        }
+        self.init(takingOwnership: key)
+    }
+
+    /// The key as unencrypted PKCS#8 PEM (`BEGIN PRIVATE KEY`).
+    public var pem: String {
+        get throws {
+            guard let bio = BIO_new(BIO_s_mem()) else {
+                throw LocalPKIError.keyEncoding("cannot allocate a memory BIO")
+            }
+            defer { BIO_free(bio) }
+            guard PEM_write_bio_PKCS8PrivateKey(bio, pointer, nil, nil, 0, nil, nil) == 1 else {
+                throw LocalPKIError.keyEncoding(OpenSSLErrorQueue.drain())
+            }
+            var data: UnsafeMutablePointer<CChar>? = nil
+            let length = pinwatch_BIO_get_mem_data(bio, &data)
+            guard length > 0, let data else {
+                throw LocalPKIError.keyEncoding("empty PEM output")
+            }
+            let bytes = UnsafeRawBufferPointer(start: data, count: length)
+            return String(decoding: bytes, as: UTF8.self)
+        }
+    }
+
+    /// The DER SubjectPublicKeyInfo of the public half: what `sha256/` pins
+    /// hash, so tests and the demo can write pins before any server starts.
+    public var subjectPublicKeyInfoDER: [UInt8] {
+        var out: UnsafeMutablePointer<UInt8>? = nil
+        let length = i2d_PUBKEY(pointer, &out)
+        guard length > 0, let out else { return [] }
+        defer { pinwatch_OPENSSL_free(out) }
+        return Array(UnsafeBufferPointer(start: out, count: Int(length)))
+    }
+
+    /// RSA leaves also get keyEncipherment, which TLS 1.2 RSA key transport
+    /// clients check; EC leaves must not claim it.
+    var isRSA: Bool {
+        EVP_PKEY_get_base_id(pointer) == EVP_PKEY_RSA
+    }
+}

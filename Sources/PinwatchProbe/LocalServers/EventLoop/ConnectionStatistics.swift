@@ -1,0 +1,44 @@
+import Foundation
+
+/// Connection counters a server updates on the loop thread and tests read
+/// from theirs.
+///
+/// `@unchecked Sendable`: every field is read and written under `lock`.
+final class ConnectionStatistics: @unchecked Sendable {
+    private let lock = NSLock()
+    private var accepted = 0
+    private var open = 0
+    private var peak = 0
+    private var handshakes = 0
+
+    func connectionOpened() {
+        lock.lock()
+        accepted += 1
+        open += 1
+        peak = max(peak, open)
+        lock.unlock()
+    }
+
+    func connectionClosed() {
+        lock.lock()
+        open -= 1
+        lock.unlock()
+    }
+
+    func handshakeCompleted() {
+        lock.lock()
+        handshakes += 1
+        lock.unlock()
+    }
+
+    var acceptedConnections: Int { read { accepted } }
+    var openConnections: Int { read { open } }
+    var peakConcurrentConnections: Int { read { peak } }
+    var completedHandshakes: Int { read { handshakes } }
+
+    private func read(_ value: () -> Int) -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return value()
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+
+/// The listening socket of one local server and the connections it owns.
+///
+/// Shared by every kind of local peer; each kind only supplies how a fresh
+/// connection is handled. Lives on the loop thread: the public server
+/// object holds it, the loop holds it while registered, and nothing here
+/// refers back to the public object, so dropping that object can stop it.
+final class ListeningServerCore: LoopHandler {
+    typealias ConnectionFactory = (_ descriptor: Int32, _ owner: ListeningServerCore) -> ServerConnection?
+
+    let fileDescriptor: Int32
+    let port: Int
+    let statistics = ConnectionStatistics()
+    private let loop: LocalEventLoop
+    private let makeConnection: ConnectionFactory
+    private var connections: [ObjectIdentifier: ServerConnection] = [:]
+    private var stopped = false
+
+    /// Bounds one round of accepts so that a flood on one server cannot
+    /// starve the others sharing the loop.
+    private static let acceptsPerRound = 64
+
+    init(makeConnection: @escaping ConnectionFactory) throws {
+        loop = try LocalEventLoop.shared()
+        (fileDescriptor, port) = try LoopbackSocket.listen()
+        self.makeConnection = makeConnection
+        loop.execute { [self] in
+            if !stopped { loop.register(self) }
+        }
+    }
+
+    var isListener: Bool { true }
+    var pollEvents: Int16 { Int16(POLLIN) }
+
+    func handle(events: Int16) {
+        for _ in 0..<Self.acceptsPerRound {
+            guard let descriptor = LoopbackSocket.accept(from: fileDescriptor) else { return }
+            guard let connection = makeConnection(descriptor, self) else {
+                LoopbackSocket.close(descriptor)
+                continue
+            }
+            statistics.connectionOpened()
+            connections[ObjectIdentifier(connection)] = connection
+            loop.register(connection)
+            connection.start()
+        }
+    }
+
+    /// Called by a connection once it has deregistered and closed.
+    func connectionClosed(_ connection: ServerConnection) {
+        if connections.removeValue(forKey: ObjectIdentifier(connection)) != nil {
+            statistics.connectionClosed()
+        }
+    }
+
+    /// Registers a second descriptor a connection owns (a proxy's upstream).
+    func registerAuxiliary(_ handler: LoopHandler) {
+        loop.register(handler)
+    }
+
+    func deregister(_ handler: LoopHandler) {
+        loop.deregister(handler)
+    }
+
+    /// Closes the listener and every connection; idempotent; any thread.
+    func stop() {
+        loop.executeAndWait { [self] in
+            guard !stopped else { return }
+            stopped = true
+            loop.deregister(self)
+            LoopbackSocket.close(fileDescriptor)
+            for connection in Array(connections.values) {
+                connection.abort()
+            }
+        }
+    }
+}

@@ -1,0 +1,13 @@
+import Foundation
+
+/// A connection a listener accepted and owns until it closes.
+protocol ServerConnection: LoopHandler {
+    /// Starts work right after registration (e.g. the plaintext greeting).
+    func start()
+    /// Closes at once (server stop): deregisters and releases everything.
+    func abort()
+}
+
+extension ServerConnection {
+    func start() {}
+}

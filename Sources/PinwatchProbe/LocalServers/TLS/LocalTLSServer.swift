@@ -1,0 +1,87 @@
+import Foundation
+
+/// A TLS server on 127.0.0.1 that completes handshakes with an identity of
+/// our own PKI, then closes politely.
+///
+/// It exists for the integration tests and `pinwatch demo`: hundreds can
+/// run in one process because they all share one event-loop thread, and
+/// they leave nothing behind once stopped (explicitly or by `deinit`).
+///
+/// `@unchecked Sendable`: the current context is guarded by `lock`, the
+/// counters by their own lock, and all socket work runs on the loop thread.
+public final class LocalTLSServer: @unchecked Sendable {
+    /// Always 127.0.0.1: local servers never listen elsewhere.
+    public let host = "127.0.0.1"
+    public let port: Int
+    private let core: ListeningServerCore
+    private let current: CurrentContext
+
+    /// Starts listening at once; `stallTimeout` bounds how long one
+    /// connection may take, handshake and close included.
+    public init(identity: Identity, stallTimeout: TimeInterval = 5) throws {
+        let current = CurrentContext(try ServerTLSContext(identity: identity))
+        core = try ListeningServerCore { descriptor, owner in
+            TLSServerConnection(
+                descriptor: descriptor, context: current.context, owner: owner, stallTimeout: stallTimeout)
+        }
+        self.current = current
+        port = core.port
+    }
+
+    deinit {
+        core.stop()
+    }
+
+    /// The identity new connections are served with.
+    public var identity: Identity {
+        current.context.identity
+    }
+
+    /// Serves `identity` to every connection accepted from now on (a leaf
+    /// renewal or key rotation, live); handshakes in flight finish with
+    /// the old one.
+    public func replaceIdentity(_ identity: Identity) throws {
+        current.context = try ServerTLSContext(identity: identity)
+    }
+
+    /// TCP connections accepted since start.
+    public var acceptedConnections: Int { core.statistics.acceptedConnections }
+    /// Handshakes that reached Finished.
+    public var completedHandshakes: Int { core.statistics.completedHandshakes }
+    /// Connections open right now.
+    public var openConnections: Int { core.statistics.openConnections }
+    /// The most connections that were open at the same time, from accept
+    /// to close; the server closes as soon as the client hangs up, so this
+    /// tracks how many sockets the client held at once.
+    public var peakConcurrentConnections: Int { core.statistics.peakConcurrentConnections }
+
+    /// Closes the listener and every connection; idempotent.
+    public func stop() {
+        core.stop()
+    }
+}
+
+/// The context the next connection gets, swapped by `replaceIdentity`.
+///
+/// `@unchecked Sendable`: `context` is read and written under `lock`.
+private final class CurrentContext: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: ServerTLSContext
+
+    init(_ context: ServerTLSContext) {
+        stored = context
+    }
+
+    var context: ServerTLSContext {
+        get {
+            lock.lock()
+            defer { lock.unlock() }
+            return stored
+        }
+        set {
+            lock.lock()
+            stored = newValue
+            lock.unlock()
+        }
+    }
+}

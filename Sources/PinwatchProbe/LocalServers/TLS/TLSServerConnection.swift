@@ -1,0 +1,152 @@
+import Foundation
+internal import COpenSSL
+
+/// One accepted TLS connection: handshake, close_notify, lingering close.
+///
+/// OpenSSL talks to memory BIOs and this class moves the bytes, so that
+/// the socket stays non-blocking, writes never raise SIGPIPE, and the
+/// whole state machine runs on the shared loop thread.
+final class TLSServerConnection: ServerConnection {
+    private enum Phase {
+        case handshaking
+        /// Handshake over (or failed): flush what OpenSSL wrote, half-close,
+        /// then read until the client hangs up, so the close is a FIN and
+        /// never a reset that could hide the chain from the client.
+        case lingering
+    }
+
+    let fileDescriptor: Int32
+    let deadline: UInt64?
+    private let ssl: OpaquePointer
+    private let incoming: OpaquePointer
+    private let outgoing: OpaquePointer
+    private let owner: ListeningServerCore
+    private var phase = Phase.handshaking
+    private var outbound: [UInt8] = []
+    private var outboundOffset = 0
+    private var peerClosed = false
+    private var writesShut = false
+    private var closed = false
+    private var readBuffer = [UInt8](repeating: 0, count: 16 * 1024)
+
+    init?(descriptor: Int32, context: ServerTLSContext, owner: ListeningServerCore, stallTimeout: TimeInterval) {
+        guard let ssl = SSL_new(context.pointer) else {
+            _ = OpenSSLErrorQueue.drainCodes()
+            return nil
+        }
+        guard let incoming = BIO_new(BIO_s_mem()), let outgoing = BIO_new(BIO_s_mem()) else {
+            SSL_free(ssl)
+            return nil
+        }
+        // SSL_set_bio hands both BIOs to the SSL object, freed with it.
+        SSL_set_bio(ssl, incoming, outgoing)
+        SSL_set_accept_state(ssl)
+        self.ssl = ssl
+        self.incoming = incoming
+        self.outgoing = outgoing
+        self.fileDescriptor = descriptor
+        self.owner = owner
+        self.deadline = MonotonicClock.after(seconds: stallTimeout)
+    }
+
+    var pollEvents: Int16 {
+        var events: Int16 = 0
+        if !peerClosed { events |= Int16(POLLIN) }
+        if outboundOffset < outbound.count { events |= Int16(POLLOUT) }
+        return events
+    }
+
+    func handle(events: Int16) {
+        if events & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
+            readAvailable()
+        }
+        advance()
+        flush()
+        if closed { return }
+        let flushed = outboundOffset >= outbound.count
+        if phase == .lingering, flushed, !writesShut {
+            LoopbackSocket.shutdownWrites(fileDescriptor)
+            writesShut = true
+        }
+        if peerClosed, flushed || phase == .handshaking {
+            finish()
+        }
+    }
+
+    func deadlinePassed() {
+        finish()
+    }
+
+    func abort() {
+        finish()
+    }
+
+    private func readAvailable() {
+        while !peerClosed {
+            switch LoopbackSocket.read(fileDescriptor, into: &readBuffer) {
+            case .bytes(let count):
+                // Once lingering, whatever the client still sends is moot.
+                if phase == .handshaking {
+                    _ = readBuffer.withUnsafeBytes { BIO_write(incoming, $0.baseAddress, Int32(count)) }
+                }
+            case .wouldBlock:
+                return
+            case .endOfStream, .failed:
+                peerClosed = true
+            }
+        }
+    }
+
+    private func advance() {
+        guard phase == .handshaking else { return }
+        let result = SSL_do_handshake(ssl)
+        if result == 1 {
+            owner.statistics.handshakeCompleted()
+            _ = SSL_shutdown(ssl)
+            phase = .lingering
+            return
+        }
+        let reason = SSL_get_error(ssl, result)
+        if reason == SSL_ERROR_WANT_READ, !peerClosed { return }
+        // A failed handshake: OpenSSL has queued its alert in `outgoing`;
+        // send it, then close like a finished one.
+        ERR_clear_error()
+        phase = .lingering
+    }
+
+    private func flush() {
+        let pending = Int(BIO_ctrl_pending(outgoing))
+        if pending > 0 {
+            if outboundOffset >= outbound.count {
+                outbound.removeAll(keepingCapacity: true)
+                outboundOffset = 0
+            }
+            let start = outbound.count
+            outbound.append(contentsOf: repeatElement(0, count: pending))
+            let read = outbound.withUnsafeMutableBytes { raw in
+                BIO_read(outgoing, raw.baseAddress?.advanced(by: start), Int32(pending))
+            }
+            outbound.removeLast(pending - max(0, Int(read)))
+        }
+        while outboundOffset < outbound.count {
+            switch LoopbackSocket.write(fileDescriptor, outbound[outboundOffset...]) {
+            case .bytes(let count):
+                outboundOffset += count
+            case .wouldBlock:
+                return
+            case .failed:
+                finish()
+                return
+            }
+        }
+    }
+
+    private func finish() {
+        guard !closed else { return }
+        closed = true
+        owner.deregister(self)
+        SSL_free(ssl)
+        LoopbackSocket.close(fileDescriptor)
+        owner.connectionClosed(self)
+    }
+}

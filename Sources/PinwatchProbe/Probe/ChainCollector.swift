@@ -1,0 +1,50 @@
+import PinwatchCore
+internal import COpenSSL
+
+/// Reads what a finished handshake left in the `SSL`: the chain as sent,
+/// the chain as built by the verifier, and the verdict.
+enum ChainCollector {
+    /// More levels than any real chain; a server sending more is refused.
+    static let maximumSentCertificates = 32
+    /// Levels turned into facts (the report shows no more).
+    static let maximumLevels = 16
+
+    struct Outcome {
+        var chain: [ChainCertificate]
+        var sentCount: Int
+        var trusted: Bool
+        var trustError: String?
+    }
+
+    static func collect(from ssl: OpaquePointer) -> Result<Outcome, ProbeFailure> {
+        let sent = certificates(in: SSL_get_peer_cert_chain(ssl))
+        guard !sent.isEmpty else {
+            return .failure(ProbeFailure(kind: .noCertificate, message: "the server sent no certificate"))
+        }
+        guard sent.count <= maximumSentCertificates else {
+            return .failure(ProbeFailure(
+                kind: .tls, message: "the server sent \(sent.count) certificates (more than \(maximumSentCertificates) is refused)"))
+        }
+        let built = certificates(in: SSL_get0_verified_chain(ssl))
+        let levels = (built.isEmpty ? sent : built).prefix(maximumLevels)
+        let chain = levels.map { certificate -> ChainCertificate in
+            let fromServer = sent.contains { sentCertificate in
+                X509_cmp(sentCertificate.pointer, certificate.pointer) == 0
+            }
+            return ChainCertificate(facts: certificate.facts, fromServer: fromServer)
+        }
+        let verifyResult = SSL_get_verify_result(ssl)
+        let trusted = verifyResult == Int(X509_V_OK)
+        let trustError = trusted ? nil : String(cString: X509_verify_cert_error_string(verifyResult))
+        return .success(Outcome(chain: chain, sentCount: sent.count, trusted: trusted, trustError: trustError))
+    }
+
+    /// Borrows every certificate of a stack the `SSL` owns, so the facts
+    /// outlive nothing they depend on.
+    private static func certificates(in stack: OpaquePointer?) -> [X509Certificate] {
+        guard let stack else { return [] }
+        return (0..<pinwatch_sk_X509_num(stack)).compactMap { index in
+            pinwatch_sk_X509_value(stack, index).map { X509Certificate(borrowing: $0) }
+        }
+    }
+}

@@ -1,0 +1,321 @@
+import Dispatch
+import Foundation
+import Glibc
+import PinwatchCore
+internal import COpenSSL
+
+/// One probe as a state machine driven by its event loop: resolve →
+/// connect → proxy handshake → TLS handshake → collect → close.
+///
+/// Every method runs on the owning loop's thread; nothing here blocks.
+final class ProbeConnection {
+    let id: Int
+    let job: ProbeJob
+    let deadline: UInt64
+    private unowned let loop: ProbeEventLoop
+    private(set) var phase = ProbePhase.resolving
+
+    private var addresses: [SocketAddress] = []
+    private var nextAddress = 0
+    private var lastConnectError = ""
+    private(set) var socket: Int32 = -1
+    private var dialled: SocketAddress?
+    private var proxyExchange: ProxyExchange?
+    private var ssl: OpaquePointer?
+    private var handshakeDone = false
+
+    private var target: ProbeTarget { job.target }
+
+    init(id: Int, job: ProbeJob, loop: ProbeEventLoop) {
+        self.id = id
+        self.job = job
+        self.loop = loop
+        let budget = max(0, job.target.timeout)
+        deadline = job.admittedAt + UInt64(min(budget, 86_400) * 1_000_000_000)
+    }
+
+    deinit {
+        releaseResources()
+    }
+
+    // MARK: Resolve
+
+    /// The host and port dialled: the proxy's when tunnelling.
+    private var dialHost: String { target.proxy?.host ?? target.connectAddress ?? target.host }
+    private var dialPort: Int { target.proxy?.port ?? target.port }
+    /// The host the proxy is asked to reach (DESIGN §4: `connect:` changes it).
+    private var tunnelHost: String { target.connectAddress ?? target.host }
+
+    func begin() {
+        if target.proxy?.scheme == .socks5, !SocketAddress.isIPLiteral(tunnelHost) {
+            // Plain socks5 means the client resolves the target itself.
+            phase = .resolving
+            loop.resolve(host: tunnelHost, port: target.port, connectionID: id, purpose: .tunnelTarget)
+            return
+        }
+        resolveDialHost()
+    }
+
+    private func resolveDialHost() {
+        if let numeric = SocketAddress.numeric(dialHost, port: dialPort) {
+            addresses = [numeric]
+            connectToNextAddress()
+        } else {
+            phase = .resolving
+            loop.resolve(host: dialHost, port: dialPort, connectionID: id, purpose: .dial)
+        }
+    }
+
+    func resolved(_ answer: NameResolver.Answer, purpose: ProbeEventLoop.ResolvePurpose) {
+        guard phase == .resolving else { return }
+        switch (answer, purpose) {
+        case (.failed(let message), .dial) where target.proxy != nil:
+            finish(failure: ProbeFailure(kind: .proxy, message: "proxy \(message)"))
+        case (.failed(let message), _):
+            finish(failure: ProbeFailure(kind: .dns, message: message))
+        case (.addresses(let found), .tunnelTarget):
+            tunnelTargetAddress = found.first?.ipText
+            resolveDialHost()
+        case (.addresses(let found), .dial):
+            addresses = found
+            connectToNextAddress()
+        }
+    }
+
+    private var tunnelTargetAddress: String?
+
+    // MARK: Connect
+
+    private func connectToNextAddress() {
+        phase = .connecting
+        while nextAddress < addresses.count {
+            let address = addresses[nextAddress]
+            nextAddress += 1
+            closeSocket()
+            let descriptor = Glibc.socket(address.family, Int32(SOCK_STREAM.rawValue | SOCK_NONBLOCK.rawValue | SOCK_CLOEXEC.rawValue), 0)
+            guard descriptor >= 0 else {
+                lastConnectError = "cannot open a socket: \(String(cString: strerror(errno)))"
+                continue
+            }
+            socket = descriptor
+            dialled = address
+            let status = address.withSockaddr { Glibc.connect(descriptor, $0, $1) }
+            if status == 0 {
+                connected()
+                return
+            }
+            if errno == EINPROGRESS {
+                loop.watch(self, for: .writable)
+                return
+            }
+            lastConnectError = "\(String(cString: strerror(errno))) (\(address.endpointText))"
+        }
+        closeSocket()
+        let kind: ProbeErrorKind = target.proxy == nil ? .refused : .proxy
+        let prefix = target.proxy == nil ? "" : "cannot reach proxy: "
+        finish(failure: ProbeFailure(kind: kind, message: prefix + (lastConnectError.isEmpty ? "no address to connect to" : lastConnectError)))
+    }
+
+    func socketReady() {
+        switch phase {
+        case .connecting: connectCompleted()
+        case .proxying: advanceProxy()
+        case .handshaking: advanceHandshake()
+        case .resolving, .finished: return
+        }
+    }
+
+    private func connectCompleted() {
+        var error: Int32 = 0
+        var length = socklen_t(MemoryLayout<Int32>.size)
+        if getsockopt(socket, SOL_SOCKET, SO_ERROR, &error, &length) != 0 { error = errno }
+        if error != 0 {
+            lastConnectError = "\(String(cString: strerror(error))) (\(dialled?.endpointText ?? "?"))"
+            connectToNextAddress()
+            return
+        }
+        connected()
+    }
+
+    private func connected() {
+        if let route = target.proxy {
+            phase = .proxying
+            proxyExchange = ProxyExchange(route: route, targetHost: tunnelTargetAddress ?? tunnelHost, targetPort: target.port)
+            advanceProxy()
+        } else {
+            startHandshake()
+        }
+    }
+
+    // MARK: Proxy
+
+    private enum ProxyStep {
+        case wait(SocketInterest)
+        case failed(String)
+        case established
+    }
+
+    private func advanceProxy() {
+        guard var exchange = proxyExchange else { return }
+        let step = pump(&exchange)
+        proxyExchange = exchange
+        switch step {
+        case .wait(let interest):
+            loop.watch(self, for: interest)
+        case .failed(let message):
+            finish(failure: ProbeFailure(kind: .proxy, message: message))
+        case .established:
+            proxyExchange = nil
+            startHandshake()
+        }
+    }
+
+    /// Writes what the exchange has to say and reads its answer until the
+    /// socket would block or the exchange ends.
+    private func pump(_ exchange: inout ProxyExchange) -> ProxyStep {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            if !exchange.outgoing.isEmpty {
+                let sent = exchange.outgoing.withUnsafeBytes { send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                if sent < 0 {
+                    if errno == EAGAIN || errno == EWOULDBLOCK { return .wait(.writable) }
+                    return .failed("proxy connection failed: \(String(cString: strerror(errno)))")
+                }
+                exchange.didSend(sent)
+                continue
+            }
+            let count = buffer.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
+            if count < 0 {
+                if errno == EAGAIN || errno == EWOULDBLOCK { return .wait(.readable) }
+                return .failed("proxy connection failed: \(String(cString: strerror(errno)))")
+            }
+            if count == 0 { return .failed("proxy closed the connection during its handshake") }
+            switch exchange.receive(Array(buffer.prefix(count))) {
+            case .needMore: continue
+            case .failed(let message): return .failed(message)
+            case .established: return .established
+            }
+        }
+    }
+
+    // MARK: TLS
+
+    private func startHandshake() {
+        phase = .handshaking
+        let context: TLSContext
+        do {
+            context = try loop.context(for: target.trust)
+        } catch let failure as ProbeFailure {
+            return finish(failure: failure)
+        } catch {
+            return finish(failure: ProbeFailure(kind: .tls, message: "\(error)"))
+        }
+        ERR_clear_error()
+        guard let session = SSL_new(context.pointer) else {
+            return finish(failure: ProbeFailure(kind: .tls, message: "cannot create a TLS session: \(OpenSSLErrorQueue.drain())"))
+        }
+        ssl = session
+        SSL_set_connect_state(session)
+        guard SSL_set_fd(session, socket) == 1 else {
+            return finish(failure: ProbeFailure(kind: .tls, message: "cannot attach the socket: \(OpenSSLErrorQueue.drain())"))
+        }
+        let name = target.serverName
+        if SocketAddress.isIPLiteral(name) {
+            // RFC 6066 forbids IP literals in SNI; the IP is checked against
+            // the certificate's IP SANs instead.
+            let bare = name.hasPrefix("[") ? String(name.dropFirst().dropLast()) : name
+            _ = X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(session), bare)
+        } else {
+            _ = pinwatch_SSL_set_tlsext_host_name(session, name)
+            _ = SSL_set1_host(session, name)
+        }
+        _ = OpenSSLErrorQueue.drainCodes()
+        advanceHandshake()
+    }
+
+    private func advanceHandshake() {
+        guard let session = ssl else { return }
+        ERR_clear_error()
+        let status = SSL_connect(session)
+        if status == 1 {
+            handshakeDone = true
+            return collect(from: session)
+        }
+        let systemError = errno
+        let error = SSL_get_error(session, status)
+        switch error {
+        case SSL_ERROR_WANT_READ:
+            loop.watch(self, for: .readable)
+        case SSL_ERROR_WANT_WRITE:
+            loop.watch(self, for: .writable)
+        default:
+            finish(failure: ProbeFailure(kind: .tls, message: TLSFailureText.handshakeFailure(sslError: error, systemError: systemError)))
+        }
+    }
+
+    private func collect(from session: OpaquePointer) {
+        switch ChainCollector.collect(from: session) {
+        case .failure(let failure):
+            finish(failure: failure)
+        case .success(let outcome):
+            finish(result: ProbeResult(
+                address: reportedAddress, chain: outcome.chain, sentCount: outcome.sentCount, trusted: outcome.trusted,
+                trustError: outcome.trustError, elapsed: elapsed, proxy: target.proxy, finishedAt: Date()))
+        }
+    }
+
+    // MARK: Finish
+
+    /// The deadline passed: report the phase it caught the probe in.
+    func expire() {
+        guard phase != .finished else { return }
+        let seconds = String(format: "%g", target.timeout)
+        finish(failure: ProbeFailure(kind: .timeout, message: "timed out after \(seconds) s during \(phase.rawValue)"))
+    }
+
+    /// Stops without a result (the cycle was cancelled or the engine stopped).
+    func abandon() {
+        phase = .finished
+        releaseResources()
+    }
+
+    private var reportedAddress: String? {
+        guard let dialled else { return nil }
+        return target.proxy == nil ? dialled.ipText : dialled.endpointText
+    }
+
+    private var elapsed: TimeInterval {
+        TimeInterval(DispatchTime.now().uptimeNanoseconds - job.admittedAt) / 1_000_000_000
+    }
+
+    private func finish(failure: ProbeFailure) {
+        finish(result: ProbeResult.failed(failure, address: reportedAddress, elapsed: elapsed, proxy: target.proxy))
+    }
+
+    private func finish(result: ProbeResult) {
+        guard phase != .finished else { return }
+        phase = .finished
+        releaseResources()
+        loop.finished(self, result: result)
+    }
+
+    private func releaseResources() {
+        if let session = ssl {
+            if handshakeDone {
+                // One non-blocking close_notify; the peer's answer is not awaited.
+                _ = SSL_shutdown(session)
+            }
+            SSL_free(session)
+            ssl = nil
+            ERR_clear_error()
+        }
+        closeSocket()
+    }
+
+    private func closeSocket() {
+        guard socket >= 0 else { return }
+        loop.forget(self)
+        Glibc.close(socket)
+        socket = -1
+    }
+}

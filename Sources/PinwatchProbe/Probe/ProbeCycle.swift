@@ -1,0 +1,76 @@
+import Dispatch
+import Foundation
+import PinwatchCore
+
+/// One pass over a list of targets: delivers each result as it arrives and
+/// says when the pass is over.
+///
+/// Results are delivered on a private serial queue, in completion order, so
+/// a slow `onResult` never holds up an event loop. `@unchecked Sendable`:
+/// the counters are guarded by `lock`.
+public final class ProbeCycle: @unchecked Sendable {
+    private let lock = NSLock()
+    private var remaining: Int
+    private var cancelled = false
+    private var finished = false
+    private let delivery = DispatchQueue(label: "pinwatch.probe-cycle.delivery")
+    private let onResult: @Sendable (Int, ProbeResult) -> Void
+    private let onFinish: @Sendable () -> Void
+    private let cancelInFlight: (ProbeCycle) -> Void
+
+    init(count: Int, onResult: @escaping @Sendable (Int, ProbeResult) -> Void, onFinish: @escaping @Sendable () -> Void,
+         cancelInFlight: @escaping (ProbeCycle) -> Void) {
+        remaining = count
+        self.onResult = onResult
+        self.onFinish = onFinish
+        self.cancelInFlight = cancelInFlight
+    }
+
+    /// Stops the cycle: queued targets are not probed, probes in flight are
+    /// closed, no further `onResult` is made; `onFinish` still comes once.
+    public func cancel() {
+        lock.lock()
+        let first = !cancelled
+        cancelled = true
+        lock.unlock()
+        if first { cancelInFlight(self) }
+    }
+
+    /// True once `onFinish` has been called (or is being called).
+    public var isFinished: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return finished
+    }
+
+    var isCancelled: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return cancelled
+    }
+
+    /// A cycle with no targets finishes at once.
+    func finishWithoutTargets() {
+        lock.lock()
+        finished = true
+        lock.unlock()
+        let onFinish = self.onFinish
+        delivery.async { onFinish() }
+    }
+
+    /// One target is done: with a result, or nil when it was dropped.
+    func complete(index: Int, result: ProbeResult?) {
+        lock.lock()
+        remaining -= 1
+        let deliver = !cancelled ? result : nil
+        let last = remaining == 0
+        if last { finished = true }
+        lock.unlock()
+        let onResult = self.onResult
+        let onFinish = self.onFinish
+        delivery.async {
+            if let deliver { onResult(index, deliver) }
+            if last { onFinish() }
+        }
+    }
+}

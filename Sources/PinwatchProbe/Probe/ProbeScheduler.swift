@@ -1,0 +1,107 @@
+import Foundation
+import PinwatchCore
+
+/// Admits probes so that no more than `concurrency` are in flight across
+/// every cycle of one engine, and spreads them over the event loops.
+///
+/// `@unchecked Sendable`: the queue and counters are guarded by `lock`.
+final class ProbeScheduler: @unchecked Sendable {
+    private let concurrency: Int
+    private let lock = NSLock()
+    private var queue: [ProbeJob] = []
+    private var queueHead = 0
+    private var inFlight = 0
+    private var nextLoop = 0
+    private var loops: [ProbeEventLoop] = []
+    private let resolver: NameResolver
+    private let contexts = TLSContextCache()
+
+    init(concurrency: Int, loopCount: Int, resolverThreads: Int) {
+        self.concurrency = max(1, concurrency)
+        resolver = NameResolver(threads: resolverThreads)
+        for number in 0..<max(1, loopCount) {
+            do {
+                let loop = try ProbeEventLoop(
+                    name: "pinwatch-probe-\(number)", resolver: resolver, contexts: contexts,
+                    completion: { [weak self] job, result in self?.completed(job, result: result) })
+                loops.append(loop)
+            } catch {
+                // Fewer loops only costs speed; with none, `enqueue` fails
+                // every target with this reason.
+                continue
+            }
+        }
+    }
+
+    func enqueue(_ jobs: [ProbeJob]) {
+        lock.lock()
+        queue.append(contentsOf: jobs)
+        let admitted = admitLocked()
+        lock.unlock()
+        launch(admitted)
+    }
+
+    func cancel(_ cycle: ProbeCycle) {
+        for loop in loops { loop.submit(.cancel(cycle)) }
+        // Queued jobs of the cycle are dropped as they come up; nudging the
+        // queue here finishes a cycle that has nothing in flight.
+        lock.lock()
+        let admitted = admitLocked()
+        lock.unlock()
+        launch(admitted)
+    }
+
+    func shutdown() {
+        for loop in loops { loop.submit(.stop) }
+        resolver.stop()
+    }
+
+    private func completed(_ job: ProbeJob, result: ProbeResult?) {
+        job.cycle.complete(index: job.index, result: result)
+        lock.lock()
+        inFlight -= 1
+        let admitted = admitLocked()
+        lock.unlock()
+        launch(admitted)
+    }
+
+    /// Takes jobs off the queue while slots are free; the caller launches
+    /// them after unlocking. Jobs of cancelled cycles are completed here
+    /// without being probed.
+    private func admitLocked() -> [(ProbeJob, ProbeEventLoop?)] {
+        var admitted: [(ProbeJob, ProbeEventLoop?)] = []
+        while queueHead < queue.count {
+            let job = queue[queueHead]
+            if !job.cycle.isCancelled && inFlight >= concurrency { break }
+            queueHead += 1
+            if job.cycle.isCancelled || loops.isEmpty {
+                admitted.append((job, nil))
+                continue
+            }
+            inFlight += 1
+            admitted.append((job, loops[nextLoop % loops.count]))
+            nextLoop &+= 1
+        }
+        // Compacts the queue now and then so a long-lived engine does not
+        // keep every job it ever ran.
+        if queueHead > 1024 && queueHead * 2 > queue.count {
+            queue.removeFirst(queueHead)
+            queueHead = 0
+        }
+        return admitted
+    }
+
+    private func launch(_ admitted: [(ProbeJob, ProbeEventLoop?)]) {
+        for (job, loop) in admitted {
+            guard let loop else {
+                let result: ProbeResult? = job.cycle.isCancelled ? nil : ProbeResult.failed(
+                    ProbeFailure(kind: .tls, message: "the probe engine could not start its event loops"), elapsed: 0)
+                job.cycle.complete(index: job.index, result: result)
+                continue
+            }
+            var started = job
+            started.admittedAt = DispatchTime.now().uptimeNanoseconds
+            loop.submit(.start(started))
+        }
+    }
+}

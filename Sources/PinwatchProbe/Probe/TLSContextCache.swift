@@ -1,0 +1,80 @@
+import Foundation
+import PinwatchCore
+internal import COpenSSL
+
+/// One client `SSL_CTX` per trust source, built once and shared by every
+/// probe of every cycle: loading the system store costs far more than a
+/// handshake.
+///
+/// `@unchecked Sendable`: the context is configured in `init` and only read
+/// afterwards (`SSL_new`), which OpenSSL allows from any thread.
+final class TLSContext: @unchecked Sendable {
+    /// Large enough for real chains, small enough that a hostile server
+    /// cannot make a probe buffer megabytes.
+    static let maximumCertificateListBytes = 256 * 1024
+    /// How deep the verifier builds; deeper chains are refused anyway.
+    static let maximumVerifyDepth: Int32 = 32
+
+    let pointer: OpaquePointer
+
+    init(trust: TrustSource) throws {
+        guard let method = TLS_client_method(), let context = SSL_CTX_new(method) else {
+            throw ProbeFailure(kind: .tls, message: "cannot create a TLS context: \(OpenSSLErrorQueue.drain())")
+        }
+        pointer = context
+        _ = pinwatch_SSL_CTX_set_session_cache_mode(context, Int(SSL_SESS_CACHE_OFF))
+        _ = pinwatch_SSL_CTX_set_max_cert_list(context, Int(Self.maximumCertificateListBytes))
+        // Returning 1 keeps the handshake going on any verification error,
+        // so an untrusted or mismatching chain is still collected; the
+        // verdict is read afterwards from SSL_get_verify_result.
+        SSL_CTX_set_verify(context, SSL_VERIFY_PEER, { _, _ in 1 })
+        SSL_CTX_set_verify_depth(context, Self.maximumVerifyDepth)
+        switch trust {
+        case .system:
+            guard SSL_CTX_set_default_verify_paths(context) == 1 else {
+                throw ProbeFailure(kind: .tls, message: "cannot load the system trust store: \(OpenSSLErrorQueue.drain())")
+            }
+        case .bundle(let path):
+            guard SSL_CTX_load_verify_locations(context, path, nil) == 1 else {
+                throw ProbeFailure(kind: .tls, message: "cannot load trust bundle \(path): \(OpenSSLErrorQueue.drain())")
+            }
+        case .pem(let text):
+            let roots: [X509Certificate]
+            do {
+                roots = try X509Certificate.certificates(pem: text)
+            } catch {
+                throw ProbeFailure(kind: .tls, message: "cannot read the in-memory trust roots: \(error)")
+            }
+            guard let store = SSL_CTX_get_cert_store(context) else {
+                throw ProbeFailure(kind: .tls, message: "TLS context has no certificate store")
+            }
+            for root in roots {
+                // A root listed twice is harmless; the error is cleared.
+                if root.withPointer({ X509_STORE_add_cert(store, $0) }) != 1 {
+                    _ = OpenSSLErrorQueue.drainCodes()
+                }
+            }
+        }
+        _ = OpenSSLErrorQueue.drainCodes()
+    }
+
+    deinit {
+        SSL_CTX_free(pointer)
+    }
+}
+
+/// The engine's contexts by trust source. Failures are not cached, so a
+/// trust bundle fixed on disk is picked up by the next cycle.
+final class TLSContextCache: @unchecked Sendable {
+    private let lock = NSLock()
+    private var contexts: [TrustSource: TLSContext] = [:]
+
+    func context(for trust: TrustSource) throws -> TLSContext {
+        lock.lock()
+        defer { lock.unlock() }
+        if let cached = contexts[trust] { return cached }
+        let created = try TLSContext(trust: trust)
+        contexts[trust] = created
+        return created
+    }
+}

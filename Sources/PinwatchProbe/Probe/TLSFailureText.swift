@@ -1,0 +1,35 @@
+internal import COpenSSL
+
+/// Turns a failed `SSL_connect` into DESIGN's error kind and one line of
+/// text; no OpenSSL code number leaves this file.
+enum TLSFailureText {
+    /// Reasons OpenSSL gives when the first bytes are not a TLS record:
+    /// what a plaintext (HTTP, SMTP banner…) peer produces.
+    private static let plaintextReasons: Set<Int32> = [
+        SSL_R_WRONG_VERSION_NUMBER, SSL_R_PACKET_LENGTH_TOO_LONG, SSL_R_HTTP_REQUEST,
+        SSL_R_HTTPS_PROXY_REQUEST, SSL_R_UNKNOWN_PROTOCOL, SSL_R_RECORD_LENGTH_MISMATCH,
+    ]
+
+    static func handshakeFailure(sslError: Int32, systemError: Int32) -> String {
+        let codes = OpenSSLErrorQueue.drainCodes()
+        let reasons = codes.map { ERR_GET_REASON($0) }
+        if reasons.contains(where: plaintextReasons.contains) {
+            return "not a TLS server (got plaintext)"
+        }
+        if reasons.contains(SSL_R_UNEXPECTED_EOF_WHILE_READING)
+            || (sslError == SSL_ERROR_SYSCALL && codes.isEmpty && systemError == 0)
+            || sslError == SSL_ERROR_ZERO_RETURN {
+            return "connection closed by the server during the TLS handshake"
+        }
+        if reasons.contains(SSL_R_EXCESSIVE_MESSAGE_SIZE) {
+            return "TLS handshake failed: the server's certificate message exceeds \(TLSContext.maximumCertificateListBytes / 1024) KiB"
+        }
+        if sslError == SSL_ERROR_SYSCALL, codes.isEmpty {
+            return "TLS handshake failed: \(String(cString: strerror(systemError)))"
+        }
+        let text = codes.map { code -> String in
+            ERR_reason_error_string(code).map { String(cString: $0) } ?? "OpenSSL error \(code)"
+        }
+        return "TLS handshake failed: " + (text.isEmpty ? "unknown error" : text.joined(separator: "; "))
+    }
+}

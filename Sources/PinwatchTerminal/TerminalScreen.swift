@@ -1,0 +1,240 @@
+import Foundation
+import PinwatchUI
+internal import CNCurses
+
+/// The only code that talks to ncurses: paints Frames, reads keys.
+///
+/// One owner for the SCREEN pointer, used from one thread (the controller's
+/// main loop). Everything it draws was laid out and sanitised by
+/// PinwatchUI; this class only maps cells and styles onto curses calls.
+public final class TerminalScreen {
+    private let screen: OpaquePointer
+    private var window: UnsafeMutablePointer<WINDOW>
+    private var isRestored = false
+    /// Colour pair per (foreground, background); -1 is the terminal's default.
+    private var pairs: [PairKey: Int16] = [:]
+    private var nextPair: Int16 = 1
+    private let maxPairs: Int
+
+    /// True when the terminal can show colours at all.
+    public let supportsColor: Bool
+    /// Colours the terminal has (0 without colour): 8, 16, 256 …
+    public let colorCount: Int
+    private let hasDefaultColors: Bool
+
+    private struct PairKey: Hashable {
+        var foreground: Int
+        var background: Int
+    }
+
+    /// Takes over the terminal: UTF-8 locale, no echo, keys decoded,
+    /// input that never blocks, no cursor, colours when available.
+    ///
+    /// `cbreak` rather than `raw`: Ctrl-C stays SIGINT (the controller
+    /// handles it and restores), and Ctrl-Z keeps working.
+    public init() throws {
+        setlocale(LC_ALL, "")
+        // newterm, unlike initscr, returns NULL instead of exiting the process.
+        guard let screen = newterm(nil, stdout, stdin) else {
+            throw TerminalError("cannot initialise the terminal (TERM=\(ProcessInfo.processInfo.environment["TERM"] ?? "unset"))")
+        }
+        self.screen = screen
+        set_term(screen)
+        guard let window = pinwatch_stdscr() else {
+            endwin()
+            delscreen(screen)
+            throw TerminalError("the terminal has no screen")
+        }
+        self.window = window
+        cbreak()
+        noecho()
+        nonl()
+        keypad(window, true)
+        nodelay(window, true)
+        // Esc must feel immediate; the default waits a whole second for a sequence.
+        set_escdelay(25)
+        curs_set(0)
+        if has_colors() {
+            start_color()
+            hasDefaultColors = use_default_colors() == OK
+            supportsColor = true
+            colorCount = Int(pinwatch_COLORS())
+            maxPairs = min(Int(pinwatch_COLOR_PAIRS()), Int(Int16.max))
+        } else {
+            hasDefaultColors = false
+            supportsColor = false
+            colorCount = 0
+            maxPairs = 0
+        }
+    }
+
+    deinit {
+        restore()
+        delscreen(screen)
+    }
+
+    /// The terminal's size as curses knows it.
+    public var size: (rows: Int, columns: Int) {
+        var rows: Int32 = 0
+        var columns: Int32 = 0
+        pinwatch_getmaxyx(window, &rows, &columns)
+        return (Int(rows), Int(columns))
+    }
+
+    /// Draws a whole Frame and updates the terminal once.
+    ///
+    /// A frame larger than the terminal is clipped, a smaller one leaves the
+    /// rest blank, so a resize between layout and paint never crashes.
+    public func paint(_ frame: Frame, theme: Theme) {
+        guard !isRestored else { return }
+        werase(window)
+        let (rows, columns) = size
+        for row in 0..<min(rows, frame.height) {
+            for column in 0..<min(columns, frame.width) {
+                let cell = frame[row, column]
+                if cell.text.isEmpty { continue }
+                // The last cell of a wide character would wrap past the edge.
+                if column == columns - 1, DisplayWidth.of(cell.text) == 2 { continue }
+                draw(cell, row: row, column: column, theme: theme)
+            }
+        }
+        wnoutrefresh(window)
+        doupdate()
+    }
+
+    private func draw(_ cell: Cell, row: Int, column: Int, theme: Theme) {
+        let look = theme.appearance(for: cell.style)
+        var attributes = pinwatch_A_NORMAL()
+        if look.bold { attributes |= pinwatch_A_BOLD() }
+        if look.reverse { attributes |= pinwatch_A_REVERSE() }
+        if look.underline { attributes |= pinwatch_A_UNDERLINE() }
+        let pair = colorPair(for: look)
+        var characters: [wchar_t] = cell.text.unicodeScalars.prefix(Int(CCHARW_MAX) - 1).map { wchar_t(bitPattern: $0.value) }
+        characters.append(0)
+        var complex = cchar_t()
+        guard setcchar(&complex, characters, attributes, pair, nil) == OK else { return }
+        // Writing the bottom-right cell returns ERR after drawing; that is expected.
+        _ = mvwadd_wch(window, Int32(row), Int32(column), &complex)
+    }
+
+    private func colorPair(for look: RoleAppearance) -> Int16 {
+        guard supportsColor else { return 0 }
+        let fallback = hasDefaultColors ? -1 : 0
+        let key = PairKey(
+            foreground: look.foreground.paletteIndex(colorCount: colorCount) ?? (hasDefaultColors ? -1 : 7),
+            background: look.background.paletteIndex(colorCount: colorCount) ?? fallback)
+        if key.foreground == -1 && key.background == -1 { return 0 }
+        if let pair = pairs[key] { return pair }
+        guard Int(nextPair) < maxPairs else { return 0 }
+        let pair = nextPair
+        guard init_pair(pair, Int16(key.foreground), Int16(key.background)) == OK else { return 0 }
+        nextPair += 1
+        pairs[key] = pair
+        return pair
+    }
+
+    /// Every key waiting in the input queue, without blocking.
+    public func readKeys() -> [Key] {
+        guard !isRestored else { return [] }
+        var keys: [Key] = []
+        // Bounded: a paste of thousands of characters is read over several frames.
+        for _ in 0..<256 {
+            var input: wint_t = 0
+            let kind = wget_wch(window, &input)
+            if kind == ERR { break }
+            if kind == KEY_CODE_YES {
+                if let key = Self.key(forCode: Int32(input)) { keys.append(key) }
+            } else if let key = Self.key(forCharacter: input) {
+                keys.append(key)
+            }
+        }
+        return keys
+    }
+
+    private static func key(forCode code: Int32) -> Key? {
+        switch code {
+        case KEY_UP: return .up
+        case KEY_DOWN: return .down
+        case KEY_PPAGE: return .pageUp
+        case KEY_NPAGE: return .pageDown
+        case KEY_HOME: return .home
+        case KEY_END: return .end
+        case KEY_ENTER: return .enter
+        case KEY_BACKSPACE: return .backspace
+        case KEY_RESIZE: return .resize
+        default: return nil
+        }
+    }
+
+    private static func key(forCharacter value: wint_t) -> Key? {
+        switch value {
+        case 0x03: return .ctrlC
+        case 0x0A, 0x0D: return .enter
+        case 0x1B: return .escape
+        case 0x08, 0x7F: return .backspace
+        default:
+            guard let scalar = Unicode.Scalar(UInt32(value)), value >= 0x20 else { return nil }
+            return .character(Character(scalar))
+        }
+    }
+
+    /// Re-reads the real size from the terminal and tells curses about it.
+    ///
+    /// Needed when SIGWINCH was handled by the controller rather than by
+    /// curses' own KEY_RESIZE.
+    public func handleResize() {
+        guard !isRestored else { return }
+        var rows: Int32 = 0
+        var columns: Int32 = 0
+        if pinwatch_terminal_size(STDOUT_FILENO, &rows, &columns) == 0 {
+            resizeterm(rows, columns)
+        }
+        clearok(window, true)
+    }
+
+    public func bell() {
+        guard !isRestored else { return }
+        beep()
+    }
+
+    /// Puts `text` on the user's clipboard with OSC 52, through tmux or
+    /// screen when TERM/TMUX say they are in between.
+    public func sendClipboard(_ text: String) {
+        guard !isRestored else { return }
+        let payload = Data(text.utf8).base64EncodedString()
+        let environment = ProcessInfo.processInfo.environment
+        let osc = "\u{1B}]52;c;\(payload)\u{07}"
+        let sequence: String
+        if environment["TMUX"] != nil || (environment["TERM"] ?? "").hasPrefix("tmux") {
+            sequence = "\u{1B}Ptmux;" + osc.replacingOccurrences(of: "\u{1B}", with: "\u{1B}\u{1B}") + "\u{1B}\\"
+        } else if (environment["TERM"] ?? "").hasPrefix("screen") {
+            sequence = "\u{1B}P" + osc + "\u{1B}\\"
+        } else {
+            sequence = osc
+        }
+        writeToTerminal(sequence)
+    }
+
+    private func writeToTerminal(_ text: String) {
+        fflush(stdout)
+        var bytes = Array(text.utf8)
+        var offset = 0
+        // Bounded: write either progresses or fails.
+        while offset < bytes.count {
+            let written = bytes.withUnsafeMutableBytes { buffer in
+                write(STDOUT_FILENO, buffer.baseAddress?.advanced(by: offset), buffer.count - offset)
+            }
+            if written <= 0 { break }
+            offset += written
+        }
+    }
+
+    /// Gives the terminal back (endwin). Idempotent, and safe from a fatal
+    /// error path: it only calls endwin once.
+    public func restore() {
+        guard !isRestored else { return }
+        isRestored = true
+        curs_set(1)
+        endwin()
+    }
+}

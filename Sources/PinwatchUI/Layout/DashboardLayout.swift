@@ -1,0 +1,170 @@
+import Foundation
+import PinwatchCore
+
+/// The one renderer: (state, size, now) → Frame.
+///
+/// The live dashboard and `pinwatch snapshot --format text|ansi` both come
+/// from here, so a runbook's snapshot shows exactly what the on-call saw.
+public enum DashboardLayout {
+    /// Below this the table cannot say anything useful; a message is drawn instead.
+    public static let minimumWidth = 40
+    public static let minimumHeight = 8
+    /// Banner lines on the live screen before "… and N more".
+    static let liveBannerLimit = 3
+
+    /// The live screen at `width`×`height`.
+    public static func frame(for state: DashboardState, width: Int, height: Int, now: Date) -> Frame {
+        var frame = Frame(width: width, height: height)
+        guard width >= minimumWidth, height >= minimumHeight else {
+            drawTooSmall(into: &frame)
+            return frame
+        }
+        drawHeader(state, into: &frame, now: now)
+        let footer = footerLines(for: state)
+        for (offset, line) in footer.enumerated() {
+            frame.draw(line, row: height - footer.count + offset)
+        }
+        switch state.view {
+        case .detail(let hostIndex):
+            drawDetail(state, hostIndex: hostIndex, into: &frame, bodyHeight: height - HeaderLayout.height - footer.count, now: now)
+        case .table, .help:
+            let banner = BannerLayout.capped(BannerLayout.lines(for: state), limit: bannerLimit(for: state, height: height))
+            drawBanner(banner, into: &frame, startRow: HeaderLayout.height)
+            let top = HeaderLayout.height + banner.count
+            drawTable(state, into: &frame, top: top, rowCount: height - top - 1 - footer.count, highlight: true, now: now)
+            if state.view == .help { HelpLayout.draw(into: &frame) }
+        }
+        return frame
+    }
+
+    /// The snapshot: the same layout, tall enough for every row, without
+    /// selection bar or key footer. Narrower than `minimumWidth` is widened.
+    public static func snapshotFrame(for state: DashboardState, width: Int, now: Date) -> Frame {
+        let width = max(width, minimumWidth)
+        var table = state
+        table.view = .table
+        let banner = BannerLayout.lines(for: table)
+        let rows = table.visibleHostIndices.count
+        let message = table.footerMessage.map { [[Span(" " + $0, Style(.warn))]] } ?? []
+        let height = HeaderLayout.height + banner.count + 1 + rows + message.count
+        var frame = Frame(width: width, height: height)
+        drawHeader(table, into: &frame, now: now)
+        drawBanner(banner, into: &frame, startRow: HeaderLayout.height)
+        let top = HeaderLayout.height + banner.count
+        drawTable(table, into: &frame, top: top, rowCount: rows, highlight: false, now: now, scrollOffset: 0)
+        for (offset, line) in message.enumerated() {
+            frame.draw(line, row: height - message.count + offset)
+        }
+        return frame
+    }
+
+    /// Table rows that fit on a live screen of `height` rows.
+    static func tableCapacity(for state: DashboardState, height: Int) -> Int {
+        let banner = min(BannerLayout.lines(for: state).count, bannerLimit(for: state, height: height))
+        return height - HeaderLayout.height - banner - 1 - footerLines(for: state).count
+    }
+
+    /// Content lines that fit in the detail view on a screen of `height` rows.
+    static func detailCapacity(for state: DashboardState, height: Int) -> Int {
+        height - HeaderLayout.height - 1 - footerLines(for: state).count
+    }
+
+    private static func bannerLimit(for state: DashboardState, height: Int) -> Int {
+        // Keep at least two table rows under the banner.
+        let spare = height - HeaderLayout.height - 1 - footerLines(for: state).count - 2
+        return max(0, min(liveBannerLimit, spare))
+    }
+
+    private static func drawHeader(_ state: DashboardState, into frame: inout Frame, now: Date) {
+        frame.draw(HeaderLayout.titleLine(for: state), row: 0)
+        frame.restyle(row: 0) { $0.role == .normal ? Style(.header, bold: $0.bold) : $0 }
+        frame.draw(HeaderLayout.statusLine(for: state, now: now), row: 1)
+    }
+
+    private static func drawBanner(_ lines: [StyledLine], into frame: inout Frame, startRow: Int) {
+        for (offset, line) in lines.enumerated() {
+            frame.draw(line, row: startRow + offset)
+            frame.restyle(row: startRow + offset) { $0.role == .normal ? Style(.banner, bold: $0.bold) : $0 }
+        }
+    }
+
+    private static func drawTable(
+        _ state: DashboardState, into frame: inout Frame, top: Int, rowCount: Int, highlight: Bool, now: Date,
+        scrollOffset: Int? = nil
+    ) {
+        let visible = state.visibleHostIndices
+        let columns = TableLayout.columns(width: frame.width, chainLevels: TableLayout.maxLevels(visible, state: state))
+        TableLayout.drawHeader(into: &frame, row: top, columns: columns)
+        guard rowCount > 0 else { return }
+        if visible.isEmpty {
+            let text = state.hosts.isEmpty ? "no hosts configured" : "no host matches the filter “\(state.filter)”"
+            frame.put(" " + text, row: top + 1, column: 0, style: Style(.dim))
+            return
+        }
+        // The state keeps the selection in view; clamp again in case the frame is not the size it assumed.
+        var first = min(scrollOffset ?? state.scrollOffset, max(0, visible.count - rowCount))
+        if scrollOffset == nil, let selected = state.selectedRow {
+            if selected < first { first = selected }
+            if selected >= first + rowCount { first = selected - rowCount + 1 }
+        }
+        for offset in 0..<min(rowCount, visible.count - first) {
+            let hostIndex = visible[first + offset]
+            let row = top + 1 + offset
+            TableLayout.drawRow(into: &frame, row: row, hostIndex: hostIndex, state: state, columns: columns, now: now)
+            if highlight, hostIndex == state.selectedHost {
+                frame.restyle(row: row) { $0.with(selected: true) }
+            }
+        }
+    }
+
+    private static func drawDetail(_ state: DashboardState, hostIndex: Int, into frame: inout Frame, bodyHeight: Int, now: Date) {
+        let title = state.hosts.indices.contains(hostIndex) ? state.hosts[hostIndex].displayName : "?"
+        let top = HeaderLayout.height
+        frame.draw([Span(" detail: \(title)", Style(.header, bold: true)), Span("   Esc back · y pins stanza · ↑↓ PgUp PgDn scroll", Style(.header))], row: top)
+        frame.restyle(row: top) { _ in Style(.header) }
+        let lines = DetailLayout.lines(for: state, hostIndex: hostIndex, now: now)
+        let capacity = bodyHeight - 1
+        guard capacity > 0 else { return }
+        let first = max(0, min(state.detailScroll, lines.count - capacity))
+        for offset in 0..<min(capacity, lines.count - first) {
+            frame.draw(lines[first + offset], row: top + 1 + offset)
+        }
+    }
+
+    private static func footerLines(for state: DashboardState) -> [StyledLine] {
+        var lines: [StyledLine] = []
+        if let message = state.footerMessage {
+            lines.append([Span(" " + message, Style(.warn))])
+        }
+        if state.isEditingFilter {
+            lines.append([Span(" / ", Style(.header, bold: true)), Span(state.filter + "▏"), Span("   Enter keep · Esc clear", Style(.dim))])
+            return lines
+        }
+        let keys: [(String, String)]
+        switch state.view {
+        case .detail:
+            keys = [("Esc", "back"), ("↑↓", "scroll"), ("y", "pins"), ("r", "refresh"), ("t", "theme"), ("q", "quit")]
+        case .table, .help:
+            keys = [
+                ("q", "quit"), ("r", "refresh"), ("↑↓", "move"), ("Enter", "detail"), ("/", "filter"),
+                ("s", state.sortOrder == .worstFirst ? "config order" : "worst first"), ("t", "theme"), ("?", "help"),
+            ]
+        }
+        var line: StyledLine = [Span(" ")]
+        for (key, action) in keys {
+            line.append(Span(key, Style(.header, bold: true)))
+            line.append(Span(" \(action)  ", Style(.dim)))
+        }
+        lines.append(line)
+        return lines
+    }
+
+    private static func drawTooSmall(into frame: inout Frame) {
+        let messages = ["terminal too small", "need \(minimumWidth)×\(minimumHeight)"]
+        let top = max(0, frame.height / 2 - 1)
+        for (offset, message) in messages.enumerated() where top + offset < frame.height {
+            let column = max(0, (frame.width - DisplayWidth.of(message)) / 2)
+            frame.put(message, row: top + offset, column: column, style: Style(.warn, bold: true))
+        }
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+import PinwatchCore
+
+/// The detail view's content: one host's whole chain, level by level.
+enum DetailLayout {
+    /// Every line of the detail view, before scrolling. The count must not
+    /// depend on `now` (the state pages through it without a clock).
+    static func lines(for state: DashboardState, hostIndex: Int, now: Date) -> [StyledLine] {
+        guard state.hosts.indices.contains(hostIndex) else { return [[Span("no such host", Style(.error))]] }
+        let host = state.hosts[hostIndex]
+        var lines: [StyledLine] = []
+        func field(_ label: String, _ spans: Span...) {
+            lines.append([Span(" " + label.padding(toLength: 10, withPad: " ", startingAt: 0), Style(.dim))] + spans)
+        }
+        field("host", Span(host.displayName, Style(.normal, bold: true)), Span("  SNI \(host.serverName)", Style(.dim)))
+        guard let report = state.reports[hostIndex] else {
+            field("status", Formatting.status(nil), Span("  no result yet", Style(.dim)))
+            appendConfiguredPins(host.pins, to: &lines)
+            return lines
+        }
+        field("address", Span(report.result.address ?? "—"))
+        field(
+            "status", Formatting.status(report.status),
+            Span(report.alerts.isEmpty ? "" : "  alerts: " + report.alerts.map(\.rawValue).joined(separator: ", "), Style(.warn)))
+        field("matched", Span(Formatting.tiers(report.matchedTiers), report.matchedTiers.contains(.ca) ? Style(.ok) : Style(.warn)))
+        if report.result.trusted {
+            field("trust", Span("trusted", Style(.ok)))
+        } else {
+            field("trust", Span("not trusted: \(report.result.trustError ?? "unknown reason")", Style(.critical)))
+        }
+        if report.proxy.detected {
+            var text = report.proxy.url ?? "proxy"
+            if let source = report.proxy.source { text += " (from \(source))" }
+            if report.proxy.intercepted { text += " — INTERCEPTED: the chain is not the server's" }
+            field("proxy", Span(text, report.proxy.intercepted ? Style(.critical) : Style(.proxy)))
+        } else {
+            field("proxy", Span("none", Style(.dim)))
+        }
+        if let failure = report.result.failure {
+            field("error", Span("\(failure.kind.rawValue): \(failure.message)", Style(.error)))
+        }
+        field(
+            "elapsed", Span("\(Int((report.result.elapsed * 1000).rounded())) ms"),
+            Span("  finished \(Formatting.clock(report.result.finishedAt, timeZone: state.timeZone))", Style(.dim)))
+        lines.append([])
+        lines.append([Span(" chain: \(report.levels.count) level\(report.levels.count == 1 ? "" : "s")", Style(.normal, bold: true))])
+        for level in report.levels {
+            appendLevel(level, pins: host.pins, state: state, to: &lines)
+        }
+        appendConfiguredPins(host.pins, to: &lines)
+        if let stanza = state.stanzaText {
+            lines.append([])
+            lines.append([Span(" pins stanza (copied to the clipboard with OSC 52):", Style(.normal, bold: true))])
+            for stanzaLine in stanza.split(separator: "\n", omittingEmptySubsequences: false) {
+                lines.append([Span("   " + String(stanzaLine))])
+            }
+        } else {
+            lines.append([])
+            lines.append([Span(" press y for a ready-to-paste pins: stanza", Style(.dim))])
+        }
+        return lines
+    }
+
+    private static func appendLevel(_ level: LevelReport, pins: PinSet, state: DashboardState, to lines: inout [StyledLine]) {
+        let role = Formatting.roleStyle(level.role)
+        let facts = level.certificate.facts
+        let origin = level.certificate.fromServer ? "sent by the server" : "from the trust store"
+        lines.append([])
+        lines.append([
+            Span(" ── level \(level.level) · \(level.role.rawValue) ", role.with(bold: true)),
+            Span(Formatting.matchSymbol(level, pins: pins) + " ", role.with(bold: true)),
+            Span("· \(origin) ──", role),
+        ])
+        func field(_ label: String, _ spans: Span...) {
+            lines.append([Span("   " + label.padding(toLength: 9, withPad: " ", startingAt: 0), Style(.dim))] + spans)
+        }
+        field("subject", Span(facts.subject, role))
+        field("issuer", Span(facts.issuer))
+        field(
+            "valid", Span("\(Formatting.utcDate(facts.notBefore)) → \(Formatting.utcDate(facts.notAfter))  "),
+            Span("\(level.daysLeft) days left", Formatting.daysStyle(level.daysLeft, warnDays: state.warnDays, criticalDays: state.criticalDays)))
+        field("key", Span(facts.keyDescription))
+        field("spki", Span("sha256/" + Formatting.base64(facts.spkiSHA256)))
+        field("raw key", Span("key:" + Formatting.base64(facts.keySHA256)))
+        field("cert", Span("cert:" + Formatting.hex(facts.certSHA256)))
+        if level.matches.isEmpty {
+            let symbol = Formatting.matchSymbol(level, pins: pins)
+            let text = symbol == "·" ? "· no pins of this tier to compare" : "✗ no configured pin matches"
+            field("pin", Span(text, symbol == "·" ? Style(.dim) : Style(.critical)))
+        }
+        for match in level.matches {
+            field("pin", Span("✓ matched \(match.tier == .ca ? "CA" : "leaf") tier: ", Style(.ok)), Span(match.pin.text))
+        }
+    }
+
+    private static func appendConfiguredPins(_ pins: PinSet, to lines: inout [StyledLine]) {
+        lines.append([])
+        lines.append([Span(" configured pins", Style(.normal, bold: true))])
+        if pins.isEmpty {
+            lines.append([Span("   none (inventory mode: copy pins from the chain above)", Style(.dim))])
+        }
+        for tier in PinTier.allCases {
+            for pin in pins.pins(in: tier) {
+                lines.append([Span("   \(tier.rawValue.padding(toLength: 5, withPad: " ", startingAt: 0))", Style(.dim)), Span(pin.text)])
+            }
+        }
+    }
+}

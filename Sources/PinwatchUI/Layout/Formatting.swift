@@ -1,0 +1,87 @@
+import Foundation
+import PinwatchCore
+
+/// Small text helpers shared by the table, the banner and the detail view.
+enum Formatting {
+    /// `42s`, `5m`, `3h`, `12d`: an age that fits five cells.
+    static func duration(_ seconds: TimeInterval) -> String {
+        let value = max(0, Int(seconds.rounded(.down)))
+        if value < 60 { return "\(value)s" }
+        if value < 3600 { return "\(value / 60)m" }
+        if value < 86400 { return "\(value / 3600)h" }
+        return "\(value / 86400)d"
+    }
+
+    /// `14:03:07` in the dashboard's time zone.
+    static func clock(_ date: Date, timeZone: TimeZone) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let parts = calendar.dateComponents([.hour, .minute, .second], from: date)
+        return String(format: "%02d:%02d:%02d", parts.hour ?? 0, parts.minute ?? 0, parts.second ?? 0)
+    }
+
+    /// `2026-12-14 00:00 UTC`: certificate times, always UTC like the certificate itself.
+    static func utcDate(_ date: Date) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC") ?? .current
+        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)
+        return String(
+            format: "%04d-%02d-%02d %02d:%02d UTC", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0, parts.hour ?? 0,
+            parts.minute ?? 0)
+    }
+
+    static func base64(_ bytes: [UInt8]) -> String { Data(bytes).base64EncodedString() }
+
+    static func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
+
+    /// `CA`, `CA+leaf`, `leaf` or `—`.
+    static func tiers(_ tiers: [PinTier]) -> String {
+        switch (tiers.contains(.ca), tiers.contains(.leaf)) {
+        case (true, true): return "CA+leaf"
+        case (true, false): return "CA"
+        case (false, true): return "leaf"
+        case (false, false): return "—"
+        }
+    }
+
+    static func daysStyle(_ days: Int, warnDays: Int, criticalDays: Int) -> Style {
+        if days <= criticalDays { return Style(.critical) }
+        if days <= warnDays { return Style(.warn) }
+        return Style(.ok)
+    }
+
+    static func roleStyle(_ role: ChainRole) -> Style {
+        switch role {
+        case .leaf: return Style(.leaf)
+        case .intermediate: return Style(.intermediate)
+        case .root: return Style(.root)
+        }
+    }
+
+    /// Status word with its symbol, so meaning never rests on colour alone.
+    static func status(_ status: HostStatus?) -> Span {
+        switch status {
+        case .ok: return Span("✓ ok", Style(.ok))
+        case .leafOnly: return Span("⚠ leaf_only", Style(.warn, bold: true))
+        case .blocked: return Span("✗ blocked", Style(.critical, bold: true))
+        case .error: return Span("! error", Style(.error))
+        case .unpinned: return Span("○ unpinned", Style(.dim))
+        case nil: return Span("… waiting", Style(.dim))
+        }
+    }
+
+    /// ✓ matched, ✗ not matched, · no pins of the tier that applies to this level.
+    static func matchSymbol(_ level: LevelReport, pins: PinSet) -> String {
+        if !level.matches.isEmpty { return "✓" }
+        let relevant = level.role == .leaf ? pins.leaf : pins.ca
+        return relevant.isEmpty ? "·" : "✗"
+    }
+
+    static func roleLetter(_ role: ChainRole) -> String {
+        switch role {
+        case .leaf: return "L"
+        case .intermediate: return "I"
+        case .root: return "R"
+        }
+    }
+}

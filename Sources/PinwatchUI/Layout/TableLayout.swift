@@ -1,0 +1,119 @@
+import Foundation
+import PinwatchCore
+
+/// The host table: one row per host, columns that give way as the width shrinks.
+enum TableLayout {
+    enum Column: CaseIterable {
+        case status, host, chain, tier, days, proxy, age, since
+
+        var title: String {
+            switch self {
+            case .status: return "status"
+            case .host: return "host"
+            case .chain: return "chain"
+            case .tier: return "tier"
+            case .days: return "days"
+            case .proxy: return "proxy"
+            case .age: return "age"
+            case .since: return "since"
+            }
+        }
+    }
+
+    static let minimumHostWidth = 12
+
+    /// Column widths for `width` cells; optional columns are dropped, least
+    /// useful first, until the host name gets a readable width.
+    static func columns(width: Int, chainLevels: Int) -> [(Column, Int)] {
+        let chainWidth = min(14, max(5, chainLevels * 3 - 1))
+        var columns: [(Column, Int)] = [
+            (.status, 11), (.host, 0), (.chain, chainWidth), (.tier, 7), (.days, 4), (.proxy, 5), (.age, 4), (.since, 5),
+        ]
+        let dropOrder: [Column] = [.since, .age, .proxy, .days, .tier]
+        func hostWidth() -> Int {
+            let fixed = columns.reduce(0) { $0 + $1.1 } + columns.count - 1
+            return width - fixed - 1  // one cell of left margin
+        }
+        for column in dropOrder where hostWidth() < minimumHostWidth {
+            columns.removeAll { $0.0 == column }
+        }
+        if let hostIndex = columns.firstIndex(where: { $0.0 == .host }) {
+            columns[hostIndex].1 = max(1, hostWidth())
+        }
+        return columns
+    }
+
+    /// Draws the column titles at `row`.
+    static func drawHeader(into frame: inout Frame, row: Int, columns: [(Column, Int)]) {
+        var column = 1
+        for (kind, width) in columns {
+            frame.put(kind.title, row: row, column: column, maxWidth: width, style: Style(.dim, bold: true))
+            column += width + 1
+        }
+    }
+
+    /// Draws one host's row at `row`.
+    static func drawRow(
+        into frame: inout Frame, row: Int, hostIndex: Int, state: DashboardState, columns: [(Column, Int)], now: Date
+    ) {
+        let host = state.hosts[hostIndex]
+        let report = state.reports[hostIndex]
+        var column = 1
+        for (kind, width) in columns {
+            let line = cell(kind, host: host, report: report, hostIndex: hostIndex, state: state, now: now)
+            frame.draw(line, row: row, column: column, maxWidth: width)
+            column += width + 1
+        }
+    }
+
+    private static func cell(
+        _ kind: Column, host: HostConfig, report: HostReport?, hostIndex: Int, state: DashboardState, now: Date
+    ) -> StyledLine {
+        let waiting = [Span("…", Style(.dim))]
+        switch kind {
+        case .status:
+            return [Formatting.status(report?.status)]
+        case .host:
+            return [Span(host.displayName)]
+        case .chain:
+            guard let report else { return waiting }
+            if report.levels.isEmpty { return [Span("—", Style(.dim))] }
+            var line: StyledLine = []
+            for level in report.levels {
+                if !line.isEmpty { line.append(Span(" ")) }
+                let text = Formatting.roleLetter(level.role) + Formatting.matchSymbol(level, pins: host.pins)
+                line.append(Span(text, Formatting.roleStyle(level.role)))
+            }
+            return line
+        case .tier:
+            guard let report else { return waiting }
+            let style: Style
+            switch (report.matchedTiers.contains(.ca), report.matchedTiers.isEmpty) {
+            case (true, _): style = Style(.ok)
+            case (false, false): style = Style(.warn)
+            case (false, true): style = report.status == .blocked ? Style(.critical) : Style(.dim)
+            }
+            return [Span(Formatting.tiers(report.matchedTiers), style)]
+        case .days:
+            guard let report else { return waiting }
+            guard let days = report.leafDaysLeft else { return [Span("—", Style(.dim))] }
+            return [Span("\(days)", Formatting.daysStyle(days, warnDays: state.warnDays, criticalDays: state.criticalDays))]
+        case .proxy:
+            guard let report else { return waiting }
+            if report.proxy.intercepted { return [Span("MITM", Style(.critical, bold: true))] }
+            if report.proxy.detected { return [Span("via", Style(.proxy))] }
+            return [Span("—", Style(.dim))]
+        case .age:
+            guard let report else { return waiting }
+            return [Span(Formatting.duration(now.timeIntervalSince(report.result.finishedAt)), Style(.dim))]
+        case .since:
+            guard let since = state.statusSince[hostIndex] else { return waiting }
+            return [Span(Formatting.duration(now.timeIntervalSince(since)), Style(.dim))]
+        }
+    }
+
+    /// Most chain levels among `hostIndices`, to size the chain column.
+    static func maxLevels(_ hostIndices: [Int], state: DashboardState) -> Int {
+        hostIndices.reduce(0) { max($0, state.reports[$1]?.levels.count ?? 0) }
+    }
+}

@@ -1,0 +1,100 @@
+/// Key handling: the whole keyboard contract of the dashboard in one place.
+extension DashboardState {
+    /// Applies one key and returns what the controller must do.
+    public mutating func handle(_ key: Key) -> [DashboardCommand] {
+        if key == .ctrlC { return [.quit] }
+        if key == .resize { return [] }
+        if isEditingFilter { return handleFilterEditing(key) }
+        switch view {
+        case .help:
+            if key == .character("q") { return [.quit] }
+            view = .table
+            return []
+        case .detail(let hostIndex):
+            return handleDetail(key, hostIndex: hostIndex)
+        case .table:
+            return handleTable(key)
+        }
+    }
+
+    private mutating func handleTable(_ key: Key) -> [DashboardCommand] {
+        switch key {
+        case .character("q"): return [.quit]
+        case .character("r"): return [.refresh]
+        case .character("t"): return [.nextTheme]
+        case .up, .character("k"): moveSelection(by: -1)
+        case .down, .character("j"): moveSelection(by: 1)
+        case .pageUp: moveSelection(by: -tablePageSize)
+        case .pageDown: moveSelection(by: tablePageSize)
+        case .home, .character("g"): selectRow(0)
+        case .end, .character("G"): selectRow(visibleHostIndices.count - 1)
+        case .character("s"):
+            sortOrder = sortOrder == .worstFirst ? .configuration : .worstFirst
+            keepSelectionVisible()
+        case .character("/"):
+            startEditingFilter()
+        case .character("?"):
+            view = .help
+        case .enter:
+            if let selectedHost, selectedRow != nil {
+                stanzaText = nil
+                view = .detail(hostIndex: selectedHost)
+                resetDetailScroll()
+            }
+        case .escape:
+            if !filter.isEmpty {
+                filter = ""
+                keepSelectionVisible()
+            }
+        default:
+            break
+        }
+        return []
+    }
+
+    private mutating func handleDetail(_ key: Key, hostIndex: Int) -> [DashboardCommand] {
+        switch key {
+        case .character("q"): return [.quit]
+        case .character("r"): return [.refresh]
+        case .character("t"): return [.nextTheme]
+        case .character("y"): return [.copyPins(hostIndex: hostIndex)]
+        case .character("?"): view = .help
+        case .escape, .backspace:
+            view = .table
+            stanzaText = nil
+        case .up, .character("k"): scrollDetail(by: -1)
+        case .down, .character("j"): scrollDetail(by: 1)
+        case .pageUp: scrollDetail(by: -detailPageSize)
+        case .pageDown: scrollDetail(by: detailPageSize)
+        case .home, .character("g"): setDetailScroll(0)
+        case .end, .character("G"): setDetailScroll(maxDetailScroll)
+        default: break
+        }
+        return []
+    }
+
+    /// `/` mode: typing edits the filter, Enter keeps it, Esc clears it.
+    private mutating func handleFilterEditing(_ key: Key) -> [DashboardCommand] {
+        switch key {
+        case .enter:
+            stopEditingFilter()
+        case .escape:
+            filter = ""
+            stopEditingFilter()
+        case .backspace:
+            if !filter.isEmpty { filter.removeLast() }
+            keepSelectionVisible()
+        case .character(let character):
+            // Control characters never become part of the filter (nor of the screen).
+            if character.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F }) {
+                filter.append(character)
+                keepSelectionVisible()
+            }
+        case .up: moveSelection(by: -1)
+        case .down: moveSelection(by: 1)
+        default:
+            break
+        }
+        return []
+    }
+}

@@ -1,0 +1,227 @@
+import Foundation
+import PinwatchCore
+
+/// Everything the dashboard shows, as a value.
+///
+/// The controller feeds it results and keys and asks `DashboardLayout` for a
+/// Frame; nothing here touches the terminal or the clock, so every screen is
+/// a pure function of this value and a `now`, and tests can build any of them.
+public struct DashboardState: Sendable {
+    // MARK: Configuration facts
+    public var configPath: String
+    public var warnDays: Int
+    public var criticalDays: Int
+    /// e.g. `proxy http://proxy:3128 (https_proxy)`; nil when the environment has none.
+    public var proxyIndicator: String?
+    public private(set) var hosts: [HostConfig]
+    /// Clock times in the header and detail view.
+    public var timeZone: TimeZone
+
+    // MARK: Results
+    /// Latest report per host, by configuration index.
+    public private(set) var reports: [HostReport?]
+    /// When each host entered its current status.
+    public private(set) var statusSince: [Date?]
+    public private(set) var isProbing = false
+    public private(set) var cycleTotal = 0
+    public private(set) var cycleCompleted = 0
+    public private(set) var lastCycleFinishedAt: Date?
+    public var nextCycleAt: Date?
+
+    // MARK: Interaction
+    public var sortOrder: SortOrder = .worstFirst
+    public var filter = ""
+    public private(set) var isEditingFilter = false
+    public var view: DashboardView = .table
+    /// Selected host by configuration index, so the bar follows the host when rows re-sort.
+    public private(set) var selectedHost: Int?
+    /// First visible table row.
+    public private(set) var scrollOffset = 0
+    /// First visible line of the detail view.
+    public private(set) var detailScroll = 0
+    /// Rows of the terminal, which decide the page size of PgUp/PgDn.
+    public private(set) var screenRows = 24
+    public private(set) var screenColumns = 80
+    /// One line for the footer, e.g. the demo's "rotated the intermediate of payments.demo".
+    public var footerMessage: String?
+    public var themeName: String
+    /// The `pins:` stanza for the detail view, set by the controller after `.copyPins`.
+    public var stanzaText: String?
+
+    public init(
+        configPath: String, hosts: [HostConfig], warnDays: Int = 21, criticalDays: Int = 7,
+        proxyIndicator: String? = nil, themeName: String = "default", timeZone: TimeZone = .current
+    ) {
+        self.configPath = configPath
+        self.hosts = hosts
+        self.warnDays = warnDays
+        self.criticalDays = criticalDays
+        self.proxyIndicator = proxyIndicator
+        self.themeName = themeName
+        self.timeZone = timeZone
+        reports = Array(repeating: nil, count: hosts.count)
+        statusSince = Array(repeating: nil, count: hosts.count)
+        selectedHost = hosts.isEmpty ? nil : 0
+    }
+
+    public init(config: Config, proxyIndicator: String? = nil, themeName: String? = nil, timeZone: TimeZone = .current) {
+        self.init(
+            configPath: config.path ?? "(built-in)", hosts: config.hosts, warnDays: config.warnDays,
+            criticalDays: config.criticalDays, proxyIndicator: proxyIndicator, themeName: themeName ?? config.theme,
+            timeZone: timeZone)
+    }
+
+    // MARK: Cycles
+
+    public mutating func beginCycle(total: Int, at date: Date) {
+        isProbing = true
+        cycleTotal = max(0, total)
+        cycleCompleted = 0
+    }
+
+    /// Stores a host's new report and returns true when the bell should ring.
+    ///
+    /// The bell rings when the host *enters* `leaf_only` or `blocked`, or
+    /// gains the `expired` alert. A host's first result counts as entering:
+    /// a dashboard started while a pin is already failing must get the
+    /// on-call's attention too. Staying in a bad state never rings again.
+    @discardableResult
+    public mutating func record(_ report: HostReport, forHost index: Int, at date: Date) -> Bool {
+        guard hosts.indices.contains(index) else { return false }
+        let previous = reports[index]
+        if previous?.status != report.status || statusSince[index] == nil {
+            statusSince[index] = date
+        }
+        reports[index] = report
+        if isProbing { cycleCompleted = min(cycleTotal, cycleCompleted + 1) }
+        clampScroll()
+        let alarming: Set<HostStatus> = [.leafOnly, .blocked]
+        let entersBadStatus = alarming.contains(report.status) && previous?.status != report.status
+        let becomesExpired = report.alerts.contains(.expired) && !(previous?.alerts.contains(.expired) ?? false)
+        return entersBadStatus || becomesExpired
+    }
+
+    public mutating func finishCycle(at date: Date) {
+        isProbing = false
+        lastCycleFinishedAt = date
+    }
+
+    /// The terminal's size, so paging and scrolling match what is drawn.
+    public mutating func resize(rows: Int, columns: Int) {
+        screenRows = max(1, rows)
+        screenColumns = max(1, columns)
+        clampScroll()
+    }
+
+    // MARK: Derived rows
+
+    /// Configuration indices of the rows shown, filtered and in display order.
+    public var visibleHostIndices: [Int] {
+        let needle = filter.lowercased()
+        let matching = hosts.indices.filter { index in
+            needle.isEmpty || hosts[index].displayName.lowercased().contains(needle)
+                || hosts[index].serverName.lowercased().contains(needle)
+        }
+        switch sortOrder {
+        case .configuration:
+            return matching
+        case .worstFirst:
+            // Hosts without a result sort after every status; ties keep configuration order.
+            return matching.sorted { left, right in
+                let leftRank = reports[left]?.status.severity ?? Int.max
+                let rightRank = reports[right]?.status.severity ?? Int.max
+                return leftRank != rightRank ? leftRank < rightRank : left < right
+            }
+        }
+    }
+
+    /// Per-status counts of the latest results.
+    public var statusCounts: [HostStatus: Int] {
+        var counts: [HostStatus: Int] = [:]
+        for report in reports.compactMap({ $0 }) { counts[report.status, default: 0] += 1 }
+        return counts
+    }
+
+    /// Position of the selection among `visibleHostIndices`, if it is visible.
+    public var selectedRow: Int? {
+        guard let selectedHost else { return nil }
+        return visibleHostIndices.firstIndex(of: selectedHost)
+    }
+
+    func hostIndices(matching status: HostStatus) -> [Int] {
+        hosts.indices.filter { reports[$0]?.status == status }
+    }
+
+    // MARK: Selection and scrolling (used by key handling)
+
+    mutating func moveSelection(by delta: Int) {
+        let rows = visibleHostIndices
+        guard !rows.isEmpty else {
+            scrollOffset = 0
+            return
+        }
+        let current = selectedRow ?? 0
+        let target = min(rows.count - 1, max(0, current + delta))
+        selectedHost = rows[target]
+        clampScroll()
+    }
+
+    mutating func selectRow(_ row: Int) {
+        moveSelection(by: row - (selectedRow ?? 0))
+    }
+
+    mutating func scrollDetail(by delta: Int) {
+        detailScroll = max(0, min(maxDetailScroll, detailScroll + delta))
+    }
+
+    mutating func setDetailScroll(_ value: Int) {
+        detailScroll = max(0, min(maxDetailScroll, value))
+    }
+
+    mutating func startEditingFilter() { isEditingFilter = true }
+
+    mutating func stopEditingFilter() {
+        isEditingFilter = false
+        keepSelectionVisible()
+    }
+
+    /// After the rows change (filter, sort, new results), select a visible row.
+    mutating func keepSelectionVisible() {
+        let rows = visibleHostIndices
+        if let selectedHost, rows.contains(selectedHost) {
+            clampScroll()
+            return
+        }
+        selectedHost = rows.first ?? selectedHost
+        scrollOffset = 0
+        clampScroll()
+    }
+
+    var tablePageSize: Int {
+        max(1, DashboardLayout.tableCapacity(for: self, height: screenRows))
+    }
+
+    var detailPageSize: Int {
+        max(1, DashboardLayout.detailCapacity(for: self, height: screenRows))
+    }
+
+    var maxDetailScroll: Int {
+        guard case .detail(let hostIndex) = view else { return 0 }
+        let lines = DetailLayout.lines(for: self, hostIndex: hostIndex, now: Date(timeIntervalSince1970: 0)).count
+        return max(0, lines - detailPageSize)
+    }
+
+    mutating func resetDetailScroll() { detailScroll = 0 }
+
+    /// Keeps the selection inside the visible window of the table.
+    mutating func clampScroll() {
+        let count = visibleHostIndices.count
+        let page = tablePageSize
+        if let row = selectedRow {
+            if row < scrollOffset { scrollOffset = row }
+            if row >= scrollOffset + page { scrollOffset = row - page + 1 }
+        }
+        scrollOffset = max(0, min(scrollOffset, max(0, count - page)))
+        detailScroll = max(0, min(detailScroll, maxDetailScroll))
+    }
+}

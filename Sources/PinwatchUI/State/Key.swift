@@ -1,0 +1,33 @@
+/// A key press as the dashboard understands it, whatever terminal sent it.
+public enum Key: Hashable, Sendable {
+    case character(Character)
+    case up, down, pageUp, pageDown, home, end
+    case enter, escape, backspace
+    case ctrlC
+    /// The terminal changed size; the controller re-queries it and redraws.
+    case resize
+}
+
+/// What the state asks the controller to do; the state itself does no I/O.
+public enum DashboardCommand: Hashable, Sendable {
+    case quit
+    case refresh
+    case nextTheme
+    /// Build the host's `pins:` stanza, send it with OSC 52 and hand the
+    /// text back through `DashboardState.stanzaText`.
+    case copyPins(hostIndex: Int)
+}
+
+/// Row order of the table.
+public enum SortOrder: String, Hashable, Sendable {
+    /// HostStatus.severity, then configuration order; hosts still waiting last.
+    case worstFirst
+    case configuration
+}
+
+/// Which screen is showing.
+public enum DashboardView: Hashable, Sendable {
+    case table
+    case detail(hostIndex: Int)
+    case help
+}

@@ -1,0 +1,53 @@
+/// How one role looks.
+public struct RoleAppearance: Hashable, Sendable {
+    public var foreground: TerminalColor
+    public var background: TerminalColor
+    public var bold: Bool
+    public var reverse: Bool
+    public var underline: Bool
+
+    public init(
+        foreground: TerminalColor = .terminalDefault, background: TerminalColor = .terminalDefault,
+        bold: Bool = false, reverse: Bool = false, underline: Bool = false
+    ) {
+        self.foreground = foreground
+        self.background = background
+        self.bold = bold
+        self.reverse = reverse
+        self.underline = underline
+    }
+
+    public static let plain = RoleAppearance()
+}
+
+/// A colour theme: role → colours and attributes.
+public struct Theme: Hashable, Sendable {
+    public var name: String
+    public var roles: [StyleRole: RoleAppearance]
+
+    public init(name: String, roles: [StyleRole: RoleAppearance]) {
+        self.name = name
+        self.roles = roles
+    }
+
+    /// The final look of a cell style: the role, then the bold flag, then
+    /// the selection bar laid over it.
+    ///
+    /// Both the ANSI renderer and the ncurses painter use this, so a
+    /// snapshot and the live screen agree on every colour.
+    public func appearance(for style: Style) -> RoleAppearance {
+        var look = roles[style.role] ?? .plain
+        if style.bold { look.bold = true }
+        if style.selected, style.role != .selected {
+            let bar = roles[.selected] ?? RoleAppearance(reverse: true)
+            if bar.background != .terminalDefault { look.background = bar.background }
+            if style.role == .normal || style.role == .dim, bar.foreground != .terminalDefault {
+                look.foreground = bar.foreground
+            }
+            look.bold = look.bold || bar.bold
+            look.reverse = look.reverse != bar.reverse
+            look.underline = look.underline || bar.underline
+        }
+        return look
+    }
+}

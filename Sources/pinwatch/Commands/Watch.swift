@@ -1,0 +1,64 @@
+import ArgumentParser
+import Foundation
+import PinwatchCore
+import PinwatchUI
+
+extension Pinwatch {
+    /// The live dashboard.
+    struct Watch: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Open the live dashboard (the default command).",
+            discussion: """
+                Polls every host at once on start, then every interval. Keys: q quit, r refresh, \
+                ↑/↓ j/k PgUp/PgDn g/G move, Enter details, Esc back, / filter, s sort, t theme, \
+                y copy pins (in details), ? help.
+                """
+        )
+
+        @OptionGroup var options: ConfigOptions
+
+        @Option(help: ArgumentHelp("Theme: a name (default, mono, high-contrast, colorblind) or a YAML file.", valueName: "name|path"))
+        var theme: String?
+
+        @Option(help: ArgumentHelp("Poll period, overriding the config (e.g. 30s, 5m).", valueName: "duration"))
+        var interval: String?
+
+        @Flag(help: "Do not ring the bell when a host turns leaf_only, blocked or expired.")
+        var noBell = false
+
+        func validate() throws {
+            if let interval, ConfigDuration.parse(interval) == nil {
+                throw ValidationError("--interval '\(interval)': expected a duration such as 500ms, 30s, 5m or 1h")
+            }
+        }
+
+        func run() throws {
+            try reportingFailures {
+                try Self.requireTerminal()
+                var config = try options.load()
+                if let interval, let seconds = ConfigDuration.parse(interval) { config.interval = seconds }
+                let environment = ProcessInfo.processInfo.environment
+                let chosenTheme = try ThemeChoice.load(requested: theme, config: config, colorCount: 256, environment: environment)
+                let controller = try Self.makeController(config: config, environment: environment, theme: chosenTheme, bell: !noBell)
+                controller.run()
+            }
+        }
+
+        static func requireTerminal() throws {
+            guard TTY.standardOutputIsTerminal, TTY.standardInputIsTerminal else {
+                throw UserFacingError(message: "the dashboard needs a terminal; for a one-shot report use `pinwatch snapshot --format text|ansi|json`")
+            }
+        }
+
+        static func makeController(
+            config: Config, environment: [String: String], theme: Theme, bell: Bool,
+            hooks: DashboardController.Hooks = .init()
+        ) throws -> DashboardController {
+            do {
+                return try DashboardController(config: config, environment: environment, theme: theme, bellEnabled: bell, hooks: hooks)
+            } catch {
+                throw UserFacingError(message: "cannot start the dashboard: \(error)")
+            }
+        }
+    }
+}

@@ -1,0 +1,266 @@
+import Foundation
+import PinwatchCore
+import PinwatchProbe
+import PinwatchTerminal
+import PinwatchUI
+
+/// The dashboard's single loop: every ncurses call, every state change and
+/// every paint happens on the main queue; probes run on the engine's own
+/// threads and only post their results here.
+///
+/// Update apart from draw: results, keys and ticks only change the state and
+/// ask for a paint; one paint per turn of the main queue draws whatever the
+/// state is then.
+final class DashboardController {
+    /// What the demo adds to a plain dashboard.
+    struct Hooks {
+        /// Called on the main queue after each completed cycle (1, 2, …).
+        var cycleFinished: ((_ cycle: Int, _ controller: DashboardController) -> Void)?
+    }
+
+    private let config: Config
+    private let environment: [String: String]
+    private let targets: [ProbeTarget]
+    private let engine: ProbeEngine
+    private let bellEnabled: Bool
+    private let hooks: Hooks
+    private let screen: TerminalScreen
+    private var theme: Theme
+    private(set) var state: DashboardState
+    private var pollTimer: DispatchSourceTimer?
+    private var sources: [DispatchSourceProtocol] = []
+    private var cycleRunning = false
+    private var completedCycles = 0
+    private var paintScheduled = false
+
+    init(config: Config, environment: [String: String], theme: Theme, bellEnabled: Bool, hooks: Hooks = Hooks()) throws {
+        self.config = config
+        self.environment = environment
+        self.targets = config.probeTargets(environment: environment)
+        self.engine = ProbeEngine(concurrency: config.concurrency)
+        self.bellEnabled = bellEnabled
+        self.hooks = hooks
+        self.theme = theme
+        self.state = DashboardState.make(config: config, environment: environment, themeName: theme.name)
+        TerminalGuard.install()
+        self.screen = try TerminalScreen()
+        if ThemeLoader.prefersMono(environment: environment, colorCount: screen.colorCount), theme.name != "mono" {
+            self.theme = ThemeLoader.mono
+            state.themeName = "mono"
+        }
+    }
+
+    /// Starts the sources and gives the main thread to Dispatch; returns
+    /// only through `exit`.
+    func run() -> Never {
+        watchSignals()
+        watchKeyboard()
+        startTicking()
+        startPolling()
+        paint()
+        dispatchMain()
+    }
+
+    /// A one-line note in the footer (the demo says what it just did).
+    func announce(_ message: String) {
+        state.footerMessage = message
+        schedulePaint()
+    }
+
+    // MARK: Polling
+
+    private func startPolling() {
+        let timer = DispatchSource.makeTimerSource(queue: .main)
+        timer.schedule(deadline: .now(), repeating: config.interval, leeway: .milliseconds(100))
+        timer.setEventHandler { [weak self] in self?.startCycle() }
+        timer.resume()
+        pollTimer = timer
+    }
+
+    /// A cycle still running when the next is due is not doubled: its hosts
+    /// are not probed twice, and the late tick is skipped, not queued.
+    private func startCycle() {
+        let now = Date()
+        state.nextCycleAt = now.addingTimeInterval(config.interval)
+        guard !cycleRunning else {
+            state.footerMessage = "previous cycle still running at \(Self.clock(now)): this one skipped"
+            schedulePaint()
+            return
+        }
+        cycleRunning = true
+        state.beginCycle(total: targets.count, at: now)
+        engine.start(
+            targets,
+            onResult: { [weak self] index, result in
+                DispatchQueue.main.async { self?.receive(result, forHost: index) }
+            },
+            onFinish: { [weak self] in
+                DispatchQueue.main.async { self?.finishCycle() }
+            })
+        schedulePaint()
+    }
+
+    private func receive(_ result: ProbeResult, forHost index: Int) {
+        guard config.hosts.indices.contains(index) else { return }
+        let report = Verdict.report(
+            for: config.hosts[index], result: result, now: Date(),
+            warnDays: config.warnDays, criticalDays: config.criticalDays)
+        if state.record(report, forHost: index, at: Date()), bellEnabled {
+            screen.bell()
+        }
+        schedulePaint()
+    }
+
+    private func finishCycle() {
+        cycleRunning = false
+        completedCycles += 1
+        state.finishCycle(at: Date())
+        hooks.cycleFinished?(completedCycles, self)
+        schedulePaint()
+    }
+
+    /// `r`: a cycle now, and the regular ones counted from now.
+    private func refreshNow() {
+        guard !cycleRunning else {
+            announce("a cycle is already running")
+            return
+        }
+        pollTimer?.schedule(deadline: .now(), repeating: config.interval, leeway: .milliseconds(100))
+    }
+
+    // MARK: Input
+
+    private func watchKeyboard() {
+        let source = DispatchSource.makeReadSource(fileDescriptor: STDIN_FILENO, queue: .main)
+        source.setEventHandler { [weak self] in self?.readKeys() }
+        source.resume()
+        sources.append(source)
+    }
+
+    private func readKeys() {
+        let keys = screen.readKeys()
+        if keys.isEmpty, isStandardInputClosed() {
+            // The terminal went away without a SIGHUP (a closed pty): leave.
+            quit(status: 0)
+        }
+        for key in keys {
+            if key == .resize {
+                screen.handleResize()
+                continue
+            }
+            for command in state.handle(key) {
+                perform(command)
+            }
+        }
+        schedulePaint()
+    }
+
+    private func isStandardInputClosed() -> Bool {
+        var descriptor = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
+        guard poll(&descriptor, 1, 0) >= 0 else { return true }
+        return descriptor.revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0
+    }
+
+    private func perform(_ command: DashboardCommand) {
+        switch command {
+        case .quit:
+            quit(status: 0)
+        case .refresh:
+            refreshNow()
+        case .nextTheme:
+            cycleTheme()
+        case .copyPins(let index):
+            copyPins(ofHost: index)
+        }
+    }
+
+    private func cycleTheme() {
+        let names = ThemeChoice.availableNames(environment: environment)
+        let next = ThemeLoader.nextName(after: state.themeName, in: names)
+        do {
+            theme = try ThemeChoice.load(requested: next, config: config, colorCount: screen.colorCount, environment: environment)
+            state.themeName = theme.name
+            announce("theme: \(theme.name)")
+        } catch {
+            announce("theme \(next): \(error)")
+        }
+    }
+
+    private func copyPins(ofHost index: Int) {
+        guard state.reports.indices.contains(index), let report = state.reports[index], !report.levels.isEmpty else {
+            announce("no chain yet to copy pins from")
+            return
+        }
+        let host = report.config
+        let stanza = "hosts:\n" + PinStanza.yaml(host: host.host, port: host.port, sni: host.serverName, chain: report.levels.map(\.certificate))
+        screen.sendClipboard(stanza)
+        state.stanzaText = stanza
+        announce("pins stanza for \(host.displayName) sent to the clipboard (OSC 52)")
+    }
+
+    // MARK: Signals and time
+
+    private func watchSignals() {
+        for signalNumber in [SIGWINCH, SIGINT, SIGTERM, SIGHUP, SIGQUIT] {
+            // Dispatch delivers these on the main queue; the default action
+            // must not run first and kill the process with the terminal raw.
+            signal(signalNumber, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .main)
+            source.setEventHandler { [weak self] in self?.handle(signal: signalNumber) }
+            source.resume()
+            sources.append(source)
+        }
+    }
+
+    private func handle(signal signalNumber: Int32) {
+        switch signalNumber {
+        case SIGWINCH:
+            screen.handleResize()
+            paint()
+        case SIGINT:
+            // Ctrl-C is a documented way to quit, like `q`.
+            quit(status: 0)
+        default:
+            screen.restore()
+            TerminalGuard.reraise(signalNumber)
+        }
+    }
+
+    private func startTicking() {
+        // Clocks and ages change once a second; nothing else needs a timer.
+        let tick = DispatchSource.makeTimerSource(queue: .main)
+        tick.schedule(deadline: .now() + 1, repeating: 1, leeway: .milliseconds(200))
+        tick.setEventHandler { [weak self] in self?.schedulePaint() }
+        tick.resume()
+        sources.append(tick)
+    }
+
+    // MARK: Painting
+
+    private func schedulePaint() {
+        guard !paintScheduled else { return }
+        paintScheduled = true
+        DispatchQueue.main.async { [weak self] in
+            self?.paintScheduled = false
+            self?.paint()
+        }
+    }
+
+    private func paint() {
+        let size = screen.size
+        state.resize(rows: size.rows, columns: size.columns)
+        let frame = DashboardLayout.frame(for: state, width: size.columns, height: size.rows, now: Date())
+        screen.paint(frame, theme: theme)
+    }
+
+    private func quit(status: Int32) -> Never {
+        screen.restore()
+        exit(status)
+    }
+
+    private static func clock(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.dateFormat = "HH:mm:ss"
+        return formatter.string(from: date)
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+
+/// Gives the terminal back on a fatal error, where no Swift code can run
+/// cleanly any more: the saved terminal modes are restored with tcsetattr
+/// (async-signal-safe) and the alternate screen and cursor are reset with a
+/// plain write, then the signal is raised again so the process still dies
+/// with it (and dumps core where configured).
+enum TerminalGuard {
+    /// Written once, before any handler is installed; read only by the
+    /// handlers, which cannot take arguments.
+    nonisolated(unsafe) private static var savedModes = termios()
+    nonisolated(unsafe) private static var hasSavedModes = false
+
+    static func install() {
+        guard tcgetattr(STDIN_FILENO, &savedModes) == 0 else { return }
+        hasSavedModes = true
+        for fatal in [SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE] {
+            var action = sigaction()
+            action.__sigaction_handler.sa_handler = { signalNumber in
+                TerminalGuard.restoreAfterFatal()
+                TerminalGuard.reraise(signalNumber)
+            }
+            action.sa_flags = Int32(SA_RESETHAND)
+            sigemptyset(&action.sa_mask)
+            sigaction(fatal, &action, nil)
+        }
+    }
+
+    /// Leaves the alternate screen, shows the cursor, resets colours.
+    private static func restoreAfterFatal() {
+        if hasSavedModes { tcsetattr(STDIN_FILENO, TCSANOW, &savedModes) }
+        let reset: StaticString = "\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l\r\n"
+        _ = write(STDOUT_FILENO, reset.utf8Start, reset.utf8CodeUnitCount)
+    }
+
+    /// Dies of `signalNumber` as if it had never been handled.
+    static func reraise(_ signalNumber: Int32) -> Never {
+        signal(signalNumber, SIG_DFL)
+        var unblock = sigset_t()
+        sigemptyset(&unblock)
+        sigaddset(&unblock, signalNumber)
+        pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
+        raise(signalNumber)
+        exit(128 + signalNumber)
+    }
+}

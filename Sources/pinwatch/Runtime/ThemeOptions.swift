@@ -1,0 +1,40 @@
+import Foundation
+import PinwatchCore
+import PinwatchUI
+
+/// Loads the theme a command asked for, falling back to `mono` where colour
+/// must not be used (NO_COLOR, or a terminal with fewer than 8 colours).
+enum ThemeChoice {
+    static func load(requested: String?, config: Config?, colorCount: Int, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Theme {
+        let name = ThemeLoader.prefersMono(environment: environment, colorCount: colorCount)
+            ? "mono"
+            : (requested ?? config?.theme ?? "default")
+        do {
+            return try ThemeLoader.load(
+                nameOrPath: name, currentDirectory: FileManager.default.currentDirectoryPath,
+                environment: environment, executablePath: executablePath)
+        } catch {
+            throw UserFacingError(message: "theme: \(error)")
+        }
+    }
+
+    static func availableNames(environment: [String: String] = ProcessInfo.processInfo.environment) -> [String] {
+        ThemeLoader.availableNames(
+            currentDirectory: FileManager.default.currentDirectoryPath, environment: environment,
+            executablePath: executablePath)
+    }
+
+    static var executablePath: String? {
+        Bundle.main.executablePath ?? CommandLine.arguments.first
+    }
+}
+
+extension DashboardState {
+    /// The dashboard's state for a configuration, with the header's proxy
+    /// indicator worked out from the environment.
+    static func make(config: Config, environment: [String: String], themeName: String) -> DashboardState {
+        let proxy = ProxyResolver(environment: environment).indicator(setting: config.proxy)
+        return DashboardState(
+            config: config, proxyIndicator: proxy.map { "proxy \($0.redactedURL) (\($0.source))" }, themeName: themeName)
+    }
+}
