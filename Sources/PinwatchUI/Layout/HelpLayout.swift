@@ -24,7 +24,8 @@ enum HelpLayout {
         let left = (frame.width - boxWidth) / 2
         let top = (frame.height - boxHeight) / 2
         let border = Style(.header)
-        frame.put(" help — any key closes " + String(repeating: " ", count: boxWidth), row: top, column: left, maxWidth: boxWidth, style: border)
+        let title = " help — any key closes"
+        frame.put(title + String(repeating: " ", count: max(0, boxWidth - DisplayWidth.of(title))), row: top, column: left, maxWidth: boxWidth, style: border)
         for row in 1..<boxHeight {
             frame.put(String(repeating: " ", count: boxWidth), row: top + row, column: left, maxWidth: boxWidth, style: .normal)
             frame.put("│", row: top + row, column: left, style: border)

@@ -93,8 +93,9 @@ public struct DashboardState: Sendable {
             statusSince[index] = date
         }
         reports[index] = report
+        // No scroll clamping here: a cycle records every host, and the layout
+        // keeps the selection in view on its own; the next key re-clamps.
         if isProbing { cycleCompleted = min(cycleTotal, cycleCompleted + 1) }
-        clampScroll()
         let alarming: Set<HostStatus> = [.leafOnly, .blocked]
         let entersBadStatus = alarming.contains(report.status) && previous?.status != report.status
         let becomesExpired = report.alerts.contains(.expired) && !(previous?.alerts.contains(.expired) ?? false)

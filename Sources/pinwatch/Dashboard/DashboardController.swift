@@ -11,7 +11,10 @@ import PinwatchUI
 /// Update apart from draw: results, keys and ticks only change the state and
 /// ask for a paint; one paint per turn of the main queue draws whatever the
 /// state is then.
-final class DashboardController {
+///
+/// `@unchecked Sendable` because the engine's callbacks capture it to hop
+/// back to the main queue; every member is touched only on that queue.
+final class DashboardController: @unchecked Sendable {
     /// What the demo adds to a plain dashboard.
     struct Hooks {
         /// Called on the main queue after each completed cycle (1, 2, …).
@@ -91,11 +94,13 @@ final class DashboardController {
         state.beginCycle(total: targets.count, at: now)
         engine.start(
             targets,
-            onResult: { [weak self] index, result in
-                DispatchQueue.main.async { self?.receive(result, forHost: index) }
+            // The controller lives until the process exits, so the strong
+            // capture costs nothing and keeps the callbacks simple.
+            onResult: { index, result in
+                DispatchQueue.main.async { self.receive(result, forHost: index) }
             },
-            onFinish: { [weak self] in
-                DispatchQueue.main.async { self?.finishCycle() }
+            onFinish: {
+                DispatchQueue.main.async { self.finishCycle() }
             })
         schedulePaint()
     }

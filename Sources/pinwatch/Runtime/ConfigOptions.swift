@@ -20,9 +20,11 @@ struct ConfigOptions: ParsableArguments {
                 """)
         }
         let loader = ConfigLoader(certificateDigests: { try CertificateReader.certificateDigests(inFile: $0) })
-        do {
-            return try loader.load(path: path)
-        } catch let error as ConfigError {
+        let outcome = Result { () throws(ConfigError) -> Config in try loader.load(path: path) }
+        switch outcome {
+        case .success(let config):
+            return config
+        case .failure(let error):
             throw UserFacingError(message: error.problems.map(\.description).joined(separator: "\npinwatch: "))
         }
     }

@@ -1,0 +1,142 @@
+import PinwatchCore
+import XCTest
+@testable import PinwatchUI
+
+final class KeyHandlingTests: XCTestCase {
+    private func manyHosts(_ count: Int) -> DashboardState {
+        let hosts = (0..<count).map { Fixture.host("h\($0).example") }
+        var state = DashboardState(configPath: "c.yaml", hosts: hosts, timeZone: Fixture.utc)
+        state.sortOrder = .configuration
+        state.resize(rows: 24, columns: 80)
+        return state
+    }
+
+    func testSelectionStaysWithinBounds() {
+        var state = manyHosts(5)
+        XCTAssertEqual(state.selectedHost, 0)
+        _ = state.handle(.up)
+        XCTAssertEqual(state.selectedHost, 0)
+        for _ in 0..<10 { _ = state.handle(.character("j")) }
+        XCTAssertEqual(state.selectedHost, 4)
+        _ = state.handle(.character("k"))
+        XCTAssertEqual(state.selectedHost, 3)
+        _ = state.handle(.character("G"))
+        XCTAssertEqual(state.selectedHost, 4)
+        _ = state.handle(.character("g"))
+        XCTAssertEqual(state.selectedHost, 0)
+        _ = state.handle(.end)
+        XCTAssertEqual(state.selectedHost, 4)
+        _ = state.handle(.home)
+        XCTAssertEqual(state.selectedHost, 0)
+    }
+
+    func testPagingMovesByTheVisibleRowsAndScrolls() {
+        var state = manyHosts(100)
+        // 24 rows: 2 header, 1 column titles, 1 footer.
+        let page = 24 - 2 - 1 - 1
+        _ = state.handle(.pageDown)
+        XCTAssertEqual(state.selectedHost, page)
+        XCTAssertEqual(state.scrollOffset, 1)
+        let lines = Fixture.lines(DashboardLayout.frame(for: state, width: 80, height: 24, now: Fixture.now))
+        XCTAssertTrue(lines.contains { $0.contains("h\(page).example") })
+        XCTAssertFalse(lines.contains { $0.contains("h0.example") })
+        _ = state.handle(.pageDown)
+        XCTAssertEqual(state.selectedHost, 2 * page)
+        _ = state.handle(.pageUp)
+        XCTAssertEqual(state.selectedHost, page)
+        _ = state.handle(.pageUp)
+        _ = state.handle(.pageUp)
+        XCTAssertEqual(state.selectedHost, 0)
+        XCTAssertEqual(state.scrollOffset, 0)
+        _ = state.handle(.character("G"))
+        XCTAssertEqual(state.selectedHost, 99)
+        XCTAssertEqual(state.scrollOffset, 100 - page)
+    }
+
+    func testEmptyTableKeysDoNothing() {
+        var state = DashboardState(configPath: "c.yaml", hosts: [])
+        for key in [Key.up, .down, .pageUp, .pageDown, .character("g"), .character("G"), .enter] {
+            XCTAssertEqual(state.handle(key), [])
+        }
+        XCTAssertEqual(state.view, .table)
+        XCTAssertNil(state.selectedHost)
+    }
+
+    func testCommands() {
+        var state = manyHosts(3)
+        XCTAssertEqual(state.handle(.character("q")), [.quit])
+        XCTAssertEqual(state.handle(.ctrlC), [.quit])
+        XCTAssertEqual(state.handle(.character("r")), [.refresh])
+        XCTAssertEqual(state.handle(.character("t")), [.nextTheme])
+        XCTAssertEqual(state.handle(.resize), [])
+        _ = state.handle(.down)
+        _ = state.handle(.enter)
+        XCTAssertEqual(state.handle(.character("y")), [.copyPins(hostIndex: 1)])
+        XCTAssertEqual(state.handle(.character("q")), [.quit])
+    }
+
+    func testFilterEditing() {
+        var state = manyHosts(30)
+        _ = state.handle(.character("/"))
+        XCTAssertTrue(state.isEditingFilter)
+        // While editing, letters are text, not commands.
+        XCTAssertEqual(state.handle(.character("q")), [])
+        XCTAssertEqual(state.handle(.character("h")), [])
+        XCTAssertEqual(state.filter, "qh")
+        _ = state.handle(.backspace)
+        _ = state.handle(.backspace)
+        _ = state.handle(.backspace)
+        XCTAssertEqual(state.filter, "")
+        for character in "h2" { _ = state.handle(.character(character)) }
+        XCTAssertEqual(state.visibleHostIndices, [2, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29])
+        XCTAssertEqual(state.selectedHost, 2, "the selection moves onto a visible host")
+        _ = state.handle(.enter)
+        XCTAssertFalse(state.isEditingFilter)
+        XCTAssertEqual(state.filter, "h2")
+        _ = state.handle(.character("/"))
+        _ = state.handle(.character("5"))
+        XCTAssertEqual(state.filter, "h25", "editing continues the kept filter")
+        _ = state.handle(.escape)
+        XCTAssertEqual(state.filter, "")
+        XCTAssertFalse(state.isEditingFilter)
+        XCTAssertEqual(state.visibleHostIndices.count, 30)
+        _ = state.handle(.character("/"))
+        _ = state.handle(.character("\u{1B}"))
+        XCTAssertEqual(state.filter, "", "control characters never enter the filter")
+    }
+
+    func testEscapeInTableClearsAKeptFilter() {
+        var state = manyHosts(5)
+        state.filter = "h3"
+        _ = state.handle(.escape)
+        XCTAssertEqual(state.filter, "")
+    }
+
+    func testDetailScrollIsBounded() {
+        var state = Fixture.mixedState()
+        state.resize(rows: 10, columns: 80)
+        state.view = .detail(hostIndex: 1)
+        _ = state.handle(.up)
+        XCTAssertEqual(state.detailScroll, 0)
+        _ = state.handle(.character("G"))
+        let bottom = state.detailScroll
+        XCTAssertGreaterThan(bottom, 0)
+        _ = state.handle(.pageDown)
+        XCTAssertEqual(state.detailScroll, bottom)
+        _ = state.handle(.character("k"))
+        XCTAssertEqual(state.detailScroll, bottom - 1)
+        _ = state.handle(.character("g"))
+        XCTAssertEqual(state.detailScroll, 0)
+        let lines = Fixture.lines(DashboardLayout.frame(for: state, width: 80, height: 10, now: Fixture.now))
+        XCTAssertTrue(lines[3].contains("host"), lines[3])
+    }
+
+    func testSelectionFollowsTheHostWhenRowsResort() {
+        var state = Fixture.mixedState()
+        _ = state.handle(.character("G"))
+        XCTAssertEqual(state.selectedHost, 5)
+        state.record(Fixture.report(for: state.hosts[5], status: .blocked), forHost: 5, at: Fixture.now)
+        XCTAssertEqual(state.selectedHost, 5)
+        XCTAssertEqual(state.selectedRow, 1, "foxtrot is now blocked, right after charlie (config order breaks the tie)")
+    }
+}

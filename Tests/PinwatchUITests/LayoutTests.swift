@@ -1,0 +1,322 @@
+import PinwatchCore
+import XCTest
+@testable import PinwatchUI
+
+final class LayoutTests: XCTestCase {
+    private let now = Fixture.now
+
+    func testEveryWidthShowsEveryHostWithinItsBounds() {
+        let state = Fixture.mixedState()
+        for width in [40, 80, 120, 200] {
+            let frame = DashboardLayout.frame(for: state, width: width, height: 24, now: now)
+            XCTAssertEqual(frame.width, width)
+            XCTAssertEqual(frame.height, 24)
+            let lines = Fixture.lines(frame)
+            for line in lines {
+                XCTAssertEqual(DisplayWidth.of(line), width, "width \(width): \(line)")
+            }
+            let text = lines.joined(separator: "\n")
+            for name in ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot"] {
+                XCTAssertTrue(text.contains(name), "width \(width) lost \(name)")
+            }
+            XCTAssertTrue(text.contains("…"), "waiting host shows an ellipsis at width \(width)")
+        }
+    }
+
+    func testWideLayoutHasAllColumnsAndNarrowDropsSome() {
+        let state = Fixture.mixedState()
+        let wide = Fixture.lines(DashboardLayout.frame(for: state, width: 120, height: 24, now: now))
+        let header = wide.first { $0.contains("status") && $0.contains("host") } ?? ""
+        for title in ["chain", "tier", "days", "proxy", "age", "since"] {
+            XCTAssertTrue(header.contains(title), "120 columns lacks \(title): \(header)")
+        }
+        let narrow = Fixture.lines(DashboardLayout.frame(for: state, width: 40, height: 24, now: now))
+        let narrowHeader = narrow.first { $0.contains("status") && $0.contains("host") } ?? ""
+        XCTAssertTrue(narrowHeader.contains("chain"))
+        XCTAssertFalse(narrowHeader.contains("since"))
+    }
+
+    func testRowShowsLevelsTierDaysAndSymbols() {
+        let state = Fixture.mixedState()
+        let lines = Fixture.lines(DashboardLayout.frame(for: state, width: 120, height: 24, now: now))
+        func tableRow(_ name: String) -> String {
+            lines.first { $0.contains(name + ":443") && !$0.contains("LEAF ONLY") && !$0.contains("BLOCKED") } ?? ""
+        }
+        let alpha = tableRow("alpha.example")
+        XCTAssertTrue(alpha.contains("✓ ok"))
+        XCTAssertTrue(alpha.contains("L✗ I✗ R✓"), alpha)  // the leaf pin is stale, the root pin holds
+        XCTAssertTrue(alpha.contains("CA "), alpha)
+        XCTAssertTrue(alpha.contains(" 60 "), alpha)
+        XCTAssertTrue(alpha.contains("2m"), "status since two minutes: \(alpha)")
+        let bravo = tableRow("bravo.example")
+        XCTAssertTrue(bravo.contains("⚠ leaf_only"))
+        XCTAssertTrue(bravo.contains("L✓ I✗ R✗"), bravo)
+        XCTAssertTrue(bravo.contains("leaf"), bravo)
+        let echo = tableRow("echo.example")
+        XCTAssertTrue(echo.contains("L· I· R·"), "unpinned host compares nothing: \(echo)")
+        let foxtrot = tableRow("foxtrot.example")
+        XCTAssertTrue(foxtrot.contains("… waiting"), foxtrot)
+    }
+
+    func testChainCellsAreColouredByRole() throws {
+        let state = Fixture.mixedState()
+        let frame = DashboardLayout.frame(for: state, width: 120, height: 24, now: now)
+        let row = try XCTUnwrap((0..<frame.height).first { frame.text(ofRow: $0).contains("✗ blocked   charlie") })
+        let cells = Array(frame.row(row))
+        let leaf = try XCTUnwrap(cells.firstIndex { $0.text == "L" })
+        let intermediate = try XCTUnwrap(cells.firstIndex { $0.text == "I" })
+        let root = try XCTUnwrap(cells.firstIndex { $0.text == "R" })
+        XCTAssertEqual(cells[leaf].style.role, .leaf)
+        XCTAssertEqual(cells[leaf + 1].style.role, .leaf)
+        XCTAssertEqual(cells[intermediate].style.role, .intermediate)
+        XCTAssertEqual(cells[root].style.role, .root)
+    }
+
+    func testVeryLongHostNameIsTruncatedWithEllipsis() {
+        let long = String(repeating: "very-long-label.", count: 20) + "example"
+        var state = DashboardState(configPath: "c.yaml", hosts: [Fixture.host(long)], timeZone: Fixture.utc)
+        state.record(Fixture.report(for: state.hosts[0], status: .ok), forHost: 0, at: now)
+        for width in [40, 80, 120, 200] {
+            let lines = Fixture.lines(DashboardLayout.frame(for: state, width: width, height: 12, now: now))
+            let row = lines.first { $0.contains("very-long-label") } ?? ""
+            XCTAssertTrue(row.contains("…"), "width \(width): \(row)")
+            XCTAssertTrue(row.contains("✓ ok"))
+            XCTAssertEqual(DisplayWidth.of(row), width)
+        }
+    }
+
+    func testWideCharacterHostNameIsNeverSplitInTheTable() {
+        let host = Fixture.host("証明書のテスト用の長いホスト名.例え.日本")
+        var state = DashboardState(configPath: "c.yaml", hosts: [host], timeZone: Fixture.utc)
+        state.record(Fixture.report(for: host, status: .ok), forHost: 0, at: now)
+        for width in [40, 41, 80] {
+            let frame = DashboardLayout.frame(for: state, width: width, height: 10, now: now)
+            for row in 0..<frame.height {
+                for column in 0..<frame.width where frame[row, column].text.isEmpty {
+                    XCTAssertGreaterThan(column, 0)
+                    XCTAssertEqual(DisplayWidth.of(frame[row, column - 1].text), 2, "orphan continuation at \(row),\(column)")
+                }
+                for column in 0..<frame.width where DisplayWidth.of(frame[row, column].text) == 2 {
+                    XCTAssertTrue(column + 1 < frame.width && frame[row, column + 1].text.isEmpty, "split at \(row),\(column)")
+                }
+            }
+        }
+    }
+
+    func testZeroOneAndThousandHosts() throws {
+        let empty = DashboardState(configPath: "c.yaml", hosts: [], timeZone: Fixture.utc)
+        let emptyText = Fixture.text(DashboardLayout.frame(for: empty, width: 80, height: 24, now: now))
+        XCTAssertTrue(emptyText.contains("no hosts configured"))
+        XCTAssertTrue(emptyText.contains("0 hosts"))
+
+        var one = DashboardState(configPath: "c.yaml", hosts: [Fixture.host("solo.example")], timeZone: Fixture.utc)
+        one.record(Fixture.report(for: one.hosts[0], status: .ok), forHost: 0, at: now)
+        XCTAssertTrue(Fixture.text(DashboardLayout.frame(for: one, width: 80, height: 24, now: now)).contains("1 host "))
+
+        let hosts = (0..<1000).map { Fixture.host("h\($0).example") }
+        var many = DashboardState(configPath: "c.yaml", hosts: hosts, timeZone: Fixture.utc)
+        for index in hosts.indices {
+            many.record(Fixture.report(for: hosts[index], status: index == 500 ? .blocked : .ok), forHost: index, at: now)
+        }
+        many.resize(rows: 24, columns: 80)
+        let lines = Fixture.lines(DashboardLayout.frame(for: many, width: 80, height: 24, now: now))
+        XCTAssertTrue(lines.contains { $0.contains("1000 hosts") })
+        // Worst first: the blocked host is the first row; rows beyond the screen are not drawn.
+        let firstRow = try XCTUnwrap(lines.firstIndex { $0.contains(".example:443") && !$0.contains("BLOCKED") })
+        XCTAssertTrue(lines[firstRow].contains("h500.example"), lines[firstRow])
+        XCTAssertFalse(lines.contains { $0.contains("h999.example") })
+        let snapshot = DashboardLayout.snapshotFrame(for: many, width: 80, now: now)
+        XCTAssertEqual(Fixture.lines(snapshot).filter { $0.contains(".example:443") && $0.contains("✓ ok") }.count, 999)
+    }
+
+    func testLeafOnlyBannerNamesHostAndDays() throws {
+        let state = Fixture.mixedState()
+        let lines = Fixture.lines(DashboardLayout.frame(for: state, width: 200, height: 24, now: now))
+        let banner = lines.first { $0.contains("LEAF ONLY") } ?? ""
+        XCTAssertTrue(banner.contains("bravo.example:443"), banner)
+        XCTAssertTrue(banner.contains("only the leaf pin still matches: breaks at next renewal"), banner)
+        XCTAssertTrue(banner.contains("23 days"), banner)
+        XCTAssertTrue(lines.contains { $0.contains("BLOCKED charlie.example:443") })
+        let frame = DashboardLayout.frame(for: state, width: 200, height: 24, now: now)
+        let bannerRow = try XCTUnwrap((0..<frame.height).first { frame.text(ofRow: $0).contains("LEAF ONLY") })
+        XCTAssertTrue(frame.row(bannerRow).allSatisfy { $0.style.role == .banner })
+    }
+
+    func testExpiredHostGetsABannerToo() {
+        let host = Fixture.host("old.example", pins: PinSet())
+        var state = DashboardState(configPath: "c.yaml", hosts: [host], timeZone: Fixture.utc)
+        state.record(Fixture.report(for: host, status: .unpinned, leafDays: -3), forHost: 0, at: now)
+        let text = Fixture.text(DashboardLayout.frame(for: state, width: 120, height: 12, now: now))
+        XCTAssertTrue(text.contains("EXPIRED old.example:443: the leaf certificate expired 3 days ago"), text)
+    }
+
+    func testHeaderShowsCountsCycleAndProxy() {
+        var state = Fixture.mixedState()
+        state.proxyIndicator = "proxy http://proxy.internal:3128 (https_proxy)"
+        let lines = Fixture.lines(DashboardLayout.frame(for: state, width: 200, height: 24, now: now))
+        XCTAssertTrue(lines[0].contains("/etc/pinwatch.yaml"))
+        XCTAssertTrue(lines[0].contains("6 hosts"))
+        XCTAssertTrue(lines[0].contains("✓ ok 1"), lines[0])
+        XCTAssertTrue(lines[0].contains("⚠ leaf_only 1"), lines[0])
+        XCTAssertTrue(lines[1].contains("last cycle 11:06:39"), lines[1])
+        XCTAssertTrue(lines[1].contains("next in 42s"), lines[1])
+        XCTAssertTrue(lines[1].contains("http://proxy.internal:3128"), lines[1])
+        state.beginCycle(total: 200, at: now)
+        for index in 0..<37 { state.record(Fixture.report(for: state.hosts[index % 6], status: .ok), forHost: index % 6, at: now) }
+        let probing = Fixture.lines(DashboardLayout.frame(for: state, width: 200, height: 24, now: now))
+        XCTAssertTrue(probing[1].contains("probing 37/200"), probing[1])
+    }
+
+    func testTooSmallTerminal() {
+        let state = Fixture.mixedState()
+        let frame = DashboardLayout.frame(for: state, width: 20, height: 5, now: now)
+        XCTAssertEqual(frame.width, 20)
+        XCTAssertEqual(frame.height, 5)
+        let text = Fixture.text(frame)
+        XCTAssertTrue(text.contains("terminal too small"), text)
+        XCTAssertFalse(text.contains("alpha"))
+        for (width, height) in [(39, 24), (80, 7), (1, 1), (0, 0)] {
+            let small = DashboardLayout.frame(for: state, width: width, height: height, now: now)
+            XCTAssertEqual(small.cells.count, max(0, width) * max(0, height))
+        }
+        XCTAssertFalse(Fixture.text(DashboardLayout.frame(for: state, width: 40, height: 8, now: now)).contains("too small"))
+    }
+
+    func testEverySizeFromTwentyByFiveDrawsWithoutLeavingTheFrame() {
+        var state = Fixture.mixedState()
+        state.footerMessage = "rotated the intermediate of payments.demo"
+        for view in [DashboardView.table, .help, .detail(hostIndex: 1)] {
+            state.view = view
+            for width in stride(from: 20, through: 130, by: 11) {
+                for height in stride(from: 5, through: 30, by: 5) {
+                    let frame = DashboardLayout.frame(for: state, width: width, height: height, now: now)
+                    XCTAssertEqual(frame.cells.count, width * height)
+                }
+            }
+        }
+    }
+
+    func testWorstFirstThenConfigurationOrder() {
+        var state = Fixture.mixedState()
+        func order() -> [String] {
+            let lines = Fixture.lines(DashboardLayout.frame(for: state, width: 120, height: 24, now: now))
+            return lines.compactMap { line in
+                ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot"].first { line.contains("\($0).example:443") && !line.contains("LEAF ONLY") && !line.contains("BLOCKED") }
+            }
+        }
+        XCTAssertEqual(order(), ["charlie", "bravo", "delta", "echo", "alpha", "foxtrot"])
+        _ = state.handle(.character("s"))
+        XCTAssertEqual(order(), ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot"])
+        _ = state.handle(.character("s"))
+        XCTAssertEqual(order().first, "charlie")
+    }
+
+    func testFilterShowsOnlyMatchingHosts() {
+        var state = Fixture.mixedState()
+        for key in [Key.character("/"), .character("C"), .character("h"), .character("a"), .enter] { _ = state.handle(key) }
+        XCTAssertEqual(state.filter, "Cha")
+        let text = Fixture.text(DashboardLayout.frame(for: state, width: 120, height: 24, now: now))
+        let rows = text.split(separator: "\n").filter { $0.contains(".example:443") && !$0.contains("BLOCKED") && !$0.contains("LEAF ONLY") }
+        XCTAssertEqual(rows.count, 1)
+        XCTAssertTrue(rows[0].contains("charlie"))
+        XCTAssertTrue(text.contains("filter “Cha”"))
+        state.filter = "zzz"
+        XCTAssertTrue(Fixture.text(DashboardLayout.frame(for: state, width: 120, height: 24, now: now)).contains("no host matches the filter"))
+    }
+
+    func testFooterShowsKeysAndMessage() {
+        var state = Fixture.mixedState()
+        state.footerMessage = "rotated the intermediate of payments.demo"
+        let lines = Fixture.lines(DashboardLayout.frame(for: state, width: 120, height: 24, now: now))
+        XCTAssertTrue(lines[22].contains("rotated the intermediate of payments.demo"))
+        XCTAssertTrue(lines[23].contains("q quit"), lines[23])
+        XCTAssertTrue(lines[23].contains("? help"))
+        _ = state.handle(.character("/"))
+        _ = state.handle(.character("x"))
+        XCTAssertTrue(Fixture.lines(DashboardLayout.frame(for: state, width: 120, height: 24, now: now))[23].contains("/ x▏"))
+    }
+
+    func testSelectionBarOnlyOnTheLiveScreen() {
+        let state = Fixture.mixedState()
+        let live = DashboardLayout.frame(for: state, width: 80, height: 24, now: now)
+        let selectedRows = (0..<live.height).filter { row in live.row(row).contains { $0.style.selected } }
+        XCTAssertEqual(selectedRows.count, 1)
+        XCTAssertTrue(live.text(ofRow: selectedRows[0]).contains("alpha.example"))
+        let snapshot = DashboardLayout.snapshotFrame(for: state, width: 80, now: now)
+        XCTAssertFalse(snapshot.cells.contains { $0.style.selected })
+        XCTAssertFalse(Fixture.text(snapshot).contains("q quit"))
+        XCTAssertEqual(snapshot.height, 2 + 2 + 1 + 6, "header, two banner lines, column titles, six rows")
+    }
+
+    func testHelpOverlayListsKeys() {
+        var state = Fixture.mixedState()
+        _ = state.handle(.character("?"))
+        XCTAssertEqual(state.view, .help)
+        let text = Fixture.text(DashboardLayout.frame(for: state, width: 80, height: 24, now: now))
+        XCTAssertTrue(text.contains("help"))
+        XCTAssertTrue(text.contains("filter hosts by name"))
+        XCTAssertTrue(text.contains("next colour theme"))
+        _ = state.handle(.character("x"))
+        XCTAssertEqual(state.view, .table)
+    }
+
+    func testDetailViewShowsTheWholeChain() throws {
+        var state = Fixture.mixedState()
+        state.resize(rows: 60, columns: 120)
+        let bravo = 1
+        // Worst first: charlie (blocked), then bravo (leaf_only).
+        _ = state.handle(.character("g"))
+        _ = state.handle(.down)
+        XCTAssertEqual(state.selectedHost, bravo)
+        _ = state.handle(.enter)
+        XCTAssertEqual(state.view, .detail(hostIndex: bravo))
+        let text = Fixture.text(DashboardLayout.frame(for: state, width: 120, height: 60, now: now))
+        let report = try XCTUnwrap(state.reports[bravo])
+        XCTAssertTrue(text.contains("detail: bravo.example:443"))
+        XCTAssertTrue(text.contains("level 0 · leaf"))
+        XCTAssertTrue(text.contains("level 1 · intermediate"))
+        XCTAssertTrue(text.contains("level 2 · root"))
+        XCTAssertTrue(text.contains("CN=bravo.example"))
+        XCTAssertTrue(text.contains("ECDSA P-256"))
+        let leafFacts = report.levels[0].certificate.facts
+        XCTAssertTrue(text.contains("sha256/" + Data(leafFacts.spkiSHA256).base64EncodedString()))
+        XCTAssertTrue(text.contains("key:" + Data(leafFacts.keySHA256).base64EncodedString()))
+        XCTAssertTrue(text.contains("cert:" + leafFacts.certSHA256.map { String(format: "%02x", $0) }.joined()))
+        XCTAssertTrue(text.contains("✓ matched leaf tier: " + Fixture.leafPin.text))
+        XCTAssertTrue(text.contains("23 days left"))
+        XCTAssertTrue(text.contains("12 ms"))
+        XCTAssertTrue(text.contains("press y"))
+        XCTAssertEqual(state.handle(.character("y")), [.copyPins(hostIndex: bravo)])
+        state.stanzaText = "pins:\n  ca: []\n  leaf:\n    - sha256/AAAA"
+        let withStanza = Fixture.text(DashboardLayout.frame(for: state, width: 120, height: 60, now: now))
+        XCTAssertTrue(withStanza.contains("    - sha256/AAAA"))
+        _ = state.handle(.escape)
+        XCTAssertEqual(state.view, .table)
+        XCTAssertNil(state.stanzaText)
+    }
+
+    func testDetailOfErrorHostShowsTheError() {
+        var state = Fixture.mixedState()
+        state.view = .detail(hostIndex: 3)
+        let text = Fixture.text(DashboardLayout.frame(for: state, width: 100, height: 30, now: now))
+        XCTAssertTrue(text.contains("refused: connection refused"), text)
+        XCTAssertTrue(text.contains("chain: 0 levels"))
+    }
+
+    func testHostileCertificateSubjectNeverReachesOutputRaw() {
+        let hostile = "CN=\u{1B}]0;pwned\u{07}\u{1B}[31mred\u{9B}2J\u{202E}evil"
+        let host = Fixture.host("hostile.example")
+        var state = DashboardState(configPath: "c\u{1B}[1m.yaml", hosts: [host], timeZone: Fixture.utc)
+        state.record(Fixture.report(for: host, status: .blocked, leafSubject: hostile), forHost: 0, at: now)
+        state.view = .detail(hostIndex: 0)
+        state.resize(rows: 50, columns: 120)
+        let frame = DashboardLayout.frame(for: state, width: 120, height: 50, now: now)
+        let text = TextRenderer.render(frame)
+        XCTAssertTrue(text.contains("pwned"), "the subject is shown, defused")
+        XCTAssertFalse(text.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 || $0.value == 0x9B || $0.value == 0x202E })
+        let ansi = ANSIRenderer.render(frame, theme: ThemeLoader.builtInDefault)
+        XCTAssertFalse(ansi.contains("\u{1B}]"))
+        XCTAssertFalse(ansi.contains("\u{1B}[31mred"))
+        XCTAssertFalse(ansi.unicodeScalars.contains { $0.value == 0x07 || $0.value == 0x9B })
+    }
+}
