@@ -69,7 +69,7 @@ start_results() {
     echo "command: $COMMAND_LINE (NS=\"$NS\" RUNS=$RUNS)"
     echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
     echo "pinwatch: $PINWATCH ($(git -C "$REPO" rev-parse --short HEAD 2>/dev/null || echo unknown))"
-    echo "machine: $(nproc) cores, $(uname -sr), $(openssl version)"
+    echo "machine: $(nproc) cores, $(uname -sr), $(openssl version | cut -d" " -f1-2)"
   } > "$RESULTS/meta.txt"
 }
 
