@@ -169,8 +169,12 @@ final class LocalServerTests: XCTestCase {
         XCTAssertEqual(proxy.connectTargets, ["127.0.0.1:\(server.port)"])
         XCTAssertEqual(proxy.requests.first?.proxyAuthorization, "Basic dXNlcjpzZWNyZXQ=")
         XCTAssertEqual(server.acceptedConnections, 1)
+        XCTAssertTrue(eventually { server.completedHandshakes == 1 })
+        // The server's half-close travels through the tunnel, and so does
+        // the client's: then both ends and the tunnel are gone.
         XCTAssertEqual(socket.readToEnd().outcome, .endOfStream)
-        XCTAssertTrue(eventually { proxy.openConnections == 0 })
+        socket.close()
+        XCTAssertTrue(eventually(timeout: 3) { proxy.openConnections == 0 && server.openConnections == 0 })
     }
 
     func testConnectProxyUsesHostOverridesWithoutDNS() throws {
