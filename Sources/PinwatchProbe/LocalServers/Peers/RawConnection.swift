@@ -1,0 +1,85 @@
+import Foundation
+
+/// A plain TCP connection that optionally says one thing, then waits for
+/// the client to hang up.
+///
+/// With a greeting it is the plaintext server's connection: write, half-
+/// close, read until end of stream (a FIN, never a reset), bounded by a
+/// deadline. Without one it is the black hole's: it reads and discards
+/// whatever arrives, never writes a byte, and stays open until the client
+/// leaves or the server stops.
+final class RawConnection: ServerConnection {
+    let fileDescriptor: Int32
+    let deadline: UInt64?
+    private let owner: ListeningServerCore
+    private var outbound: ArraySlice<UInt8>
+    private let halfClosesAfterGreeting: Bool
+    private var writesShut = false
+    private var closed = false
+    private var readBuffer = [UInt8](repeating: 0, count: 4096)
+
+    init(descriptor: Int32, owner: ListeningServerCore, greeting: [UInt8]?, stallTimeout: TimeInterval?) {
+        fileDescriptor = descriptor
+        self.owner = owner
+        outbound = ArraySlice(greeting ?? [])
+        halfClosesAfterGreeting = greeting != nil
+        deadline = stallTimeout.map { MonotonicClock.after(seconds: $0) }
+    }
+
+    var pollEvents: Int16 {
+        Int16(POLLIN) | (outbound.isEmpty ? 0 : Int16(POLLOUT))
+    }
+
+    func start() {
+        flush()
+    }
+
+    func handle(events: Int16) {
+        flush()
+        guard !closed, events & Int16(POLLIN | POLLHUP | POLLERR) != 0 else { return }
+        while !closed {
+            switch LoopbackSocket.read(fileDescriptor, into: &readBuffer) {
+            case .bytes:
+                continue
+            case .wouldBlock:
+                return
+            case .endOfStream, .failed:
+                finish()
+            }
+        }
+    }
+
+    func deadlinePassed() {
+        finish()
+    }
+
+    func abort() {
+        finish()
+    }
+
+    private func flush() {
+        while !outbound.isEmpty {
+            switch LoopbackSocket.write(fileDescriptor, outbound) {
+            case .bytes(let count):
+                outbound = outbound.dropFirst(count)
+            case .wouldBlock:
+                return
+            case .failed:
+                finish()
+                return
+            }
+        }
+        if halfClosesAfterGreeting, !writesShut, !closed {
+            LoopbackSocket.shutdownWrites(fileDescriptor)
+            writesShut = true
+        }
+    }
+
+    private func finish() {
+        guard !closed else { return }
+        closed = true
+        owner.deregister(self)
+        LoopbackSocket.close(fileDescriptor)
+        owner.connectionClosed(self)
+    }
+}

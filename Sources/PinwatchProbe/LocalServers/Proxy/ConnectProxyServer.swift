@@ -1,0 +1,97 @@
+import Foundation
+
+/// A minimal HTTP CONNECT proxy on 127.0.0.1, for the proxy-layer tests
+/// and the demo's "behind a proxy" host.
+///
+/// It never resolves names through DNS (the tests must work offline):
+/// targets are IP literals, `localhost`, or names mapped in
+/// `hostOverrides`; anything else is answered 502 like an unreachable host.
+///
+/// `@unchecked Sendable`: socket work runs on the loop thread; the log and
+/// counters are locked.
+public final class ConnectProxyServer: @unchecked Sendable {
+    /// One request the proxy received.
+    public struct Request: Hashable, Sendable {
+        public var method: String
+        /// The target as sent, e.g. `127.0.0.1:8443` or `api.example.com:443`.
+        public var target: String
+        /// The Proxy-Authorization header, when the client sent one.
+        public var proxyAuthorization: String?
+
+        public var hadProxyAuthorization: Bool { proxyAuthorization != nil }
+    }
+
+    public let host = "127.0.0.1"
+    public let port: Int
+    private let core: ListeningServerCore
+    private let log: ProxyRequestLog
+
+    /// - Parameters:
+    ///   - rejectAll: answer every request `403 Forbidden` (a proxy policy
+    ///     that blocks the host).
+    ///   - hostOverrides: name → IP literal, the proxy's private DNS.
+    ///   - stallTimeout: a tunnel idle this long is closed.
+    public init(rejectAll: Bool = false, hostOverrides: [String: String] = [:], stallTimeout: TimeInterval = 5) throws {
+        let log = ProxyRequestLog()
+        let policy = ProxyPolicy(rejectAll: rejectAll, hostOverrides: hostOverrides, stallTimeout: stallTimeout)
+        core = try ListeningServerCore { descriptor, owner in
+            ProxySession(descriptor: descriptor, owner: owner, policy: policy, log: log)
+        }
+        self.log = log
+        port = core.port
+    }
+
+    deinit {
+        core.stop()
+    }
+
+    /// Every request received, in arrival order.
+    public var requests: [Request] { log.requests }
+    /// The CONNECT targets seen, in arrival order.
+    public var connectTargets: [String] {
+        log.requests.filter { $0.method == "CONNECT" }.map(\.target)
+    }
+
+    public var acceptedConnections: Int { core.statistics.acceptedConnections }
+    public var openConnections: Int { core.statistics.openConnections }
+    public var peakConcurrentConnections: Int { core.statistics.peakConcurrentConnections }
+
+    /// Closes the listener and every tunnel (both sides); idempotent.
+    public func stop() {
+        core.stop()
+    }
+}
+
+/// What a proxy session needs to know about its server's settings.
+struct ProxyPolicy {
+    var rejectAll: Bool
+    var hostOverrides: [String: String]
+    var stallTimeout: TimeInterval
+
+    /// The address to dial for a CONNECT host, without DNS.
+    func address(for host: String) -> IPAddressLiteral? {
+        if let mapped = hostOverrides[host] { return IPAddressLiteral(mapped) }
+        if host.lowercased() == "localhost" { return IPAddressLiteral("127.0.0.1") }
+        return IPAddressLiteral(host)
+    }
+}
+
+/// The requests a proxy saw; written on the loop thread, read by tests.
+///
+/// `@unchecked Sendable`: `entries` is only touched under `lock`.
+final class ProxyRequestLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var entries: [ConnectProxyServer.Request] = []
+
+    func record(_ request: ConnectProxyServer.Request) {
+        lock.lock()
+        entries.append(request)
+        lock.unlock()
+    }
+
+    var requests: [ConnectProxyServer.Request] {
+        lock.lock()
+        defer { lock.unlock() }
+        return entries
+    }
+}

@@ -1,0 +1,240 @@
+import Foundation
+
+/// One client of the CONNECT proxy: request head, dial, then a two-way
+/// relay with half-closes passed through.
+///
+/// The client socket is this handler; the upstream socket is a second
+/// handler (`ProxyUpstream`) that forwards its events here, so both
+/// directions are driven by one state machine on the loop thread.
+final class ProxySession: ServerConnection {
+    private enum Phase {
+        case readingHead
+        case connecting
+        case relaying
+        /// An error or refusal was answered; flush it, then close.
+        case answeringThenClosing
+    }
+
+    /// A request head larger than this is refused (400).
+    private static let maximumHeadBytes = 16 * 1024
+
+    let fileDescriptor: Int32
+    private let owner: ListeningServerCore
+    private let policy: ProxyPolicy
+    private let log: ProxyRequestLog
+    private var phase = Phase.readingHead
+    private var upstream: ProxyUpstream?
+    private var head: [UInt8] = []
+    private var toClient = RelayBuffer()
+    private var toUpstream = RelayBuffer()
+    private var clientEnded = false
+    private var upstreamEnded = false
+    private var clientWritesShut = false
+    private var upstreamWritesShut = false
+    private var lastActivity = MonotonicClock.now()
+    private var closed = false
+    private var readBuffer = [UInt8](repeating: 0, count: 16 * 1024)
+
+    init(descriptor: Int32, owner: ListeningServerCore, policy: ProxyPolicy, log: ProxyRequestLog) {
+        fileDescriptor = descriptor
+        self.owner = owner
+        self.policy = policy
+        self.log = log
+    }
+
+    /// Idle-based: a tunnel that moves bytes lives on; a silent one dies.
+    var deadline: UInt64? {
+        lastActivity + UInt64(max(0, policy.stallTimeout) * 1_000_000_000)
+    }
+
+    var pollEvents: Int16 {
+        var events: Int16 = 0
+        if !clientEnded, toUpstream.hasRoom { events |= Int16(POLLIN) }
+        if !toClient.isEmpty { events |= Int16(POLLOUT) }
+        return events
+    }
+
+    var upstreamPollEvents: Int16 {
+        switch phase {
+        case .connecting:
+            return Int16(POLLOUT)
+        case .relaying:
+            var events: Int16 = 0
+            if !upstreamEnded, toClient.hasRoom { events |= Int16(POLLIN) }
+            if !toUpstream.isEmpty { events |= Int16(POLLOUT) }
+            return events
+        case .readingHead, .answeringThenClosing:
+            return 0
+        }
+    }
+
+    func handle(events: Int16) {
+        lastActivity = MonotonicClock.now()
+        if events & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
+            readClient()
+        }
+        progress()
+    }
+
+    func handleUpstream(events: Int16) {
+        lastActivity = MonotonicClock.now()
+        if phase == .connecting {
+            let error = upstream.map { LoopbackSocket.pendingError(of: $0.fileDescriptor) } ?? 0
+            if error != 0 {
+                answer("502 Bad Gateway")
+            } else {
+                phase = .relaying
+                toClient.append(ArraySlice("HTTP/1.1 200 Connection established\r\n\r\n".utf8))
+            }
+        } else if phase == .relaying, events & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
+            readUpstream()
+        }
+        progress()
+    }
+
+    func deadlinePassed() {
+        finish()
+    }
+
+    func abort() {
+        finish()
+    }
+
+    private func readClient() {
+        while !clientEnded, !closed, toUpstream.hasRoom {
+            switch LoopbackSocket.read(fileDescriptor, into: &readBuffer) {
+            case .bytes(let count):
+                let chunk = readBuffer[..<count]
+                switch phase {
+                case .readingHead:
+                    head.append(contentsOf: chunk)
+                    takeHeadIfComplete()
+                case .connecting, .relaying:
+                    toUpstream.append(chunk)
+                case .answeringThenClosing:
+                    break
+                }
+            case .wouldBlock:
+                return
+            case .endOfStream, .failed:
+                clientEnded = true
+            }
+        }
+    }
+
+    private func readUpstream() {
+        guard let upstream else { return }
+        while !upstreamEnded, toClient.hasRoom {
+            switch LoopbackSocket.read(upstream.fileDescriptor, into: &readBuffer) {
+            case .bytes(let count):
+                toClient.append(readBuffer[..<count])
+            case .wouldBlock:
+                return
+            case .endOfStream, .failed:
+                upstreamEnded = true
+            }
+        }
+    }
+
+    private func takeHeadIfComplete() {
+        guard let end = head.firstRange(of: ConnectRequestHead.terminator) else {
+            if head.count > Self.maximumHeadBytes { answer("400 Bad Request") }
+            return
+        }
+        // Bytes after the head (a client that did not wait for 200) belong
+        // to the tunnel.
+        toUpstream.append(head[end.upperBound...])
+        let parsed = ConnectRequestHead(head[..<end.upperBound])
+        head.removeAll()
+        guard let parsed else {
+            answer("400 Bad Request")
+            return
+        }
+        log.record(.init(method: parsed.method, target: parsed.target, proxyAuthorization: parsed.proxyAuthorization))
+        guard parsed.method == "CONNECT" else {
+            answer("405 Method Not Allowed")
+            return
+        }
+        guard !policy.rejectAll else {
+            answer("403 Forbidden")
+            return
+        }
+        guard let (host, port) = ConnectRequestHead.hostAndPort(parsed.target) else {
+            answer("400 Bad Request")
+            return
+        }
+        guard let address = policy.address(for: host),
+            let descriptor = try? LoopbackSocket.startConnect(to: address, port: port)
+        else {
+            answer("502 Bad Gateway")
+            return
+        }
+        let dialled = ProxyUpstream(descriptor: descriptor, session: self)
+        upstream = dialled
+        owner.registerAuxiliary(dialled)
+        phase = .connecting
+    }
+
+    private func answer(_ status: String) {
+        phase = .answeringThenClosing
+        closeUpstream()
+        toUpstream.removeAll()
+        toClient.append(ArraySlice("HTTP/1.1 \(status)\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".utf8))
+    }
+
+    private func progress() {
+        guard !closed else { return }
+        guard toClient.drain(into: fileDescriptor) else { return finish() }
+        if phase == .relaying, let upstream {
+            guard toUpstream.drain(into: upstream.fileDescriptor) else { return finish() }
+            if clientEnded, toUpstream.isEmpty, !upstreamWritesShut {
+                LoopbackSocket.shutdownWrites(upstream.fileDescriptor)
+                upstreamWritesShut = true
+            }
+            if upstreamEnded, toClient.isEmpty, !clientWritesShut {
+                LoopbackSocket.shutdownWrites(fileDescriptor)
+                clientWritesShut = true
+            }
+            if clientWritesShut, upstreamWritesShut { finish() }
+            return
+        }
+        if phase == .answeringThenClosing, toClient.isEmpty, !clientWritesShut {
+            LoopbackSocket.shutdownWrites(fileDescriptor)
+            clientWritesShut = true
+        }
+        if clientEnded, toClient.isEmpty { finish() }
+    }
+
+    private func closeUpstream() {
+        guard let upstream else { return }
+        owner.deregister(upstream)
+        LoopbackSocket.close(upstream.fileDescriptor)
+        self.upstream = nil
+    }
+
+    private func finish() {
+        guard !closed else { return }
+        closed = true
+        closeUpstream()
+        owner.deregister(self)
+        LoopbackSocket.close(fileDescriptor)
+        owner.connectionClosed(self)
+    }
+}
+
+/// The proxy's dialled socket; its events belong to its session.
+final class ProxyUpstream: LoopHandler {
+    let fileDescriptor: Int32
+    private unowned let session: ProxySession
+
+    init(descriptor: Int32, session: ProxySession) {
+        fileDescriptor = descriptor
+        self.session = session
+    }
+
+    var pollEvents: Int16 { session.upstreamPollEvents }
+
+    func handle(events: Int16) {
+        session.handleUpstream(events: events)
+    }
+}
