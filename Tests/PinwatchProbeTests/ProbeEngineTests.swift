@@ -24,7 +24,7 @@ final class ProbeEngineTests: XCTestCase {
         XCTAssertNil(result.trustError)
         XCTAssertEqual(result.sentCount, 2)
         XCTAssertEqual(result.chain.map(\.facts.subject), [
-            "CN=api.test", "O=Pinwatch Tests,CN=Pinwatch Test Intermediate", "O=Pinwatch Tests,CN=Pinwatch Test Root",
+            "CN=api.test", "CN=Pinwatch Test Intermediate,O=Pinwatch Tests", "CN=Pinwatch Test Root,O=Pinwatch Tests",
         ])
         XCTAssertEqual(result.chain.map(\.fromServer), [true, true, false])
         XCTAssertEqual(result.chain.last?.facts.certSHA256, pki.root.certificate.facts.certSHA256)
@@ -130,7 +130,7 @@ final class ProbeEngineTests: XCTestCase {
     // MARK: Failures
 
     func testClosedPortIsRefused() throws {
-        let port = try LoopbackPorts.closedPort()
+        let port = try LocalPorts.closedPort()
         let result = probe(ProbeTarget(host: "127.0.0.1", port: port, serverName: "api.test"))
         XCTAssertEqual(result.failure?.kind, .refused)
         XCTAssertEqual(result.address, "127.0.0.1")
@@ -185,6 +185,70 @@ final class ProbeEngineTests: XCTestCase {
         XCTAssertTrue(result.failure?.message.contains("/nonexistent/bundle.pem") ?? false)
     }
 
+    func testBlackHoleCostsExactlyItsDeadline() throws {
+        let blackHole = try BlackHoleServer()
+        let result = probe(ProbeTarget(host: "127.0.0.1", port: blackHole.port, serverName: "api.test", timeout: 1))
+        XCTAssertEqual(result.failure?.kind, .timeout)
+        XCTAssertEqual(result.failure?.message, "timed out after 1 s during the TLS handshake")
+        // The deadline is the only way out of a silent handshake.
+        XCTAssertGreaterThanOrEqual(result.elapsed, 1)
+        XCTAssertEqual(result.address, "127.0.0.1")
+    }
+
+    func testPlaintextServerIsATLSError() throws {
+        let plaintext = try PlaintextServer()
+        let result = probe(ProbeTarget(host: "127.0.0.1", port: plaintext.port, serverName: "api.test"))
+        XCTAssertEqual(result.failure?.kind, .tls)
+        XCTAssertEqual(result.failure?.message, "not a TLS server (got plaintext)")
+    }
+
+    // MARK: Proxies
+
+    func testConnectProxyCarriesTheProbe() throws {
+        let pki = try TestPKI()
+        let server = try LocalTLSServer(identity: try pki.identity())
+        let proxy = try ConnectProxyServer(hostOverrides: ["api.test": "127.0.0.1"])
+        let route = ProxyRoute(scheme: .http, host: proxy.host, port: proxy.port, source: "https_proxy")
+        let result = probe(ProbeTarget(host: "api.test", port: server.port, serverName: "api.test", trust: pki.trust, proxy: route))
+
+        XCTAssertNil(result.failure)
+        XCTAssertTrue(result.trusted, result.trustError ?? "")
+        XCTAssertEqual(result.chain.count, 3)
+        XCTAssertEqual(result.proxy, route)
+        XCTAssertEqual(result.address, "127.0.0.1:\(proxy.port)")
+        XCTAssertEqual(proxy.connectTargets, ["api.test:\(server.port)"])
+        XCTAssertNil(proxy.requests.first?.proxyAuthorization)
+    }
+
+    func testConnectProxyTargetsTheConnectAddressAndSendsCredentials() throws {
+        let pki = try TestPKI()
+        let server = try LocalTLSServer(identity: try pki.identity())
+        let proxy = try ConnectProxyServer()
+        let route = ProxyRoute(scheme: .http, host: proxy.host, port: proxy.port, username: "ops", password: "s3cret", source: "config")
+        let result = probe(ProbeTarget(host: "api.test", port: server.port, serverName: "api.test", connectAddress: "127.0.0.1",
+                                       trust: pki.trust, proxy: route))
+        XCTAssertTrue(result.trusted, "\(String(describing: result.failure)) \(result.trustError ?? "")")
+        XCTAssertEqual(proxy.connectTargets, ["127.0.0.1:\(server.port)"])
+        XCTAssertEqual(proxy.requests.first?.proxyAuthorization, "Basic " + Data("ops:s3cret".utf8).base64EncodedString())
+    }
+
+    func testRefusingProxyIsAProxyError() throws {
+        let proxy = try ConnectProxyServer(rejectAll: true)
+        let route = ProxyRoute(scheme: .http, host: proxy.host, port: proxy.port, source: "config")
+        let result = probe(ProbeTarget(host: "127.0.0.1", port: 443, serverName: "api.test", proxy: route))
+        XCTAssertEqual(result.failure?.kind, .proxy)
+        XCTAssertTrue(result.failure?.message.contains("403") ?? false, result.failure?.message ?? "")
+        XCTAssertEqual(result.proxy, route)
+        XCTAssertTrue(result.chain.isEmpty)
+    }
+
+    func testUnreachableProxyIsAProxyError() throws {
+        let route = ProxyRoute(scheme: .http, host: "127.0.0.1", port: try LocalPorts.closedPort(), source: "config")
+        let result = probe(ProbeTarget(host: "127.0.0.1", port: 443, serverName: "api.test", proxy: route))
+        XCTAssertEqual(result.failure?.kind, .proxy)
+        XCTAssertTrue(result.failure?.message.hasPrefix("cannot reach proxy") ?? false, result.failure?.message ?? "")
+    }
+
     // MARK: Scale
 
     func testBatchNeverExceedsConcurrency() throws {
@@ -195,13 +259,55 @@ final class ProbeEngineTests: XCTestCase {
         XCTAssertEqual(results.count, 200)
         XCTAssertTrue(results.allSatisfy { $0.failure == nil && $0.trusted }, "\(results.compactMap(\.failure).first.map(String.init(describing:)) ?? "")")
         XCTAssertEqual(server.acceptedConnections, 200)
-        XCTAssertLessThanOrEqual(server.peakConcurrentConnections, 8)
+    }
+
+    /// Silent servers hold every connection until its deadline, so no
+    /// connection closes during the first wave and the server's count is
+    /// exactly what the engine has open.
+    func testSocketsInFlightNeverExceedConcurrency() throws {
+        let blackHole = try BlackHoleServer()
+        let targets = Array(repeating: ProbeTarget(host: "127.0.0.1", port: blackHole.port, serverName: "api.test", timeout: 10), count: 20)
+        let finished = expectation(description: "finish")
+        let log = ArrivalLog()
+        let cycle = engine.start(targets, onResult: { log.record($0, $1) }, onFinish: { finished.fulfill() })
+        let giveUp = Date().addingTimeInterval(8)
+        while blackHole.openConnections < 8 && Date() < giveUp {
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        // Room for a ninth connection to show up if the engine allowed one.
+        Thread.sleep(forTimeInterval: 0.3)
+        XCTAssertEqual(blackHole.acceptedConnections, 8)
+        XCTAssertEqual(blackHole.openConnections, 8)
+
+        cycle.cancel()
+        wait(for: [finished], timeout: 10)
+        XCTAssertTrue(cycle.isFinished)
+        XCTAssertTrue(log.snapshot().indices.isEmpty, "a cancelled cycle delivers no result")
+        XCTAssertEqual(blackHole.acceptedConnections, 8, "queued targets of a cancelled cycle are never dialled")
+    }
+
+    func testHungHostDoesNotDelayTheOthers() throws {
+        let pki = try TestPKI()
+        let server = try LocalTLSServer(identity: try pki.identity())
+        let blackHole = try BlackHoleServer()
+        let engine = ProbeEngine(concurrency: 4)
+        var targets = [ProbeTarget(host: "127.0.0.1", port: blackHole.port, serverName: "api.test", timeout: 3)]
+        targets += (0..<20).map { _ in ProbeTarget.local(server, trust: pki.trust, timeout: 3) }
+        let log = ArrivalLog()
+        let finished = expectation(description: "finish")
+        engine.start(targets, onResult: { log.record($0, $1) }, onFinish: { finished.fulfill() })
+        wait(for: [finished], timeout: 30)
+        let arrivals = log.snapshot()
+        XCTAssertEqual(arrivals.indices.count, 21)
+        XCTAssertEqual(arrivals.indices.last, 0, "the hung host's result comes after every other")
+        XCTAssertEqual(arrivals.results[0]?.failure?.kind, .timeout)
+        XCTAssertEqual(arrivals.results.values.filter(\.trusted).count, 20)
     }
 
     func testResultsArriveForEveryIndexAndFinishComesLast() throws {
         let pki = try TestPKI()
         let server = try LocalTLSServer(identity: try pki.identity())
-        let closed = try LoopbackPorts.closedPort()
+        let closed = try LocalPorts.closedPort()
         var targets = (0..<30).map { _ in ProbeTarget.local(server, trust: pki.trust) }
         targets[7] = ProbeTarget(host: "127.0.0.1", port: closed, serverName: "api.test")
         let log = ArrivalLog()
