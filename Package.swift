@@ -54,6 +54,13 @@ let package = Package(
             ],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
+        // Benchmarks/run.sh times redraws with it; not part of the product.
+        .executableTarget(
+            name: "pinwatch-frame-bench",
+            dependencies: ["PinwatchCore", "PinwatchUI", "PinwatchTerminal"],
+            path: "Benchmarks/FrameBench",
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
         .testTarget(name: "PinwatchCoreTests", dependencies: ["PinwatchCore"]),
         .testTarget(
             name: "PinwatchProbeTests",

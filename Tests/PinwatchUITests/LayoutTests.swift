@@ -142,6 +142,22 @@ final class LayoutTests: XCTestCase {
         XCTAssertTrue(frame.row(bannerRow).allSatisfy { $0.style.role == .banner })
     }
 
+    func testLeafOnlyStaysInTheLiveBannerBehindManyBlockedHosts() {
+        let hosts = (1...4).map { Fixture.host("down\($0).example") } + [Fixture.host("renewing.example")]
+        var state = DashboardState(configPath: "c.yaml", hosts: hosts, timeZone: Fixture.utc)
+        for index in 0..<4 {
+            state.record(Fixture.report(for: hosts[index], status: .blocked), forHost: index, at: now)
+        }
+        state.record(Fixture.report(for: hosts[4], status: .leafOnly, leafDays: 12), forHost: 4, at: now)
+        let lines = Fixture.lines(DashboardLayout.frame(for: state, width: 200, height: 24, now: now))
+        let leafOnly = lines.first { $0.contains("LEAF ONLY") } ?? ""
+        XCTAssertTrue(leafOnly.contains("renewing.example:443 (12d)"), leafOnly)
+        XCTAssertTrue(leafOnly.contains("breaks at next renewal"), leafOnly)
+        XCTAssertTrue(lines.contains { $0.contains("BLOCKED ×4") && $0.contains("down4.example:443") }, lines.joined(separator: "\n"))
+        let snapshot = Fixture.lines(DashboardLayout.snapshotFrame(for: state, width: 200, now: now))
+        XCTAssertEqual(snapshot.filter { $0.contains("BLOCKED down") }.count, 4, "the snapshot keeps one line per host")
+    }
+
     func testExpiredHostGetsABannerToo() {
         let host = Fixture.host("old.example", pins: PinSet())
         var state = DashboardState(configPath: "c.yaml", hosts: [host], timeZone: Fixture.utc)

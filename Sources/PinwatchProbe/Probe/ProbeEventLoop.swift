@@ -24,7 +24,7 @@ final class ProbeEventLoop: @unchecked Sendable {
         case stop
     }
 
-    typealias Completion = (ProbeJob, ProbeResult?) -> Void
+    typealias Completion = (ProbeJob, ProbeResult?, ProbeEventLoop) -> Void
 
     private static let wakeToken = UInt64.max
     private static let eventBatch = 256
@@ -104,7 +104,7 @@ final class ProbeEventLoop: @unchecked Sendable {
 
     func finished(_ connection: ProbeConnection, result: ProbeResult) {
         connections.removeValue(forKey: connection.id)
-        completion(connection.job, result)
+        completion(connection.job, result, self)
     }
 
     // MARK: The loop
@@ -128,7 +128,7 @@ final class ProbeEventLoop: @unchecked Sendable {
         }
         for connection in connections.values {
             connection.abandon()
-            completion(connection.job, nil)
+            completion(connection.job, nil, self)
         }
         connections.removeAll()
         close(epoll)
@@ -163,7 +163,7 @@ final class ProbeEventLoop: @unchecked Sendable {
                 for connection in connections.values where connection.job.cycle === cycle {
                     connection.abandon()
                     connections.removeValue(forKey: connection.id)
-                    completion(connection.job, nil)
+                    completion(connection.job, nil, self)
                 }
             case .stop:
                 running = false

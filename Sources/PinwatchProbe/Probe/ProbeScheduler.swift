@@ -23,7 +23,7 @@ final class ProbeScheduler: @unchecked Sendable {
             do {
                 let loop = try ProbeEventLoop(
                     name: "pinwatch-probe-\(number)", resolver: resolver, contexts: contexts,
-                    completion: { [weak self] job, result in self?.completed(job, result: result) })
+                    completion: { [weak self] job, result, loop in self?.completed(job, result: result, on: loop) })
                 loops.append(loop)
             } catch {
                 // Fewer loops only costs speed; with none, `enqueue` fails
@@ -56,11 +56,11 @@ final class ProbeScheduler: @unchecked Sendable {
         resolver.stop()
     }
 
-    private func completed(_ job: ProbeJob, result: ProbeResult?) {
+    private func completed(_ job: ProbeJob, result: ProbeResult?, on loop: ProbeEventLoop) {
         job.cycle.complete(index: job.index, result: result)
         lock.lock()
         inFlight -= 1
-        let admitted = admitLocked()
+        let admitted = admitLocked(preferring: loop)
         lock.unlock()
         launch(admitted)
     }
@@ -68,7 +68,13 @@ final class ProbeScheduler: @unchecked Sendable {
     /// Takes jobs off the queue while slots are free; the caller launches
     /// them after unlocking. Jobs of cancelled cycles are completed here
     /// without being probed.
-    private func admitLocked() -> [(ProbeJob, ProbeEventLoop?)] {
+    ///
+    /// A slot freed by a loop goes back to that loop: its socket was just
+    /// closed there, so the next connect follows the close in order and
+    /// the number of open sockets never exceeds `concurrency`, as a server
+    /// sees it too. Other slots are spread round-robin.
+    private func admitLocked(preferring preferred: ProbeEventLoop? = nil) -> [(ProbeJob, ProbeEventLoop?)] {
+        var preferred = preferred
         var admitted: [(ProbeJob, ProbeEventLoop?)] = []
         while queueHead < queue.count {
             let job = queue[queueHead]
@@ -79,8 +85,13 @@ final class ProbeScheduler: @unchecked Sendable {
                 continue
             }
             inFlight += 1
-            admitted.append((job, loops[nextLoop % loops.count]))
-            nextLoop &+= 1
+            if let loop = preferred {
+                admitted.append((job, loop))
+                preferred = nil
+            } else {
+                admitted.append((job, loops[nextLoop % loops.count]))
+                nextLoop &+= 1
+            }
         }
         // Compacts the queue now and then so a long-lived engine does not
         // keep every job it ever ran.

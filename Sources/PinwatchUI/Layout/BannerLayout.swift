@@ -29,12 +29,45 @@ enum BannerLayout {
         return blocked + expired + leafOnly
     }
 
-    /// At most `limit` lines; the last says how many more there are.
-    static func capped(_ lines: [StyledLine], limit: Int) -> [StyledLine] {
+    /// The live screen's banner in at most `limit` lines: one line per host
+    /// while they fit, else one line per kind of trouble naming its hosts.
+    ///
+    /// Grouping keeps a `leaf_only` host on screen however many hosts are
+    /// blocked: "breaks at the next renewal" is the warning pinwatch exists
+    /// for, and it must never hide behind "… and N more".
+    static func live(for state: DashboardState, limit: Int) -> [StyledLine] {
         guard limit > 0 else { return [] }
+        let lines = lines(for: state)
         guard lines.count > limit else { return lines }
-        let more = lines.count - limit + 1
-        return Array(lines.prefix(limit - 1)) + [[Span(" … and \(more) more host\(more == 1 ? "" : "s") need attention (see the table)", Style(.banner))]]
+        return Array(grouped(for: state).prefix(limit))
+    }
+
+    /// One line per kind: leaf_only first, then blocked, then expired.
+    static func grouped(for state: DashboardState) -> [StyledLine] {
+        let banner = Style(.banner)
+        var leafOnly: [String] = []
+        var blocked: [String] = []
+        var expired: [String] = []
+        for (index, host) in state.hosts.enumerated() {
+            guard let report = state.reports[index] else { continue }
+            if report.status == .leafOnly {
+                let days = report.leafDaysLeft.map { $0 >= 0 ? " (\($0)d)" : " (expired)" } ?? ""
+                leafOnly.append(host.displayName + days)
+            }
+            if report.status == .blocked { blocked.append(host.displayName) }
+            if report.alerts.contains(.expired) && report.status != .blocked { expired.append(host.displayName) }
+        }
+        var lines: [StyledLine] = []
+        if !leafOnly.isEmpty {
+            lines.append([Span(" ⚠ LEAF ONLY ×\(leafOnly.count): only the leaf pin still matches: breaks at next renewal — \(leafOnly.joined(separator: ", "))", banner)])
+        }
+        if !blocked.isEmpty {
+            lines.append([Span(" ✗ BLOCKED ×\(blocked.count): pinned clients refuse these hosts now — \(blocked.joined(separator: ", "))", banner)])
+        }
+        if !expired.isEmpty {
+            lines.append([Span(" ✗ EXPIRED ×\(expired.count): leaf certificate expired — \(expired.joined(separator: ", "))", banner)])
+        }
+        return lines
     }
 
     private static func blockedReason(_ report: HostReport) -> String {

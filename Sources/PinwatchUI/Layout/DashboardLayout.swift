@@ -28,7 +28,7 @@ public enum DashboardLayout {
         case .detail(let hostIndex):
             drawDetail(state, hostIndex: hostIndex, into: &frame, bodyHeight: height - HeaderLayout.height - footer.count, now: now)
         case .table, .help:
-            let banner = BannerLayout.capped(BannerLayout.lines(for: state), limit: bannerLimit(for: state, height: height))
+            let banner = BannerLayout.live(for: state, limit: bannerLimit(for: state, height: height))
             drawBanner(banner, into: &frame, startRow: HeaderLayout.height)
             let top = HeaderLayout.height + banner.count
             drawTable(state, into: &frame, top: top, rowCount: height - top - 1 - footer.count, highlight: true, now: now)
@@ -60,7 +60,7 @@ public enum DashboardLayout {
 
     /// Table rows that fit on a live screen of `height` rows.
     static func tableCapacity(for state: DashboardState, height: Int) -> Int {
-        let banner = min(BannerLayout.lines(for: state).count, bannerLimit(for: state, height: height))
+        let banner = BannerLayout.live(for: state, limit: bannerLimit(for: state, height: height)).count
         return height - HeaderLayout.height - banner - 1 - footerLines(for: state).count
     }
 

@@ -20,7 +20,7 @@ enum TerminalGuard {
                 TerminalGuard.restoreAfterFatal()
                 TerminalGuard.reraise(signalNumber)
             }
-            action.sa_flags = Int32(SA_RESETHAND)
+            action.sa_flags = Int32(bitPattern: UInt32(SA_RESETHAND))
             sigemptyset(&action.sa_mask)
             sigaction(fatal, &action, nil)
         }
