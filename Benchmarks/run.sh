@@ -14,7 +14,7 @@
 #
 # Env: NS ("50 200 1000"; BENCH_BIG=1 adds 5000), RUNS (3), SHELL_MAX (200),
 #      IDLE_SECS (60), SKIP_DEPS=1 (no apt/pip check), PINWATCH (a prebuilt binary:
-#      skips `swift build -c release`).
+#      skips `swift build -c release`), FRAME_BENCH (default: next to PINWATCH).
 # --quick: N = 20 and 50, one run, no warm-up, 10-s idle window (a smoke test).
 set -euo pipefail
 
@@ -52,6 +52,7 @@ prepare() {
     PINWATCH="$(cd "$REPO" && swift build -c release --show-bin-path)/pinwatch"
   fi
   [[ -x "$PINWATCH" ]] || { echo "no pinwatch binary at $PINWATCH" >&2; exit 2; }
+  FRAME_BENCH="${FRAME_BENCH:-$(dirname "$PINWATCH")/pinwatch-frame-bench}"
   local max=0 n
   for n in $NS; do (( n > max )) && max=$n; done
   (( max >= DASHBOARD_HOSTS )) || max=$DASHBOARD_HOSTS
@@ -69,7 +70,7 @@ start_results() {
     echo "command: $COMMAND_LINE (NS=\"$NS\" RUNS=$RUNS)"
     echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
     echo "pinwatch: $PINWATCH ($(git -C "$REPO" rev-parse --short HEAD 2>/dev/null || echo unknown))"
-    echo "machine: $(nproc) cores, $(uname -sr), $(openssl version | cut -d" " -f1-2)"
+    echo "machine: $(nproc) cores, $(uname -sr), $(openssl version | cut -d" " -f1-2), load $(cut -d" " -f1-3 /proc/loadavg) at start"
   } > "$RESULTS/meta.txt"
 }
 

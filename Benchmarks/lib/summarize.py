@@ -11,6 +11,7 @@ re-running anything.
 import csv
 import json
 import os
+import re
 import statistics
 import sys
 
@@ -45,6 +46,16 @@ def medians(rows, n):
 
 def cell(value, fmt):
     return "–" if value is None else format(value, fmt)
+
+
+def dashboard_verdict(row):
+    """PASS/FAIL for a row whose value and `≤ X` target are both numbers, else the value as is."""
+    limit = re.match(r"≤\s*([0-9.]+)", row["target"])
+    try:
+        value = float(row["value"])
+    except ValueError:
+        return row["value"]
+    return "–" if limit is None else ("PASS" if value <= float(limit.group(1)) else "FAIL")
 
 
 def main():
@@ -87,10 +98,12 @@ def main():
         with open(dashboard_path) as f:
             dashboard = list(csv.DictReader(f, delimiter="\t"))
     if dashboard:
-        print("\n| dashboard figure | value | target | note |")
-        print("|---|---:|---:|---|")
+        print("\n| dashboard figure | value | target | verdict | note |")
+        print("|---|---:|---:|---|---|")
         for row in dashboard:
-            print(f"| {row['metric']} | {row['value']} {row['unit']} | {row['target']} | {row['note']} |")
+            row["verdict"] = dashboard_verdict(row)
+            value = f"{row['value']} {row['unit']}".strip()
+            print(f"| {row['metric']} | {value} | {row['target']} | {row['verdict']} | {row['note']} |")
 
     if checks:
         print("\nTargets: " + "; ".join(f"{name}: {'PASS' if ok else 'FAIL'}" for name, ok in checks))
