@@ -20,11 +20,10 @@ set -euo pipefail
 
 BENCH_SELF="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 REPO="$(cd "$BENCH_SELF/.." && pwd)"
-SHARED_BENCH="$(cd "${SHARED_BENCH:-$REPO/../shared/bench}" && pwd)"
+SHARED_BENCH="${SHARED_BENCH:-$REPO/../shared/bench}"
 export BENCH_WORK="${BENCH_WORK:-/tmp/pinwatch-bench}"
 S="$SHARED_BENCH/scripts"
 LIB="$BENCH_SELF/lib"
-PORT_BASE="${PORT_BASE:-20000}"
 COMMAND_LINE="Benchmarks/run.sh${*:+ $*}"
 
 RUNS="${RUNS:-3}" WARMUPS=1 SHELL_MAX="${SHELL_MAX:-200}" IDLE_SECS="${IDLE_SECS:-60}"
@@ -35,7 +34,7 @@ case "${1:-}" in
   "") ;;
   *) echo "usage: Benchmarks/run.sh [--quick]" >&2; exit 2 ;;
 esac
-# Each run is bounded; the shell method at 200 hosts takes about 10 s.
+# Each run is bounded; the slowest, the shell method at 200 hosts, takes 10-20 s.
 RUN_TIMEOUT=300
 
 source "$LIB/dashboard.sh"
@@ -47,6 +46,8 @@ prepare() {
   [[ "${SKIP_DEPS:-0}" == 1 ]] || "$S/install-deps.sh"
   "$S/build-tools.sh"
   if [[ -z "${PINWATCH:-}" ]]; then
+    # The toolchain lives in /opt/swift on these machines; only a login shell has it on PATH.
+    command -v swift >/dev/null 2>&1 || export PATH="$PATH:/opt/swift/usr/bin"
     log "swift build -c release"
     (cd "$REPO" && swift build -c release >&2)
     PINWATCH="$(cd "$REPO" && swift build -c release --show-bin-path)/pinwatch"
