@@ -189,6 +189,28 @@ final class ProbeEngineTests: XCTestCase {
         XCTAssertTrue(result.chain.isEmpty)
     }
 
+    func testTrustBundleFileIsUsed() throws {
+        let pki = try TestPKI()
+        let server = keep(try LocalTLSServer(identity: try pki.identity()))
+        let folder = try TemporaryFolder()
+        let bundle = folder.path("roots.pem")
+        try Data((try TestPKI(rootName: "Unrelated Root").root.certificate.pem + pki.root.certificate.pem).utf8)
+            .write(to: URL(fileURLWithPath: bundle))
+        let result = probe(.local(server, trust: .bundle(bundle)))
+        XCTAssertTrue(result.trusted, "\(String(describing: result.failure)) \(result.trustError ?? "")")
+        XCTAssertEqual(result.chain.count, 3)
+    }
+
+    func testSystemTrustStoreDoesNotKnowTheLocalRoot() throws {
+        let pki = try TestPKI()
+        let server = keep(try LocalTLSServer(identity: try pki.identity()))
+        let result = probe(.local(server, trust: .system))
+        XCTAssertNil(result.failure)
+        XCTAssertFalse(result.trusted)
+        XCTAssertEqual(result.trustError, "unable to get local issuer certificate")
+        XCTAssertEqual(result.chain.map(\.fromServer), [true, true])
+    }
+
     func testMissingTrustBundleIsReported() throws {
         let pki = try TestPKI()
         let server = keep(try LocalTLSServer(identity: try pki.identity()))
