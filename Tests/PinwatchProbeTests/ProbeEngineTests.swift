@@ -328,6 +328,17 @@ final class ProbeEngineTests: XCTestCase {
         XCTAssertEqual(fleet.map(\.acceptedConnections), Array(repeating: 1, count: 200))
     }
 
+    func testTenThousandTargetsInOneCycleLeakNoDescriptor() throws {
+        let port = try LocalPorts.closedPort()
+        let engine = ProbeEngine(concurrency: 64)
+        let before = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count
+        let results = engine.run(Array(repeating: ProbeTarget(host: "127.0.0.1", port: port, serverName: "api.test"), count: 10_000))
+        XCTAssertEqual(results.count, 10_000)
+        XCTAssertTrue(results.allSatisfy { $0.failure?.kind == .refused })
+        let after = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count
+        XCTAssertEqual(after, before)
+    }
+
     /// Silent servers hold every connection until its deadline, so no
     /// connection closes during the first wave and the server's count is
     /// exactly what the engine has open.
