@@ -20,6 +20,8 @@ final class ProbeConnection {
     private var lastConnectError = ""
     private(set) var socket: Int32 = -1
     private var dialled: SocketAddress?
+    /// For plain socks5: the target's IP, resolved here before dialling the proxy.
+    private var tunnelTargetAddress: String?
     private var proxyExchange: ProxyExchange?
     private var ssl: OpaquePointer?
     private var handshakeDone = false
@@ -81,8 +83,6 @@ final class ProbeConnection {
             connectToNextAddress()
         }
     }
-
-    private var tunnelTargetAddress: String?
 
     // MARK: Connect
 
