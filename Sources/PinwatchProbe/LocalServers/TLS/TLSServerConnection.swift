@@ -15,6 +15,9 @@ final class TLSServerConnection: ServerConnection {
         case lingering
     }
 
+    /// Unprocessed client bytes beyond this end the connection.
+    private static let maximumBufferedInput = 1 << 20
+
     let fileDescriptor: Int32
     let deadline: UInt64?
     private let ssl: OpaquePointer
@@ -88,6 +91,10 @@ final class TLSServerConnection: ServerConnection {
                 // Once lingering, whatever the client still sends is moot.
                 if phase == .handshaking {
                     _ = readBuffer.withUnsafeBytes { BIO_write(incoming, $0.baseAddress, Int32(count)) }
+                    // A client hello is a few KB; a flood is not a client.
+                    if BIO_ctrl_pending(incoming) > Self.maximumBufferedInput {
+                        peerClosed = true
+                    }
                 }
             case .wouldBlock:
                 return
