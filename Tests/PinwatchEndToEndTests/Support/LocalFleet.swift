@@ -172,10 +172,15 @@ final class LocalFleet {
 
     // MARK: Files
 
-    /// Writes `pinwatch.yaml` with `settings` (top-level lines such as
-    /// `timeout: 2s`) above the hosts; every host trusts `trust.pem`.
+    /// Writes `pinwatch.yaml` (or `name`) with `settings` (top-level lines
+    /// such as `proxy: off`) above `only` (default: every host); every host
+    /// trusts `trust.pem`.
     @discardableResult
-    func writeConfig(settings: [String] = [], timeout: String = "3s", pinsets: [String: [String]] = [:]) throws -> URL {
+    func writeConfig(
+        settings: [String] = [], timeout: String = "3s", pinsets: [String: [String]] = [:],
+        only: [Host]? = nil, name: String = "pinwatch.yaml"
+    ) throws -> URL {
+        let hosts = only ?? self.hosts
         var lines = ["timeout: \(timeout)", "trust: trust.pem", "concurrency: 16"] + settings
         if !pinsets.isEmpty {
             lines.append("pinsets:")
@@ -194,8 +199,7 @@ final class LocalFleet {
                 if !host.leaf.isEmpty { lines += ["      leaf:"] + host.leaf.map { "        - \($0)" } }
             }
         }
-        try write(lines.joined(separator: "\n") + "\n", to: "pinwatch.yaml")
-        return configURL
+        return try write(lines.joined(separator: "\n") + "\n", to: name)
     }
 
     @discardableResult
