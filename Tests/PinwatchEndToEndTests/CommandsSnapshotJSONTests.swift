@@ -204,6 +204,19 @@ final class CommandsSnapshotJSONTests: XCTestCase {
         }
         XCTAssertEqual(checked, 4)
         XCTAssertFalse(proxy.connectTargets.isEmpty, "the probes went through the proxy")
+
+        // The environment path, through `inspect`, in both of its formats.
+        let target = try XCTUnwrap(fleet.hosts.first)
+        for format in ["text", "json"] {
+            let outcome = try fleet.run(
+                ["inspect", "127.0.0.1:\(target.port)", "--sni", target.name, "--trust", fleet.trustURL.path, "--format", format],
+                environment: ["https_proxy": "http://user:secret@127.0.0.1:\(proxy.port)"])
+            XCTAssertEqual(outcome.status, 0, "inspect \(format): \(outcome.stderr)")
+            XCTAssertTrue(outcome.stdout.contains("127.0.0.1:\(proxy.port)"), "inspect \(format) names the proxy: \(outcome.stdout)")
+            XCTAssertFalse(outcome.stdout.contains("secret"), "inspect \(format) leaked the password on stdout")
+            XCTAssertFalse(outcome.stderr.contains("secret"), "inspect \(format) leaked the password on stderr")
+        }
+        XCTAssertTrue(proxy.connectTargets.contains("127.0.0.1:\(target.port)"))
     }
 
     func testEnvironmentProxyHonoursNoProxy() throws {
