@@ -60,14 +60,17 @@ public final class ProbeCycle: @unchecked Sendable {
 
     /// One target is done: with a result, or nil when it was dropped.
     func complete(index: Int, result: ProbeResult?) {
+        let onResult = self.onResult
+        let onFinish = self.onFinish
+        // Queued under the lock: two event loops finishing at once must
+        // reach the delivery queue in the order they counted down, or
+        // `onFinish` could run before the other loop's `onResult`.
         lock.lock()
+        defer { lock.unlock() }
         remaining -= 1
         let deliver = !cancelled ? result : nil
         let last = remaining == 0
         if last { finished = true }
-        lock.unlock()
-        let onResult = self.onResult
-        let onFinish = self.onFinish
         delivery.async {
             if let deliver { onResult(index, deliver) }
             if last { onFinish() }
