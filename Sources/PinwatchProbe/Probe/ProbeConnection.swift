@@ -262,7 +262,7 @@ final class ProbeConnection {
     }
 
     private func collect(from session: OpaquePointer) {
-        switch ChainCollector.collect(from: session) {
+        switch ChainCollector.collect(from: session, issuerFacts: loop.issuerFacts) {
         case .failure(let failure):
             finish(failure: failure)
         case .success(let outcome):
