@@ -7,7 +7,7 @@ import PinwatchUI
 // real ncurses painter: the cost of one redraw, which the dashboard pays on
 // every result and every clock tick.
 //
-//   pinwatch-frame-bench ROWS [--paint] [--iterations K] [--out FILE]
+//   pinwatch-frame-bench ROWS [--paint] [--churn] [--iterations K] [--out FILE]
 //
 // Without --paint only the Frame is built (no terminal needed). With
 // --paint it must run in a terminal (Benchmarks/run.sh uses tmux) and
@@ -18,6 +18,9 @@ struct Options {
     var paint = false
     var iterations = 50
     var out: String?
+    /// Record one fresh result before each frame, as during a cycle, so
+    /// the rows, counts and banner are worked out again every time.
+    var churn = false
 
     init(_ arguments: [String]) {
         var iterator = arguments.makeIterator()
@@ -26,6 +29,7 @@ struct Options {
             case "--paint": paint = true
             case "--iterations": iterations = iterator.next().flatMap(Int.init) ?? iterations
             case "--out": out = iterator.next()
+            case "--churn": churn = true
             default: rows = Int(argument) ?? rows
             }
         }
@@ -90,14 +94,17 @@ for iteration in 0..<(options.iterations + 3) {
     let started = DispatchTime.now().uptimeNanoseconds
     // Each iteration moves the selection so the painter has real work.
     _ = state.handle(iteration % 2 == 0 ? .down : .up)
+    if options.churn, let report = state.reports[iteration % options.rows] {
+        state.record(report, forHost: iteration % options.rows, at: now)
+    }
     let frame = DashboardLayout.frame(for: state, width: size.columns, height: size.rows, now: now.addingTimeInterval(Double(iteration)))
     screen?.paint(frame, theme: theme)
     let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6
     if iteration >= 3 { samples.append(elapsed) }  // the first frames warm caches
 }
 screen?.restore()
-let line = String(format: "rows=%d paint=%@ iterations=%d median_ms=%.3f max_ms=%.3f\n",
-                  options.rows, options.paint ? "yes" : "no", samples.count, median(samples), samples.max() ?? 0)
+let line = String(format: "rows=%d paint=%@ churn=%@ iterations=%d median_ms=%.3f max_ms=%.3f\n",
+                  options.rows, options.paint ? "yes" : "no", options.churn ? "yes" : "no", samples.count, median(samples), samples.max() ?? 0)
 if let out = options.out {
     FileManager.default.createFile(atPath: out, contents: Data(line.utf8))
 } else {

@@ -5,6 +5,18 @@ import XCTest
 
 final class ProbeEngineTests: XCTestCase {
     private let engine = ProbeEngine(concurrency: 8)
+    /// Servers live until the test ends: the optimiser may otherwise end
+    /// a local's lifetime right after its last use, before the probe runs.
+    private var servers: [AnyObject] = []
+
+    override func tearDown() {
+        servers.removeAll()
+    }
+
+    private func keep<Server: AnyObject>(_ server: Server) -> Server {
+        servers.append(server)
+        return server
+    }
 
     private func probe(_ target: ProbeTarget) -> ProbeResult {
         let results = engine.run([target])
@@ -16,7 +28,7 @@ final class ProbeEngineTests: XCTestCase {
 
     func testTrustedChainTakesTheRootFromTheTrustStore() throws {
         let pki = try TestPKI()
-        let server = try LocalTLSServer(identity: try pki.identity())
+        let server = keep(try LocalTLSServer(identity: try pki.identity()))
         let result = probe(.local(server, trust: pki.trust))
 
         XCTAssertNil(result.failure)
@@ -37,7 +49,7 @@ final class ProbeEngineTests: XCTestCase {
 
     func testRSALeafIsDescribedAndTrusted() throws {
         let pki = try TestPKI()
-        let server = try LocalTLSServer(identity: try pki.identity(key: try PrivateKey.rsa(bits: 2048)))
+        let server = keep(try LocalTLSServer(identity: try pki.identity(key: try PrivateKey.rsa(bits: 2048))))
         let result = probe(.local(server, trust: pki.trust))
         XCTAssertNil(result.failure)
         XCTAssertTrue(result.trusted, result.trustError ?? "")
@@ -46,7 +58,7 @@ final class ProbeEngineTests: XCTestCase {
 
     func testECDSAP384LeafIsDescribed() throws {
         let pki = try TestPKI()
-        let server = try LocalTLSServer(identity: try pki.identity(key: try PrivateKey.ecdsa(.p384)))
+        let server = keep(try LocalTLSServer(identity: try pki.identity(key: try PrivateKey.ecdsa(.p384))))
         let result = probe(.local(server, trust: pki.trust))
         XCTAssertTrue(result.trusted, result.trustError ?? "")
         XCTAssertEqual(result.chain.first?.facts.keyDescription, "ECDSA P-384")
@@ -54,7 +66,7 @@ final class ProbeEngineTests: XCTestCase {
 
     func testWrongHostnameIsUntrustedButTheChainIsCollected() throws {
         let pki = try TestPKI()
-        let server = try LocalTLSServer(identity: try pki.identity())
+        let server = keep(try LocalTLSServer(identity: try pki.identity()))
         let result = probe(.local(server, trust: pki.trust, serverName: "other.test"))
         XCTAssertNil(result.failure)
         XCTAssertFalse(result.trusted)
@@ -64,7 +76,7 @@ final class ProbeEngineTests: XCTestCase {
 
     func testIPLiteralServerNameIsCheckedAgainstIPAddresses() throws {
         let pki = try TestPKI()
-        let server = try LocalTLSServer(identity: try pki.identity())
+        let server = keep(try LocalTLSServer(identity: try pki.identity()))
         let result = probe(ProbeTarget(host: "127.0.0.1", port: server.port, serverName: "127.0.0.1", trust: pki.trust))
         XCTAssertTrue(result.trusted, result.trustError ?? "")
     }
@@ -72,7 +84,7 @@ final class ProbeEngineTests: XCTestCase {
     func testUnknownRootIsUntrusted() throws {
         let pki = try TestPKI()
         let stranger = try TestPKI(rootName: "Some Other Root")
-        let server = try LocalTLSServer(identity: try pki.identity())
+        let server = keep(try LocalTLSServer(identity: try pki.identity()))
         let result = probe(.local(server, trust: stranger.trust))
         XCTAssertNil(result.failure)
         XCTAssertFalse(result.trusted)
@@ -84,7 +96,7 @@ final class ProbeEngineTests: XCTestCase {
     func testExpiredLeafIsUntrustedWithItsChain() throws {
         let pki = try TestPKI()
         let expired = ValidityWindow(notBefore: Date().addingTimeInterval(-90 * 86_400), notAfter: Date().addingTimeInterval(-86_400))
-        let server = try LocalTLSServer(identity: try pki.identity(validity: expired))
+        let server = keep(try LocalTLSServer(identity: try pki.identity(validity: expired)))
         let result = probe(.local(server, trust: pki.trust))
         XCTAssertFalse(result.trusted)
         XCTAssertEqual(result.trustError, "certificate has expired")
@@ -94,7 +106,7 @@ final class ProbeEngineTests: XCTestCase {
 
     func testSelfSignedLeafIsASingleLevel() throws {
         let leaf = try SelfSignedLeaf.make(commonName: "api.test", dnsNames: ["api.test"])
-        let server = try LocalTLSServer(identity: Identity(leaf: leaf))
+        let server = keep(try LocalTLSServer(identity: Identity(leaf: leaf)))
         let result = probe(.local(server, trust: try TestPKI().trust))
         XCTAssertFalse(result.trusted)
         XCTAssertEqual(result.chain.count, 1)
@@ -112,7 +124,7 @@ final class ProbeEngineTests: XCTestCase {
         let newRootCrossSigned = try oldRoot.crossSign(newRoot.certificate)
         let intermediate = try newRoot.issueIntermediate(commonName: "Issuing CA")
         let leaf = try intermediate.issueLeaf(commonName: "api.test", dnsNames: ["api.test"])
-        let server = try LocalTLSServer(identity: Identity(leaf: leaf, intermediates: [intermediate.certificate, newRootCrossSigned]))
+        let server = keep(try LocalTLSServer(identity: Identity(leaf: leaf, intermediates: [intermediate.certificate, newRootCrossSigned])))
 
         let viaOld = probe(.local(server, trust: .pem(oldRoot.certificate.pem)))
         XCTAssertTrue(viaOld.trusted, viaOld.trustError ?? "")
@@ -146,7 +158,7 @@ final class ProbeEngineTests: XCTestCase {
 
     func testLocalhostNameIsResolvedAndProbed() throws {
         let pki = try TestPKI()
-        let server = try LocalTLSServer(identity: try pki.identity())
+        let server = keep(try LocalTLSServer(identity: try pki.identity()))
         let result = probe(ProbeTarget(host: "localhost", port: server.port, serverName: "api.test", trust: pki.trust))
         XCTAssertNil(result.failure)
         XCTAssertTrue(result.trusted, result.trustError ?? "")
@@ -163,7 +175,7 @@ final class ProbeEngineTests: XCTestCase {
             intermediates.insert(issuer.certificate, at: 0)
         }
         let leaf = try issuer.issueLeaf(commonName: "api.test", dnsNames: ["api.test"])
-        let server = try LocalTLSServer(identity: Identity(leaf: leaf, intermediates: intermediates))
+        let server = keep(try LocalTLSServer(identity: Identity(leaf: leaf, intermediates: intermediates)))
         let result = probe(.local(server, trust: pki.trust))
         XCTAssertEqual(result.failure?.kind, .tls, "\(String(describing: result.failure))")
         XCTAssertTrue(result.chain.isEmpty)
@@ -171,22 +183,44 @@ final class ProbeEngineTests: XCTestCase {
 
     func testMegabyteCertificateIsATLSErrorNotAHang() throws {
         let pki = try TestPKI()
-        let server = try LocalTLSServer(identity: try pki.identity(paddingBytes: 1_000_000))
+        let server = keep(try LocalTLSServer(identity: try pki.identity(paddingBytes: 1_000_000)))
         let result = probe(.local(server, trust: pki.trust))
         XCTAssertEqual(result.failure?.kind, .tls, "\(String(describing: result.failure))")
         XCTAssertTrue(result.chain.isEmpty)
     }
 
+    func testTrustBundleFileIsUsed() throws {
+        let pki = try TestPKI()
+        let server = keep(try LocalTLSServer(identity: try pki.identity()))
+        let folder = try TemporaryFolder()
+        let bundle = folder.path("roots.pem")
+        try Data((try TestPKI(rootName: "Unrelated Root").root.certificate.pem + pki.root.certificate.pem).utf8)
+            .write(to: URL(fileURLWithPath: bundle))
+        let result = probe(.local(server, trust: .bundle(bundle)))
+        XCTAssertTrue(result.trusted, "\(String(describing: result.failure)) \(result.trustError ?? "")")
+        XCTAssertEqual(result.chain.count, 3)
+    }
+
+    func testSystemTrustStoreDoesNotKnowTheLocalRoot() throws {
+        let pki = try TestPKI()
+        let server = keep(try LocalTLSServer(identity: try pki.identity()))
+        let result = probe(.local(server, trust: .system))
+        XCTAssertNil(result.failure)
+        XCTAssertFalse(result.trusted)
+        XCTAssertEqual(result.trustError, "unable to get local issuer certificate")
+        XCTAssertEqual(result.chain.map(\.fromServer), [true, true])
+    }
+
     func testMissingTrustBundleIsReported() throws {
         let pki = try TestPKI()
-        let server = try LocalTLSServer(identity: try pki.identity())
+        let server = keep(try LocalTLSServer(identity: try pki.identity()))
         let result = probe(.local(server, trust: .bundle("/nonexistent/bundle.pem")))
         XCTAssertEqual(result.failure?.kind, .tls)
         XCTAssertTrue(result.failure?.message.contains("/nonexistent/bundle.pem") ?? false)
     }
 
     func testBlackHoleCostsExactlyItsDeadline() throws {
-        let blackHole = try BlackHoleServer()
+        let blackHole = keep(try BlackHoleServer())
         let result = probe(ProbeTarget(host: "127.0.0.1", port: blackHole.port, serverName: "api.test", timeout: 1))
         XCTAssertEqual(result.failure?.kind, .timeout)
         XCTAssertEqual(result.failure?.message, "timed out after 1 s during the TLS handshake")
@@ -196,7 +230,7 @@ final class ProbeEngineTests: XCTestCase {
     }
 
     func testPlaintextServerIsATLSError() throws {
-        let plaintext = try PlaintextServer()
+        let plaintext = keep(try PlaintextServer())
         let result = probe(ProbeTarget(host: "127.0.0.1", port: plaintext.port, serverName: "api.test"))
         XCTAssertEqual(result.failure?.kind, .tls)
         XCTAssertEqual(result.failure?.message, "not a TLS server (got plaintext)")
@@ -206,8 +240,8 @@ final class ProbeEngineTests: XCTestCase {
 
     func testConnectProxyCarriesTheProbe() throws {
         let pki = try TestPKI()
-        let server = try LocalTLSServer(identity: try pki.identity())
-        let proxy = try ConnectProxyServer(hostOverrides: ["api.test": "127.0.0.1"])
+        let server = keep(try LocalTLSServer(identity: try pki.identity()))
+        let proxy = keep(try ConnectProxyServer(hostOverrides: ["api.test": "127.0.0.1"]))
         let route = ProxyRoute(scheme: .http, host: proxy.host, port: proxy.port, source: "https_proxy")
         let result = probe(ProbeTarget(host: "api.test", port: server.port, serverName: "api.test", trust: pki.trust, proxy: route))
 
@@ -222,8 +256,8 @@ final class ProbeEngineTests: XCTestCase {
 
     func testConnectProxyTargetsTheConnectAddressAndSendsCredentials() throws {
         let pki = try TestPKI()
-        let server = try LocalTLSServer(identity: try pki.identity())
-        let proxy = try ConnectProxyServer()
+        let server = keep(try LocalTLSServer(identity: try pki.identity()))
+        let proxy = keep(try ConnectProxyServer())
         let route = ProxyRoute(scheme: .http, host: proxy.host, port: proxy.port, username: "ops", password: "s3cret", source: "config")
         let result = probe(ProbeTarget(host: "api.test", port: server.port, serverName: "api.test", connectAddress: "127.0.0.1",
                                        trust: pki.trust, proxy: route))
@@ -233,7 +267,7 @@ final class ProbeEngineTests: XCTestCase {
     }
 
     func testRefusingProxyIsAProxyError() throws {
-        let proxy = try ConnectProxyServer(rejectAll: true)
+        let proxy = keep(try ConnectProxyServer(rejectAll: true))
         let route = ProxyRoute(scheme: .http, host: proxy.host, port: proxy.port, source: "config")
         let result = probe(ProbeTarget(host: "127.0.0.1", port: 443, serverName: "api.test", proxy: route))
         XCTAssertEqual(result.failure?.kind, .proxy)
@@ -249,23 +283,67 @@ final class ProbeEngineTests: XCTestCase {
         XCTAssertTrue(result.failure?.message.hasPrefix("cannot reach proxy") ?? false, result.failure?.message ?? "")
     }
 
+    func testSocks5hSendsTheNameToTheProxy() throws {
+        let pki = try TestPKI()
+        let server = keep(try LocalTLSServer(identity: try pki.identity()))
+        let proxy = keep(try Socks5TestProxy(names: ["api.test": "127.0.0.1"], credentials: (user: "ops", password: "pw")))
+        let route = ProxyRoute(scheme: .socks5h, host: "127.0.0.1", port: proxy.port, username: "ops", password: "pw", source: "all_proxy")
+        let result = probe(ProbeTarget(host: "api.test", port: server.port, serverName: "api.test", trust: pki.trust, proxy: route))
+        XCTAssertTrue(result.trusted, "\(String(describing: result.failure)) \(result.trustError ?? "")")
+        XCTAssertEqual(result.chain.count, 3)
+        XCTAssertEqual(result.address, "127.0.0.1:\(proxy.port)")
+        XCTAssertEqual(proxy.requests, [.init(host: "api.test", port: server.port, sentName: true)])
+    }
+
+    func testSocks5ResolvesTheTargetLocally() throws {
+        let pki = try TestPKI()
+        let server = keep(try LocalTLSServer(identity: try pki.identity()))
+        let proxy = keep(try Socks5TestProxy())
+        let route = ProxyRoute(scheme: .socks5, host: "127.0.0.1", port: proxy.port, source: "all_proxy")
+        let result = probe(ProbeTarget(host: "localhost", port: server.port, serverName: "api.test", trust: pki.trust, proxy: route))
+        XCTAssertTrue(result.trusted, "\(String(describing: result.failure)) \(result.trustError ?? "")")
+        XCTAssertEqual(proxy.requests.first?.sentName, false)
+        XCTAssertEqual(proxy.requests.first?.port, server.port)
+    }
+
+    func testSocks5RefusalIsAProxyError() throws {
+        let proxy = keep(try Socks5TestProxy())
+        let route = ProxyRoute(scheme: .socks5h, host: "127.0.0.1", port: proxy.port, source: "all_proxy")
+        let result = probe(ProbeTarget(host: "unknown.test", port: 443, serverName: "unknown.test", proxy: route))
+        XCTAssertEqual(result.failure?.kind, .proxy)
+        XCTAssertEqual(result.failure?.message, "SOCKS5 proxy refused the connection: host unreachable")
+    }
+
     // MARK: Scale
 
-    func testBatchNeverExceedsConcurrency() throws {
+    func testBatchOfTwoHundredServersAllAnswer() throws {
         let pki = try TestPKI()
-        let server = try LocalTLSServer(identity: try pki.identity())
-        let targets = Array(repeating: ProbeTarget.local(server, trust: pki.trust), count: 200)
-        let results = engine.run(targets)
+        let identity = try pki.identity()
+        let fleet = try (0..<200).map { _ in keep(try LocalTLSServer(identity: identity)) }
+        let results = engine.run(fleet.map { ProbeTarget.local($0, trust: pki.trust) })
         XCTAssertEqual(results.count, 200)
-        XCTAssertTrue(results.allSatisfy { $0.failure == nil && $0.trusted }, "\(results.compactMap(\.failure).first.map(String.init(describing:)) ?? "")")
-        XCTAssertEqual(server.acceptedConnections, 200)
+        let failures = results.compactMap(\.failure)
+        XCTAssertTrue(failures.isEmpty, "\(failures.count) failed, first: \(failures.first.map(String.init(describing:)) ?? "")")
+        XCTAssertEqual(results.filter(\.trusted).count, 200)
+        XCTAssertEqual(fleet.map(\.acceptedConnections), Array(repeating: 1, count: 200))
+    }
+
+    func testTenThousandTargetsInOneCycleLeakNoDescriptor() throws {
+        let port = try LocalPorts.closedPort()
+        let engine = ProbeEngine(concurrency: 64)
+        let before = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count
+        let results = engine.run(Array(repeating: ProbeTarget(host: "127.0.0.1", port: port, serverName: "api.test"), count: 10_000))
+        XCTAssertEqual(results.count, 10_000)
+        XCTAssertTrue(results.allSatisfy { $0.failure?.kind == .refused })
+        let after = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count
+        XCTAssertEqual(after, before)
     }
 
     /// Silent servers hold every connection until its deadline, so no
     /// connection closes during the first wave and the server's count is
     /// exactly what the engine has open.
     func testSocketsInFlightNeverExceedConcurrency() throws {
-        let blackHole = try BlackHoleServer()
+        let blackHole = keep(try BlackHoleServer())
         let targets = Array(repeating: ProbeTarget(host: "127.0.0.1", port: blackHole.port, serverName: "api.test", timeout: 10), count: 20)
         let finished = expectation(description: "finish")
         let log = ArrivalLog()
@@ -288,8 +366,8 @@ final class ProbeEngineTests: XCTestCase {
 
     func testHungHostDoesNotDelayTheOthers() throws {
         let pki = try TestPKI()
-        let server = try LocalTLSServer(identity: try pki.identity())
-        let blackHole = try BlackHoleServer()
+        let server = keep(try LocalTLSServer(identity: try pki.identity()))
+        let blackHole = keep(try BlackHoleServer())
         let engine = ProbeEngine(concurrency: 4)
         var targets = [ProbeTarget(host: "127.0.0.1", port: blackHole.port, serverName: "api.test", timeout: 3)]
         targets += (0..<20).map { _ in ProbeTarget.local(server, trust: pki.trust, timeout: 3) }
@@ -306,7 +384,7 @@ final class ProbeEngineTests: XCTestCase {
 
     func testResultsArriveForEveryIndexAndFinishComesLast() throws {
         let pki = try TestPKI()
-        let server = try LocalTLSServer(identity: try pki.identity())
+        let server = keep(try LocalTLSServer(identity: try pki.identity()))
         let closed = try LocalPorts.closedPort()
         var targets = (0..<30).map { _ in ProbeTarget.local(server, trust: pki.trust) }
         targets[7] = ProbeTarget(host: "127.0.0.1", port: closed, serverName: "api.test")

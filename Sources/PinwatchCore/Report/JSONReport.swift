@@ -8,14 +8,32 @@ public enum JSONReport {
     public static let version = 1
 
     public static func render(_ reports: [HostReport], generatedAt: Date) -> String {
+        var out = ""
+        write(reports, generatedAt: generatedAt) { out += $0 }
+        return out
+    }
+
+    /// The same document, handed to `emit` a host at a time, so that a
+    /// 10,000-host snapshot never holds the whole text (or a tree of it) in
+    /// memory at once.
+    public static func write(_ reports: [HostReport], generatedAt: Date, to emit: (String) -> Void) {
         let summary = StatusSummary(reports)
-        let document = JSONValue.object([
+        let head = JSONValue.object([
             ("version", .int(version)),
             ("generated_at", .string(DateText.iso8601(generatedAt))),
             ("summary", .object(StatusSummary.reportingOrder.map { ($0.rawValue, .int(summary.count(of: $0))) })),
-            ("hosts", .array(reports.map(host))),
-        ])
-        return document.render() + "\n"
+        ]).render()
+        // The head without its closing brace; "hosts" is the last field.
+        emit(String(head.dropLast(2)) + ",\n  \"hosts\": ")
+        guard !reports.isEmpty else {
+            emit("[]\n}\n")
+            return
+        }
+        emit("[\n")
+        for (index, report) in reports.enumerated() {
+            emit("    " + host(report).render(indent: 2) + (index == reports.count - 1 ? "\n" : ",\n"))
+        }
+        emit("  ]\n}\n")
     }
 
     /// One host object, for `inspect --format json`.

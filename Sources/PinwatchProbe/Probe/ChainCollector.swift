@@ -16,7 +16,7 @@ enum ChainCollector {
         var trustError: String?
     }
 
-    static func collect(from ssl: OpaquePointer) -> Result<Outcome, ProbeFailure> {
+    static func collect(from ssl: OpaquePointer, issuerFacts: IssuerFactsCache) -> Result<Outcome, ProbeFailure> {
         let sent = certificates(in: SSL_get_peer_cert_chain(ssl))
         guard !sent.isEmpty else {
             return .failure(ProbeFailure(kind: .noCertificate, message: "the server sent no certificate"))
@@ -27,11 +27,12 @@ enum ChainCollector {
         }
         let built = certificates(in: SSL_get0_verified_chain(ssl))
         let levels = (built.isEmpty ? sent : built).prefix(maximumLevels)
-        let chain = levels.map { certificate -> ChainCertificate in
+        let chain = levels.enumerated().map { level, certificate -> ChainCertificate in
             let fromServer = sent.contains { sentCertificate in
                 X509_cmp(sentCertificate.pointer, certificate.pointer) == 0
             }
-            return ChainCertificate(facts: certificate.facts, fromServer: fromServer)
+            let facts = level == 0 ? certificate.facts : issuerFacts.facts(of: certificate)
+            return ChainCertificate(facts: facts, fromServer: fromServer)
         }
         let verifyResult = SSL_get_verify_result(ssl)
         let trusted = verifyResult == Int(X509_V_OK)

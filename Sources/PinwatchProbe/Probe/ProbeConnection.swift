@@ -20,6 +20,8 @@ final class ProbeConnection {
     private var lastConnectError = ""
     private(set) var socket: Int32 = -1
     private var dialled: SocketAddress?
+    /// For plain socks5: the target's IP, resolved here before dialling the proxy.
+    private var tunnelTargetAddress: String?
     private var proxyExchange: ProxyExchange?
     private var ssl: OpaquePointer?
     private var handshakeDone = false
@@ -82,8 +84,6 @@ final class ProbeConnection {
         }
     }
 
-    private var tunnelTargetAddress: String?
-
     // MARK: Connect
 
     private func connectToNextAddress() {
@@ -134,6 +134,14 @@ final class ProbeConnection {
             connectToNextAddress()
             return
         }
+        // An event left over from the previous address's socket (same
+        // connection id, same epoll batch) must not pass for this one.
+        var peer = sockaddr_storage()
+        var peerLength = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        let isConnected = withUnsafeMutablePointer(to: &peer) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getpeername(socket, $0, &peerLength) == 0 }
+        }
+        guard isConnected else { return loop.watch(self, for: .writable) }
         connected()
     }
 
@@ -254,7 +262,7 @@ final class ProbeConnection {
     }
 
     private func collect(from session: OpaquePointer) {
-        switch ChainCollector.collect(from: session) {
+        switch ChainCollector.collect(from: session, issuerFacts: loop.issuerFacts) {
         case .failure(let failure):
             finish(failure: failure)
         case .success(let outcome):

@@ -6,13 +6,18 @@ import PinwatchCore
 /// says when the pass is over.
 ///
 /// Results are delivered on a private serial queue, in completion order, so
-/// a slow `onResult` never holds up an event loop. `@unchecked Sendable`:
-/// the counters are guarded by `lock`.
+/// a slow `onResult` never holds up an event loop. Results that finish
+/// while a delivery is already scheduled join it rather than each waking
+/// the queue's thread. `@unchecked Sendable`: the counters and the
+/// outbox are guarded by `lock`.
 public final class ProbeCycle: @unchecked Sendable {
     private let lock = NSLock()
     private var remaining: Int
     private var cancelled = false
     private var finished = false
+    /// Completed but not yet delivered: (index, result or nil if dropped, is the last).
+    private var outbox: [(index: Int, result: ProbeResult?, last: Bool)] = []
+    private var deliveryScheduled = false
     private let delivery = DispatchQueue(label: "pinwatch.probe-cycle.delivery")
     private let onResult: @Sendable (Int, ProbeResult) -> Void
     private let onFinish: @Sendable () -> Void
@@ -62,15 +67,32 @@ public final class ProbeCycle: @unchecked Sendable {
     func complete(index: Int, result: ProbeResult?) {
         lock.lock()
         remaining -= 1
-        let deliver = !cancelled ? result : nil
         let last = remaining == 0
         if last { finished = true }
+        outbox.append((index, !cancelled ? result : nil, last))
+        let schedule = !deliveryScheduled
+        deliveryScheduled = true
         lock.unlock()
-        let onResult = self.onResult
-        let onFinish = self.onFinish
-        delivery.async {
-            if let deliver { onResult(index, deliver) }
-            if last { onFinish() }
+        if schedule {
+            delivery.async { [self] in deliverOutbox() }
+        }
+    }
+
+    /// Delivers until the outbox stays empty; runs on `delivery` only.
+    private func deliverOutbox() {
+        while true {
+            lock.lock()
+            let batch = outbox
+            outbox.removeAll(keepingCapacity: true)
+            if batch.isEmpty { deliveryScheduled = false }
+            // Cancelling stops results still waiting here, too.
+            let dropResults = cancelled
+            lock.unlock()
+            if batch.isEmpty { return }
+            for entry in batch {
+                if let result = entry.result, !dropResults { onResult(entry.index, result) }
+                if entry.last { onFinish() }
+            }
         }
     }
 }

@@ -44,6 +44,9 @@ final class ProbeEventLoop: @unchecked Sendable {
     private var deadlines = DeadlineHeap()
     private var nextConnectionID = 0
     private var running = true
+    let issuerFacts = IssuerFactsCache()
+    /// The loop's thread, set under `inboxLock` once it runs.
+    private var loopThread: pthread_t?
 
     init(name: String, resolver: NameResolver, contexts: TLSContextCache, completion: @escaping Completion) throws {
         epoll = epoll_create1(Int32(EPOLL_CLOEXEC))
@@ -69,7 +72,12 @@ final class ProbeEventLoop: @unchecked Sendable {
     func submit(_ command: Command) {
         inboxLock.lock()
         inbox.append(command)
+        let fromLoopThread = loopThread.map { pthread_equal($0, pthread_self()) != 0 } ?? false
         inboxLock.unlock()
+        // The loop reads its inbox after every batch of events, so a command
+        // it gives itself (the next probe after one finished) needs no
+        // wake-up: that saves a write and a spurious epoll return per probe.
+        guard !fromLoopThread else { return }
         var one: UInt64 = 1
         _ = write(wakeEvent, &one, MemoryLayout<UInt64>.size)
     }
@@ -110,6 +118,9 @@ final class ProbeEventLoop: @unchecked Sendable {
     // MARK: The loop
 
     private func run() {
+        inboxLock.lock()
+        loopThread = pthread_self()
+        inboxLock.unlock()
         var events = [epoll_event](repeating: epoll_event(), count: Self.eventBatch)
         while running {
             let ready = epoll_wait(epoll, &events, Int32(events.count), waitMilliseconds())
@@ -136,6 +147,12 @@ final class ProbeEventLoop: @unchecked Sendable {
     }
 
     private func waitMilliseconds() -> Int32 {
+        // Commands the loop gave itself while handling the last batch
+        // (it sends no wake-up for those) are run without waiting.
+        inboxLock.lock()
+        let pending = !inbox.isEmpty
+        inboxLock.unlock()
+        if pending { return 0 }
         guard let earliest = deadlines.earliest else { return -1 }
         let now = DispatchTime.now().uptimeNanoseconds
         guard earliest > now else { return 0 }

@@ -19,7 +19,7 @@ enum SocketInterest {
 /// The phases of a probe, named as timeout messages name them.
 enum ProbePhase: String {
     case resolving = "DNS resolution"
-    case connecting = "connecting"
+    case connecting = "the TCP connect"
     case proxying = "the proxy handshake"
     case handshaking = "the TLS handshake"
     case finished = "finishing"

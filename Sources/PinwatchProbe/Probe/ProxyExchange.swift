@@ -81,7 +81,11 @@ struct ProxyExchange {
             return .failed("proxy did not answer CONNECT with HTTP")
         }
         guard (200..<300).contains(code) else {
-            return .failed("proxy refused CONNECT: \(String(statusLine.dropFirst(parts[0].count + 1).prefix(120)))")
+            // The reason phrase comes from the proxy: one line of printable
+            // characters at most, whatever it sent.
+            let reason = statusLine.dropFirst(parts[0].count + 1).unicodeScalars
+                .filter { $0.value >= 0x20 && $0.value != 0x7F }.prefix(120)
+            return .failed("proxy refused CONNECT: \(String(String.UnicodeScalarView(reason)))")
         }
         return .established
     }

@@ -87,8 +87,8 @@ struct SocketAddress {
     }
 
     func withSockaddr<T>(_ body: (UnsafePointer<sockaddr>, socklen_t) -> T) -> T {
-        withUnsafeBytes(of: storage) { raw in
-            body(raw.baseAddress!.assumingMemoryBound(to: sockaddr.self), length)
+        withUnsafePointer(to: storage) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, length) }
         }
     }
 }

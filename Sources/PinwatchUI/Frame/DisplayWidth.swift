@@ -9,6 +9,8 @@ public enum DisplayWidth {
     public static func of(_ character: Character) -> Int {
         let scalars = character.unicodeScalars
         guard let first = scalars.first else { return 0 }
+        // Nearly every cell is printable ASCII: skip the property lookups.
+        if (0x20..<0x7F).contains(first.value), scalars.count == 1 { return 1 }
         if isZeroWidth(first) {
             // A lone mark or joiner; a cluster that starts with one has no base to sit on.
             return scalars.contains(where: { !isZeroWidth($0) }) ? 1 : 0

@@ -54,13 +54,22 @@ public struct Frame: Hashable, Sendable {
         guard row >= 0, row < height, column >= 0, column < width else { return 0 }
         let limit = min(maxWidth ?? width, width - column)
         guard limit > 0 else { return 0 }
-        let clean = TerminalText.sanitize(text)
-        let graphemes: [(Character, Int)] = clean.compactMap { character in
+        // Only what can show is sanitised and measured: a banner naming
+        // thousands of hosts costs what fits on the row, not its length.
+        let scalarBudget = limit * 8 + 16
+        let isCut = text.unicodeScalars.count > scalarBudget
+        let visible = isCut ? String(String.UnicodeScalarView(text.unicodeScalars.prefix(scalarBudget))) : text
+        var graphemes: [(Character, Int)] = []
+        var total = 0
+        for character in TerminalText.sanitize(visible) {
             let cells = DisplayWidth.of(character)
-            return cells == 0 ? nil : (character, cells)
+            guard cells > 0 else { continue }
+            graphemes.append((character, cells))
+            total += cells
+            if total > limit { break }
         }
-        let total = graphemes.reduce(0) { $0 + $1.1 }
-        let budget = total > limit ? limit - 1 : limit
+        let overflows = total > limit || isCut
+        let budget = overflows ? limit - 1 : limit
         var used = 0
         for (character, cells) in graphemes {
             if used + cells > budget { break }
@@ -70,7 +79,7 @@ public struct Frame: Hashable, Sendable {
             }
             used += cells
         }
-        if total > limit {
+        if overflows {
             // Fill a half-used wide slot too, so the ellipsis sits right after the text.
             setCell(row: row, column: column + used, Cell(text: "…", style: style))
             used += 1

@@ -1,32 +1,23 @@
 import Foundation
 import PinwatchCore
 
-/// The alert banner: one line per host that needs the on-call, in words.
+/// The alert banner: the hosts that need the on-call, in words.
+///
+/// It works from `DashboardState.alertingHosts`, worked out once per change
+/// of results, and builds only the lines it shows: with thousands of hosts
+/// in trouble a redraw must not format thousands of lines.
 enum BannerLayout {
-    /// Every alert line, worst first (blocked, expired, leaf_only), then configuration order.
+    /// Names listed in a grouped line before "+N more"; more would be cut
+    /// by the widest terminal anyway.
+    static let groupedNameLimit = 40
+
+    /// One line per host: blocked, then expired, then leaf_only, each in
+    /// configuration order. The snapshot shows all of them.
     static func lines(for state: DashboardState) -> [StyledLine] {
-        let banner = Style(.banner)
-        var blocked: [StyledLine] = []
-        var expired: [StyledLine] = []
-        var leafOnly: [StyledLine] = []
-        for (index, host) in state.hosts.enumerated() {
-            guard let report = state.reports[index] else { continue }
-            let name = host.displayName
-            if report.status == .blocked {
-                blocked.append([Span(" ✗ BLOCKED \(name): pinned clients refuse this host now — \(blockedReason(report))", banner)])
-            } else if report.alerts.contains(.expired) {
-                let ago = -(report.leafDaysLeft ?? 0)
-                expired.append([Span(" ✗ EXPIRED \(name): the leaf certificate expired \(ago) day\(ago == 1 ? "" : "s") ago", banner)])
-            }
-            if report.status == .leafOnly {
-                var text = " ⚠ LEAF ONLY \(name): only the leaf pin still matches: breaks at next renewal"
-                if let days = report.leafDaysLeft {
-                    text += days >= 0 ? " (leaf renews within \(days) day\(days == 1 ? "" : "s"))" : " (leaf already expired)"
-                }
-                leafOnly.append([Span(text, banner)])
-            }
-        }
-        return blocked + expired + leafOnly
+        let hosts = state.alertingHosts
+        return hosts.blocked.map { blockedLine(state, $0) }
+            + hosts.expired.map { expiredLine(state, $0) }
+            + hosts.leafOnly.map { leafOnlyLine(state, $0) }
     }
 
     /// The live screen's banner in at most `limit` lines: one line per host
@@ -37,37 +28,63 @@ enum BannerLayout {
     /// for, and it must never hide behind "… and N more".
     static func live(for state: DashboardState, limit: Int) -> [StyledLine] {
         guard limit > 0 else { return [] }
-        let lines = lines(for: state)
-        guard lines.count > limit else { return lines }
-        return Array(grouped(for: state).prefix(limit))
+        let hosts = state.alertingHosts
+        guard hosts.count > limit else { return lines(for: state) }
+        return Array(grouped(state, hosts).prefix(limit))
+    }
+
+    /// How many lines `live` draws, without formatting any of them.
+    static func liveCount(for state: DashboardState, limit: Int) -> Int {
+        guard limit > 0 else { return 0 }
+        let hosts = state.alertingHosts
+        if hosts.count <= limit { return hosts.count }
+        let kinds = [hosts.leafOnly, hosts.blocked, hosts.expired].filter { !$0.isEmpty }.count
+        return min(limit, kinds)
     }
 
     /// One line per kind: leaf_only first, then blocked, then expired.
-    static func grouped(for state: DashboardState) -> [StyledLine] {
+    private static func grouped(_ state: DashboardState, _ hosts: AlertingHosts) -> [StyledLine] {
         let banner = Style(.banner)
-        var leafOnly: [String] = []
-        var blocked: [String] = []
-        var expired: [String] = []
-        for (index, host) in state.hosts.enumerated() {
-            guard let report = state.reports[index] else { continue }
-            if report.status == .leafOnly {
-                let days = report.leafDaysLeft.map { $0 >= 0 ? " (\($0)d)" : " (expired)" } ?? ""
-                leafOnly.append(host.displayName + days)
-            }
-            if report.status == .blocked { blocked.append(host.displayName) }
-            if report.alerts.contains(.expired) && report.status != .blocked { expired.append(host.displayName) }
+        func names(_ indices: [Int], _ label: (Int) -> String) -> String {
+            let shown = indices.prefix(groupedNameLimit).map(label).joined(separator: ", ")
+            let more = indices.count - min(indices.count, groupedNameLimit)
+            return more > 0 ? shown + " +\(more) more" : shown
         }
         var lines: [StyledLine] = []
-        if !leafOnly.isEmpty {
-            lines.append([Span(" ⚠ LEAF ONLY ×\(leafOnly.count): only the leaf pin still matches: breaks at next renewal — \(leafOnly.joined(separator: ", "))", banner)])
+        if !hosts.leafOnly.isEmpty {
+            let list = names(hosts.leafOnly) { index in
+                let days = state.reports[index]?.leafDaysLeft.map { $0 >= 0 ? " (\($0)d)" : " (expired)" } ?? ""
+                return state.hosts[index].displayName + days
+            }
+            lines.append([Span(" ⚠ LEAF ONLY ×\(hosts.leafOnly.count): only the leaf pin still matches: breaks at next renewal — \(list)", banner)])
         }
-        if !blocked.isEmpty {
-            lines.append([Span(" ✗ BLOCKED ×\(blocked.count): pinned clients refuse these hosts now — \(blocked.joined(separator: ", "))", banner)])
+        if !hosts.blocked.isEmpty {
+            let list = names(hosts.blocked) { state.hosts[$0].displayName }
+            lines.append([Span(" ✗ BLOCKED ×\(hosts.blocked.count): pinned clients refuse these hosts now — \(list)", banner)])
         }
-        if !expired.isEmpty {
-            lines.append([Span(" ✗ EXPIRED ×\(expired.count): leaf certificate expired — \(expired.joined(separator: ", "))", banner)])
+        if !hosts.expired.isEmpty {
+            let list = names(hosts.expired) { state.hosts[$0].displayName }
+            lines.append([Span(" ✗ EXPIRED ×\(hosts.expired.count): leaf certificate expired — \(list)", banner)])
         }
         return lines
+    }
+
+    private static func blockedLine(_ state: DashboardState, _ index: Int) -> StyledLine {
+        let reason = state.reports[index].map(blockedReason) ?? ""
+        return [Span(" ✗ BLOCKED \(state.hosts[index].displayName): pinned clients refuse this host now — \(reason)", Style(.banner))]
+    }
+
+    private static func expiredLine(_ state: DashboardState, _ index: Int) -> StyledLine {
+        let ago = -(state.reports[index]?.leafDaysLeft ?? 0)
+        return [Span(" ✗ EXPIRED \(state.hosts[index].displayName): the leaf certificate expired \(ago) day\(ago == 1 ? "" : "s") ago", Style(.banner))]
+    }
+
+    private static func leafOnlyLine(_ state: DashboardState, _ index: Int) -> StyledLine {
+        var text = " ⚠ LEAF ONLY \(state.hosts[index].displayName): only the leaf pin still matches: breaks at next renewal"
+        if let days = state.reports[index]?.leafDaysLeft {
+            text += days >= 0 ? " (leaf renews within \(days) day\(days == 1 ? "" : "s"))" : " (leaf already expired)"
+        }
+        return [Span(text, Style(.banner))]
     }
 
     private static func blockedReason(_ report: HostReport) -> String {

@@ -60,7 +60,7 @@ public enum DashboardLayout {
 
     /// Table rows that fit on a live screen of `height` rows.
     static func tableCapacity(for state: DashboardState, height: Int) -> Int {
-        let banner = BannerLayout.live(for: state, limit: bannerLimit(for: state, height: height)).count
+        let banner = BannerLayout.liveCount(for: state, limit: bannerLimit(for: state, height: height))
         return height - HeaderLayout.height - banner - 1 - footerLines(for: state).count
     }
 

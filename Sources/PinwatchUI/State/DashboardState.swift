@@ -29,8 +29,12 @@ public struct DashboardState: Sendable {
     public var nextCycleAt: Date?
 
     // MARK: Interaction
-    public var sortOrder: SortOrder = .worstFirst
-    public var filter = ""
+    public var sortOrder: SortOrder = .worstFirst {
+        didSet { derived = DerivedRows() }
+    }
+    public var filter = "" {
+        didSet { derived = DerivedRows() }
+    }
     public private(set) var isEditingFilter = false
     public var view: DashboardView = .table
     /// Selected host by configuration index, so the bar follows the host when rows re-sort.
@@ -93,6 +97,7 @@ public struct DashboardState: Sendable {
             statusSince[index] = date
         }
         reports[index] = report
+        derived = DerivedRows()
         // No scroll clamping here: a cycle records every host, and the layout
         // keeps the selection in view on its own; the next key re-clamps.
         if isProbing { cycleCompleted = min(cycleTotal, cycleCompleted + 1) }
@@ -116,8 +121,20 @@ public struct DashboardState: Sendable {
 
     // MARK: Derived rows
 
+    /// Rows and counts worked out once per change of results, filter or
+    /// sort: every paint and key asks for them, and with 10,000 hosts
+    /// sorting on each request would cost more than the paint itself.
+    private var derived = DerivedRows()
+
     /// Configuration indices of the rows shown, filtered and in display order.
     public var visibleHostIndices: [Int] {
+        if let rows = derived.rows { return rows }
+        let rows = computeVisibleHostIndices()
+        derived.rows = rows
+        return rows
+    }
+
+    private func computeVisibleHostIndices() -> [Int] {
         let needle = filter.lowercased()
         let matching = hosts.indices.filter { index in
             needle.isEmpty || hosts[index].displayName.lowercased().contains(needle)
@@ -138,9 +155,28 @@ public struct DashboardState: Sendable {
 
     /// Per-status counts of the latest results.
     public var statusCounts: [HostStatus: Int] {
+        if let counts = derived.counts { return counts }
         var counts: [HostStatus: Int] = [:]
-        for report in reports.compactMap({ $0 }) { counts[report.status, default: 0] += 1 }
+        for report in reports { if let status = report?.status { counts[status, default: 0] += 1 } }
+        derived.counts = counts
         return counts
+    }
+
+    /// Hosts the banner speaks of, by kind, in configuration order.
+    public var alertingHosts: AlertingHosts {
+        if let hosts = derived.alerting { return hosts }
+        var found = AlertingHosts()
+        for (index, report) in reports.enumerated() {
+            guard let status = report?.status else { continue }
+            if status == .blocked {
+                found.blocked.append(index)
+            } else if report?.alerts.contains(.expired) == true {
+                found.expired.append(index)
+            }
+            if status == .leafOnly { found.leafOnly.append(index) }
+        }
+        derived.alerting = found
+        return found
     }
 
     /// Position of the selection among `visibleHostIndices`, if it is visible.
@@ -225,4 +261,25 @@ public struct DashboardState: Sendable {
         scrollOffset = max(0, min(scrollOffset, max(0, count - page)))
         detailScroll = max(0, min(detailScroll, maxDetailScroll))
     }
+}
+
+/// A memo shared by copies of one state value. Every mutation that changes
+/// what it holds replaces it with a fresh one instead of writing to it, so a
+/// copy never sees another value's rows; filling it on first use is safe
+/// because all values sharing it have the same hosts, reports, filter and
+/// sort, and a dashboard state is used from one thread (the main queue).
+final class DerivedRows: @unchecked Sendable {
+    var rows: [Int]?
+    var counts: [HostStatus: Int]?
+    var alerting: AlertingHosts?
+}
+
+/// Configuration indices of the hosts that need the on-call, by kind.
+public struct AlertingHosts: Hashable, Sendable {
+    public var blocked: [Int] = []
+    /// Expired but not already counted as blocked.
+    public var expired: [Int] = []
+    public var leafOnly: [Int] = []
+
+    public var count: Int { blocked.count + expired.count + leafOnly.count }
 }

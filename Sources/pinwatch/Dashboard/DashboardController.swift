@@ -35,6 +35,7 @@ final class DashboardController: @unchecked Sendable {
     private var cycleRunning = false
     private var completedCycles = 0
     private var paintScheduled = false
+    private var firstFrameTiming: FirstFrameTiming
 
     init(config: Config, environment: [String: String], theme: Theme, bellEnabled: Bool, hooks: Hooks = Hooks()) throws {
         self.config = config
@@ -44,6 +45,7 @@ final class DashboardController: @unchecked Sendable {
         self.bellEnabled = bellEnabled
         self.hooks = hooks
         self.theme = theme
+        self.firstFrameTiming = FirstFrameTiming(environment: ProcessInfo.processInfo.environment)
         self.state = DashboardState.make(config: config, environment: environment, themeName: theme.name)
         TerminalGuard.install()
         self.screen = try TerminalScreen()
@@ -256,6 +258,7 @@ final class DashboardController: @unchecked Sendable {
         state.resize(rows: size.rows, columns: size.columns)
         let frame = DashboardLayout.frame(for: state, width: size.columns, height: size.rows, now: Date())
         screen.paint(frame, theme: theme)
+        firstFrameTiming.framePainted()
     }
 
     private func quit(status: Int32) -> Never {

@@ -83,7 +83,7 @@ extension Pinwatch {
             let now = Date()
             switch format {
             case .json:
-                Output.standardOutput(JSONReport.render(reports, generatedAt: now))
+                Output.streamJSON(reports, generatedAt: now)
             case .text, .ansi:
                 var state = DashboardState.make(config: config, environment: environment, themeName: theme.name)
                 state.record(cycle: reports, at: now)

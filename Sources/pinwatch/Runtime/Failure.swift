@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import PinwatchCore
 
 /// An error the user can act on: printed as `pinwatch: message` on stderr,
 /// then the process exits with `code` (2 for usage, configuration and
@@ -18,6 +19,19 @@ enum Output {
 
     static func standardOutput(_ text: String) {
         FileHandle.standardOutput.write(Data(text.utf8))
+    }
+
+    /// DESIGN §8's document, written in 64 KiB pieces as it is produced.
+    static func streamJSON(_ reports: [HostReport], generatedAt: Date) {
+        var pending = ""
+        JSONReport.write(reports, generatedAt: generatedAt) { piece in
+            pending += piece
+            if pending.utf8.count >= 65_536 {
+                standardOutput(pending)
+                pending = ""
+            }
+        }
+        standardOutput(pending)
     }
 }
 

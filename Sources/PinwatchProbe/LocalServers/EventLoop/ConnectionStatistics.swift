@@ -11,11 +11,24 @@ final class ConnectionStatistics: @unchecked Sendable {
     private var peak = 0
     private var handshakes = 0
 
+    /// Counted open; the peak is updated by `recordPeak`, once the census
+    /// has counted out the connections whose clients are gone.
     func connectionOpened() {
         lock.lock()
         accepted += 1
         open += 1
+        lock.unlock()
+    }
+
+    func recordPeak() {
+        lock.lock()
         peak = max(peak, open)
+        lock.unlock()
+    }
+
+    func restartPeak() {
+        lock.lock()
+        peak = open
         lock.unlock()
     }
 

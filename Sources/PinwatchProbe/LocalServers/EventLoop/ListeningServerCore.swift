@@ -40,9 +40,9 @@ final class ListeningServerCore: LoopHandler {
                 LoopbackSocket.close(descriptor)
                 continue
             }
-            statistics.connectionOpened()
             connections[ObjectIdentifier(connection)] = connection
             loop.register(connection)
+            loop.census.opened(connection, on: statistics)
             connection.start()
         }
     }
@@ -50,7 +50,7 @@ final class ListeningServerCore: LoopHandler {
     /// Called by a connection once it has deregistered and closed.
     func connectionClosed(_ connection: ServerConnection) {
         if connections.removeValue(forKey: ObjectIdentifier(connection)) != nil {
-            statistics.connectionClosed()
+            loop.census.closed(connection)
         }
     }
 

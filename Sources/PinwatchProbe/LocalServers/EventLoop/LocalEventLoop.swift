@@ -27,6 +27,8 @@ final class LocalEventLoop: @unchecked Sendable {
     private let lock = NSLock()
     private var pendingTasks: [() -> Void] = []
     private var handlers: [Int32: LoopHandler] = [:]
+    /// Open connections of every server on this loop; loop thread only.
+    let census = ConnectionCensus()
     private var thread: Thread?
 
     /// Caps each `poll` so that a lost wake-up could only delay, never hang.

@@ -48,11 +48,11 @@ public final class LocalTLSServer: @unchecked Sendable {
     public var acceptedConnections: Int { core.statistics.acceptedConnections }
     /// Handshakes that reached Finished.
     public var completedHandshakes: Int { core.statistics.completedHandshakes }
-    /// Connections open right now.
+    /// Connections whose client has not hung up yet.
     public var openConnections: Int { core.statistics.openConnections }
     /// The most connections that were open at the same time, from accept
-    /// to close; the server closes as soon as the client hangs up, so this
-    /// tracks how many sockets the client held at once.
+    /// until the client hangs up (checked before each accept is counted),
+    /// so this is how many sockets the client held at once.
     public var peakConcurrentConnections: Int { core.statistics.peakConcurrentConnections }
 
     /// Closes the listener and every connection; idempotent.

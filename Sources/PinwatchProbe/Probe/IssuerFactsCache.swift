@@ -1,0 +1,25 @@
+import PinwatchCore
+internal import COpenSSL
+
+/// Facts of the intermediates and roots already seen, by certificate
+/// digest, for one event loop.
+///
+/// A fleet shares a handful of issuers: without this, every probe would
+/// print the same names and hash the same keys again, and every result
+/// would hold its own copy of them. Leaves are not cached (each host has
+/// its own). Loop thread only.
+final class IssuerFactsCache {
+    /// Far more issuers than a real fleet has; past it the cache starts over.
+    static let capacity = 512
+
+    private var facts: [[UInt8]: CertificateFacts] = [:]
+
+    func facts(of certificate: X509Certificate) -> CertificateFacts {
+        let digest = SHA256Digest.of(certificate.der)
+        if let known = facts[digest] { return known }
+        let computed = certificate.facts
+        if facts.count >= Self.capacity { facts.removeAll(keepingCapacity: true) }
+        facts[digest] = computed
+        return computed
+    }
+}

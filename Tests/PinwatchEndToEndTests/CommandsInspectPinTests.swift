@@ -1,0 +1,135 @@
+import Foundation
+import PinwatchCore
+import PinwatchProbe
+import XCTest
+
+/// `inspect` on a live local host and `pin` on files: every pin form, and
+/// a stanza that really is a working configuration.
+final class CommandsInspectPinTests: XCTestCase {
+    private var fleet: LocalFleet!
+
+    override func setUpWithError() throws {
+        fleet = try LocalFleet()
+    }
+
+    override func tearDown() {
+        fleet?.stop()
+        fleet = nil
+    }
+
+    func testInspectPrintsEveryLevelAndAStanzaThatWorks() throws {
+        let (server, leaf) = try fleet.serveLeaf("shop.test")
+        let outcome = try fleet.run([
+            "inspect", "127.0.0.1:\(server.port)", "--sni", "shop.test", "--trust", fleet.trustURL.path, "--timeout", "5",
+        ])
+        XCTAssertEqual(outcome.status, 0, outcome.stderr)
+        XCTAssertFalse(outcome.stdout.containsControlBytes)
+
+        let chain = [leaf.certificate, fleet.issuing.certificate, fleet.root.certificate]
+        for (index, certificate) in chain.enumerated() {
+            let facts = certificate.facts
+            XCTAssertTrue(outcome.stdout.contains(facts.subject), "level \(index) subject \(facts.subject)")
+            XCTAssertTrue(outcome.stdout.contains("sha256/" + Data(facts.spkiSHA256).base64EncodedString()), "level \(index) sha256/")
+            XCTAssertTrue(
+                outcome.stdout.contains("spki:" + Self.hex(facts.spkiSHA256))
+                    || outcome.stdout.contains("spki:" + Data(facts.spkiSHA256).base64EncodedString()),
+                "level \(index) spki: form")
+            XCTAssertTrue(outcome.stdout.contains(Data(facts.keySHA256).base64EncodedString()) || outcome.stdout.contains(Self.hex(facts.keySHA256)), "level \(index) key: digest")
+            XCTAssertTrue(outcome.stdout.contains(Data(facts.certSHA256).base64EncodedString()) || outcome.stdout.contains(Self.hex(facts.certSHA256)), "level \(index) cert: digest")
+        }
+        for form in ["sha256/", "spki:", "key:", "cert:"] {
+            XCTAssertGreaterThanOrEqual(outcome.stdout.components(separatedBy: form).count - 1, 3, "\(form) for each of 3 levels:\n\(outcome.stdout)")
+        }
+        let levelLines = outcome.stdout.split(separator: "\n").filter { $0.hasPrefix("level ") }
+        XCTAssertEqual(levelLines.count, 3, outcome.stdout)
+        XCTAssertTrue(levelLines.last?.contains("root") ?? false)
+        XCTAssertTrue(levelLines.last?.contains("trust store") ?? false, "the root comes from the trust store: \(levelLines)")
+        XCTAssertTrue(levelLines.first?.contains("sent by the server") ?? false)
+
+        // The stanza, pasted into a config, makes the host ok.
+        let stanza = try XCTUnwrap(outcome.stdout.range(of: "hosts:\n"), "a config stanza:\n\(outcome.stdout)")
+        let pasted = String(outcome.stdout[stanza.lowerBound...])
+        XCTAssertTrue(pasted.contains("sni: shop.test"), pasted)
+        let config = try fleet.write("timeout: 5s\ntrust: trust.pem\n" + pasted, to: "pasted.yaml")
+        let snapshot = try fleet.run(["snapshot", "--format", "json", "--config", config.path])
+        XCTAssertEqual(snapshot.status, 0, "pasted stanza is a valid config: \(snapshot.stderr)\n\(pasted)")
+        let host = try SnapshotJSON.decode(snapshot.stdout).host("127.0.0.1")
+        XCTAssertEqual(host.status, "ok", "\(host.alerts) \(host.error.map { "\($0.kind) \($0.message)" } ?? "")")
+        XCTAssertEqual(host.matchedTiers, ["ca", "leaf"])
+    }
+
+    func testInspectJSONIsOneHostObject() throws {
+        let (server, leaf) = try fleet.serveLeaf("shop.test")
+        let outcome = try fleet.run([
+            "inspect", "127.0.0.1:\(server.port)", "--sni", "shop.test", "--trust", fleet.trustURL.path, "--format", "json",
+        ])
+        XCTAssertEqual(outcome.status, 0, outcome.stderr)
+        let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any])
+        try SnapshotJSON.assertHostKeys(object)
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        let host = try decoder.decode(HostObject.self, from: Data(outcome.stdout.utf8))
+        XCTAssertEqual(host.port, server.port)
+        XCTAssertEqual(host.sni, "shop.test")
+        XCTAssertTrue(host.trusted)
+        XCTAssertEqual(host.status, "unpinned")
+        XCTAssertEqual(host.chain.map(\.role), ["leaf", "intermediate", "root"])
+        XCTAssertEqual(host.chain.map(\.fromServer), [true, true, false])
+        XCTAssertEqual(host.chain.first?.certSha256, Self.hex(leaf.certificate.facts.certSHA256))
+    }
+
+    func testInspectOfARefusedPortIsAnErrorNotAHang() throws {
+        let port = try LocalPorts.closedPort()
+        let outcome = try fleet.run(["inspect", "127.0.0.1:\(port)", "--timeout", "3"])
+        XCTAssertNotEqual(outcome.status, 0)
+        XCTAssertTrue((outcome.stdout + outcome.stderr).contains("refused"), outcome.stdout + outcome.stderr)
+    }
+
+    func testPinListsEveryCertificateOfPEMAndDERFiles() throws {
+        let leaf = try fleet.issuing.issueLeaf(commonName: "bundle.test", dnsNames: ["bundle.test"])
+        let bundle = try fleet.write(leaf.certificate.pem + fleet.issuing.certificate.pem, to: "bundle.pem")
+        let der = try fleet.write(fleet.root.certificate.der, to: "root.cer")
+
+        let text = try fleet.run(["pin", bundle.path, der.path])
+        XCTAssertEqual(text.status, 0, text.stderr)
+        for certificate in [leaf.certificate, fleet.issuing.certificate, fleet.root.certificate] {
+            let facts = certificate.facts
+            XCTAssertTrue(text.stdout.contains(facts.subject), facts.subject)
+            XCTAssertTrue(text.stdout.contains("sha256/" + Data(facts.spkiSHA256).base64EncodedString()), facts.subject)
+        }
+
+        let json = try fleet.run(["pin", bundle.path, der.path, "--format", "json"])
+        XCTAssertEqual(json.status, 0, json.stderr)
+        let files = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
+        XCTAssertEqual(files.map { $0["file"] as? String }, [bundle.path, der.path])
+        let certificates = files.map { $0["certificates"] as? [[String: Any]] ?? [] }
+        XCTAssertEqual(certificates.map(\.count), [2, 1])
+        let expected = [[leaf.certificate.facts, fleet.issuing.certificate.facts], [fleet.root.certificate.facts]]
+        for (listed, facts) in zip(certificates, expected) {
+            for (entry, want) in zip(listed, facts) {
+                XCTAssertEqual(entry["spki_sha256"] as? String, Data(want.spkiSHA256).base64EncodedString())
+                XCTAssertEqual(entry["key_sha256"] as? String, Data(want.keySHA256).base64EncodedString())
+                XCTAssertEqual(entry["cert_sha256"] as? String, Self.hex(want.certSHA256))
+                XCTAssertEqual(entry["subject"] as? String, want.subject)
+                let pins = entry["pins"] as? [String] ?? []
+                XCTAssertTrue(pins.contains("sha256/" + Data(want.spkiSHA256).base64EncodedString()), "\(pins)")
+                XCTAssertEqual(Set(pins.map { $0.prefix { $0 != "/" && $0 != ":" } }), ["sha256", "spki", "key", "cert"], "\(pins)")
+            }
+        }
+    }
+
+    func testPinRejectsMissingAndNonCertificateFiles() throws {
+        let missing = fleet.directory.appendingPathComponent("absent.pem")
+        let notACertificate = try fleet.write("just some notes\n", to: "notes.txt")
+        let good = try fleet.write(fleet.root.certificate.pem, to: "root.pem")
+        for (file, reason) in [(missing, "missing"), (notACertificate, "not a certificate")] {
+            let outcome = try fleet.run(["pin", good.path, file.path])
+            XCTAssertEqual(outcome.status, 2, "\(reason): \(outcome.stderr)")
+            XCTAssertTrue(outcome.stderr.contains(file.lastPathComponent), "\(reason): the message names the file: \(outcome.stderr)")
+        }
+    }
+
+    static func hex(_ bytes: [UInt8]) -> String {
+        bytes.map { String(format: "%02x", $0) }.joined()
+    }
+}
