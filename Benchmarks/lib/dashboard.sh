@@ -149,6 +149,8 @@ dashboard_stop() {
 dashboard_cleanup() {
   dashboard_stop || true
   tmux -L "$DASHBOARD_SOCKET" kill-server 2>/dev/null || true
+  # tmux leaves its socket file behind when its server exits.
+  rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$DASHBOARD_SOCKET"
 }
 
 dashboard_figures() {
