@@ -20,11 +20,7 @@ extension Pinwatch {
         @Flag(help: "Run one cycle and print it instead of opening the dashboard.")
         var snapshot = false
 
-        @Option(help: "Output format with --snapshot: text, ansi or json.")
-        var format: SnapshotFormat = .text
-
-        @Option(help: ArgumentHelp("Width of the text/ansi screen with --snapshot (default: the terminal's, else 120).", valueName: "columns"))
-        var width: Int?
+        @OptionGroup(title: "With --snapshot") var output: SnapshotOutput
 
         @Option(help: ArgumentHelp("Theme: a name or a path to a YAML file.", valueName: "name|path"))
         var theme: String?
@@ -36,9 +32,6 @@ extension Pinwatch {
         var noBell = false
 
         func validate() throws {
-            if let width, !(20...1000).contains(width) {
-                throw ValidationError("--width must be between 20 and 1000 columns")
-            }
             guard ConfigDuration.parse(interval) != nil else {
                 throw ValidationError("--interval '\(interval)': expected a duration such as 2s or 500ms")
             }
@@ -57,7 +50,7 @@ extension Pinwatch {
                 if let seconds = ConfigDuration.parse(interval) { config.interval = seconds }
                 let chosenTheme = try ThemeChoice.load(requested: theme, config: config, colorCount: 256)
                 if snapshot {
-                    printSnapshot(config: config, environment: fleet.environment, theme: chosenTheme)
+                    output.printCycle(config: config, environment: fleet.environment, theme: chosenTheme)
                     fleet.stop()
                     return
                 }
@@ -78,18 +71,5 @@ extension Pinwatch {
             }
         }
 
-        private func printSnapshot(config: Config, environment: [String: String], theme: Theme) {
-            let reports = PollCycle.run(config, environment: environment)
-            let now = Date()
-            switch format {
-            case .json:
-                Output.streamJSON(reports, generatedAt: now)
-            case .text, .ansi:
-                var state = DashboardState.make(config: config, environment: environment, themeName: theme.name)
-                state.record(cycle: reports, at: now)
-                let frame = DashboardLayout.snapshotFrame(for: state, width: width ?? TTY.columns() ?? 120, now: now)
-                Output.standardOutput(format == .ansi ? ANSIRenderer.render(frame, theme: theme) : TextRenderer.render(frame))
-            }
-        }
     }
 }

@@ -1,0 +1,51 @@
+import ArgumentParser
+import Foundation
+import PinwatchCore
+import PinwatchUI
+
+/// How `snapshot` and `demo --snapshot` print one cycle, and the options
+/// that choose it.
+struct SnapshotOutput: ParsableArguments {
+    @Option(help: "Output format: text, ansi or json.")
+    var format: SnapshotFormat = .text
+
+    @Option(help: ArgumentHelp("Width of the text/ansi screen (default: the terminal's, else 120).", valueName: "columns"))
+    var width: Int?
+
+    func validate() throws {
+        if let width, !(20...1000).contains(width) {
+            throw ValidationError("--width must be between 20 and 1000 columns")
+        }
+    }
+
+    /// Runs one cycle and prints it: the dashboard's own Frame for runbooks
+    /// (text, or ANSI in `theme`'s colours), or DESIGN §8's JSON.
+    func printCycle(config: Config, environment: [String: String], theme: Theme) {
+        let reports = PollCycle.run(config, environment: environment)
+        let now = Date()
+        switch format {
+        case .json:
+            Output.streamJSON(reports, generatedAt: now)
+        case .text, .ansi:
+            var state = DashboardState.make(config: config, environment: environment, themeName: theme.name)
+            state.record(cycle: reports, at: now)
+            let frame = DashboardLayout.snapshotFrame(for: state, width: width ?? TTY.columns() ?? 120, now: now)
+            Output.standardOutput(format == .ansi ? ANSIRenderer.render(frame, theme: theme) : TextRenderer.render(frame))
+        }
+    }
+}
+
+enum SnapshotFormat: String, ExpressibleByArgument, CaseIterable {
+    case text, ansi, json
+}
+
+extension DashboardState {
+    /// A whole cycle at once, as `snapshot` and `demo --snapshot` have it.
+    mutating func record(cycle reports: [HostReport], at date: Date) {
+        beginCycle(total: reports.count, at: date)
+        for (index, report) in reports.enumerated() {
+            record(report, forHost: index, at: date)
+        }
+        finishCycle(at: date)
+    }
+}
