@@ -3,40 +3,56 @@ import PinwatchCore
 
 /// The alert banner: one line per host that needs the on-call, in words.
 enum BannerLayout {
+    /// One host's alert: its full line, and the few words that name it
+    /// when the banner has no room for the line.
+    struct Alert {
+        var line: StyledLine
+        var summary: String
+    }
+
     /// Every alert line, worst first (blocked, expired, leaf_only), then configuration order.
     static func lines(for state: DashboardState) -> [StyledLine] {
+        alerts(for: state).map(\.line)
+    }
+
+    /// Every alert, worst first (blocked, expired, leaf_only), then configuration order.
+    static func alerts(for state: DashboardState) -> [Alert] {
         let banner = Style(.banner)
-        var blocked: [StyledLine] = []
-        var expired: [StyledLine] = []
-        var leafOnly: [StyledLine] = []
+        var blocked: [Alert] = []
+        var expired: [Alert] = []
+        var leafOnly: [Alert] = []
         for (index, host) in state.hosts.enumerated() {
             guard let report = state.reports[index] else { continue }
             let name = host.displayName
             if report.status == .blocked {
-                blocked.append([Span(" ✗ BLOCKED \(name): pinned clients refuse this host now — \(blockedReason(report))", banner)])
+                let line = [Span(" ✗ BLOCKED \(name): pinned clients refuse this host now — \(blockedReason(report))", banner)]
+                blocked.append(Alert(line: line, summary: "✗ \(name)"))
             } else if report.alerts.contains(.expired) {
                 let ago = -(report.leafDaysLeft ?? 0)
-                expired.append([Span(" ✗ EXPIRED \(name): the leaf certificate expired \(ago) day\(ago == 1 ? "" : "s") ago", banner)])
+                let line = [Span(" ✗ EXPIRED \(name): the leaf certificate expired \(ago) day\(ago == 1 ? "" : "s") ago", banner)]
+                expired.append(Alert(line: line, summary: "✗ \(name)"))
             }
             if report.status == .leafOnly {
                 var text = " ⚠ LEAF ONLY \(name): only the leaf pin still matches: breaks at next renewal"
                 if let days = report.leafDaysLeft {
                     text += days >= 0 ? " (leaf renews within \(days) day\(days == 1 ? "" : "s"))" : " (leaf already expired)"
                 }
-                leafOnly.append([Span(text, banner)])
+                leafOnly.append(Alert(line: [Span(text, banner)], summary: "⚠ \(name)"))
             }
         }
         return blocked + expired + leafOnly
     }
 
-    /// At most `limit` lines; the last says how many more there are.
-    static func capped(_ lines: [StyledLine], limit: Int) -> [StyledLine] {
+    /// At most `limit` lines; the last names every host it stands for, so
+    /// a host that just turned bad is named on screen even in a long banner.
+    static func capped(_ alerts: [Alert], limit: Int) -> [StyledLine] {
         guard limit > 0 else { return [] }
-        guard lines.count > limit else { return lines }
-        let more = lines.count - limit + 1
-        return Array(lines.prefix(limit - 1)) + [[Span(" … and \(more) more host\(more == 1 ? "" : "s") need attention (see the table)", Style(.banner))]]
+        guard alerts.count > limit else { return alerts.map(\.line) }
+        let shown = alerts.prefix(limit - 1)
+        let rest = alerts.dropFirst(limit - 1)
+        let names = rest.map(\.summary).joined(separator: "  ")
+        return shown.map(\.line) + [[Span(" … \(rest.count) more host\(rest.count == 1 ? "" : "s") need attention: \(names)", Style(.banner))]]
     }
-
     private static func blockedReason(_ report: HostReport) -> String {
         if report.alerts.contains(.intercepted) { return "TLS interception by the proxy" }
         if report.alerts.contains(.expired) { return "the leaf certificate has expired" }

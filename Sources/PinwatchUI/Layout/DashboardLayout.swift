@@ -9,8 +9,10 @@ public enum DashboardLayout {
     /// Below this the table cannot say anything useful; a message is drawn instead.
     public static let minimumWidth = 40
     public static let minimumHeight = 8
-    /// Banner lines on the live screen before "… and N more".
-    static let liveBannerLimit = 3
+    /// Banner lines on the live screen before the rest are named in one
+    /// line: three, or a quarter of a tall screen, so that on a roomy
+    /// terminal every alerting host gets its own sentence.
+    static func liveBannerLimit(height: Int) -> Int { max(3, height / 4) }
 
     /// The live screen at `width`×`height`.
     public static func frame(for state: DashboardState, width: Int, height: Int, now: Date) -> Frame {
@@ -28,7 +30,7 @@ public enum DashboardLayout {
         case .detail(let hostIndex):
             drawDetail(state, hostIndex: hostIndex, into: &frame, bodyHeight: height - HeaderLayout.height - footer.count, now: now)
         case .table, .help:
-            let banner = BannerLayout.capped(BannerLayout.lines(for: state), limit: bannerLimit(for: state, height: height))
+            let banner = BannerLayout.capped(BannerLayout.alerts(for: state), limit: bannerLimit(for: state, height: height))
             drawBanner(banner, into: &frame, startRow: HeaderLayout.height)
             let top = HeaderLayout.height + banner.count
             drawTable(state, into: &frame, top: top, rowCount: height - top - 1 - footer.count, highlight: true, now: now)
@@ -72,7 +74,7 @@ public enum DashboardLayout {
     private static func bannerLimit(for state: DashboardState, height: Int) -> Int {
         // Keep at least two table rows under the banner.
         let spare = height - HeaderLayout.height - 1 - footerLines(for: state).count - 2
-        return max(0, min(liveBannerLimit, spare))
+        return max(0, min(liveBannerLimit(height: height), spare))
     }
 
     private static func drawHeader(_ state: DashboardState, into frame: inout Frame, now: Date) {

@@ -10,9 +10,13 @@ struct PinwatchBinary {
     }
 
     /// `swift build` and `swift test` put the executable beside the test bundle.
+    ///
+    /// On Linux the bundle URL is already the build folder (the `.xctest`
+    /// is a plain executable there); on macOS it is the `.xctest` folder.
     static var url: URL {
         let bundle = Bundle(for: Marker.self).bundleURL
-        return bundle.deletingLastPathComponent().appendingPathComponent("pinwatch")
+        let folder = bundle.pathExtension == "xctest" ? bundle.deletingLastPathComponent() : bundle
+        return folder.appendingPathComponent("pinwatch")
     }
 
     private final class Marker {}
