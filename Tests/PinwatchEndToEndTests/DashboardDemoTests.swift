@@ -5,7 +5,9 @@ import XCTest
 /// rotation that turns payments.demo from ok to leaf_only.
 final class DashboardDemoTests: XCTestCase {
     func testDemoRotationTurnsPaymentsLeafOnlyAndTheBannerNamesIt() throws {
-        let command = [PinwatchBinary.url.path, "demo", "--interval", "1s", "--no-bell"].map(TmuxSession.quote).joined(separator: " ")
+        let invocation = [PinwatchBinary.url.path, "demo", "--interval", "1s", "--no-bell"].map(TmuxSession.quote).joined(separator: " ")
+        // See DashboardFleet.watchCommand for why bash and why it lingers.
+        let command = "bash -c " + TmuxSession.quote(invocation + "; echo EXITED:$?; sleep 30")
         // A crash reports at once instead of waiting 30 s for a debugger.
         let session = try TmuxSession(command: command, columns: 140, rows: 40, environment: ["SWIFT_BACKTRACE": "interactive=no", "NO_COLOR": ""])
         defer { session.close() }
@@ -23,8 +25,7 @@ final class DashboardDemoTests: XCTestCase {
         XCTAssertTrue(after.contains("rotated the intermediate of payments.demo"), "the footer says what happened: \(after)")
 
         try session.send("q")
-        let status = try session.waitForExit(timeout: 10)
-        let last = try session.capture()
-        XCTAssertEqual(status, 0, last)
+        let exited = try session.waitForScreen(timeout: 10) { $0.contains("EXITED:") }
+        XCTAssertTrue(exited.contains("EXITED:0"), exited)
     }
 }

@@ -71,7 +71,8 @@ extension TmuxSession {
         let binary = PinwatchBinary.url.resolvingSymlinksInPath().path
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
-            let found = ProcessTree.descendants(of: panePID).first { pid in
+            // The pane's own process when the shell exec'd pinwatch.
+            let found = ([panePID] + ProcessTree.descendants(of: panePID)).first { pid in
                 (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe")) == binary
             }
             if let found { return found }
