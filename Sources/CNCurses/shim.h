@@ -6,6 +6,7 @@
 #ifndef NCURSES_WIDECHAR
 #define NCURSES_WIDECHAR 1
 #endif
+#include <langinfo.h>
 #include <locale.h>
 #include <wchar.h>
 #include <ncursesw/curses.h>
@@ -38,6 +39,9 @@ static inline attr_t pinwatch_A_REVERSE(void) { return A_REVERSE; }
 static inline attr_t pinwatch_A_UNDERLINE(void) { return A_UNDERLINE; }
 static inline attr_t pinwatch_A_DIM(void) { return A_DIM; }
 static inline attr_t pinwatch_A_NORMAL(void) { return A_NORMAL; }
+
+/// CODESET is a macro in some C libraries and an enum constant in others.
+static inline const char *pinwatch_locale_codeset(void) { return nl_langinfo(CODESET); }
 
 /// TIOCGWINSZ is a macro and ioctl is variadic, which Swift cannot call.
 /// Returns 0 and the size of the terminal on `fd`, or -1.

@@ -33,7 +33,7 @@ public final class TerminalScreen {
     /// `cbreak` rather than `raw`: Ctrl-C stays SIGINT (the controller
     /// handles it and restores), and Ctrl-Z keeps working.
     public init() throws {
-        setlocale(LC_ALL, "")
+        Self.chooseUTF8Locale()
         // newterm, unlike initscr, returns NULL instead of exiting the process.
         guard let screen = newterm(nil, stdout, stdin) else {
             throw TerminalError("cannot initialise the terminal (TERM=\(ProcessInfo.processInfo.environment["TERM"] ?? "unset"))")
@@ -66,6 +66,27 @@ public final class TerminalScreen {
             colorCount = 0
             maxPairs = 0
         }
+    }
+
+    /// The user's locale, but with UTF-8 characters whatever it says.
+    ///
+    /// ncursesw decides at `newterm` whether it may write UTF-8, from
+    /// LC_CTYPE; with LANG unset (CI, some ssh sessions) that is "C" and ✓ ✗ ·
+    /// would come out as `?` or `~X`. Every terminal pinwatch targets reads
+    /// UTF-8, so C.UTF-8 (shipped by Debian and most distributions) takes over
+    /// LC_CTYPE only; the user's other categories are kept.
+    private static func chooseUTF8Locale() {
+        setlocale(LC_ALL, "")
+        guard !isUTF8Codeset() else { return }
+        for candidate in ["C.UTF-8", "C.utf8", "en_US.UTF-8"] where setlocale(LC_CTYPE, candidate) != nil {
+            if isUTF8Codeset() { return }
+        }
+    }
+
+    private static func isUTF8Codeset() -> Bool {
+        guard let codeset = pinwatch_locale_codeset() else { return false }
+        let name = String(cString: codeset).uppercased()
+        return name == "UTF-8" || name == "UTF8"
     }
 
     deinit {

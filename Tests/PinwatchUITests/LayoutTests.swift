@@ -58,6 +58,53 @@ final class LayoutTests: XCTestCase {
         XCTAssertTrue(foxtrot.contains("… waiting"), foxtrot)
     }
 
+    func testErrorRowNamesTheFailureAtEveryWidth() throws {
+        let state = Fixture.mixedState()
+        for width in [40, 80, 120] {
+            let frame = DashboardLayout.frame(for: state, width: width, height: 24, now: now)
+            let row = try XCTUnwrap((0..<frame.height).first { frame.text(ofRow: $0).contains("delta.example") })
+            let text = frame.text(ofRow: row)
+            XCTAssertTrue(text.contains("! error"), text)
+            XCTAssertTrue(text.contains("refused"), "width \(width): \(text)")
+            XCTAssertEqual(DisplayWidth.of(text), width)
+            let cells = Array(frame.row(row))
+            let kind = try XCTUnwrap(cells.indices.first { cells[$0...].prefix(7).map(\.text).joined() == "refused" })
+            XCTAssertTrue(cells[kind..<kind + 7].allSatisfy { $0.style.role == .error }, "the kind is drawn as an error")
+        }
+        let wide = Fixture.lines(DashboardLayout.frame(for: state, width: 120, height: 24, now: now))
+        XCTAssertTrue(wide.contains { $0.contains("delta.example") && $0.contains("refused connection") }, wide.joined(separator: "\n"))
+    }
+
+    func testOnlyErrorHostsStillShowTheirKindInTheNarrowestLayout() throws {
+        let host = Fixture.host("down.example")
+        var state = DashboardState(configPath: "c.yaml", hosts: [host], timeZone: Fixture.utc)
+        state.record(Fixture.report(for: host, status: .error), forHost: 0, at: now)
+        let lines = Fixture.lines(DashboardLayout.frame(for: state, width: 40, height: 10, now: now))
+        let row = try XCTUnwrap(lines.first { $0.contains("down.example") && $0.contains("error") })
+        XCTAssertTrue(row.contains("refused"), row)
+    }
+
+    func testCrowdedBannerStillNamesEveryAlertingHost() throws {
+        let hosts = (0..<6).map { Fixture.host("bad\($0).example") }
+        var state = DashboardState(configPath: "c.yaml", hosts: hosts, timeZone: Fixture.utc)
+        for index in hosts.indices {
+            state.record(Fixture.report(for: hosts[index], status: index < 4 ? .blocked : .leafOnly), forHost: index, at: now)
+        }
+        let short = Fixture.lines(DashboardLayout.frame(for: state, width: 200, height: 12, now: now))
+        let leafOnly = try XCTUnwrap(short.first { $0.contains("LEAF ONLY ×2") }, short.joined(separator: "\n"))
+        let blocked = try XCTUnwrap(short.first { $0.contains("BLOCKED ×4") }, short.joined(separator: "\n"))
+        for name in ["bad0", "bad1", "bad2", "bad3"] {
+            XCTAssertTrue(blocked.contains(name + ".example:443"), "\(name) unnamed: \(blocked)")
+        }
+        for name in ["bad4", "bad5"] {
+            XCTAssertTrue(leafOnly.contains(name + ".example:443"), "\(name) unnamed: \(leafOnly)")
+        }
+
+        let tall = Fixture.lines(DashboardLayout.frame(for: state, width: 200, height: 40, now: now))
+        XCTAssertEqual(tall.filter { $0.contains("BLOCKED") || $0.contains("LEAF ONLY") }.count, 6, "a tall screen has room for every sentence")
+        XCTAssertFalse(tall.contains { $0.contains("×") })
+    }
+
     func testChainCellsAreColouredByRole() throws {
         let state = Fixture.mixedState()
         let frame = DashboardLayout.frame(for: state, width: 120, height: 24, now: now)
@@ -149,7 +196,8 @@ final class LayoutTests: XCTestCase {
             state.record(Fixture.report(for: hosts[index], status: .blocked), forHost: index, at: now)
         }
         state.record(Fixture.report(for: hosts[4], status: .leafOnly, leafDays: 12), forHost: 4, at: now)
-        let lines = Fixture.lines(DashboardLayout.frame(for: state, width: 200, height: 24, now: now))
+        // 14 rows leave room for three banner lines: fewer than the five alerts.
+        let lines = Fixture.lines(DashboardLayout.frame(for: state, width: 200, height: 14, now: now))
         let leafOnly = lines.first { $0.contains("LEAF ONLY") } ?? ""
         XCTAssertTrue(leafOnly.contains("renewing.example:443 (12d)"), leafOnly)
         XCTAssertTrue(leafOnly.contains("breaks at next renewal"), leafOnly)

@@ -9,8 +9,9 @@ public enum DashboardLayout {
     /// Below this the table cannot say anything useful; a message is drawn instead.
     public static let minimumWidth = 40
     public static let minimumHeight = 8
-    /// Banner lines on the live screen before "… and N more".
-    static let liveBannerLimit = 3
+    /// Banner lines on the live screen before they group by kind: a
+    /// quarter of the screen, at least three.
+    static func liveBannerLimit(height: Int) -> Int { max(3, height / 4) }
 
     /// The live screen at `width`×`height`.
     public static func frame(for state: DashboardState, width: Int, height: Int, now: Date) -> Frame {
@@ -72,7 +73,7 @@ public enum DashboardLayout {
     private static func bannerLimit(for state: DashboardState, height: Int) -> Int {
         // Keep at least two table rows under the banner.
         let spare = height - HeaderLayout.height - 1 - footerLines(for: state).count - 2
-        return max(0, min(liveBannerLimit, spare))
+        return max(0, min(liveBannerLimit(height: height), spare))
     }
 
     private static func drawHeader(_ state: DashboardState, into frame: inout Frame, now: Date) {

@@ -59,11 +59,32 @@ enum TableLayout {
         let host = state.hosts[hostIndex]
         let report = state.reports[hostIndex]
         var column = 1
-        for (kind, width) in columns {
+        var remaining = columns[...]
+        while let (kind, width) = remaining.first {
+            if kind == .chain, let report, report.levels.isEmpty, let failure = report.result.failure {
+                // An error host has no chain, tier or days to show; that
+                // space tells the on-call why instead.
+                let merged = remaining.prefix { failureArea.contains($0.0) }
+                let mergedWidth = merged.reduce(0) { $0 + $1.1 } + merged.count - 1
+                frame.draw(failureLine(failure), row: row, column: column, maxWidth: mergedWidth)
+                column += mergedWidth + 1
+                remaining = remaining.dropFirst(merged.count)
+                continue
+            }
             let line = cell(kind, host: host, report: report, hostIndex: hostIndex, state: state, now: now)
             frame.draw(line, row: row, column: column, maxWidth: width)
             column += width + 1
+            remaining = remaining.dropFirst()
         }
+    }
+
+    /// The adjacent columns an error row spends on its reason.
+    private static let failureArea: [Column] = [.chain, .tier, .days]
+
+    /// `refused Connection refused (127.0.0.1:8443)`: the kind first, so it
+    /// survives when the reason is cut short.
+    static func failureLine(_ failure: ProbeFailure) -> StyledLine {
+        [Span(failure.kind.rawValue, Style(.error, bold: true)), Span(" " + failure.message, Style(.dim))]
     }
 
     private static func cell(
@@ -113,7 +134,15 @@ enum TableLayout {
     }
 
     /// Most chain levels among `hostIndices`, to size the chain column.
+    ///
+    /// An error row counts as three levels: the width that lets its kind
+    /// (`refused`, `timeout`) show whole even when the narrow layout has
+    /// dropped the tier and days columns it otherwise spills into.
     static func maxLevels(_ hostIndices: [Int], state: DashboardState) -> Int {
-        hostIndices.reduce(0) { max($0, state.reports[$1]?.levels.count ?? 0) }
+        hostIndices.reduce(0) { widest, index in
+            guard let report = state.reports[index] else { return widest }
+            let levels = report.levels.isEmpty && report.result.failure != nil ? 3 : report.levels.count
+            return max(widest, levels)
+        }
     }
 }

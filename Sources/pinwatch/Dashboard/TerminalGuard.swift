@@ -20,7 +20,9 @@ enum TerminalGuard {
                 TerminalGuard.restoreAfterFatal()
                 TerminalGuard.reraise(signalNumber)
             }
-            action.sa_flags = Int32(bitPattern: UInt32(SA_RESETHAND))
+            // SA_RESETHAND is 0x80000000 on Linux: past Int32.max, so a
+            // checked conversion traps; the flag is a bit pattern.
+            action.sa_flags = Int32(truncatingIfNeeded: SA_RESETHAND)
             sigemptyset(&action.sa_mask)
             sigaction(fatal, &action, nil)
         }

@@ -89,20 +89,12 @@ final class TmuxSession {
 
     @discardableResult
     private func tmux(_ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/tmux")
-        process.arguments = ["-L", socket] + arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let text = String(decoding: data, as: UTF8.self)
-        if process.terminationStatus != 0 && arguments.first != "kill-server" {
-            throw TmuxError(message: "tmux \(arguments.joined(separator: " ")): \(text)")
+        // Not Foundation's Process: see SpawnedCommand for the hang it avoids.
+        let outcome = try SpawnedCommand.run("/usr/bin/tmux", ["-L", socket] + arguments)
+        if outcome.status != 0 && arguments.first != "kill-server" {
+            throw TmuxError(message: "tmux \(arguments.joined(separator: " ")): \(outcome.output)")
         }
-        return text
+        return outcome.output
     }
 
     static func quote(_ word: String) -> String {

@@ -1,0 +1,191 @@
+import Foundation
+import XCTest
+
+/// `pinwatch watch` as the on-call sees it: the real binary in a tmux pane,
+/// watching TLS servers this test starts on 127.0.0.1.
+final class DashboardTests: XCTestCase {
+    private var fleet: DashboardFleet!
+    private var session: TmuxSession?
+
+    override func setUpWithError() throws {
+        fleet = try DashboardFleet()
+    }
+
+    override func tearDown() {
+        session?.close()
+        fleet?.stop()
+    }
+
+    // MARK: What the table shows
+
+    func testEveryHostHasARowWithItsStatusColoursAndReason() throws {
+        let screen = try startDashboard()
+        XCTAssertTrue(try row(DashboardFleet.steady, in: screen).contains("✓ ok"))
+        XCTAssertTrue(try row(DashboardFleet.rotating, in: screen).contains("✓ ok"))
+        XCTAssertTrue(try row(DashboardFleet.stale, in: screen).contains("⚠ leaf_only"))
+        let down = try row(DashboardFleet.down, in: screen)
+        XCTAssertTrue(down.contains("! error"), down)
+        XCTAssertTrue(down.contains("refused"), "an error row says why: \(down)")
+        XCTAssertTrue(screen.contains("LEAF ONLY \(fleet.displayName(DashboardFleet.stale))"), screen)
+        XCTAssertFalse(screen.contains("LEAF ONLY \(fleet.displayName(DashboardFleet.rotating))"), screen)
+
+        // Default theme (DESIGN §2): leaf green (SGR 32), intermediate blue
+        // (34), root red (31). `rotating` is not the selected row, so no
+        // selection bar is drawn over it.
+        let coloured = try XCTUnwrap(session?.capture(escapes: true))
+        let line = try XCTUnwrap(
+            coloured.split(separator: "\n").map(String.init).first {
+                let plain = String(SGRLine.characters(of: $0).map(\.character))
+                return plain.contains(fleet.displayName(DashboardFleet.rotating)) && plain.contains("✓ ok")
+            }, coloured)
+        let cells = SGRLine.characters(of: line)
+        for (letter, colour) in [("L", "32"), ("I", "34"), ("R", "31")] {
+            let index = try XCTUnwrap(
+                cells.indices.first { cells[$0].character == Character(letter) && "✓✗·".contains(cells[$0 + 1].character) },
+                "no \(letter) cell in \(line.debugDescription)")
+            XCTAssertEqual(cells[index].foreground, colour, "\(letter) in \(line.debugDescription)")
+            XCTAssertEqual(cells[index + 1].foreground, colour, "the symbol after \(letter) shares its colour")
+        }
+    }
+
+    func testRotatedIntermediateRaisesTheBannerWithoutRestart() throws {
+        let rotating = fleet.displayName(DashboardFleet.rotating)
+        let before = try startDashboard()
+        XCTAssertTrue(try row(DashboardFleet.rotating, in: before).contains("✓ ok"))
+        XCTAssertFalse(before.contains("LEAF ONLY \(rotating)"))
+
+        try fleet.rotateIntermediate()
+        let after = try waitForScreen(timeout: 20) { screen in
+            screen.contains("LEAF ONLY \(rotating)") && (try? self.row(DashboardFleet.rotating, in: screen).contains("⚠ leaf_only")) == true
+        }
+        XCTAssertTrue(after.contains("LEAF ONLY \(fleet.displayName(DashboardFleet.stale))"), "the earlier alert stays: \(after)")
+        XCTAssertNil(try session?.exitStatus(), "the same process kept running")
+    }
+
+    // MARK: Keys and resizing
+
+    func testEnterOpensTheDetailAndEscReturns() throws {
+        try startDashboard()
+        let steady = fleet.displayName(DashboardFleet.steady)
+        try session?.send("Enter")
+        let detail = try waitForScreen { $0.contains("detail: \(steady)") && $0.contains("subject") }
+        XCTAssertTrue(detail.contains("CN=\(DashboardFleet.steady)"), detail)
+        XCTAssertTrue(detail.contains(fleet.steadyLeafPin), "the leaf's SPKI digest: \(detail)")
+        XCTAssertTrue(detail.contains("cert:"), detail)
+
+        try session?.send("Escape")
+        let table = try waitForScreen { !$0.contains("detail:") && $0.contains("LEAF ONLY") }
+        for name in DashboardFleet.names {
+            XCTAssertNoThrow(try row(name, in: table))
+        }
+    }
+
+    func testTinyWindowAndBackKeepsWorking() throws {
+        try startDashboard()
+        try session?.resize(columns: 30, rows: 8)
+        try waitForScreen { $0.contains("terminal too small") }
+        try session?.resize(columns: 120, rows: 40)
+        let restored = try waitForScreen { screen in
+            !screen.contains("terminal too small") && DashboardFleet.names.allSatisfy { (try? self.row($0, in: screen)) != nil }
+        }
+        XCTAssertTrue(restored.contains("LEAF ONLY"), restored)
+        try session?.send("q")
+        try waitForScreen { $0.contains("EXITED:0") }
+    }
+
+    // MARK: Leaving
+
+    func testQuitExitsZeroAndRestoresTheTerminal() throws {
+        try startDashboard()
+        try session?.send("q")
+        try assertRestored(status: "EXITED:0")
+    }
+
+    func testCtrlCExitsZeroAndRestoresTheTerminal() throws {
+        try startDashboard()
+        try session?.send("C-c")
+        try assertRestored(status: "EXITED:0")
+    }
+
+    func testSIGTERMRestoresTheTerminalAndDiesOfIt() throws {
+        try startDashboard()
+        let pid = try XCTUnwrap(try session?.pinwatchProcess(), "the pane runs pinwatch")
+        XCTAssertEqual(kill(pid, SIGTERM), 0)
+        try assertRestored(status: "EXITED:\(128 + SIGTERM)")
+    }
+
+    func testWithoutATerminalExitsTwoPointingAtSnapshot() throws {
+        let outcome = try PinwatchBinary.run(["watch", "--config", fleet.configURL.path], timeout: 20)
+        XCTAssertEqual(outcome.status, 2)
+        XCTAssertTrue(outcome.stderr.contains("snapshot"), outcome.stderr)
+        XCTAssertFalse(outcome.stdout.contains("\u{1B}["), "nothing was drawn on a pipe")
+    }
+
+    func testWithoutAUTF8LocaleTheSymbolsStillDraw() throws {
+        let screen = try startDashboard(environment: ["LANG": "", "LC_ALL": "", "LC_CTYPE": ""])
+        let rotating = try row(DashboardFleet.rotating, in: screen)
+        XCTAssertTrue(rotating.contains("✓ ok"), rotating)
+        XCTAssertTrue(rotating.contains("L✓ I✓ R✗"), rotating)
+    }
+
+    // MARK: Helpers
+
+    /// Opens the dashboard and waits until every host has a result.
+    @discardableResult
+    private func startDashboard(environment: [String: String] = [:], file: StaticString = #filePath, line: UInt = #line) throws -> String {
+        // A crash reports at once instead of waiting 30 s for a debugger;
+        // colours are under test, whatever NO_COLOR the runner has.
+        let environment = environment.merging(["SWIFT_BACKTRACE": "interactive=no", "NO_COLOR": ""]) { _, new in new }
+        let session = try TmuxSession(command: fleet.watchCommand(), columns: 120, rows: 40, environment: environment)
+        self.session = session
+        return try waitForScreen(file: file, line: line) { screen in
+            DashboardFleet.names.allSatisfy { name in
+                guard let row = try? self.row(name, in: screen) else { return false }
+                return !row.contains("waiting")
+            }
+        }
+    }
+
+    @discardableResult
+    private func waitForScreen(
+        timeout: TimeInterval = 20, file: StaticString = #filePath, line: UInt = #line, _ predicate: (String) -> Bool
+    ) throws -> String {
+        let session = try XCTUnwrap(session, file: file, line: line)
+        return try session.waitForScreen(timeout: timeout, file: file, line: line, predicate)
+    }
+
+    /// The table row of `name` (not its banner line).
+    private func row(_ name: String, in screen: String) throws -> String {
+        let label = fleet.displayName(name)
+        let banner = ["BLOCKED", "EXPIRED", "LEAF ONLY", "need attention", "detail:"]
+        guard let row = screen.split(separator: "\n").first(where: { line in
+            line.contains(label) && !banner.contains { line.contains($0) }
+        }) else {
+            throw DashboardTestError.noRow(label)
+        }
+        return String(row)
+    }
+
+    /// After the dashboard has gone: its exit line is on the normal screen,
+    /// no alternate screen, the cursor visible, no dashboard text left over.
+    private func assertRestored(status: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        let screen = try waitForScreen(timeout: 10, file: file, line: line) { $0.contains("EXITED:") }
+        XCTAssertTrue(screen.contains(status), screen, file: file, line: line)
+        let session = try XCTUnwrap(session, file: file, line: line)
+        XCTAssertEqual(try session.paneFormat("#{alternate_on}"), "0", "still on the alternate screen", file: file, line: line)
+        XCTAssertEqual(try session.paneFormat("#{cursor_flag}"), "1", "the cursor is hidden", file: file, line: line)
+        for name in DashboardFleet.names {
+            XCTAssertFalse(screen.contains(name), "dashboard text left on the screen:\n\(screen)", file: file, line: line)
+        }
+    }
+}
+
+enum DashboardTestError: Error, CustomStringConvertible {
+    case noRow(String)
+
+    var description: String {
+        switch self {
+        case .noRow(let label): return "no table row for \(label)"
+        }
+    }
+}
