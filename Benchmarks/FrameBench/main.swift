@@ -106,7 +106,7 @@ screen?.restore()
 let line = String(format: "rows=%d paint=%@ churn=%@ iterations=%d median_ms=%.3f max_ms=%.3f\n",
                   options.rows, options.paint ? "yes" : "no", options.churn ? "yes" : "no", samples.count, median(samples), samples.max() ?? 0)
 if let out = options.out {
-    FileManager.default.createFile(atPath: out, contents: Data(line.utf8))
+    _ = FileManager.default.createFile(atPath: out, contents: Data(line.utf8))
 } else {
     print(line, terminator: "")
 }

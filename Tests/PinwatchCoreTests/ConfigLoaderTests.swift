@@ -51,7 +51,7 @@ final class ConfigLoaderTests: XCTestCase {
     }
 
     func testFullValidConfig() throws {
-        FileManager.default.createFile(atPath: directory + "/roots.pem", contents: Data("PEM".utf8))
+        XCTAssertTrue(FileManager.default.createFile(atPath: directory + "/roots.pem", contents: Data("PEM".utf8)))
         let config = try load("""
             interval: 5m
             timeout: 500ms
@@ -255,14 +255,14 @@ final class ConfigLoaderTests: XCTestCase {
         XCTAssertEqual(ConfigLocator.locate(explicit: "/x.yaml", currentDirectory: cwd, environment: environment), "/x.yaml")
         XCTAssertNil(ConfigLocator.locate(explicit: nil, currentDirectory: cwd, environment: environment))
 
-        FileManager.default.createFile(atPath: home + "/.config/pinwatch/config.yaml", contents: Data())
+        XCTAssertTrue(FileManager.default.createFile(atPath: home + "/.config/pinwatch/config.yaml", contents: Data()))
         XCTAssertNil(ConfigLocator.locate(explicit: nil, currentDirectory: cwd, environment: environment), "XDG_CONFIG_HOME replaces ~/.config")
         XCTAssertEqual(ConfigLocator.locate(explicit: nil, currentDirectory: cwd, environment: ["HOME": home]), home + "/.config/pinwatch/config.yaml")
 
-        FileManager.default.createFile(atPath: xdg + "/pinwatch/config.yaml", contents: Data())
+        XCTAssertTrue(FileManager.default.createFile(atPath: xdg + "/pinwatch/config.yaml", contents: Data()))
         XCTAssertEqual(ConfigLocator.locate(explicit: nil, currentDirectory: cwd, environment: environment), xdg + "/pinwatch/config.yaml")
 
-        FileManager.default.createFile(atPath: cwd + "/pinwatch.yaml", contents: Data())
+        XCTAssertTrue(FileManager.default.createFile(atPath: cwd + "/pinwatch.yaml", contents: Data()))
         XCTAssertEqual(ConfigLocator.locate(explicit: nil, currentDirectory: cwd, environment: environment), cwd + "/pinwatch.yaml")
     }
 }
