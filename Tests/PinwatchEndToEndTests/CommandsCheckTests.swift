@@ -4,17 +4,7 @@ import XCTest
 
 /// `pinwatch check` as Nagios/Icinga runs it: the exit code is the state,
 /// the first line starts `PINWATCH <STATE>` and carries perfdata after `|`.
-final class CommandsCheckTests: XCTestCase {
-    private var fleet: LocalFleet!
-
-    override func setUpWithError() throws {
-        fleet = try LocalFleet()
-    }
-
-    override func tearDown() {
-        fleet?.stop()
-        fleet = nil
-    }
+final class CommandsCheckTests: LocalFleetTestCase {
 
     func testExitCodeIsTheWorstStateInNagiosOrder() throws {
         let ok = try fleet.addOK("ok.test")

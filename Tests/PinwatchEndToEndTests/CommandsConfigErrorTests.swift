@@ -4,17 +4,7 @@ import XCTest
 
 /// Configuration and usage errors: exit 2, one stderr line per problem,
 /// and nothing probed with a half-valid configuration (DESIGN §4, §7).
-final class CommandsConfigErrorTests: XCTestCase {
-    private var fleet: LocalFleet!
-
-    override func setUpWithError() throws {
-        fleet = try LocalFleet()
-    }
-
-    override func tearDown() {
-        fleet?.stop()
-        fleet = nil
-    }
+final class CommandsConfigErrorTests: LocalFleetTestCase {
 
     /// Four mistakes in one file, the only host a black hole that would
     /// hold a probe for 30 s: each mistake is reported and nothing is dialled.

@@ -3,17 +3,7 @@ import PinwatchProbe
 import XCTest
 
 /// `demo --snapshot`, and servers that send what no real CA would.
-final class CommandsDemoAndHostileTests: XCTestCase {
-    private var fleet: LocalFleet!
-
-    override func setUpWithError() throws {
-        fleet = try LocalFleet()
-    }
-
-    override func tearDown() {
-        fleet?.stop()
-        fleet = nil
-    }
+final class CommandsDemoAndHostileTests: LocalFleetTestCase {
 
     func testDemoSnapshotShowsEveryStatusOnItsHost() throws {
         let outcome = try PinwatchBinary.run(["demo", "--snapshot", "--format", "json"], currentDirectory: fleet.directory, timeout: 30)

@@ -5,17 +5,7 @@ import XCTest
 
 /// `inspect` on a live local host and `pin` on files: every pin form, and
 /// a stanza that really is a working configuration.
-final class CommandsInspectPinTests: XCTestCase {
-    private var fleet: LocalFleet!
-
-    override func setUpWithError() throws {
-        fleet = try LocalFleet()
-    }
-
-    override func tearDown() {
-        fleet?.stop()
-        fleet = nil
-    }
+final class CommandsInspectPinTests: LocalFleetTestCase {
 
     func testInspectPrintsEveryLevelAndAStanzaThatWorks() throws {
         let (server, leaf) = try fleet.serveLeaf("shop.test")

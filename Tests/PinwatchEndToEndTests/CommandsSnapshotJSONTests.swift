@@ -5,17 +5,7 @@ import XCTest
 
 /// `pinwatch snapshot --format json` against local servers: every status,
 /// every error kind, and DESIGN §8 field for field.
-final class CommandsSnapshotJSONTests: XCTestCase {
-    private var fleet: LocalFleet!
-
-    override func setUpWithError() throws {
-        fleet = try LocalFleet()
-    }
-
-    override func tearDown() {
-        fleet?.stop()
-        fleet = nil
-    }
+final class CommandsSnapshotJSONTests: LocalFleetTestCase {
 
     func testEveryChainVerdictIsReportedFieldForField() throws {
         let ok = try fleet.addOK("ok.test")

@@ -4,20 +4,9 @@ import XCTest
 
 /// `snapshot --format text|ansi`: the dashboard's screen printed once, and
 /// certificate text that tries to drive the terminal.
-final class CommandsSnapshotTextTests: XCTestCase {
-    private var fleet: LocalFleet!
-
+final class CommandsSnapshotTextTests: LocalFleetTestCase {
     /// An OSC title change (ended by BEL) and an SGR colour in a subject CN.
     static let hostileCommonName = "evil\u{1B}]0;pwned\u{07}cn\u{1B}[31mred"
-
-    override func setUpWithError() throws {
-        fleet = try LocalFleet()
-    }
-
-    override func tearDown() {
-        fleet?.stop()
-        fleet = nil
-    }
 
     func testTextIsOneRowPerHostWithoutEscapesAndAnsiAddsColour() throws {
         try fleet.addOK("ok.test")
