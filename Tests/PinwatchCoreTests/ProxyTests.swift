@@ -1,3 +1,4 @@
+import Foundation
 import XCTest
 @testable import PinwatchCore
 
@@ -52,6 +53,22 @@ final class ProxyTests: XCTestCase {
         XCTAssertEqual(resolver.route(forHost: "a.example", setting: .url(configured)), configured)
         XCTAssertNil(resolver.route(forHost: "a.example", setting: .off))
         XCTAssertNil(resolver.route(forHost: "a.example", setting: .auto))
+    }
+
+    func testAProxyVariableThatCannotBeUsedStillCounts() throws {
+        let resolver = ProxyResolver(environment: ["https_proxy": "https://ops:s3cret@proxy.internal:3128", "no_proxy": "direct.example"])
+        let route = try XCTUnwrap(resolver.route(forHost: "api.example", setting: .auto))
+        XCTAssertEqual(route.source, "https_proxy")
+        XCTAssertEqual(route.problem, "https_proxy: https:// proxies are not supported (use http:// or socks5://)")
+        XCTAssertFalse(route.redactedURL.contains("s3cret"), route.redactedURL)
+        XCTAssertNil(resolver.route(forHost: "direct.example", setting: .auto), "no_proxy still applies")
+
+        let report = Verdict.report(
+            for: HostConfig(host: "api.example"), result: .failed(ProbeFailure(kind: .proxy, message: route.problem ?? ""), elapsed: 0, proxy: route),
+            now: Date(), warnDays: 21, criticalDays: 7)
+        XCTAssertEqual(report.status, .error)
+        XCTAssertTrue(report.proxy.detected)
+        XCTAssertEqual(report.alerts, [.proxy, .probeError])
     }
 
     func testNoProxyTable() {

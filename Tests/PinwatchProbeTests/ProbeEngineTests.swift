@@ -283,6 +283,21 @@ final class ProbeEngineTests: XCTestCase {
         XCTAssertTrue(result.failure?.message.hasPrefix("cannot reach proxy") ?? false, result.failure?.message ?? "")
     }
 
+    func testUnusableProxyFailsWithoutDialling() throws {
+        let server = keep(try BlackHoleServer())
+        let route = ProxyRoute.unusable(source: "https_proxy", problem: "https_proxy: https:// proxies are not supported")
+        let targets = [
+            ProbeTarget(host: "127.0.0.1", port: server.port, serverName: "api.test", proxy: route, timeout: 1),
+            ProbeTarget(host: "127.0.0.1", port: try LocalPorts.closedPort(), serverName: "direct.test", timeout: 1),
+        ]
+        let results = ProbeEngine(concurrency: 2).run(targets)
+        XCTAssertEqual(results[0].failure?.kind, .proxy)
+        XCTAssertEqual(results[0].failure?.message, "https_proxy: https:// proxies are not supported")
+        XCTAssertEqual(results[0].proxy, route)
+        XCTAssertEqual(results[1].failure?.kind, .refused, "the other host is probed as usual")
+        XCTAssertEqual(server.acceptedConnections, 0, "nothing is dialled for an unusable proxy")
+    }
+
     func testSocks5hSendsTheNameToTheProxy() throws {
         let pki = try TestPKI()
         let server = keep(try LocalTLSServer(identity: try pki.identity()))

@@ -27,18 +27,33 @@ public struct ProxyRoute: Hashable, Sendable {
     public var password: String?
     /// Where the proxy came from: `config` or the environment variable's name.
     public var source: String
+    /// Why a proxy that is set cannot be used (an `https://` or garbled
+    /// URL). A pinned client still refuses on it, so the host keeps the
+    /// `proxy` alert and its probe fails with this reason instead of
+    /// quietly going direct.
+    public var problem: String?
 
-    public init(scheme: Scheme, host: String, port: Int, username: String? = nil, password: String? = nil, source: String) {
+    public init(
+        scheme: Scheme, host: String, port: Int, username: String? = nil, password: String? = nil, source: String,
+        problem: String? = nil
+    ) {
         self.scheme = scheme
         self.host = host
         self.port = port
         self.username = username
         self.password = password
         self.source = source
+        self.problem = problem
+    }
+
+    /// A proxy variable that is set but cannot be used.
+    public static func unusable(source: String, problem: String) -> ProxyRoute {
+        ProxyRoute(scheme: .http, host: "", port: 0, source: source, problem: problem)
     }
 
     /// The URL without credentials: the only form that reaches any output.
     public var redactedURL: String {
+        if problem != nil { return "(unusable \(source) value)" }
         let hostPart = host.contains(":") ? "[\(host)]" : host
         return "\(scheme.rawValue)://\(hostPart):\(port)"
     }

@@ -8,13 +8,20 @@ public struct ProxyResolver: Sendable {
 
     /// Reads the environment once, not once per host and poll.
     ///
-    /// A variable that is set but cannot be parsed yields no proxy: the
-    /// probe could not tunnel through it.
+    /// A variable that is set but cannot be parsed still counts: clients
+    /// refuse on any proxy, so its hosts get an unusable route whose probe
+    /// fails with the reason, never a silent direct connection.
     public init(environment: [String: String]) {
         let chosen = Self.variables.lazy
             .compactMap { name in environment[name].map { (name, $0.trimmingWhitespace()) } }
             .first { !$0.1.isEmpty }
-        environmentRoute = chosen.flatMap { try? ProxyRoute.parse(url: $0.1, source: $0.0) }
+        environmentRoute = chosen.map { name, value in
+            do {
+                return try ProxyRoute.parse(url: value, source: name)
+            } catch {
+                return ProxyRoute.unusable(source: name, problem: "\(name): \(error)")
+            }
+        }
         let exclusions = [environment["no_proxy"], environment["NO_PROXY"]].compactMap { $0 }.first { !$0.isEmpty }
         noProxy = NoProxyRule(exclusions ?? "")
     }

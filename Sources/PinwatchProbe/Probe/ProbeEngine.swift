@@ -45,8 +45,20 @@ public final class ProbeEngine: @unchecked Sendable {
             cycle.finishWithoutTargets()
             return cycle
         }
-        let jobs = targets.enumerated().map { ProbeJob(target: $0.element, index: $0.offset, cycle: cycle) }
+        var jobs: [ProbeJob] = []
+        var unusable: [(Int, ProbeResult)] = []
+        for (index, target) in targets.enumerated() {
+            if let route = target.proxy, let problem = route.problem {
+                // No socket to open: the proxy the client would meet cannot be used.
+                unusable.append((index, .failed(ProbeFailure(kind: .proxy, message: problem), elapsed: 0, proxy: route)))
+            } else {
+                jobs.append(ProbeJob(target: target, index: index, cycle: cycle))
+            }
+        }
         scheduler.enqueue(jobs)
+        for (index, result) in unusable {
+            cycle.complete(index: index, result: result)
+        }
         return cycle
     }
 
