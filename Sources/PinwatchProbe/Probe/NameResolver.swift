@@ -5,7 +5,10 @@ import Glibc
 /// that name resolution never stalls an event loop.
 ///
 /// `getaddrinfo` cannot be cancelled: a probe whose deadline passes simply
-/// stops waiting, and the late answer is dropped by its event loop.
+/// stops waiting, and the late answer is dropped by its event loop. A job
+/// still queued when its deadline passes is skipped, so a zone whose DNS
+/// hangs costs its own hosts' deadlines, not the lookups of everyone queued
+/// behind it.
 final class NameResolver: @unchecked Sendable {
     enum Answer {
         case addresses([SocketAddress])
@@ -15,6 +18,8 @@ final class NameResolver: @unchecked Sendable {
     private struct Job {
         var host: String
         var port: Int
+        /// `DispatchTime` uptime nanoseconds after which nobody waits for the answer.
+        var deadline: UInt64
         var completion: (Answer) -> Void
     }
 
@@ -31,9 +36,9 @@ final class NameResolver: @unchecked Sendable {
         }
     }
 
-    func resolve(host: String, port: Int, completion: @escaping (Answer) -> Void) {
+    func resolve(host: String, port: Int, deadline: UInt64, completion: @escaping (Answer) -> Void) {
         condition.lock()
-        jobs.append(Job(host: host, port: port, completion: completion))
+        jobs.append(Job(host: host, port: port, deadline: deadline, completion: completion))
         condition.signal()
         condition.unlock()
     }
@@ -56,7 +61,11 @@ final class NameResolver: @unchecked Sendable {
             }
             let job = jobs.removeFirst()
             condition.unlock()
-            job.completion(Self.lookUp(host: job.host, port: job.port))
+            if DispatchTime.now().uptimeNanoseconds >= job.deadline {
+                job.completion(.failed("cannot resolve \(job.host): the deadline passed before the lookup started"))
+            } else {
+                job.completion(Self.lookUp(host: job.host, port: job.port))
+            }
         }
     }
 

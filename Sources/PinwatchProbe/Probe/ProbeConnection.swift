@@ -52,7 +52,7 @@ final class ProbeConnection {
         if target.proxy?.scheme == .socks5, !SocketAddress.isIPLiteral(tunnelHost) {
             // Plain socks5 means the client resolves the target itself.
             phase = .resolving
-            loop.resolve(host: tunnelHost, port: target.port, connectionID: id, purpose: .tunnelTarget)
+            loop.resolve(host: tunnelHost, port: target.port, deadline: deadline, connectionID: id, purpose: .tunnelTarget)
             return
         }
         resolveDialHost()
@@ -64,7 +64,7 @@ final class ProbeConnection {
             connectToNextAddress()
         } else {
             phase = .resolving
-            loop.resolve(host: dialHost, port: dialPort, connectionID: id, purpose: .dial)
+            loop.resolve(host: dialHost, port: dialPort, deadline: deadline, connectionID: id, purpose: .dial)
         }
     }
 

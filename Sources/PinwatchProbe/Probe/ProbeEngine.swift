@@ -15,7 +15,9 @@ public final class ProbeEngine: @unchecked Sendable {
     /// Two loops match the two cores the product targets; handshakes are
     /// CPU-bound, so more loops would only contend.
     static let eventLoopCount = 2
-    static let resolverThreads = 4
+    /// Lookups block a thread each; eight keep a few slow zones from
+    /// holding up the rest, and cost nothing while idle.
+    static let resolverThreads = 8
 
     private let scheduler: ProbeScheduler
 

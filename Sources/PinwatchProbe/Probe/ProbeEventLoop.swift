@@ -100,8 +100,8 @@ final class ProbeEventLoop: @unchecked Sendable {
         _ = epoll_ctl(epoll, EPOLL_CTL_DEL, connection.socket, nil)
     }
 
-    func resolve(host: String, port: Int, connectionID: Int, purpose: ResolvePurpose) {
-        resolver.resolve(host: host, port: port) { [weak self] answer in
+    func resolve(host: String, port: Int, deadline: UInt64, connectionID: Int, purpose: ResolvePurpose) {
+        resolver.resolve(host: host, port: port, deadline: deadline) { [weak self] answer in
             self?.submit(.resolved(connectionID: connectionID, answer, purpose))
         }
     }
