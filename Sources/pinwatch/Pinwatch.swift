@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import PinwatchCore
 
 /// The root command: with no subcommand it opens the dashboard.
 struct Pinwatch: ParsableCommand {
@@ -31,7 +32,15 @@ enum Entry {
             try command.run()
         } catch {
             if Pinwatch.exitCode(for: error) == .validationFailure {
-                FileHandle.standardError.write(Data((Pinwatch.fullMessage(for: error) + "\n").utf8))
+                let message = Pinwatch.fullMessage(for: error)
+                FileHandle.standardError.write(Data((message + "\n").utf8))
+                // `check` speaks Nagios even about its own usage: 2 would read
+                // as CRITICAL and page someone for a typo in a command line.
+                if CommandLine.arguments.dropFirst().first == "check" {
+                    let outcome = CheckReport.unknown("usage: " + message)
+                    FileHandle.standardOutput.write(Data(outcome.text.utf8))
+                    exit(outcome.exitCode)
+                }
                 exit(2)
             }
             Pinwatch.exit(withError: error)

@@ -63,4 +63,13 @@ final class CheckReportTests: XCTestCase {
         XCTAssertEqual(first.filter { $0 == "|" }.count, 1, String(first))
         XCTAssertEqual(text.split(separator: "\n").count, 2)
     }
+
+    func testUnknownIsOneCleanLineWithoutPerfdataSeparators() {
+        let outcome = CheckReport.unknown("c.yaml:4: host a|b: pin \"x|y\"\u{1B}[31m\nsecond problem")
+        XCTAssertEqual(outcome.exitCode, 3)
+        XCTAssertTrue(outcome.text.hasPrefix("PINWATCH UNKNOWN - c.yaml:4: host a/b"), outcome.text)
+        XCTAssertFalse(outcome.text.contains("|"), outcome.text)
+        XCTAssertFalse(outcome.text.contains("\u{1B}"), outcome.text)
+        XCTAssertEqual(outcome.text.filter { $0 == "\n" }.count, 1, "one line only")
+    }
 }

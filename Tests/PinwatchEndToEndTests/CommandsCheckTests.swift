@@ -38,6 +38,13 @@ final class CommandsCheckTests: LocalFleetTestCase {
         }
     }
 
+    func testUsageErrorsAreUnknownNotCritical() throws {
+        let outcome = try PinwatchBinary.run(["check", "--no-such-option"])
+        XCTAssertEqual(outcome.status, 3, "a typo must not page someone as CRITICAL")
+        XCTAssertTrue(outcome.stdout.hasPrefix("PINWATCH UNKNOWN - usage:"), outcome.stdout)
+        XCTAssertTrue(outcome.stderr.contains("--no-such-option"), outcome.stderr)
+    }
+
     func testHostsNeedingAttentionAreNamedBelowTheStatusLine() throws {
         try fleet.addOK("ok.test")
         try fleet.addLeafOnly("leafonly.test")

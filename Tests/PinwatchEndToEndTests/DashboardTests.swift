@@ -59,7 +59,7 @@ final class DashboardTests: XCTestCase {
             screen.contains("LEAF ONLY \(rotating)") && (try? self.row(DashboardFleet.rotating, in: screen).contains("⚠ leaf_only")) == true
         }
         XCTAssertTrue(after.contains("LEAF ONLY \(fleet.displayName(DashboardFleet.stale))"), "the earlier alert stays: \(after)")
-        XCTAssertNil(try session?.exitStatus(), "the same process kept running")
+        XCTAssertNil(try XCTUnwrap(session).exitStatus(), "the same process kept running")
     }
 
     // MARK: Keys and resizing

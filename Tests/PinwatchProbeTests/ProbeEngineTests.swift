@@ -249,7 +249,7 @@ final class ProbeEngineTests: XCTestCase {
         XCTAssertTrue(result.trusted, result.trustError ?? "")
         XCTAssertEqual(result.chain.count, 3)
         XCTAssertEqual(result.proxy, route)
-        XCTAssertEqual(result.address, "127.0.0.1:\(proxy.port)")
+        XCTAssertEqual(result.address, "127.0.0.1", "the proxy's IP; its port is in the proxy URL")
         XCTAssertEqual(proxy.connectTargets, ["api.test:\(server.port)"])
         XCTAssertNil(proxy.requests.first?.proxyAuthorization)
     }
@@ -306,7 +306,7 @@ final class ProbeEngineTests: XCTestCase {
         let result = probe(ProbeTarget(host: "api.test", port: server.port, serverName: "api.test", trust: pki.trust, proxy: route))
         XCTAssertTrue(result.trusted, "\(String(describing: result.failure)) \(result.trustError ?? "")")
         XCTAssertEqual(result.chain.count, 3)
-        XCTAssertEqual(result.address, "127.0.0.1:\(proxy.port)")
+        XCTAssertEqual(result.address, "127.0.0.1", "the proxy's IP; its port is in the proxy URL")
         XCTAssertEqual(proxy.requests, [.init(host: "api.test", port: server.port, sentName: true)])
     }
 

@@ -88,6 +88,14 @@ public enum CheckReport {
     }
 
     /// Sanitised for the terminal, and without `|`, which would start the perfdata.
+    /// The plugin's answer when it could not run at all (usage or
+    /// configuration error): UNKNOWN, exit code 3, one line. The message
+    /// may quote the configuration, so it is cleaned like host text.
+    public static func unknown(_ message: String) -> (exitCode: Int32, text: String) {
+        let firstLine = message.split(separator: "\n", omittingEmptySubsequences: true).first.map(String.init) ?? message
+        return (3, "PINWATCH UNKNOWN - \(clean(firstLine))\n")
+    }
+
     private static func clean(_ text: String) -> String {
         TerminalText.sanitize(text).replacingOccurrences(of: "|", with: "/")
     }

@@ -287,9 +287,10 @@ final class ProbeConnection {
         releaseResources()
     }
 
+    /// The IP dialled, as DESIGN §8's `address` shows it: the proxy's when
+    /// tunnelling (its URL is reported under `proxy`).
     private var reportedAddress: String? {
-        guard let dialled else { return nil }
-        return target.proxy == nil ? dialled.ipText : dialled.endpointText
+        dialled?.ipText
     }
 
     private var elapsed: TimeInterval {

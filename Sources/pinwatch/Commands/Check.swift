@@ -24,9 +24,10 @@ extension Pinwatch {
                 config = try options.load()
             } catch let failure as UserFacingError {
                 // A plugin that cannot run says UNKNOWN, as monitoring systems expect.
-                Output.standardOutput("PINWATCH UNKNOWN - \(failure.message.split(separator: "\n").first ?? "")\n")
+                let outcome = CheckReport.unknown(failure.message)
+                Output.standardOutput(outcome.text)
                 Output.standardError("pinwatch: \(failure.message)")
-                throw ExitCode(3)
+                throw ExitCode(outcome.exitCode)
             }
             let reports = PollCycle.run(config)
             let outcome = CheckReport.render(reports)
