@@ -21,7 +21,7 @@ final class DemoFleet {
     private let paymentsKey: PrivateKey
     private let paymentsServer: LocalTLSServer
     /// Kept alive for the life of the demo; stopped in `stop()`.
-    private var peers: [AnyObject] = []
+    private var peers: [any LocalServer] = []
 
     init(now: Date = Date()) throws {
         let root = try CertificateAuthority.makeRoot(commonName: "Demo Root R1", organization: "Demo Trust Services")
@@ -32,7 +32,7 @@ final class DemoFleet {
         self.root = root
 
         var hosts: [HostConfig] = []
-        var peers: [AnyObject] = []
+        var peers: [any LocalServer] = []
         let trust = TrustSource.pem(root.certificate.pem + otherRoot.certificate.pem)
 
         func serve(_ name: String, by issuer: CertificateAuthority, key: PrivateKey? = nil, validity: ValidityWindow = .lasting(days: 60)) throws -> (LocalTLSServer, IssuedCertificate) {
@@ -119,14 +119,7 @@ final class DemoFleet {
     }
 
     func stop() {
-        for peer in peers {
-            switch peer {
-            case let server as LocalTLSServer: server.stop()
-            case let server as BlackHoleServer: server.stop()
-            case let server as ConnectProxyServer: server.stop()
-            default: break
-            }
-        }
+        peers.forEach { $0.stop() }
         peers.removeAll()
     }
 

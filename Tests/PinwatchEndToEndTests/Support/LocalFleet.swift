@@ -30,7 +30,7 @@ final class LocalFleet {
     let otherRoot: CertificateAuthority
     let otherIssuing: CertificateAuthority
     private(set) var hosts: [Host] = []
-    private var servers: [AnyObject] = []
+    private var servers: [any LocalServer] = []
 
     init() throws {
         directory = FileManager.default.temporaryDirectory
@@ -47,15 +47,7 @@ final class LocalFleet {
     var configURL: URL { directory.appendingPathComponent("pinwatch.yaml") }
 
     func stop() {
-        for server in servers {
-            switch server {
-            case let server as LocalTLSServer: server.stop()
-            case let server as BlackHoleServer: server.stop()
-            case let server as PlaintextServer: server.stop()
-            case let server as ConnectProxyServer: server.stop()
-            default: break
-            }
-        }
+        servers.forEach { $0.stop() }
         servers.removeAll()
         try? FileManager.default.removeItem(at: directory)
     }
@@ -88,7 +80,7 @@ final class LocalFleet {
 
     /// Keeps a server alive until `stop()`.
     @discardableResult
-    func keep<Server: AnyObject>(_ server: Server) -> Server {
+    func keep<Server: LocalServer>(_ server: Server) -> Server {
         servers.append(server)
         return server
     }
