@@ -264,9 +264,9 @@ final class DashboardController: @unchecked Sendable {
     private func quit(status: Int32) -> Never {
         screen.restore()
         // _exit, not exit: exit's atexit handlers (OpenSSL's global cleanup
-        // among them) ran while probe and demo-server threads still used
-        // those globals, and a quit now and then died of SIGSEGV. Nothing
-        // is left to save once stdio is flushed.
+        // among them) would run while probe and demo-server threads may
+        // still be inside OpenSSL. Nothing is left to save once stdio is
+        // flushed.
         fflush(nil)
         _exit(status)
     }
