@@ -7,7 +7,7 @@ import Foundation
 /// to a terminal.
 public enum ChainListing {
     /// `inspect`: the live chain of one host.
-    public static func text(report: HostReport, now: Date = Date()) -> String {
+    public static func text(report: HostReport) -> String {
         let config = report.config
         var out = "\(TerminalText.sanitize(config.displayName))"
         if config.serverName != config.host { out += " (SNI \(TerminalText.sanitize(config.serverName)))" }

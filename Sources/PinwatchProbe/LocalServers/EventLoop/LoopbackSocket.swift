@@ -75,35 +75,12 @@ enum LoopbackSocket {
         }
     }
 
-    /// Starts a non-blocking connect to an IP literal; completion is
+    /// Starts a non-blocking connect to an IP address; completion is
     /// signalled by POLLOUT and read with `pendingError`.
-    static func startConnect(to address: IPAddressLiteral, port: Int) throws -> Int32 {
-        switch address {
-        case .v4(let inAddress):
-            let descriptor = try makeSocket(family: AF_INET)
-            var target = sockaddr_in()
-            target.sin_family = sa_family_t(AF_INET)
-            target.sin_port = UInt16(port).bigEndian
-            target.sin_addr = inAddress
-            let started = withUnsafePointer(to: &target) { pointer in
-                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-                }
-            }
-            return try finishStart(descriptor, started)
-        case .v6(let in6Address):
-            let descriptor = try makeSocket(family: AF_INET6)
-            var target = sockaddr_in6()
-            target.sin6_family = sa_family_t(AF_INET6)
-            target.sin6_port = UInt16(port).bigEndian
-            target.sin6_addr = in6Address
-            let started = withUnsafePointer(to: &target) { pointer in
-                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in6>.size))
-                }
-            }
-            return try finishStart(descriptor, started)
-        }
+    static func startConnect(to address: SocketAddress) throws -> Int32 {
+        let descriptor = try makeSocket(family: address.family)
+        let started = address.withSockaddr { connect(descriptor, $0, $1) }
+        return try finishStart(descriptor, started)
     }
 
     /// The outcome of a non-blocking connect (0 when it succeeded).
@@ -163,26 +140,5 @@ enum LoopbackSocket {
 
     private static func failure(_ call: String) -> LocalServerError {
         .socket("\(call): \(String(cString: strerror(errno)))")
-    }
-}
-
-/// An IPv4 or IPv6 literal, parsed without any DNS lookup.
-enum IPAddressLiteral {
-    case v4(in_addr)
-    case v6(in6_addr)
-
-    init?(_ text: String) {
-        var v4 = in_addr()
-        if inet_pton(AF_INET, text, &v4) == 1 {
-            self = .v4(v4)
-            return
-        }
-        var v6 = in6_addr()
-        let unbracketed = text.hasPrefix("[") && text.hasSuffix("]") ? String(text.dropFirst().dropLast()) : text
-        if inet_pton(AF_INET6, unbracketed, &v6) == 1 {
-            self = .v6(v6)
-            return
-        }
-        return nil
     }
 }

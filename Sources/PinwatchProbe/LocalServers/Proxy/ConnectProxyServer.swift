@@ -69,10 +69,10 @@ struct ProxyPolicy {
     var stallTimeout: TimeInterval
 
     /// The address to dial for a CONNECT host, without DNS.
-    func address(for host: String) -> IPAddressLiteral? {
-        if let mapped = hostOverrides[host] { return IPAddressLiteral(mapped) }
-        if host.lowercased() == "localhost" { return IPAddressLiteral("127.0.0.1") }
-        return IPAddressLiteral(host)
+    func address(for host: String, port: Int) -> SocketAddress? {
+        if let mapped = hostOverrides[host] { return SocketAddress.numeric(mapped, port: port) }
+        if host.lowercased() == "localhost" { return SocketAddress.numeric("127.0.0.1", port: port) }
+        return SocketAddress.numeric(host, port: port)
     }
 }
 

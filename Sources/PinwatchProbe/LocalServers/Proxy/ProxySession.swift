@@ -163,8 +163,8 @@ final class ProxySession: ServerConnection {
             answer("400 Bad Request")
             return
         }
-        guard let address = policy.address(for: host),
-            let descriptor = try? LoopbackSocket.startConnect(to: address, port: port)
+        guard let address = policy.address(for: host, port: port),
+            let descriptor = try? LoopbackSocket.startConnect(to: address)
         else {
             answer("502 Bad Gateway")
             return
