@@ -78,6 +78,11 @@ static inline void pinwatch_OPENSSL_free(void *pointer) {
     OPENSSL_free(pointer);
 }
 
+/// BIO_set_mem_eof_return is a macro over BIO_ctrl.
+static inline long pinwatch_BIO_set_mem_eof_return(BIO *bio, int value) {
+    return BIO_set_mem_eof_return(bio, value);
+}
+
 /// BIO_get_mem_data is a macro over BIO_ctrl.
 static inline long pinwatch_BIO_get_mem_data(BIO *bio, char **data) {
     return BIO_get_mem_data(bio, data);

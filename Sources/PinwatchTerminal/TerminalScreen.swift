@@ -250,6 +250,23 @@ public final class TerminalScreen {
         }
     }
 
+    /// Gives the terminal back for a while (Ctrl-Z): the shell's modes and
+    /// main screen return; `resume` takes them again.
+    public func suspend() {
+        guard !isRestored else { return }
+        curs_set(1)
+        endwin()
+        fflush(stdout)
+    }
+
+    /// Takes the terminal again after `suspend`; the next paint redraws
+    /// everything at the terminal's current size.
+    public func resume() {
+        guard !isRestored else { return }
+        handleResize()
+        curs_set(0)
+    }
+
     /// Gives the terminal back (endwin). Idempotent, and safe from a fatal
     /// error path: it only calls endwin once.
     public func restore() {

@@ -33,12 +33,12 @@ enum Entry {
         } catch {
             if Pinwatch.exitCode(for: error) == .validationFailure {
                 let message = Pinwatch.fullMessage(for: error)
-                FileHandle.standardError.write(Data((message + "\n").utf8))
+                Output.standardError(message)
                 // `check` speaks Nagios even about its own usage: 2 would read
                 // as CRITICAL and page someone for a typo in a command line.
                 if CommandLine.arguments.dropFirst().first == "check" {
                     let outcome = CheckReport.unknown("usage: " + message)
-                    FileHandle.standardOutput.write(Data(outcome.text.utf8))
+                    Output.standardOutput(outcome.text)
                     exit(outcome.exitCode)
                 }
                 exit(2)

@@ -85,7 +85,7 @@ final class DashboardFleet {
         try root.certificate.pem.write(to: directory.appendingPathComponent("root.pem"), atomically: true, encoding: .utf8)
         let yaml = """
             interval: \(interval)
-            timeout: 2s
+            timeout: 1s
             trust: root.pem
             proxy: off
             hosts:

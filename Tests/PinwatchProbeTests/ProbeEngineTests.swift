@@ -397,6 +397,35 @@ final class ProbeEngineTests: XCTestCase {
         XCTAssertEqual(arrivals.results.values.filter(\.trusted).count, 20)
     }
 
+    /// Attack run, issue 16: a server streaming records OpenSSL skips kept
+    /// one loop thread inside a single SSL_connect, so every other probe
+    /// on that thread missed its deadline.
+    func testFloodingServersDoNotHoldUpTheirNeighbours() throws {
+        let pki = try TestPKI()
+        let server = keep(try LocalTLSServer(identity: try pki.identity()))
+        let flood = keep(try FloodServer(mode: .tls))
+        let floodingProxy = keep(try FloodServer(mode: .connectProxy))
+        let proxyRoute = ProxyRoute(scheme: .http, host: floodingProxy.host, port: floodingProxy.port, source: "config")
+        var targets = [
+            ProbeTarget(host: "127.0.0.1", port: flood.port, serverName: "api.test", timeout: 3),
+            ProbeTarget(host: "127.0.0.1", port: server.port, serverName: "api.test", trust: pki.trust, proxy: proxyRoute, timeout: 3),
+        ]
+        targets += (0..<20).map { _ in ProbeTarget.local(server, trust: pki.trust, timeout: 3) }
+        let started = Date()
+        let results = ProbeEngine(concurrency: 4).run(targets)
+        let elapsed = Date().timeIntervalSince(started)
+
+        XCTAssertEqual(results.count, 22)
+        for flooded in results.prefix(2) {
+            XCTAssertNotNil(flooded.failure)
+            XCTAssertTrue([.tls, .timeout].contains(flooded.failure?.kind), "\(String(describing: flooded.failure))")
+        }
+        XCTAssertEqual(results.dropFirst(2).filter(\.trusted).count, 20, "\(results.dropFirst(2).compactMap(\.failure))")
+        XCTAssertLessThan(elapsed, 3 + 2, "the cycle ends within its hosts' deadline plus a margin")
+        XCTAssertGreaterThan(flood.acceptedConnections, 0)
+        XCTAssertGreaterThan(floodingProxy.acceptedConnections, 0)
+    }
+
     func testResultsArriveForEveryIndexAndFinishComesLast() throws {
         let pki = try TestPKI()
         let server = keep(try LocalTLSServer(identity: try pki.identity()))

@@ -8,6 +8,8 @@ struct ConfigDocumentParser: NodeReading {
     /// Relative paths in the file (trust, file: pins, theme) start here.
     let baseDirectory: String
     private(set) var problems: [ConfigProblem] = []
+    /// Trust bundles already read, with the problem found in each (nil: fine).
+    private var checkedTrustFiles: [String: String?] = [:]
 
     init(file: String, certificateDigests: @escaping ConfigLoader.CertificateDigests) {
         self.file = file
@@ -48,15 +50,29 @@ struct ConfigDocumentParser: NodeReading {
             }
         }
         // Settings first: hosts inherit `trust` and use `pinsets`.
-        if let node = values["interval"], let value = duration(node, key: "interval") { config.interval = value }
+        if let node = values["interval"], let value = duration(node, key: "interval") {
+            if let problem = ConfigLimits.intervalProblem(value) {
+                report(node, key: "interval", problem)
+            } else {
+                config.interval = value
+            }
+        }
         if let node = values["timeout"], let value = duration(node, key: "timeout") { config.timeout = value }
-        if let node = values["concurrency"], let value = integer(node, key: "concurrency", in: 1...10_000) {
+        if let problem = ConfigLimits.timeoutProblem(config.timeout, interval: config.interval) {
+            // Named where the user can fix it: the timeout line, else the interval's.
+            if let node = values["timeout"] {
+                report(node, key: "timeout", problem)
+            } else if let node = values["interval"] {
+                report(node, key: "interval", problem + " (that timeout is the default: set timeout:)")
+            }
+        }
+        if let node = values["concurrency"], let value = integer(node, key: "concurrency", in: ConfigLimits.concurrency) {
             config.concurrency = value
         }
-        if let node = values["warn_days"], let value = integer(node, key: "warn_days", in: 0...3650) {
+        if let node = values["warn_days"], let value = integer(node, key: "warn_days", in: ConfigLimits.days) {
             config.warnDays = value
         }
-        if let node = values["critical_days"], let value = integer(node, key: "critical_days", in: 0...3650) {
+        if let node = values["critical_days"], let value = integer(node, key: "critical_days", in: ConfigLimits.days) {
             config.criticalDays = value
         }
         if config.criticalDays > config.warnDays, let node = values["critical_days"] {
@@ -73,7 +89,7 @@ struct ConfigDocumentParser: NodeReading {
     private mutating func duration(_ node: Node, key: String) -> TimeInterval? {
         guard let text = string(node, key: key) else { return nil }
         guard let value = ConfigDuration.parse(text) else {
-            report(node, key: key, "bad duration \"\(text)\" (expected e.g. 500ms, 60s, 5m, 1h)")
+            report(node, key: key, "bad duration \(EchoedInput.quoted(text)) (expected e.g. 500ms, 60s, 5m, 1h)")
             return nil
         }
         return value
@@ -89,9 +105,22 @@ struct ConfigDocumentParser: NodeReading {
         guard let value = string(node, key: key) else { return nil }
         if value == "system" { return .system }
         let path = resolve(value)
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
-            report(node, key: key, "trust file not found: \(path)")
+        // Read once per file however many hosts name it: a bundle that
+        // holds no certificate would fail every probe, so it fails here.
+        let problem: String?
+        if let known = checkedTrustFiles[path] {
+            problem = known
+        } else {
+            do {
+                let certificates = try certificateDigests(path)
+                problem = certificates.isEmpty ? "trust file \(path) holds no certificate" : nil
+            } catch {
+                problem = "trust file \(error)"
+            }
+            checkedTrustFiles[path] = .some(problem)
+        }
+        if let problem {
+            report(node, key: key, problem)
             return nil
         }
         return .bundle(path)

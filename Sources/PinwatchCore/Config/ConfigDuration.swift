@@ -20,9 +20,22 @@ public enum ConfigDuration {
             break
         }
         let allowed = number.allSatisfy { $0 == "." || ($0.isASCII && $0.isNumber) }
-        guard allowed, number.first?.isNumber == true, let value = Double(number), value > 0 else {
+        guard allowed, number.first?.isNumber == true, let value = Double(number), value > 0,
+            (value * scale).isFinite else {
             return nil
         }
         return value * scale
+    }
+
+    /// A duration the way users write it: `500ms`, `90s`, `2.5s`; huge
+    /// values in scientific notation rather than 300 digits.
+    public static func describe(_ seconds: TimeInterval) -> String {
+        if seconds < 1, seconds * 1000 == (seconds * 1000).rounded() {
+            return "\(Int(seconds * 1000))ms"
+        }
+        if seconds < 1e9, seconds == seconds.rounded() {
+            return "\(Int(seconds))s"
+        }
+        return String(format: "%gs", seconds)
     }
 }

@@ -19,14 +19,17 @@ public struct ConfigLoader: Sendable {
         self.certificateDigests = certificateDigests
     }
 
+    /// Far more than 10,000 hosts need; a larger file is not a configuration.
+    public static let maximumFileBytes = 16 * 1024 * 1024
+
     /// Reads and validates the file; an unreadable file is a problem on line 0.
     public func load(path: String) throws(ConfigError) -> Config {
         let text: String
         do {
-            text = try String(contentsOfFile: path, encoding: .utf8)
+            text = try RegularFile.readText(path, limit: Self.maximumFileBytes)
         } catch {
-            let reason = (error as NSError).localizedDescription
-            throw ConfigError(problems: [ConfigProblem(file: path, line: 0, key: "", message: "cannot read the file: \(reason)")])
+            let message = error.line == nil ? "cannot read the file: \(error.reason)" : error.reason
+            throw ConfigError(problems: [ConfigProblem(file: path, line: error.line ?? 0, key: "", message: message)])
         }
         return try load(yaml: text, path: path)
     }
@@ -35,6 +38,9 @@ public struct ConfigLoader: Sendable {
     /// paths in it are resolved against `path`'s folder).
     public func load(yaml: String, path: String) throws(ConfigError) -> Config {
         var parser = ConfigDocumentParser(file: path, certificateDigests: certificateDigests)
+        if let found = YAMLAliasGuard.firstAliasOrAnchor(in: yaml) {
+            throw ConfigError(problems: [ConfigProblem(file: path, line: found.line, key: "", message: YAMLAliasGuard.message(for: found))])
+        }
         let root: Node?
         do {
             root = try Yams.compose(yaml: yaml)

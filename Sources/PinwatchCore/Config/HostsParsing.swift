@@ -30,6 +30,15 @@ extension ConfigDocumentParser {
         return hosts
     }
 
+    private mutating func hostName(_ node: Node, key: String) -> String? {
+        guard let name = string(node, key: key) else { return nil }
+        if let problem = HostNameCheck.problem(name) {
+            report(node, key: key, problem)
+            return nil
+        }
+        return name
+    }
+
     private mutating func host(_ node: Node, key: String, defaults: Config) -> HostConfig? {
         guard let pairs = mapping(node, key: key) else { return nil }
         var values: [String: Node] = [:]
@@ -45,8 +54,8 @@ extension ConfigDocumentParser {
             return nil
         }
         guard let name = string(hostNode, key: "\(key).host") else { return nil }
-        guard !name.contains(where: { $0.isWhitespace || $0 == "/" }) else {
-            report(hostNode, key: "\(key).host", "\"\(name)\" is not a host name or IP address")
+        if let problem = HostNameCheck.problem(name) {
+            report(hostNode, key: "\(key).host", problem)
             return nil
         }
         var entry = HostConfig(host: name, trust: defaults.trust, line: line(of: node))
@@ -55,10 +64,10 @@ extension ConfigDocumentParser {
             if let port = integer(node, key: "\(key).port", in: 1...65_535) { entry.port = port } else { valid = false }
         }
         if let node = values["sni"] {
-            if let sni = string(node, key: "\(key).sni") { entry.serverName = sni } else { valid = false }
+            if let sni = hostName(node, key: "\(key).sni") { entry.serverName = sni } else { valid = false }
         }
         if let node = values["connect"] {
-            if let address = string(node, key: "\(key).connect") { entry.connectAddress = address } else { valid = false }
+            if let address = hostName(node, key: "\(key).connect") { entry.connectAddress = address } else { valid = false }
         }
         if let node = values["trust"] {
             if let trust = trust(node, key: "\(key).trust") { entry.trust = trust } else { valid = false }
@@ -72,7 +81,7 @@ extension ConfigDocumentParser {
                 entry.pinsetName = setName
                 entry.pins = entry.pins.merged(with: set)
             } else {
-                report(node, key: "\(key).pinset", "\(owner): unknown pinset \"\(setName)\"")
+                report(node, key: "\(key).pinset", "\(owner): unknown pinset \(EchoedInput.quoted(setName))")
             }
         }
         // A host whose own values are broken is left out of duplicate

@@ -61,7 +61,7 @@ extension NodeReading {
     mutating func integer(_ node: Node, key: String, in range: ClosedRange<Int>) -> Int? {
         guard let text = string(node, key: key) else { return nil }
         guard let value = Int(text) else {
-            report(node, key: key, "expected a whole number, found \"\(text)\"")
+            report(node, key: key, "expected a whole number, found \(EchoedInput.quoted(text))")
             return nil
         }
         guard range.contains(value) else {
@@ -82,7 +82,7 @@ extension NodeReading {
         case .mapping: return "a mapping"
         case .sequence: return "a list"
         case .alias: return "an alias"
-        case .scalar(let scalar): return isNull(node) ? "nothing" : "\"\(scalar.string)\""
+        case .scalar(let scalar): return isNull(node) ? "nothing" : EchoedInput.quoted(scalar.string)
         }
     }
 }

@@ -44,7 +44,7 @@ extension ConfigDocumentParser {
             do {
                 pins.append(try Pin.parse(text))
             } catch {
-                report(item, key: itemKey, "\(owner): pin \"\(text)\": \(error)")
+                report(item, key: itemKey, "\(owner): pin \(EchoedInput.quoted(text)): \(error)")
             }
         }
         return pins
@@ -57,17 +57,17 @@ extension ConfigDocumentParser {
         do {
             digests = try certificateDigests(path)
         } catch {
-            report(node, key: key, "\(owner): pin \"\(text)\": \(error)")
+            report(node, key: key, "\(owner): pin \(EchoedInput.quoted(text)): \(error)")
             return []
         }
         guard !digests.isEmpty else {
-            report(node, key: key, "\(owner): pin \"\(text)\": no certificate in \(path)")
+            report(node, key: key, "\(owner): pin \(EchoedInput.quoted(text)): no certificate in \(path)")
             return []
         }
         var pins: [Pin] = []
         for digest in digests {
             guard digest.count == 32 else {
-                report(node, key: key, "\(owner): pin \"\(text)\": digest is \(digest.count) bytes, expected 32")
+                report(node, key: key, "\(owner): pin \(EchoedInput.quoted(text)): digest is \(digest.count) bytes, expected 32")
                 continue
             }
             pins.append(Pin(kind: .cert, digest: digest, text: "cert:" + PinText.hex(digest)))

@@ -95,7 +95,12 @@ public struct ConfigProblem: Hashable, Sendable, CustomStringConvertible {
         self.message = message
     }
 
-    public var description: String { "\(file):\(line): \(key): \(message)" }
+    /// `file:line: key: message`, leaving out what does not apply (a file
+    /// that cannot be read has neither line nor key).
+    public var description: String {
+        let place = line > 0 ? "\(file):\(line)" : file
+        return key.isEmpty ? "\(place): \(message)" : "\(place): \(key): \(message)"
+    }
 }
 
 /// Thrown by the loader with every problem it found, in file order.

@@ -18,7 +18,7 @@ public enum PinParseError: Error, Hashable, Sendable, CustomStringConvertible {
         case .empty:
             return "empty pin"
         case .unknownForm(let prefix):
-            return "unknown pin form \"\(prefix)\" (expected sha256/, spki:, key:, cert: or file:)"
+            return "unknown pin form \(EchoedInput.quoted(prefix)) (expected sha256/, spki:, key:, cert: or file:)"
         case .fileForm:
             return "file: pins are only allowed in a configuration file"
         case .badBase64:

@@ -27,7 +27,7 @@ extension ProxyRoute {
             case "socks5": scheme = .socks5
             case "socks5h": scheme = .socks5h
             case "https": throw ProxyURLError("https:// proxies are not supported (use http:// or socks5://)")
-            default: throw ProxyURLError("unsupported proxy scheme \"\(name)\"")
+            default: throw ProxyURLError("unsupported proxy scheme (expected http://, socks5:// or socks5h://)")
             }
             rest = rest[separator.upperBound...]
         }
@@ -54,11 +54,23 @@ extension ProxyRoute {
         var port = scheme == .http ? 80 : 1080
         if let portText {
             guard let value = Int(portText), (1...65_535).contains(value) else {
-                throw ProxyURLError("bad proxy port \"\(portText)\"")
+                // Without an `@`, `user:password` reads as host:port: the
+                // "port" may be a password, so it is never repeated.
+                throw ProxyURLError("bad proxy port (expected a number 1–65535) in \(redacted(url))")
             }
             port = value
         }
         return ProxyRoute(scheme: scheme, host: host, port: port, username: username, password: password, source: source)
+    }
+
+    /// The URL as it may be shown: the scheme, then `***` for everything
+    /// else, since a URL that failed to parse cannot say which part of it
+    /// is a credential.
+    public static func redacted(_ url: String) -> String {
+        let trimmed = url.trimmingWhitespace()
+        guard let separator = trimmed.range(of: "://") else { return "***" }
+        let scheme = trimmed[..<separator.lowerBound].lowercased()
+        return ["http", "socks5", "socks5h", "https"].contains(scheme) ? "\(scheme)://***" : "***"
     }
 
     /// `host`, `host:port`, `[v6]`, `[v6]:port`.

@@ -50,8 +50,9 @@ enum JSONValue: Sendable {
     }
 
     /// Certificate strings are attacker-chosen: every control character
-    /// (C0, DEL, C1) and the JavaScript line separators are escaped, so the
-    /// output is safe to `cat` and to embed.
+    /// (C0, DEL, C1), the JavaScript line separators and the invisible or
+    /// reordering characters are escaped, so the output is safe to `cat`
+    /// and to embed, and a look-alike name stays visibly different.
     private static func writeString(_ text: String, to out: inout String) {
         out += "\""
         for scalar in text.unicodeScalars {
@@ -59,11 +60,21 @@ enum JSONValue: Sendable {
             case 0x22: out += "\\\""
             case 0x5C: out += "\\\\"
             case 0x00...0x1F, 0x7F...0x9F, 0x2028, 0x2029:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                appendEscape(scalar.value, to: &out)
+            case _ where TerminalText.isHiddenFormatting(scalar):
+                appendEscape(scalar.value, to: &out)
             default: out.unicodeScalars.append(scalar)
             }
         }
         out += "\""
+    }
+
+    /// `\uXXXX`, as a UTF-16 surrogate pair above the BMP (tag characters).
+    private static func appendEscape(_ value: UInt32, to out: inout String) {
+        let units = value > 0xFFFF ? [0xD800 + ((value - 0x10000) >> 10), 0xDC00 + ((value - 0x10000) & 0x3FF)] : [value]
+        for unit in units {
+            let hex = String(unit, radix: 16)
+            out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+        }
     }
 }

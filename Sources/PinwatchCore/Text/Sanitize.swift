@@ -3,8 +3,8 @@
 /// Certificates and servers choose their own strings; a subject with an
 /// escape sequence could repaint the screen, set the window title or write
 /// to the clipboard of whoever looks at it. Every C0 and C1 control
-/// character, DEL, and the bidirectional overrides that can reorder what a
-/// reader sees are replaced by `�`; tabs and newlines become spaces because
+/// character, DEL, and the invisible or reordering characters of
+/// `isHiddenFormatting` are replaced by `�`; tabs and newlines become spaces because
 /// every field is shown on one line.
 public enum TerminalText {
     public static func sanitize(_ text: String) -> String {
@@ -16,12 +16,27 @@ public enum TerminalText {
                 out.append(" ")
             case 0x00...0x1F, 0x7F...0x9F:
                 out.append("\u{FFFD}")
-            case 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069:
+            case _ where isHiddenFormatting(scalar):
                 out.append("\u{FFFD}")
             default:
                 out.append(scalar)
             }
         }
         return String(out)
+    }
+
+    /// Characters that print nothing or reorder what is around them: the
+    /// bidirectional marks, embeddings, overrides and isolates, zero-width
+    /// spaces and joiners, the BOM, soft hyphen, Mongolian vowel separator,
+    /// interlinear annotations and Unicode tag characters. A certificate
+    /// name with them can look like another name.
+    public static func isHiddenFormatting(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x00AD, 0x061C, 0x180E, 0x200B...0x200F, 0x202A...0x202E, 0x2060...0x2064, 0x2066...0x206F,
+            0xFEFF, 0xFFF9...0xFFFB, 0xE0000...0xE007F:
+            return true
+        default:
+            return false
+        }
     }
 }

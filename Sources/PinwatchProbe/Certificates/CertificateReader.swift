@@ -1,4 +1,5 @@
 import Foundation
+import PinwatchCore
 
 /// Reads the certificate files users point pinwatch at (`file:` pins,
 /// `pinwatch pin`): a PEM bundle of any length or a single DER certificate.
@@ -40,23 +41,10 @@ public enum CertificateReader {
     }
 
     private static func contents(of path: String) throws -> [UInt8] {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            let reason = FileManager.default.fileExists(atPath: path) ? "permission denied" : "no such file"
-            throw CertificateError.unreadable(path: path, reason: reason)
-        }
-        defer { try? handle.close() }
         do {
-            // Reading one byte past the limit tells "too large" apart from
-            // "exactly at the limit" without trusting stat on special files.
-            let data = try handle.read(upToCount: maximumFileSize + 1) ?? Data()
-            if data.count > maximumFileSize {
-                throw CertificateError.unreadable(path: path, reason: "larger than \(maximumFileSize / (1024 * 1024)) MB")
-            }
-            return [UInt8](data)
-        } catch let error as CertificateError {
-            throw error
+            return try RegularFile.read(path, limit: maximumFileSize)
         } catch {
-            throw CertificateError.unreadable(path: path, reason: "read failed: \(error.localizedDescription)")
+            throw CertificateError.unreadable(path: path, reason: error.reason)
         }
     }
 }

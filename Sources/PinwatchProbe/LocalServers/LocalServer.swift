@@ -14,4 +14,5 @@ public protocol LocalServer: AnyObject, Sendable {
 extension LocalTLSServer: LocalServer {}
 extension BlackHoleServer: LocalServer {}
 extension PlaintextServer: LocalServer {}
+extension FloodServer: LocalServer {}
 extension ConnectProxyServer: LocalServer {}

@@ -24,6 +24,12 @@ final class ProbeConnection {
     private var tunnelTargetAddress: String?
     private var proxyExchange: ProxyExchange?
     private var ssl: OpaquePointer?
+    /// Owned by `ssl` (SSL_set_bio); kept to feed and drain them.
+    private var inputBIO: OpaquePointer?
+    private var outputBIO: OpaquePointer?
+    private var awaitingInput = false
+    private var pendingOutput: [UInt8] = []
+    private var handshakeBytesReceived = 0
     private var handshakeDone = false
 
     private var target: ProbeTarget { job.target }
@@ -208,6 +214,15 @@ final class ProbeConnection {
 
     // MARK: TLS
 
+    /// What one readiness event may feed the handshake: one TLS record's
+    /// worth. OpenSSL then stops with WANT_READ, so a server that streams
+    /// records OpenSSL skips (empty HelloRequests, say) cannot keep the
+    /// loop thread inside one `SSL_connect` past every other probe's deadline.
+    static let readChunkBytes = 16 * 1024 + 512
+    /// The whole handshake's input: the certificate list cap plus room for
+    /// every other handshake message. A server past it is flooding.
+    static let maximumHandshakeBytes = 4 * TLSContext.maximumCertificateListBytes
+
     private func startHandshake() {
         phase = .handshaking
         let context: TLSContext
@@ -224,9 +239,14 @@ final class ProbeConnection {
         }
         ssl = session
         SSL_set_connect_state(session)
-        guard SSL_set_fd(session, socket) == 1 else {
-            return finish(failure: ProbeFailure(kind: .tls, message: "cannot attach the socket: \(OpenSSLErrorQueue.drain())"))
+        // Memory BIOs instead of the socket: this connection decides how
+        // many bytes OpenSSL sees per event, and counts them.
+        guard let input = BIO_new(BIO_s_mem()), let output = BIO_new(BIO_s_mem()) else {
+            return finish(failure: ProbeFailure(kind: .tls, message: "cannot create TLS buffers: \(OpenSSLErrorQueue.drain())"))
         }
+        SSL_set_bio(session, input, output)
+        inputBIO = input
+        outputBIO = output
         let name = target.serverName
         if SocketAddress.isIPLiteral(name) {
             // RFC 6066 forbids IP literals in SNI; the IP is checked against
@@ -243,22 +263,88 @@ final class ProbeConnection {
 
     private func advanceHandshake() {
         guard let session = ssl else { return }
+        guard sendPendingOutput() else { return }
+        if awaitingInput {
+            guard feedOneChunk() else { return }
+        }
         ERR_clear_error()
         let status = SSL_connect(session)
+        let error = status == 1 ? SSL_ERROR_NONE : SSL_get_error(session, status)
+        takeOutput()
         if status == 1 {
             handshakeDone = true
             return collect(from: session)
         }
-        let systemError = errno
-        let error = SSL_get_error(session, status)
         switch error {
-        case SSL_ERROR_WANT_READ:
+        case SSL_ERROR_WANT_READ, SSL_ERROR_WANT_WRITE:
+            awaitingInput = true
+            guard sendPendingOutput() else { return }
             loop.watch(self, for: .readable)
-        case SSL_ERROR_WANT_WRITE:
-            loop.watch(self, for: .writable)
         default:
-            finish(failure: ProbeFailure(kind: .tls, message: TLSFailureText.handshakeFailure(sslError: error, systemError: systemError)))
+            finish(failure: ProbeFailure(kind: .tls, message: TLSFailureText.handshakeFailure(sslError: error, systemError: 0)))
         }
+    }
+
+    /// Reads at most one chunk from the socket into OpenSSL's input.
+    /// Returns false when the probe must wait for the socket or has ended.
+    private func feedOneChunk() -> Bool {
+        guard let input = inputBIO else { return false }
+        var chunk = [UInt8](repeating: 0, count: Self.readChunkBytes)
+        let count = chunk.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
+        if count < 0 {
+            if errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR {
+                loop.watch(self, for: .readable)
+                return false
+            }
+            finish(failure: ProbeFailure(kind: .tls, message: "TLS handshake failed: \(String(cString: strerror(errno)))"))
+            return false
+        }
+        if count == 0 {
+            // From now on OpenSSL reads end-of-stream instead of "retry".
+            _ = pinwatch_BIO_set_mem_eof_return(input, 0)
+            return true
+        }
+        handshakeBytesReceived += count
+        guard handshakeBytesReceived <= Self.maximumHandshakeBytes else {
+            finish(failure: ProbeFailure(
+                kind: .tls,
+                message: "the server sent more than \(Self.maximumHandshakeBytes / 1024) KiB without completing the TLS handshake"))
+            return false
+        }
+        _ = chunk.withUnsafeBytes { BIO_write(input, $0.baseAddress, Int32(count)) }
+        return true
+    }
+
+    /// Moves what OpenSSL wrote into its output BIO to the send queue.
+    private func takeOutput() {
+        guard let output = outputBIO else { return }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while BIO_ctrl_pending(output) > 0 {
+            let count = buffer.withUnsafeMutableBytes { BIO_read(output, $0.baseAddress, Int32($0.count)) }
+            guard count > 0 else { break }
+            pendingOutput += buffer.prefix(Int(count))
+        }
+    }
+
+    /// Sends the queued handshake bytes. Returns false when the probe must
+    /// wait for the socket to take more, or has ended.
+    private func sendPendingOutput() -> Bool {
+        while !pendingOutput.isEmpty {
+            let sent = pendingOutput.withUnsafeBytes { send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if sent < 0 {
+                if errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR {
+                    loop.watch(self, for: .writable)
+                    return false
+                }
+                let reason = errno == EPIPE || errno == ECONNRESET
+                    ? "connection closed by the server during the TLS handshake"
+                    : "TLS handshake failed: \(String(cString: strerror(errno)))"
+                finish(failure: ProbeFailure(kind: .tls, message: reason))
+                return false
+            }
+            pendingOutput.removeFirst(sent)
+        }
+        return true
     }
 
     private func collect(from session: OpaquePointer) {
@@ -310,12 +396,17 @@ final class ProbeConnection {
 
     private func releaseResources() {
         if let session = ssl {
-            if handshakeDone {
+            if handshakeDone, socket >= 0 {
                 // One non-blocking close_notify; the peer's answer is not awaited.
                 _ = SSL_shutdown(session)
+                takeOutput()
+                _ = pendingOutput.withUnsafeBytes { send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
             }
             SSL_free(session)
             ssl = nil
+            inputBIO = nil
+            outputBIO = nil
+            pendingOutput = []
             ERR_clear_error()
         }
         closeSocket()

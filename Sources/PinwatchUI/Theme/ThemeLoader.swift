@@ -1,4 +1,5 @@
 import Foundation
+import PinwatchCore
 
 /// Finds and reads themes by name or path.
 ///
@@ -12,6 +13,9 @@ public enum ThemeLoader {
 
     /// The colourless theme compiled into the binary.
     public static let mono: Theme = builtIn(BuiltInThemes.monoYAML, name: "mono")
+
+    /// A theme is a few dozen lines.
+    static let maximumFileBytes = 1024 * 1024
 
     /// Parses theme YAML; `file` is only used in error messages.
     public static func parse(yaml: String, file: String) throws -> Theme {
@@ -88,11 +92,11 @@ public enum ThemeLoader {
     }
 
     private static func loadFile(_ path: String) throws -> Theme {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw ThemeError(file: path, line: 0, message: "cannot read theme file")
-        }
-        guard let text = String(data: data, encoding: .utf8) else {
-            throw ThemeError(file: path, line: 0, message: "theme file is not UTF-8")
+        let text: String
+        do {
+            text = try RegularFile.readText(path, limit: maximumFileBytes)
+        } catch {
+            throw ThemeError(file: path, line: error.line ?? 0, message: "cannot read theme file: \(error.reason)")
         }
         return try parse(yaml: text, file: path)
     }

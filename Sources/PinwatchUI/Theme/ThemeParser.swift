@@ -1,4 +1,5 @@
 import Foundation
+import PinwatchCore
 import Yams
 
 /// A theme file that cannot be used: which file, which line, what is wrong.
@@ -32,6 +33,9 @@ public struct ThemeError: Error, Hashable, Sendable, CustomStringConvertible {
 /// with its line, because a typo silently ignored is a theme that lies.
 enum ThemeParser {
     static func parse(yaml: String, file: String, fallbackName: String) throws -> Theme {
+        if let found = YAMLAliasGuard.firstAliasOrAnchor(in: yaml) {
+            throw ThemeError(file: file, line: found.line, message: YAMLAliasGuard.message(for: found))
+        }
         let root: Node?
         do {
             root = try Yams.compose(yaml: yaml)

@@ -34,7 +34,12 @@ extension Pinwatch {
         var format: ListingFormat = .text
 
         func validate() throws {
-            _ = try HostPort(parsing: target)
+            let endpoint = try HostPort(parsing: target)
+            for (option, value) in [("host", endpoint.host), ("--sni", sni), ("--connect", connect)] {
+                if let value, let problem = HostNameCheck.problem(value) {
+                    throw ValidationError("\(option): \(problem)")
+                }
+            }
             guard timeout > 0, timeout <= 600 else { throw ValidationError("--timeout must be between 0 and 600 seconds") }
         }
 
@@ -46,8 +51,12 @@ extension Pinwatch {
                     trustSource = .system
                 } else {
                     let path = URL(fileURLWithPath: trust).standardizedFileURL.path
-                    guard FileManager.default.isReadableFile(atPath: path) else {
-                        throw UserFacingError(message: "--trust \(trust): no readable PEM bundle there")
+                    // Read here first: OpenSSL would block on a FIFO, and a
+                    // bundle with no certificate would only fail the probe.
+                    do {
+                        _ = try CertificateReader.certificates(inFile: path)
+                    } catch {
+                        throw UserFacingError(message: "--trust \(error)")
                     }
                     trustSource = .bundle(path)
                 }

@@ -27,8 +27,13 @@ extension Pinwatch {
         var noBell = false
 
         func validate() throws {
-            if let interval, ConfigDuration.parse(interval) == nil {
-                throw ValidationError("--interval '\(interval)': expected a duration such as 500ms, 30s, 5m or 1h")
+            if let interval {
+                guard let seconds = ConfigDuration.parse(interval) else {
+                    throw ValidationError("--interval \(EchoedInput.quoted(interval)): expected a duration such as 30s, 5m or 1h")
+                }
+                if let problem = ConfigLimits.intervalProblem(seconds) {
+                    throw ValidationError("--interval: \(problem)")
+                }
             }
         }
 
@@ -36,7 +41,12 @@ extension Pinwatch {
             try reportingFailures {
                 try Self.requireTerminal()
                 var config = try options.load()
-                if let interval, let seconds = ConfigDuration.parse(interval) { config.interval = seconds }
+                if let interval, let seconds = ConfigDuration.parse(interval) {
+                    config.interval = seconds
+                    if let problem = ConfigLimits.timeoutProblem(config.timeout, interval: seconds) {
+                        throw UserFacingError(message: "--interval: \(problem) (lower timeout: in the configuration)")
+                    }
+                }
                 let environment = ProcessInfo.processInfo.environment
                 let chosenTheme = try ThemeChoice.load(requested: theme, config: config, colorCount: 256, environment: environment)
                 let controller = try Self.makeController(config: config, environment: environment, theme: chosenTheme, bell: !noBell)

@@ -32,6 +32,7 @@ final class DashboardController: @unchecked Sendable {
     private(set) var state: DashboardState
     private var pollTimer: DispatchSourceTimer?
     private var sources: [DispatchSourceProtocol] = []
+    private var jobControl: JobControl?
     private var cycleRunning = false
     private var completedCycles = 0
     private var paintScheduled = false
@@ -48,6 +49,7 @@ final class DashboardController: @unchecked Sendable {
         self.firstFrameTiming = FirstFrameTiming(environment: ProcessInfo.processInfo.environment)
         self.state = DashboardState.make(config: config, environment: environment, themeName: theme.name)
         TerminalGuard.install()
+        JobControl.keepCursesHandlerOut()
         self.screen = try TerminalScreen()
         if ThemeLoader.prefersMono(environment: environment, colorCount: screen.colorCount), theme.name != "mono" {
             self.theme = ThemeLoader.mono
@@ -59,6 +61,7 @@ final class DashboardController: @unchecked Sendable {
     /// only through `exit`.
     func run() -> Never {
         watchSignals()
+        watchJobControl()
         watchKeyboard()
         startTicking()
         startPolling()
@@ -216,6 +219,28 @@ final class DashboardController: @unchecked Sendable {
             source.setEventHandler { [weak self] in self?.handle(signal: signalNumber) }
             source.resume()
             sources.append(source)
+        }
+    }
+
+    private func watchJobControl() {
+        do {
+            jobControl = try JobControl(queue: .main) { [weak self] event in self?.handle(event) }
+        } catch {
+            // Without it Ctrl-Z is ignored (the disposition stays SIG_IGN).
+            announce("\(error)")
+        }
+    }
+
+    private func handle(_ event: JobControl.Event) {
+        switch event {
+        case .stopRequested:
+            screen.suspend()
+            jobControl?.stopProcess()
+            screen.resume()
+            paint()
+        case .continued:
+            screen.handleResize()
+            paint()
         }
     }
 

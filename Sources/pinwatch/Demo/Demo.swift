@@ -32,8 +32,11 @@ extension Pinwatch {
         var noBell = false
 
         func validate() throws {
-            guard ConfigDuration.parse(interval) != nil else {
-                throw ValidationError("--interval '\(interval)': expected a duration such as 2s or 500ms")
+            guard let seconds = ConfigDuration.parse(interval) else {
+                throw ValidationError("--interval \(EchoedInput.quoted(interval)): expected a duration such as 2s or 10s")
+            }
+            if let problem = ConfigLimits.intervalProblem(seconds) {
+                throw ValidationError("--interval: \(problem)")
             }
         }
 
@@ -47,7 +50,11 @@ extension Pinwatch {
                     throw UserFacingError(message: "cannot start the demo servers: \(error)", code: 1)
                 }
                 var config = fleet.config
-                if let seconds = ConfigDuration.parse(interval) { config.interval = seconds }
+                if let seconds = ConfigDuration.parse(interval) {
+                    config.interval = seconds
+                    // The demo's own deadline yields to a faster interval.
+                    config.timeout = min(config.timeout, seconds)
+                }
                 let chosenTheme = try ThemeChoice.load(requested: theme, config: config, colorCount: 256)
                 if snapshot {
                     output.printCycle(config: config, environment: fleet.environment, theme: chosenTheme)

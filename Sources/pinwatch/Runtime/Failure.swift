@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Glibc
 import PinwatchCore
 
 /// An error the user can act on: printed as `pinwatch: message` on stderr,
@@ -13,12 +14,37 @@ struct UserFacingError: Error, CustomStringConvertible {
 }
 
 enum Output {
+    /// How a one-shot command ends when its reader went away (`| head -1`):
+    /// the status a shell shows for a process ended by SIGPIPE, and nothing
+    /// on stderr, as `yes | head -1` behaves.
+    static let closedPipeStatus: Int32 = 128 + SIGPIPE
+
     static func standardError(_ text: String) {
-        FileHandle.standardError.write(Data((text.hasSuffix("\n") ? text : text + "\n").utf8))
+        // Nobody is left to tell if stderr itself is closed.
+        _ = write(text.hasSuffix("\n") ? text : text + "\n", to: STDERR_FILENO)
     }
 
+    /// Writes to stdout; a closed pipe ends the process quietly. SIGPIPE is
+    /// ignored process-wide (a probe's socket must never raise it), so the
+    /// write reports EPIPE instead, and FileHandle would trap on that.
     static func standardOutput(_ text: String) {
-        FileHandle.standardOutput.write(Data(text.utf8))
+        if !write(text, to: STDOUT_FILENO) {
+            _exit(closedPipeStatus)
+        }
+    }
+
+    /// False when the reader has gone (EPIPE) or the descriptor is unusable.
+    private static func write(_ text: String, to descriptor: Int32) -> Bool {
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+            if written < 0 {
+                if errno == EINTR || errno == EAGAIN { continue }
+                return false
+            }
+            bytes = bytes.dropFirst(written)
+        }
+        return true
     }
 
     /// DESIGN §8's document, written in 64 KiB pieces as it is produced.

@@ -1,0 +1,17 @@
+/// What a host name, SNI or connect address may not contain, checked the
+/// same way for the configuration and the command line.
+public enum HostNameCheck {
+    /// Why `name` cannot be dialled or sent as SNI, or nil. A control
+    /// character is refused above all: OpenSSL's name check stops at a NUL,
+    /// so `good.test\0.attacker.example` would pass as good.test.
+    public static func problem(_ name: String) -> String? {
+        let hasControl = name.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }
+        if hasControl {
+            return "\(EchoedInput.quoted(name)) contains a control character; a host name never does"
+        }
+        if name.contains(where: { $0.isWhitespace || $0 == "/" }) {
+            return "\(EchoedInput.quoted(name)) is not a host name or IP address"
+        }
+        return nil
+    }
+}

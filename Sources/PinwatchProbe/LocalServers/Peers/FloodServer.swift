@@ -1,0 +1,122 @@
+import Foundation
+
+/// A TCP server on 127.0.0.1 that, once the client has spoken, streams
+/// TLS records a client skips (empty HelloRequests) for as long as the
+/// client reads them.
+///
+/// The attack it stands for: a hostile or broken peer that keeps a TLS
+/// client busy without ever finishing the handshake. As a `connectProxy`
+/// it first answers CONNECT with 200, then floods the tunnel. A probe
+/// must end at its own deadline or byte budget, and its neighbours must
+/// not notice.
+///
+/// `@unchecked Sendable`: socket work runs on the loop thread, counters
+/// are locked.
+public final class FloodServer: @unchecked Sendable {
+    public enum Mode: Sendable {
+        /// Floods right after the ClientHello.
+        case tls
+        /// Answers the CONNECT request with 200, then floods the tunnel.
+        case connectProxy
+    }
+
+    public let host = "127.0.0.1"
+    public let port: Int
+    private let core: ListeningServerCore
+
+    /// `lifetime` bounds each connection, so a client that never hangs
+    /// up cannot keep the flood going past a test.
+    public init(mode: Mode = .tls, lifetime: TimeInterval = 60) throws {
+        let preamble = mode == .connectProxy ? Array("HTTP/1.1 200 Connection established\r\n\r\n".utf8) : []
+        core = try ListeningServerCore { descriptor, owner in
+            FloodConnection(descriptor: descriptor, owner: owner, preamble: preamble, lifetime: lifetime)
+        }
+        port = core.port
+    }
+
+    deinit {
+        core.stop()
+    }
+
+    public var acceptedConnections: Int { core.statistics.acceptedConnections }
+    public var openConnections: Int { core.statistics.openConnections }
+
+    /// Closes the listener and every connection; idempotent.
+    public func stop() {
+        core.stop()
+    }
+}
+
+/// One flooded client: wait for its first bytes, then keep its receive
+/// buffer full of records it will skip.
+final class FloodConnection: ServerConnection {
+    /// A TLS 1.2 handshake record holding one HelloRequest (type 0, length 0).
+    private static let skippedRecord: [UInt8] = [0x16, 0x03, 0x03, 0x00, 0x04, 0x00, 0x00, 0x00, 0x00]
+    private static let block = Array(repeating: skippedRecord, count: 4096).flatMap { $0 }
+
+    let fileDescriptor: Int32
+    let deadline: UInt64?
+    private let owner: ListeningServerCore
+    private var outbound: ArraySlice<UInt8> = []
+    private let preamble: [UInt8]
+    private var flooding = false
+    private var closed = false
+    private var readBuffer = [UInt8](repeating: 0, count: 4096)
+
+    init(descriptor: Int32, owner: ListeningServerCore, preamble: [UInt8], lifetime: TimeInterval) {
+        fileDescriptor = descriptor
+        self.owner = owner
+        self.preamble = preamble
+        deadline = MonotonicClock.after(seconds: lifetime)
+    }
+
+    var pollEvents: Int16 {
+        Int16(POLLIN) | (flooding ? Int16(POLLOUT) : 0)
+    }
+
+    func handle(events: Int16) {
+        if events & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
+            drainInput()
+        }
+        guard !closed, flooding else { return }
+        // One socket buffer's worth per round: the loop serves other peers too.
+        if outbound.isEmpty { outbound = ArraySlice(Self.block) }
+        switch LoopbackSocket.write(fileDescriptor, outbound) {
+        case .bytes(let count): outbound = outbound.dropFirst(count)
+        case .wouldBlock: return
+        case .failed: finish()
+        }
+    }
+
+    private func drainInput() {
+        while !closed {
+            switch LoopbackSocket.read(fileDescriptor, into: &readBuffer) {
+            case .bytes:
+                if !flooding {
+                    flooding = true
+                    outbound = ArraySlice(preamble + Self.block)
+                }
+            case .wouldBlock:
+                return
+            case .endOfStream, .failed:
+                finish()
+            }
+        }
+    }
+
+    func deadlinePassed() {
+        finish()
+    }
+
+    func abort() {
+        finish()
+    }
+
+    private func finish() {
+        guard !closed else { return }
+        closed = true
+        owner.deregister(self)
+        LoopbackSocket.close(fileDescriptor)
+        owner.connectionClosed(self)
+    }
+}

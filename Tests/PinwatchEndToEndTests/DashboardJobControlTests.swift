@@ -1,0 +1,63 @@
+import Foundation
+import XCTest
+
+/// Ctrl-Z, `fg`, `q` from a real interactive shell: the shell's terminal
+/// modes after the dashboard are the ones it had before (issue 16, item 8:
+/// about one run in four used to leave `-icanon -echo`).
+final class DashboardJobControlTests: XCTestCase {
+    func testSuspendResumeRoundsLeaveTheShellModesAsTheyWere() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pinwatch-tstp-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let binary = TmuxSession.quote(PinwatchBinary.url.path)
+
+        for trial in 1...10 {
+            let session = try TmuxSession(
+                command: "bash --norc --noprofile -i", columns: 100, rows: 30,
+                environment: ["SWIFT_BACKTRACE": "interactive=no", "NO_COLOR": "", "PS1": "ready$ "])
+            defer { session.close() }
+            let before = folder.appendingPathComponent("before-\(trial)").path
+            let after = folder.appendingPathComponent("after-\(trial)").path
+
+            try session.waitForScreen(timeout: 10) { $0.contains("ready$") }
+            try session.type("cd \(TmuxSession.quote(folder.path)); stty -g > \(TmuxSession.quote(before))\n")
+            try session.type("\(binary) demo --interval 1s --no-bell\n")
+            try session.waitForScreen(timeout: 15) { $0.contains("built-in demo") && $0.contains("payments.demo") }
+
+            for round in 1...3 {
+                try session.send("C-z")
+                let stopped = try session.waitForScreen(timeout: 10) { $0.components(separatedBy: "Stopped").count - 1 == round }
+                XCTAssertFalse(stopped.contains("built-in demo  10 hosts"), "trial \(trial) round \(round): the shell's screen is back")
+                try session.type("fg\n")
+                try session.waitForScreen(timeout: 10) { $0.contains("built-in demo") && !$0.contains("Stopped") }
+            }
+            try session.send("q")
+            try session.waitForScreen(timeout: 10) { $0.contains("Stopped") && $0.hasSuffix("ready$") || $0.split(separator: "\n").last?.hasPrefix("ready$") == true }
+            try session.type("stty -g > \(TmuxSession.quote(after)); echo SAVED\n")
+            try session.waitForScreen(timeout: 10) { $0.contains("SAVED\n") || $0.hasSuffix("SAVED") }
+
+            let modesBefore = try String(contentsOfFile: before, encoding: .utf8)
+            let modesAfter = try String(contentsOfFile: after, encoding: .utf8)
+            XCTAssertFalse(modesBefore.isEmpty)
+            XCTAssertEqual(modesAfter, modesBefore, "trial \(trial): stty -g differs after three suspend/resume rounds and q")
+        }
+    }
+
+    /// SIGCONT with no stop before it is only a redraw.
+    func testContinueWithoutStopIsHarmless() throws {
+        let invocation = [PinwatchBinary.url.path, "demo", "--interval", "1s", "--no-bell"].map(TmuxSession.quote).joined(separator: " ")
+        // The inner shell becomes pinwatch (exec keeps its PID, $$), and its
+        // background child sends the two SIGCONTs to that PID only.
+        let inner = "(sleep 2; kill -CONT $$; kill -CONT $$) & exec " + invocation
+        let command = "bash -c " + TmuxSession.quote("bash -c " + TmuxSession.quote(inner) + "; echo EXITED:$?; sleep 30")
+        let session = try TmuxSession(command: command, columns: 100, rows: 30, environment: ["SWIFT_BACKTRACE": "interactive=no"])
+        defer { session.close() }
+        try session.waitForScreen(timeout: 15) { $0.contains("built-in demo") && $0.contains("payments.demo") }
+        usleep(2_500_000)
+        let screen = try session.waitForScreen(timeout: 10) { $0.contains("built-in demo") }
+        XCTAssertFalse(screen.contains("EXITED"), screen)
+        try session.send("q")
+        let exited = try session.waitForScreen(timeout: 10) { $0.contains("EXITED:") }
+        XCTAssertTrue(exited.contains("EXITED:0"), exited)
+    }
+}
