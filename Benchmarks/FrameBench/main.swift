@@ -51,7 +51,7 @@ func syntheticState(hosts count: Int, now: Date) -> DashboardState {
                     subject: "CN=\(host.host)", issuer: "CN=Bench Issuing CA", notBefore: now.addingTimeInterval(-86400),
                     notAfter: now.addingTimeInterval(86400 * Double(30 + index % 60)), keyDescription: "ECDSA P-256",
                     spkiSHA256: digest, keySHA256: digest, certSHA256: digest)
-                let role = ChainRole.role(ofLevel: level, chainLength: 3)
+                let role = ChainRole.role(ofLevel: level, isSelfSigned: level == 2, isTrustAnchor: level == 2)
                 let matches = status == .ok && role == .root ? [PinMatch(tier: .ca, pin: Pin(kind: .spki, digest: digest, text: "sha256/x"))] : []
                 levels.append(LevelReport(level: level, role: role, certificate: ChainCertificate(facts: facts, fromServer: role != .root), matches: matches, daysLeft: 30 + index % 60))
             }

@@ -21,7 +21,7 @@ final class CheckReportTests: XCTestCase {
     func testStatesAndExitCodes() {
         let cases: [([HostReport], String, Int32)] = [
             ([ok], "OK", 0),
-            ([], "OK", 0),
+            ([], "UNKNOWN", 3),
             ([F.report(host("new.example"), F.result(chain: F.chain()))], "OK", 0),
             ([ok, leafOnly], "WARNING", 1),
             ([ok, expiring(days: 10)], "WARNING", 1),
@@ -37,26 +37,48 @@ final class CheckReportTests: XCTestCase {
         }
     }
 
-    func testSummaryPerfdataAndLongOutput() {
-        let output = CheckReport.render([ok, ok, leafOnly, failed])
+    func testFirstLineNamesTheWorstHostsAndPerfdataCarriesThresholds() {
+        let output = CheckReport.render([ok, ok, leafOnly, failed], warnDays: 21, criticalDays: 7)
         let lines = output.text.split(separator: "\n").map(String.init)
         XCTAssertEqual(
             lines.first,
-            "PINWATCH UNKNOWN - 2 ok, 1 leaf_only (api.example.com:443 breaks at next leaf renewal), 1 error (down.example:443 timeout: timed out)"
-                + " | ok=2 leaf_only=1 blocked=0 error=1 unpinned=0 'ok.example:443_days'=60 'ok.example:443_days'=60 'api.example.com:443_days'=60")
+            "PINWATCH UNKNOWN - down.example:443 probe failed (timeout): timed out; "
+                + "api.example.com:443 only the leaf pin still matches: breaks at the next leaf renewal (leaf expires in 60 days)"
+                + " (1 unknown, 1 warning, 2 ok)"
+                + " | ok=2 leaf_only=1 blocked=0 error=1 unpinned=0 'ok.example:443_days'=60;21;7 'ok.example:443_days'=60;21;7"
+                + " 'api.example.com:443_days'=60;21;7")
         XCTAssertEqual(lines.count, 3)
-        XCTAssertTrue(lines[1].hasPrefix("api.example.com:443 WARNING leaf_only: breaks at next leaf renewal"), lines[1])
-        XCTAssertTrue(lines[2].hasPrefix("down.example:443 UNKNOWN error: timeout: timed out"), lines[2])
+        XCTAssertTrue(lines[1].hasPrefix("down.example:443 UNKNOWN error: probe failed (timeout): timed out"), lines[1])
+        XCTAssertTrue(lines[2].hasPrefix("api.example.com:443 WARNING leaf_only: only the leaf pin still matches"), lines[2])
+    }
+
+    func testFirstLineNamesAtMostThreeHostsThenCounts() {
+        let output = CheckReport.render([leafOnly, blocked, failed, expiring(days: 3), ok])
+        let first = String(output.text.split(separator: "\n")[0])
+        XCTAssertTrue(first.hasPrefix("PINWATCH CRITICAL - moved.example:443 pinned clients refuse this host now"), first)
+        XCTAssertTrue(first.contains("; +1 more (2 critical, 1 unknown, 1 warning, 1 ok) |"), first)
+        XCTAssertFalse(first.contains("api.example.com:443 only"), "the fourth host is counted, not named: \(first)")
+    }
+
+    func testAllFineSaysSo() {
+        let first = String(CheckReport.render([ok, F.report(host("new.example"), F.result(chain: F.chain()))]).text.split(separator: "\n")[0])
+        XCTAssertTrue(first.hasPrefix("PINWATCH OK - 2 hosts fine (1 ok, 1 unpinned) | "), first)
+    }
+
+    func testNoHostsIsUnknown() {
+        let output = CheckReport.render([])
+        XCTAssertEqual(output.exitCode, 3)
+        XCTAssertEqual(output.text, "PINWATCH UNKNOWN - no hosts configured\n")
     }
 
     func testExpiryIsNamedOnTheFirstLine() {
         let first = CheckReport.render([expiring(days: 3)]).text.split(separator: "\n")[0]
-        XCTAssertTrue(first.contains("1 critical_expiry (soon.example:443 leaf expires in 3 days)"), String(first))
+        XCTAssertTrue(first.contains("soon.example:443 the leaf certificate expires in 3 days"), String(first))
     }
 
     func testHostileTextCannotEscapeOrSplitTheStatusLine() {
-        var report = failed
-        report.result.failure = ProbeFailure(kind: .tls, message: "alert\u{1B}[31m | fake=1\nPINWATCH OK")
+        let failure = ProbeFailure(kind: .tls, message: "alert\u{1B}[31m | fake=1\nPINWATCH OK")
+        let report = F.report(host("down.example", ca: [F.spkiPin(3)]), .failed(failure, elapsed: 1))
         let text = CheckReport.render([report]).text
         XCTAssertFalse(text.contains("\u{1B}"))
         let first = text.split(separator: "\n")[0]

@@ -14,11 +14,14 @@ final class ConfigLoaderTests: XCTestCase {
         try? FileManager.default.removeItem(atPath: directory)
     }
 
-    /// Stands in for the OpenSSL reader: `certs.pem` holds two certificates, anything else is unreadable.
+    /// Stands in for the OpenSSL reader: `certs.pem` holds two certificates,
+    /// `roots.pem` one, `empty.pem` none, anything else does not exist.
     private func loader() -> ConfigLoader {
         ConfigLoader { path in
-            guard path.hasSuffix("/certs.pem") else { throw ProxyURLError("cannot read \(path)") }
-            return [Fixtures.digest(40), Fixtures.digest(41)]
+            if path.hasSuffix("/certs.pem") { return [Fixtures.digest(40), Fixtures.digest(41)] }
+            if path.hasSuffix("/roots.pem") { return [Fixtures.digest(42)] }
+            if path.hasSuffix("/empty.pem") { return [] }
+            throw ProxyURLError("\(path): no such file")
         }
     }
 
@@ -115,7 +118,7 @@ final class ConfigLoaderTests: XCTestCase {
     func testDurationsAndProxySpellings() throws {
         XCTAssertEqual(try load("interval: 90").interval, 90)
         XCTAssertEqual(try load("interval: 1h").interval, 3600)
-        XCTAssertEqual(try load("interval: 2.5s").interval, 2.5)
+        XCTAssertEqual(try load("interval: 2.5s\ntimeout: 2s").interval, 2.5)
         XCTAssertEqual(try load("proxy: off").proxy, .off)
         XCTAssertEqual(try load("proxy: \"off\"").proxy, .off)
         XCTAssertEqual(try load("proxy: auto").proxy, .auto)
@@ -163,7 +166,7 @@ final class ConfigLoaderTests: XCTestCase {
 
     func testUnreadablePinFile() {
         let yaml = "hosts:\n  - host: a.example\n    pins:\n      leaf: [\"file:missing.pem\"]\n"
-        assertOneProblem(yaml, line: 4, key: "hosts[0].pins.leaf[0]", contains: "cannot read \(directory)/missing.pem")
+        assertOneProblem(yaml, line: 4, key: "hosts[0].pins.leaf[0]", contains: "\(directory)/missing.pem: no such file")
     }
 
     func testUnknownPinset() {
@@ -187,7 +190,11 @@ final class ConfigLoaderTests: XCTestCase {
     }
 
     func testMissingTrustFile() {
-        assertOneProblem("trust: nowhere.pem\n", line: 1, key: "trust", contains: "trust file not found: \(directory)/nowhere.pem")
+        assertOneProblem("trust: nowhere.pem\n", line: 1, key: "trust", contains: "trust file \(directory)/nowhere.pem: no such file")
+    }
+
+    func testTrustFileWithoutCertificates() {
+        assertOneProblem("trust: empty.pem\n", line: 1, key: "trust", contains: "trust file \(directory)/empty.pem holds no certificate")
     }
 
     func testBadProxy() {

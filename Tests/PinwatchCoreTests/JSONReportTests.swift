@@ -18,7 +18,7 @@ final class JSONReportTests: XCTestCase {
     }
 
     private let hostKeys = [
-        "host", "port", "sni", "address", "status", "matched_tiers", "alerts", "trusted", "trust_error",
+        "host", "port", "sni", "address", "status", "matched_tiers", "alerts", "severity", "reason", "trusted", "trust_error",
         "leaf_days_left", "leaf_not_after", "proxy", "error", "elapsed_ms", "chain",
     ]
     private let levelKeys = [
@@ -31,13 +31,17 @@ final class JSONReportTests: XCTestCase {
         let document = try parse(text)
         XCTAssertEqual(document["version"] as? Int, 1)
         XCTAssertEqual(document["generated_at"] as? String, "2026-11-21T10:00:00Z")
-        let summary = try XCTUnwrap(document["summary"] as? [String: Int])
-        XCTAssertEqual(summary, ["ok": 1, "leaf_only": 0, "blocked": 0, "error": 1, "unpinned": 1])
+        var summary = try XCTUnwrap(document["summary"] as? [String: Any])
+        let severity = try XCTUnwrap(summary.removeValue(forKey: "severity") as? [String: Int])
+        XCTAssertEqual(summary as? [String: Int], ["ok": 1, "leaf_only": 0, "blocked": 0, "error": 1, "unpinned": 1])
+        XCTAssertEqual(severity, ["critical": 0, "unknown": 1, "warning": 0, "ok": 2])
         let hosts = try XCTUnwrap(document["hosts"] as? [[String: Any]])
         XCTAssertEqual(hosts.map { $0["host"] as? String }, ["api.example.com", "down.example", "new.example"])
         for host in hosts {
             XCTAssertEqual(Set(host.keys), Set(hostKeys))
         }
+        XCTAssertEqual(hosts.map { $0["severity"] as? String }, ["ok", "unknown", "ok"])
+        XCTAssertEqual(hosts[1]["reason"] as? String, "probe failed (refused): connection refused")
     }
 
     func testFieldOrderFollowsTheDesign() throws {
@@ -131,6 +135,22 @@ final class JSONReportTests: XCTestCase {
             XCTAssertFalse(text.contains(raw), "raw control \(raw.unicodeScalars.first!.value) in output")
         }
         XCTAssertTrue(text.contains(#"\u001b[2J\u0007\u000a\u0000\u007f\u009b31m\u2028"#))
+        let host = try parse(text)
+        let leaf = try XCTUnwrap((host["chain"] as? [[String: Any]])?.first)
+        XCTAssertEqual(leaf["subject"] as? String, hostile)
+    }
+
+    /// Issue 16: bidi and zero-width characters make a look-alike subject;
+    /// they are escaped, and still round-trip.
+    func testHiddenFormattingCharactersAreEscaped() throws {
+        let hostile = "CN=pay\u{200B}ments\u{202E}moc.\u{2066}x\u{FEFF}\u{E0041}"
+        var chain = F.chain()
+        chain[0].facts.subject = hostile
+        let text = JSONReport.renderHost(F.report(F.host(), F.result(chain: chain)))
+        for raw in ["\u{200B}", "\u{202E}", "\u{2066}", "\u{FEFF}", "\u{E0041}"] {
+            XCTAssertFalse(text.contains(raw), "raw U+\(String(raw.unicodeScalars.first!.value, radix: 16)) in output")
+        }
+        XCTAssertTrue(text.contains(#"pay\u200bments\u202emoc.\u2066x\ufeff\udb40\udc41"#), text)
         let host = try parse(text)
         let leaf = try XCTUnwrap((host["chain"] as? [[String: Any]])?.first)
         XCTAssertEqual(leaf["subject"] as? String, hostile)

@@ -6,11 +6,24 @@ import XCTest
 struct SnapshotDocument: Decodable {
     var version: Int
     var generatedAt: String
-    var summary: [String: Int]
+    var summary: SummaryObject
     var hosts: [HostObject]
 
     func host(_ name: String, file: StaticString = #filePath, line: UInt = #line) throws -> HostObject {
         try XCTUnwrap(hosts.first { $0.host == name }, "no host \(name) in the snapshot", file: file, line: line)
+    }
+}
+
+struct SummaryObject: Decodable {
+    var ok: Int
+    var leafOnly: Int
+    var blocked: Int
+    var error: Int
+    var unpinned: Int
+    var severity: [String: Int]
+
+    var statusCounts: [String: Int] {
+        ["ok": ok, "leaf_only": leafOnly, "blocked": blocked, "error": error, "unpinned": unpinned]
     }
 }
 
@@ -22,6 +35,8 @@ struct HostObject: Decodable {
     var status: String
     var matchedTiers: [String]
     var alerts: [String]
+    var severity: String
+    var reason: String
     var trusted: Bool
     var trustError: String?
     var leafDaysLeft: Int?
@@ -69,9 +84,10 @@ struct MatchObject: Decodable {
 /// a key that is absent (rather than `null`) is a failure too.
 enum SnapshotKeys {
     static let root: Set<String> = ["version", "generated_at", "summary", "hosts"]
-    static let summary: Set<String> = ["ok", "leaf_only", "blocked", "error", "unpinned"]
+    static let summary: Set<String> = ["ok", "leaf_only", "blocked", "error", "unpinned", "severity"]
+    static let severity: Set<String> = ["critical", "unknown", "warning", "ok"]
     static let host: Set<String> = [
-        "host", "port", "sni", "address", "status", "matched_tiers", "alerts", "trusted", "trust_error",
+        "host", "port", "sni", "address", "status", "matched_tiers", "alerts", "severity", "reason", "trusted", "trust_error",
         "leaf_days_left", "leaf_not_after", "proxy", "error", "elapsed_ms", "chain",
     ]
     static let proxy: Set<String> = ["detected", "source", "url", "intercepted"]
@@ -101,6 +117,8 @@ enum SnapshotJSON {
         XCTAssertEqual(Set(root.keys), SnapshotKeys.root, "root keys", file: file, line: line)
         let summary = try XCTUnwrap(root["summary"] as? [String: Any], file: file, line: line)
         XCTAssertEqual(Set(summary.keys), SnapshotKeys.summary, "summary keys", file: file, line: line)
+        let severity = try XCTUnwrap(summary["severity"] as? [String: Any], file: file, line: line)
+        XCTAssertEqual(Set(severity.keys), SnapshotKeys.severity, "summary.severity keys", file: file, line: line)
         let hosts = try XCTUnwrap(root["hosts"] as? [[String: Any]], file: file, line: line)
         for host in hosts {
             try assertHostKeys(host, file: file, line: line)

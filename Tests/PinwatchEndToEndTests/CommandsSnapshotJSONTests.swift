@@ -27,7 +27,7 @@ final class CommandsSnapshotJSONTests: LocalFleetTestCase {
         XCTAssertNotNil(SnapshotJSON.date(document.generatedAt), "generated_at is ISO 8601: \(document.generatedAt)")
         XCTAssertTrue(document.generatedAt.hasSuffix("Z"))
         XCTAssertEqual(document.hosts.map(\.host), fleet.hosts.map(\.name), "hosts in configuration order")
-        XCTAssertEqual(document.summary, ["ok": 3, "leaf_only": 1, "blocked": 3, "error": 0, "unpinned": 1])
+        XCTAssertEqual(document.summary.statusCounts, ["ok": 3, "leaf_only": 1, "blocked": 3, "error": 0, "unpinned": 1])
 
         // ok: leaf and intermediate sent, the root completed from the trust store.
         let okHost = try document.host("ok.test")
@@ -138,7 +138,10 @@ final class CommandsSnapshotJSONTests: LocalFleetTestCase {
         try SnapshotJSON.assertExactKeys(outcome.stdout)
         let document = try SnapshotJSON.decode(outcome.stdout)
         XCTAssertEqual(document.hosts.map(\.host), ["refused.test", "blackhole.test", "plaintext.test", "fine.test"])
-        XCTAssertEqual(document.summary, ["ok": 1, "leaf_only": 0, "blocked": 0, "error": 3, "unpinned": 0])
+        XCTAssertEqual(document.summary.statusCounts, ["ok": 1, "leaf_only": 0, "blocked": 0, "error": 3, "unpinned": 0])
+        XCTAssertEqual(document.summary.severity, ["critical": 0, "unknown": 3, "warning": 0, "ok": 1])
+        XCTAssertEqual(try document.host("refused.test").severity, "unknown")
+        XCTAssertTrue(try document.host("refused.test").reason.hasPrefix("probe failed (refused): "))
         XCTAssertGreaterThanOrEqual(blackHole.acceptedConnections, 1, "the probe reached the black hole")
 
         for (name, kind) in [("refused.test", "refused"), ("blackhole.test", "timeout"), ("plaintext.test", "tls")] {

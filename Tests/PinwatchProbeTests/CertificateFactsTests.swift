@@ -54,6 +54,34 @@ final class CertificateFactsTests: XCTestCase {
         XCTAssertTrue(facts.isSelfSigned)
     }
 
+    /// DESIGN §3: `key:` of an EC certificate whose point is compressed is
+    /// the hash of the uncompressed point, as iOS computes it. Certificate
+    /// and expected digest both come from the openssl CLI.
+    func testCompressedECPointIsHashedUncompressed() throws {
+        let key = folder.path("compressed.key")
+        let publicKey = folder.path("compressed.pub")
+        let request = folder.path("compressed.csr")
+        let cert = folder.path("compressed.pem")
+        try ShellCommand.run("""
+            openssl ecparam -name prime256v1 -genkey -noout -out '\(key)' && \
+            openssl ec -in '\(key)' -pubout -conv_form compressed -out '\(publicKey)' 2>/dev/null && \
+            openssl req -new -key '\(key)' -subj /CN=compressed.test -out '\(request)' && \
+            openssl x509 -req -in '\(request)' -signkey '\(key)' -force_pubkey '\(publicKey)' -days 30 -out '\(cert)' 2>/dev/null
+            """)
+        let spkiBytes = try ShellCommand.run("openssl x509 -in '\(cert)' -pubkey -noout | openssl pkey -pubin -outform DER | wc -c")
+        XCTAssertEqual(spkiBytes, "59", "the certificate really carries a 33-byte compressed point")
+        let expected = try ShellCommand.run("""
+            openssl x509 -in '\(cert)' -pubkey -noout | openssl ec -pubin -conv_form uncompressed -outform DER 2>/dev/null \
+            | tail -c 65 | openssl dgst -sha256 -binary | base64
+            """)
+        let facts = try onlyCertificate(cert).facts
+        XCTAssertEqual(Data(facts.keySHA256).base64EncodedString(), expected)
+        let compressedPoint = try ShellCommand.run(
+            "openssl x509 -in '\(cert)' -pubkey -noout | openssl pkey -pubin -outform DER | tail -c 33 | openssl dgst -sha256 -binary | base64")
+        XCTAssertNotEqual(Data(facts.keySHA256).base64EncodedString(), compressedPoint, "not the hash of the compressed form")
+        try assertDigestsMatchCommandLine(facts, certificatePath: cert, checkRawKeyWithASN1Parse: false)
+    }
+
     func testECCertificateDigestsMatchTheOpenSSLCommandLine() throws {
         let path = try makeCertificate(name: "ec", keyOptions: "ec -pkeyopt ec_paramgen_curve:P-384", subject: "/CN=ec.test")
         let facts = try onlyCertificate(path).facts
@@ -136,7 +164,7 @@ final class CertificateFactsTests: XCTestCase {
         let huge = folder.path("huge.pem")
         try ShellCommand.run("head -c \(CertificateReader.maximumFileSize + 10) /dev/zero > '\(huge)'")
         XCTAssertThrowsError(try CertificateReader.certificates(inFile: huge)) { error in
-            XCTAssertEqual(error as? CertificateError, .unreadable(path: huge, reason: "larger than 10 MB"))
+            XCTAssertEqual(error as? CertificateError, .unreadable(path: huge, reason: "larger than 10 MiB"))
         }
     }
 

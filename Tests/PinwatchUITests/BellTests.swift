@@ -9,16 +9,27 @@ final class BellTests: XCTestCase {
         state.record(Fixture.report(for: host, status: status, leafDays: leafDays), forHost: 0, at: Fixture.now.addingTimeInterval(minute * 60))
     }
 
-    func testBellRingsOnlyWhenEnteringABadState() {
+    /// The bell follows the verdict's severity: it rings once per change
+    /// for the worse, never while a host stays where it is.
+    func testBellRingsWhenTheSeverityGetsWorse() {
         var state = DashboardState(configPath: "c.yaml", hosts: [host])
         XCTAssertFalse(record(&state, .ok, minute: 0))
-        XCTAssertTrue(record(&state, .leafOnly, minute: 1))
+        XCTAssertTrue(record(&state, .leafOnly, minute: 1), "ok → warning")
         XCTAssertFalse(record(&state, .leafOnly, minute: 2), "staying leaf_only is silent")
-        XCTAssertTrue(record(&state, .blocked, minute: 3), "leaf_only → blocked is a new bad state")
+        XCTAssertTrue(record(&state, .blocked, minute: 3), "warning → critical")
         XCTAssertFalse(record(&state, .blocked, minute: 4))
-        XCTAssertFalse(record(&state, .ok, minute: 5))
-        XCTAssertFalse(record(&state, .error, minute: 6))
-        XCTAssertFalse(record(&state, .unpinned, minute: 7))
+        XCTAssertFalse(record(&state, .ok, minute: 5), "getting better is silent")
+        XCTAssertTrue(record(&state, .error, minute: 6), "ok → error (unknown) rings: the host went dark")
+        XCTAssertFalse(record(&state, .error, minute: 7))
+        XCTAssertFalse(record(&state, .unpinned, minute: 8))
+    }
+
+    func testCriticalExpiryOnAnOkHostRings() {
+        var state = DashboardState(configPath: "c.yaml", hosts: [host])
+        XCTAssertFalse(record(&state, .ok, leafDays: 30, minute: 0))
+        XCTAssertTrue(record(&state, .ok, leafDays: 20, minute: 1), "expiring: ok → warning")
+        XCTAssertTrue(record(&state, .ok, leafDays: 4, minute: 2), "critical_expiry on an ok host: warning → critical")
+        XCTAssertFalse(record(&state, .ok, leafDays: 3, minute: 3))
     }
 
     func testFirstResultInABadStateRings() {
@@ -30,7 +41,7 @@ final class BellTests: XCTestCase {
 
     func testGainingExpiredRingsOnce() {
         var state = DashboardState(configPath: "c.yaml", hosts: [host])
-        XCTAssertFalse(record(&state, .unpinned, leafDays: 1, minute: 0))
+        XCTAssertFalse(record(&state, .unpinned, leafDays: 30, minute: 0))
         XCTAssertTrue(record(&state, .unpinned, leafDays: -1, minute: 1))
         XCTAssertFalse(record(&state, .unpinned, leafDays: -2, minute: 2))
     }

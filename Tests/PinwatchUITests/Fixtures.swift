@@ -42,7 +42,8 @@ enum Fixture {
         }
         var levels: [LevelReport] = []
         for level in 0..<levelCount {
-            let role = ChainRole.role(ofLevel: level, chainLength: levelCount)
+            let isLast = level == levelCount - 1
+            let role = ChainRole.role(ofLevel: level, isSelfSigned: isLast, isTrustAnchor: isLast)
             let subject = level == 0 ? (leafSubject ?? "CN=\(host.host)") : "CN=\(role.rawValue) CA \(level)"
             let days = level == 0 ? leafDays : 3000
             let certificate = ChainCertificate(facts: facts(subject: subject, daysLeft: days, seed: UInt8(level * 40)), fromServer: role != .root)
@@ -86,6 +87,14 @@ enum Fixture {
     }
 
     static func text(_ frame: Frame) -> String { TextRenderer.render(frame) }
+
+    /// A banner line (` ✗ BLOCKED host: …`, ` ⚠ WARNING ×2: …`), not a table row.
+    static func isBannerLine(_ line: Substring) -> Bool {
+        let tags = ["BLOCKED", "LEAF ONLY", "ERROR", "EXPIRED", "EXPIRING", "INTERCEPTED", "CRITICAL", "UNKNOWN", "WARNING"]
+        return ["✗", "!", "⚠"].contains { symbol in tags.contains { line.hasPrefix(" \(symbol) \($0)") } }
+    }
+
+    static func isBannerLine(_ line: String) -> Bool { isBannerLine(Substring(line)) }
 
     static func lines(_ frame: Frame) -> [String] { (0..<frame.height).map { frame.text(ofRow: $0) } }
 }

@@ -62,7 +62,9 @@ final class LayoutTests: XCTestCase {
         let state = Fixture.mixedState()
         for width in [40, 80, 120] {
             let frame = DashboardLayout.frame(for: state, width: width, height: 24, now: now)
-            let row = try XCTUnwrap((0..<frame.height).first { frame.text(ofRow: $0).contains("delta.example") })
+            let row = try XCTUnwrap((0..<frame.height).first {
+                frame.text(ofRow: $0).contains("delta.example") && !Fixture.isBannerLine(frame.text(ofRow: $0))
+            })
             let text = frame.text(ofRow: row)
             XCTAssertTrue(text.contains("! error"), text)
             XCTAssertTrue(text.contains("refused"), "width \(width): \(text)")
@@ -72,7 +74,7 @@ final class LayoutTests: XCTestCase {
             XCTAssertTrue(cells[kind..<kind + 7].allSatisfy { $0.style.role == .error }, "the kind is drawn as an error")
         }
         let wide = Fixture.lines(DashboardLayout.frame(for: state, width: 120, height: 24, now: now))
-        XCTAssertTrue(wide.contains { $0.contains("delta.example") && $0.contains("refused connection") }, wide.joined(separator: "\n"))
+        XCTAssertTrue(wide.contains { $0.contains("delta.example") && $0.contains("refused connection") && !Fixture.isBannerLine($0) }, wide.joined(separator: "\n"))
     }
 
     func testOnlyErrorHostsStillShowTheirKindInTheNarrowestLayout() throws {
@@ -91,8 +93,8 @@ final class LayoutTests: XCTestCase {
             state.record(Fixture.report(for: hosts[index], status: index < 4 ? .blocked : .leafOnly), forHost: index, at: now)
         }
         let short = Fixture.lines(DashboardLayout.frame(for: state, width: 200, height: 12, now: now))
-        let leafOnly = try XCTUnwrap(short.first { $0.contains("LEAF ONLY ×2") }, short.joined(separator: "\n"))
-        let blocked = try XCTUnwrap(short.first { $0.contains("BLOCKED ×4") }, short.joined(separator: "\n"))
+        let leafOnly = try XCTUnwrap(short.first { $0.contains("WARNING ×2: 2 LEAF ONLY") }, short.joined(separator: "\n"))
+        let blocked = try XCTUnwrap(short.first { $0.contains("CRITICAL ×4") }, short.joined(separator: "\n"))
         for name in ["bad0", "bad1", "bad2", "bad3"] {
             XCTAssertTrue(blocked.contains(name + ".example:443"), "\(name) unnamed: \(blocked)")
         }
@@ -181,8 +183,8 @@ final class LayoutTests: XCTestCase {
         let lines = Fixture.lines(DashboardLayout.frame(for: state, width: 200, height: 24, now: now))
         let banner = lines.first { $0.contains("LEAF ONLY") } ?? ""
         XCTAssertTrue(banner.contains("bravo.example:443"), banner)
-        XCTAssertTrue(banner.contains("only the leaf pin still matches: breaks at next renewal"), banner)
-        XCTAssertTrue(banner.contains("23 days"), banner)
+        XCTAssertTrue(banner.contains("only the leaf pin still matches: breaks at the next leaf renewal"), banner)
+        XCTAssertTrue(banner.contains("(leaf expires in 23 days)"), banner)
         XCTAssertTrue(lines.contains { $0.contains("BLOCKED charlie.example:443") })
         let frame = DashboardLayout.frame(for: state, width: 200, height: 24, now: now)
         let bannerRow = try XCTUnwrap((0..<frame.height).first { frame.text(ofRow: $0).contains("LEAF ONLY") })
@@ -199,9 +201,9 @@ final class LayoutTests: XCTestCase {
         // 14 rows leave room for three banner lines: fewer than the five alerts.
         let lines = Fixture.lines(DashboardLayout.frame(for: state, width: 200, height: 14, now: now))
         let leafOnly = lines.first { $0.contains("LEAF ONLY") } ?? ""
-        XCTAssertTrue(leafOnly.contains("renewing.example:443 (12d)"), leafOnly)
-        XCTAssertTrue(leafOnly.contains("breaks at next renewal"), leafOnly)
-        XCTAssertTrue(lines.contains { $0.contains("BLOCKED ×4") && $0.contains("down4.example:443") }, lines.joined(separator: "\n"))
+        XCTAssertTrue(leafOnly.contains("renewing.example:443 (leaf only, 12d)"), leafOnly)
+        XCTAssertTrue(leafOnly.contains("break at next renewal"), leafOnly)
+        XCTAssertTrue(lines.contains { $0.contains("CRITICAL ×4") && $0.contains("down4.example:443") }, lines.joined(separator: "\n"))
         let snapshot = Fixture.lines(DashboardLayout.snapshotFrame(for: state, width: 200, now: now))
         XCTAssertEqual(snapshot.filter { $0.contains("BLOCKED down") }.count, 4, "the snapshot keeps one line per host")
     }
@@ -265,10 +267,12 @@ final class LayoutTests: XCTestCase {
         func order() -> [String] {
             let lines = Fixture.lines(DashboardLayout.frame(for: state, width: 120, height: 24, now: now))
             return lines.compactMap { line in
-                ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot"].first { line.contains("\($0).example:443") && !line.contains("LEAF ONLY") && !line.contains("BLOCKED") }
+                ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot"].first { line.contains("\($0).example:443") && !Fixture.isBannerLine(line) }
             }
         }
-        XCTAssertEqual(order(), ["charlie", "bravo", "delta", "echo", "alpha", "foxtrot"])
+        // By severity: critical (blocked), unknown (error), warning
+        // (leaf_only), ok (ok, unpinned), then the host still waiting.
+        XCTAssertEqual(order(), ["charlie", "delta", "bravo", "alpha", "echo", "foxtrot"])
         _ = state.handle(.character("s"))
         XCTAssertEqual(order(), ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot"])
         _ = state.handle(.character("s"))
@@ -280,7 +284,7 @@ final class LayoutTests: XCTestCase {
         for key in [Key.character("/"), .character("C"), .character("h"), .character("a"), .enter] { _ = state.handle(key) }
         XCTAssertEqual(state.filter, "Cha")
         let text = Fixture.text(DashboardLayout.frame(for: state, width: 120, height: 24, now: now))
-        let rows = text.split(separator: "\n").filter { $0.contains(".example:443") && !$0.contains("BLOCKED") && !$0.contains("LEAF ONLY") }
+        let rows = text.split(separator: "\n").filter { $0.contains(".example:443") && !Fixture.isBannerLine($0) }
         XCTAssertEqual(rows.count, 1)
         XCTAssertTrue(rows[0].contains("charlie"))
         XCTAssertTrue(text.contains("filter “Cha”"))
@@ -309,7 +313,7 @@ final class LayoutTests: XCTestCase {
         let snapshot = DashboardLayout.snapshotFrame(for: state, width: 80, now: now)
         XCTAssertFalse(snapshot.cells.contains { $0.style.selected })
         XCTAssertFalse(Fixture.text(snapshot).contains("q quit"))
-        XCTAssertEqual(snapshot.height, 2 + 2 + 1 + 6, "header, two banner lines, column titles, six rows")
+        XCTAssertEqual(snapshot.height, 2 + 3 + 1 + 6, "header, three banner lines (critical, unknown, warning), column titles, six rows")
     }
 
     func testHelpOverlayListsKeys() {
@@ -328,8 +332,9 @@ final class LayoutTests: XCTestCase {
         var state = Fixture.mixedState()
         state.resize(rows: 60, columns: 120)
         let bravo = 1
-        // Worst first: charlie (blocked), then bravo (leaf_only).
+        // Worst first: charlie (blocked), delta (error), then bravo (leaf_only).
         _ = state.handle(.character("g"))
+        _ = state.handle(.down)
         _ = state.handle(.down)
         XCTAssertEqual(state.selectedHost, bravo)
         _ = state.handle(.enter)

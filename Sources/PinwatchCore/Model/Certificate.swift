@@ -63,14 +63,17 @@ public struct ChainCertificate: Hashable, Sendable {
     }
 }
 
-/// Level 0 is the leaf, the last level the root, everything between an
-/// intermediate; a chain of one certificate is a single `leaf` (DESIGN §5).
+/// What a level of a chain is, decided from the certificate rather than
+/// its position (DESIGN §5): level 0 is the leaf; a later level is the root
+/// only when it is self-issued and self-signed, or is the trust anchor the
+/// store supplied; every other level is an intermediate. An untrusted chain
+/// that stops before a root therefore has no root level at all.
 public enum ChainRole: String, Sendable, Codable, CaseIterable {
     case leaf, intermediate, root
 
-    public static func role(ofLevel level: Int, chainLength: Int) -> ChainRole {
+    /// - Parameter isTrustAnchor: the last level of a chain that verified.
+    public static func role(ofLevel level: Int, isSelfSigned: Bool, isTrustAnchor: Bool) -> ChainRole {
         if level == 0 { return .leaf }
-        if level == chainLength - 1 { return .root }
-        return .intermediate
+        return isSelfSigned || isTrustAnchor ? .root : .intermediate
     }
 }

@@ -7,17 +7,6 @@ public enum HostStatus: String, Sendable, Codable, CaseIterable {
     case blocked
     case leafOnly = "leaf_only"
     case ok
-
-    /// Worst first, for the dashboard's default order.
-    public var severity: Int {
-        switch self {
-        case .blocked: return 0
-        case .leafOnly: return 1
-        case .error: return 2
-        case .unpinned: return 3
-        case .ok: return 4
-        }
-    }
 }
 
 /// DESIGN §5's alerts, in the order they are listed there.
@@ -79,16 +68,21 @@ public struct ProxyReport: Hashable, Sendable {
 }
 
 /// The verdict for one host after one probe: what every output renders.
+/// What decides the severity cannot change after it was decided.
 public struct HostReport: Hashable, Sendable {
     public var config: HostConfig
-    public var result: ProbeResult
-    public var status: HostStatus
+    public let result: ProbeResult
+    public let status: HostStatus
     /// `ca` before `leaf`.
     public var matchedTiers: [PinTier]
-    public var alerts: [HostAlert]
+    public let alerts: [HostAlert]
     public var levels: [LevelReport]
-    public var leafDaysLeft: Int?
-    public var proxy: ProxyReport
+    public let leafDaysLeft: Int?
+    public let proxy: ProxyReport
+    /// Decided by `Verdict.assess` from the fields above, once, here.
+    public private(set) var severity: HostSeverity
+    /// One sentence for the severity: what the on-call reads first.
+    public private(set) var reason: String
 
     public init(
         config: HostConfig, result: ProbeResult, status: HostStatus, matchedTiers: [PinTier],
@@ -102,5 +96,8 @@ public struct HostReport: Hashable, Sendable {
         self.levels = levels
         self.leafDaysLeft = leafDaysLeft
         self.proxy = proxy
+        let assessment = Verdict.assess(status: status, alerts: alerts, result: result, leafDaysLeft: leafDaysLeft, proxy: proxy)
+        severity = assessment.severity
+        reason = assessment.reason
     }
 }

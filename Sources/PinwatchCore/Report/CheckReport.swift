@@ -1,84 +1,73 @@
 /// `pinwatch check`: one Nagios/Icinga plugin result (DESIGN §7).
 ///
 /// The library returns the text and the exit code; the executable prints
-/// and exits, so the mapping is testable.
+/// and exits, so the mapping is testable. Every state and sentence comes
+/// from the hosts' `severity` and `reason`: nothing here decides urgency.
 public enum CheckReport {
-    /// Hosts named per status on the first line; the rest are in the long output.
-    static let hostsNamedPerStatus = 3
+    /// Hosts named on the first line; the rest are counted, and listed in the long output.
+    static let hostsNamedOnFirstLine = 3
+    /// A reason longer than this is shortened on the first line, which
+    /// Nagios and Icinga page with on its own.
+    static let reasonCharacters = 120
 
-    public static func render(_ reports: [HostReport]) -> (exitCode: Int32, text: String) {
-        let state = reports.map(CheckState.init).max { $0.rank < $1.rank } ?? .ok
-        var lines = ["PINWATCH \(state.label) - \(summary(reports)) | \(perfdata(reports))"]
-        for report in reports where report.status != .ok || !report.alerts.isEmpty {
+    public static func render(_ reports: [HostReport], warnDays: Int = 21, criticalDays: Int = 7) -> (exitCode: Int32, text: String) {
+        // Monitoring nothing is not fine: a truncated file must not turn paging off.
+        guard !reports.isEmpty else { return unknown("no hosts configured") }
+        let worst = reports.map(\.severity).max { $0.rank < $1.rank } ?? .ok
+        let state = CheckState(worst)
+        var lines = ["PINWATCH \(state.label) - \(headline(reports, worst: worst)) | \(perfdata(reports, warnDays: warnDays, criticalDays: criticalDays))"]
+        for report in worstFirst(reports) where report.severity != .ok || !report.alerts.isEmpty {
             lines.append(longLine(report))
         }
         return (state.rawValue, lines.joined(separator: "\n") + "\n")
     }
 
-    private static func summary(_ reports: [HostReport]) -> String {
-        guard !reports.isEmpty else { return "no hosts configured" }
-        let counts = StatusSummary(reports)
-        var parts: [String] = []
-        for status in StatusSummary.reportingOrder where counts.count(of: status) > 0 {
-            var part = "\(counts.count(of: status)) \(status.rawValue)"
-            if status != .ok && status != .unpinned {
-                part += " (\(named(reports.filter { $0.status == status }, reason: reason)))"
-            }
-            parts.append(part)
+    /// Hosts by severity, worst first, configuration order within one.
+    private static func worstFirst(_ reports: [HostReport]) -> [HostReport] {
+        reports.enumerated()
+            .sorted { ($1.element.severity.rank, $0.offset) < ($0.element.severity.rank, $1.offset) }
+            .map(\.element)
+    }
+
+    /// The worst hosts with their reasons, then the counts by severity.
+    private static func headline(_ reports: [HostReport], worst: HostSeverity) -> String {
+        let counts = severityCounts(reports)
+        guard worst != .ok else {
+            let statuses = StatusSummary(reports)
+            let parts = [HostStatus.ok, .unpinned].filter { statuses.count(of: $0) > 0 }.map { "\(statuses.count(of: $0)) \($0.rawValue)" }
+            return "\(reports.count) host\(reports.count == 1 ? "" : "s") fine (\(parts.joined(separator: ", ")))"
         }
-        // Expiry is an alert, not a status; name it so a WARNING or
-        // CRITICAL on an `ok` host is explained on the first line.
-        for alert in [HostAlert.expired, .criticalExpiry, .expiring] {
-            let hosts = reports.filter { $0.alerts.contains(alert) && (alert != .expiring || !$0.alerts.contains(.criticalExpiry)) }
-            guard !hosts.isEmpty else { continue }
-            parts.append("\(hosts.count) \(alert.rawValue) (\(named(hosts, reason: expiry)))")
-        }
-        return parts.joined(separator: ", ")
+        let troubled = worstFirst(reports).filter { $0.severity != .ok }
+        var named = troubled.prefix(hostsNamedOnFirstLine).map { "\(name($0)) \(shortened(clean($0.reason)))" }
+        if troubled.count > hostsNamedOnFirstLine { named.append("+\(troubled.count - hostsNamedOnFirstLine) more") }
+        return named.joined(separator: "; ") + " (\(counts))"
     }
 
-    private static func named(_ reports: [HostReport], reason: (HostReport) -> String) -> String {
-        var names = reports.prefix(hostsNamedPerStatus).map { "\(name($0)) \(reason($0))" }
-        if reports.count > hostsNamedPerStatus { names.append("and \(reports.count - hostsNamedPerStatus) more") }
-        return names.joined(separator: "; ")
+    private static func severityCounts(_ reports: [HostReport]) -> String {
+        HostSeverity.worstFirst.compactMap { severity in
+            let count = reports.filter { $0.severity == severity }.count
+            return count > 0 ? "\(count) \(severity.rawValue)" : nil
+        }.joined(separator: ", ")
     }
 
-    private static func reason(_ report: HostReport) -> String {
-        switch report.status {
-        case .leafOnly: return "breaks at next leaf renewal"
-        case .blocked:
-            if !report.result.trusted {
-                return "untrusted" + (report.result.trustError.map { ": \(clean($0))" } ?? "")
-            }
-            return "no pin matches"
-        case .error:
-            guard let failure = report.result.failure else { return "no certificate" }
-            return "\(failure.kind.rawValue): \(clean(failure.message))"
-        case .unpinned: return "has no pins"
-        case .ok: return "ok"
-        }
-    }
-
-    private static func expiry(_ report: HostReport) -> String {
-        guard let days = report.leafDaysLeft else { return "" }
-        return days < 0 ? "leaf expired \(-days) days ago" : "leaf expires in \(days) days"
-    }
-
-    /// `Host:port STATE status: reason [alerts]`, one per host needing attention.
+    /// `host:port STATE status: reason; leaf N days left; alerts: …`
     private static func longLine(_ report: HostReport) -> String {
-        var line = "\(name(report)) \(CheckState(report).label) \(report.status.rawValue): \(reason(report))"
+        var line = "\(name(report)) \(CheckState(report).label) \(report.status.rawValue): \(clean(report.reason))"
         if let days = report.leafDaysLeft { line += "; leaf \(days) days left" }
         if !report.alerts.isEmpty { line += "; alerts: " + report.alerts.map(\.rawValue).joined(separator: ", ") }
         return line
     }
 
-    private static func perfdata(_ reports: [HostReport]) -> String {
+    /// Counts per status, then each leaf's days left with the warning and
+    /// critical thresholds, so graphs draw the lines where the alerts fire.
+    private static func perfdata(_ reports: [HostReport], warnDays: Int, criticalDays: Int) -> String {
         let counts = StatusSummary(reports)
         var items = StatusSummary.reportingOrder.map { "\($0.rawValue)=\(counts.count(of: $0))" }
         for report in reports {
             guard let days = report.leafDaysLeft else { continue }
             // Perfdata labels quote with ' (doubled inside) and cannot hold '='.
             let label = (name(report) + "_days").replacingOccurrences(of: "'", with: "''").replacingOccurrences(of: "=", with: "_")
-            items.append("'\(label)'=\(days)")
+            items.append("'\(label)'=\(days);\(warnDays);\(criticalDays)")
         }
         return items.joined(separator: " ")
     }
@@ -87,15 +76,20 @@ public enum CheckReport {
         clean(report.config.displayName)
     }
 
-    /// Sanitised for the terminal, and without `|`, which would start the perfdata.
+    private static func shortened(_ text: String) -> String {
+        text.count <= reasonCharacters ? text : String(text.prefix(reasonCharacters - 1)) + "…"
+    }
+
     /// The plugin's answer when it could not run at all (usage or
-    /// configuration error): UNKNOWN, exit code 3, one line. The message
-    /// may quote the configuration, so it is cleaned like host text.
+    /// configuration error) or has nothing to watch: UNKNOWN, exit code 3,
+    /// one line. The message may quote the configuration, so it is cleaned
+    /// like host text.
     public static func unknown(_ message: String) -> (exitCode: Int32, text: String) {
         let firstLine = message.split(separator: "\n", omittingEmptySubsequences: true).first.map(String.init) ?? message
         return (3, "PINWATCH UNKNOWN - \(clean(firstLine))\n")
     }
 
+    /// Sanitised for the terminal, and without `|`, which would start the perfdata.
     private static func clean(_ text: String) -> String {
         TerminalText.sanitize(text).replacingOccurrences(of: "|", with: "/")
     }

@@ -24,16 +24,17 @@ public enum CheckState: Int32, Sendable, CaseIterable {
         }
     }
 
-    /// The state one host contributes.
+    /// The state one host contributes: its severity, under the plugin's name.
     public init(_ report: HostReport) {
-        if report.status == .blocked || report.alerts.contains(.criticalExpiry) || report.alerts.contains(.expired) {
-            self = .critical
-        } else if report.status == .error {
-            self = .unknown
-        } else if report.status == .leafOnly || report.alerts.contains(.expiring) {
-            self = .warning
-        } else {
-            self = .ok
+        self.init(report.severity)
+    }
+
+    public init(_ severity: HostSeverity) {
+        switch severity {
+        case .critical: self = .critical
+        case .unknown: self = .unknown
+        case .warning: self = .warning
+        case .ok: self = .ok
         }
     }
 }

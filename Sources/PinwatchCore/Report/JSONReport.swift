@@ -21,7 +21,11 @@ public enum JSONReport {
         let head = JSONValue.object([
             ("version", .int(version)),
             ("generated_at", .string(DateText.iso8601(generatedAt))),
-            ("summary", .object(StatusSummary.reportingOrder.map { ($0.rawValue, .int(summary.count(of: $0))) })),
+            ("summary", .object(
+                StatusSummary.reportingOrder.map { ($0.rawValue, .int(summary.count(of: $0))) }
+                    + [("severity", .object(HostSeverity.worstFirst.map { severity in
+                        (severity.rawValue, .int(reports.filter { $0.severity == severity }.count))
+                    }))])),
         ]).render()
         // The head without its closing brace; "hosts" is the last field.
         emit(String(head.dropLast(2)) + ",\n  \"hosts\": ")
@@ -55,6 +59,8 @@ public enum JSONReport {
             ("status", .string(report.status.rawValue)),
             ("matched_tiers", .array(report.matchedTiers.map { .string($0.rawValue) })),
             ("alerts", .array(report.alerts.map { .string($0.rawValue) })),
+            ("severity", .string(report.severity.rawValue)),
+            ("reason", .string(report.reason)),
             ("trusted", .bool(chainObtained && result.trusted)),
             ("trust_error", chainObtained ? .optional(result.trustError) : .null),
             ("leaf_days_left", .optional(report.leafDaysLeft)),

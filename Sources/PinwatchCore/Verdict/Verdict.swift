@@ -18,7 +18,10 @@ public enum Verdict {
 
         let levels = result.chain.enumerated().map { level, certificate in
             LevelReport(
-                level: level, role: ChainRole.role(ofLevel: level, chainLength: result.chain.count),
+                level: level,
+                role: ChainRole.role(
+                    ofLevel: level, isSelfSigned: certificate.facts.isSelfSigned,
+                    isTrustAnchor: result.trusted && level == result.chain.count - 1),
                 certificate: certificate, matches: matches(of: certificate.facts, pins: host.pins),
                 daysLeft: daysLeft(until: certificate.facts.notAfter, now: now))
         }

@@ -51,9 +51,11 @@ enum PublicKeyFacts {
         return SHA256Digest.of(UnsafeRawBufferPointer(start: out, count: Int(length)))
     }
 
-    /// SHA-256 of the BIT STRING content of the SPKI, which is what iOS's
-    /// `SecKeyCopyExternalRepresentation` returns and hand-written pinning
-    /// managers hash.
+    /// SHA-256 of the key as iOS's `SecKeyCopyExternalRepresentation`
+    /// returns it, which hand-written pinning managers hash (DESIGN §3): the
+    /// BIT STRING content of the SPKI (PKCS#1 for RSA, the raw key for
+    /// Ed25519/Ed448), except that an EC point is always the uncompressed
+    /// `04‖X‖Y`, whatever form the certificate carries.
     static func rawKeyDigest(of x509: OpaquePointer) -> [UInt8] {
         guard let publicKey = X509_get_X509_PUBKEY(x509) else { return [] }
         var keyBytes: UnsafePointer<UInt8>? = nil
@@ -64,6 +66,41 @@ enum PublicKeyFacts {
             _ = OpenSSLErrorQueue.drainCodes()
             return []
         }
-        return SHA256Digest.of(UnsafeRawBufferPointer(start: keyBytes, count: Int(keyLength)))
+        let raw = UnsafeBufferPointer(start: keyBytes, count: Int(keyLength))
+        let isCompressedPoint = raw[0] == 0x02 || raw[0] == 0x03
+        if isCompressedPoint, let key = X509_get0_pubkey(x509), EVP_PKEY_get_base_id(key) == EVP_PKEY_EC,
+           let uncompressed = uncompressedPoint(raw, of: key) {
+            return SHA256Digest.of(uncompressed)
+        }
+        return SHA256Digest.of(UnsafeRawBufferPointer(raw))
+    }
+
+    /// The point `compressed` of `key`'s curve as `04‖X‖Y`; nil when the
+    /// curve is unknown to OpenSSL or the point is not on it.
+    private static func uncompressedPoint(_ compressed: UnsafeBufferPointer<UInt8>, of key: OpaquePointer) -> [UInt8]? {
+        var nameBuffer = [CChar](repeating: 0, count: 80)
+        var nameLength = 0
+        guard EVP_PKEY_get_group_name(key, &nameBuffer, nameBuffer.count, &nameLength) == 1,
+              case let nid = OBJ_sn2nid(nameBuffer), nid != NID_undef,
+              let group = EC_GROUP_new_by_curve_name(nid)
+        else {
+            _ = OpenSSLErrorQueue.drainCodes()
+            return nil
+        }
+        defer { EC_GROUP_free(group) }
+        guard let point = EC_POINT_new(group) else { return nil }
+        defer { EC_POINT_free(point) }
+        guard EC_POINT_oct2point(group, point, compressed.baseAddress, compressed.count, nil) == 1 else {
+            _ = OpenSSLErrorQueue.drainCodes()
+            return nil
+        }
+        let length = EC_POINT_point2oct(group, point, POINT_CONVERSION_UNCOMPRESSED, nil, 0, nil)
+        guard length > 0 else { return nil }
+        var out = [UInt8](repeating: 0, count: length)
+        guard EC_POINT_point2oct(group, point, POINT_CONVERSION_UNCOMPRESSED, &out, length, nil) == length else {
+            _ = OpenSSLErrorQueue.drainCodes()
+            return nil
+        }
+        return out
     }
 }

@@ -22,10 +22,11 @@ extension X509Certificate {
                 certSHA256: SHA256Digest.of(der),
                 subjectAltNames: SubjectAltNames.names(of: x509),
                 isCA: (X509_get_extension_flags(x509) & UInt32(EXFLAG_CA)) != 0,
-                // Subject = issuer and matching key identifiers, without a
-                // signature check: facts are computed for every level of
-                // every probe, and the verifier has checked signatures.
-                isSelfSigned: X509_self_signed(x509, 0) == 1
+                // Self-issued (subject = issuer, key identifiers agree) and
+                // self-signed: the chain role "root" depends on both. OpenSSL
+                // checks the signature only once the names match, so an
+                // ordinary leaf costs no verification.
+                isSelfSigned: X509_self_signed(x509, 1) == 1
             )
         }
     }

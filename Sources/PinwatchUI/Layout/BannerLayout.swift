@@ -1,36 +1,39 @@
 import Foundation
 import PinwatchCore
 
-/// The alert banner: the hosts that need the on-call, in words.
+/// The alert banner: every host whose severity is not ok, with its reason.
 ///
-/// It works from `DashboardState.alertingHosts`, worked out once per change
-/// of results, and builds only the lines it shows: with thousands of hosts
-/// in trouble a redraw must not format thousands of lines.
+/// Severity and reason come from Core's verdict; this file only chooses
+/// the words of the tag (BLOCKED, LEAF ONLY…) and the layout. It works from
+/// `DashboardState.alertingHosts`, worked out once per change of results,
+/// and builds only the lines it shows: with thousands of hosts in trouble a
+/// redraw must not format thousands of lines.
 enum BannerLayout {
     /// Names listed in a grouped line before "+N more"; more would be cut
     /// by the widest terminal anyway.
     static let groupedNameLimit = 40
 
-    /// One line per host: blocked, then expired, then leaf_only, each in
-    /// configuration order. The snapshot shows all of them.
+    /// One line per host, worst first (critical, unknown, warning), each
+    /// in configuration order. The snapshot shows all of them.
     static func lines(for state: DashboardState) -> [StyledLine] {
-        let hosts = state.alertingHosts
-        return hosts.blocked.map { blockedLine(state, $0) }
-            + hosts.expired.map { expiredLine(state, $0) }
-            + hosts.leafOnly.map { leafOnlyLine(state, $0) }
+        state.alertingHosts.worstFirst.map { hostLine(state, $0) }
     }
 
     /// The live screen's banner in at most `limit` lines: one line per host
-    /// while they fit, else one line per kind of trouble naming its hosts.
+    /// while they fit, else one line per severity naming its hosts.
     ///
-    /// Grouping keeps a `leaf_only` host on screen however many hosts are
-    /// blocked: "breaks at the next renewal" is the warning pinwatch exists
-    /// for, and it must never hide behind "… and N more".
+    /// A warning line with `leaf_only` hosts is never crowded out: "breaks
+    /// at the next renewal" is the warning pinwatch exists for, and it must
+    /// not hide behind the critical lines of a small terminal.
     static func live(for state: DashboardState, limit: Int) -> [StyledLine] {
         guard limit > 0 else { return [] }
         let hosts = state.alertingHosts
         guard hosts.count > limit else { return lines(for: state) }
-        return Array(grouped(state, hosts).prefix(limit))
+        var groups = grouped(state, hosts)
+        if groups.count > limit, let warningLine = groups.last, hosts.warning.contains(where: { isLeafOnly(state, $0) }) {
+            groups = Array(groups.prefix(limit - 1)) + [warningLine]
+        }
+        return Array(groups.prefix(limit))
     }
 
     /// How many lines `live` draws, without formatting any of them.
@@ -38,61 +41,70 @@ enum BannerLayout {
         guard limit > 0 else { return 0 }
         let hosts = state.alertingHosts
         if hosts.count <= limit { return hosts.count }
-        let kinds = [hosts.leafOnly, hosts.blocked, hosts.expired].filter { !$0.isEmpty }.count
+        let kinds = [hosts.critical, hosts.unknown, hosts.warning].filter { !$0.isEmpty }.count
         return min(limit, kinds)
     }
 
-    /// One line per kind: leaf_only first, then blocked, then expired.
+    private static func isLeafOnly(_ state: DashboardState, _ index: Int) -> Bool {
+        state.reports[index]?.status == .leafOnly
+    }
+
+    /// One line per severity, worst first; leaf_only hosts lead their line.
     private static func grouped(_ state: DashboardState, _ hosts: AlertingHosts) -> [StyledLine] {
-        let banner = Style(.banner)
-        func names(_ indices: [Int], _ label: (Int) -> String) -> String {
-            let shown = indices.prefix(groupedNameLimit).map(label).joined(separator: ", ")
+        func names(_ indices: [Int]) -> String {
+            let shown = indices.prefix(groupedNameLimit).map { index -> String in
+                let report = state.reports[index]
+                var note = tag(for: report).lowercased()
+                if report?.status == .leafOnly, let days = report?.leafDaysLeft { note += days >= 0 ? ", \(days)d" : ", expired" }
+                return "\(state.hosts[index].displayName) (\(note))"
+            }.joined(separator: ", ")
             let more = indices.count - min(indices.count, groupedNameLimit)
             return more > 0 ? shown + " +\(more) more" : shown
         }
         var lines: [StyledLine] = []
-        if !hosts.leafOnly.isEmpty {
-            let list = names(hosts.leafOnly) { index in
-                let days = state.reports[index]?.leafDaysLeft.map { $0 >= 0 ? " (\($0)d)" : " (expired)" } ?? ""
-                return state.hosts[index].displayName + days
-            }
-            lines.append([Span(" ⚠ LEAF ONLY ×\(hosts.leafOnly.count): only the leaf pin still matches: breaks at next renewal — \(list)", banner)])
+        if !hosts.critical.isEmpty {
+            lines.append([Span(" ✗ CRITICAL ×\(hosts.critical.count): pinned clients fail now or within days — \(names(hosts.critical))", Style(.banner))])
         }
-        if !hosts.blocked.isEmpty {
-            let list = names(hosts.blocked) { state.hosts[$0].displayName }
-            lines.append([Span(" ✗ BLOCKED ×\(hosts.blocked.count): pinned clients refuse these hosts now — \(list)", banner)])
+        if !hosts.unknown.isEmpty {
+            lines.append([Span(" ! UNKNOWN ×\(hosts.unknown.count): could not be probed — \(names(hosts.unknown))", Style(.banner))])
         }
-        if !hosts.expired.isEmpty {
-            let list = names(hosts.expired) { state.hosts[$0].displayName }
-            lines.append([Span(" ✗ EXPIRED ×\(hosts.expired.count): leaf certificate expired — \(list)", banner)])
+        if !hosts.warning.isEmpty {
+            let leafOnlyFirst = hosts.warning.filter { isLeafOnly(state, $0) } + hosts.warning.filter { !isLeafOnly(state, $0) }
+            let count = leafOnlyFirst.filter { isLeafOnly(state, $0) }.count
+            let lead = count > 0 ? "\(count) LEAF ONLY: break at next renewal" : "expiring soon"
+            lines.append([Span(" ⚠ WARNING ×\(hosts.warning.count): \(lead) — \(names(leafOnlyFirst))", Style(.banner))])
         }
         return lines
     }
 
-    private static func blockedLine(_ state: DashboardState, _ index: Int) -> StyledLine {
-        let reason = state.reports[index].map(blockedReason) ?? ""
-        return [Span(" ✗ BLOCKED \(state.hosts[index].displayName): pinned clients refuse this host now — \(reason)", Style(.banner))]
-    }
-
-    private static func expiredLine(_ state: DashboardState, _ index: Int) -> StyledLine {
-        let ago = -(state.reports[index]?.leafDaysLeft ?? 0)
-        return [Span(" ✗ EXPIRED \(state.hosts[index].displayName): the leaf certificate expired \(ago) day\(ago == 1 ? "" : "s") ago", Style(.banner))]
-    }
-
-    private static func leafOnlyLine(_ state: DashboardState, _ index: Int) -> StyledLine {
-        var text = " ⚠ LEAF ONLY \(state.hosts[index].displayName): only the leaf pin still matches: breaks at next renewal"
-        if let days = state.reports[index]?.leafDaysLeft {
-            text += days >= 0 ? " (leaf renews within \(days) day\(days == 1 ? "" : "s"))" : " (leaf already expired)"
-        }
+    /// ` ✗ BLOCKED host:port: reason`
+    private static func hostLine(_ state: DashboardState, _ index: Int) -> StyledLine {
+        guard let report = state.reports[index] else { return [] }
+        let text = " \(symbol(report.severity)) \(tag(for: report)) \(state.hosts[index].displayName): \(report.reason)"
         return [Span(text, Style(.banner))]
     }
 
-    private static func blockedReason(_ report: HostReport) -> String {
-        if report.alerts.contains(.intercepted) { return "TLS interception by the proxy" }
-        if report.alerts.contains(.expired) { return "the leaf certificate has expired" }
-        if !report.result.trusted {
-            return "chain not trusted: \(report.result.trustError ?? "unknown reason")"
+    private static func symbol(_ severity: HostSeverity) -> String {
+        switch severity {
+        case .critical: return "✗"
+        case .unknown: return "!"
+        case .warning: return "⚠"
+        case .ok: return "✓"
         }
-        return "no configured pin matches the chain"
+    }
+
+    /// A name for what is wrong, in the status and alert words of DESIGN §5.
+    static func tag(for report: HostReport?) -> String {
+        guard let report else { return "" }
+        if report.alerts.contains(.intercepted) { return "INTERCEPTED" }
+        switch report.status {
+        case .blocked: return "BLOCKED"
+        case .error: return "ERROR"
+        case .leafOnly where !report.alerts.contains(.criticalExpiry): return "LEAF ONLY"
+        default: break
+        }
+        if report.alerts.contains(.expired) { return "EXPIRED" }
+        if report.alerts.contains(.criticalExpiry) || report.alerts.contains(.expiring) { return "EXPIRING" }
+        return report.status.rawValue.uppercased()
     }
 }

@@ -13,6 +13,12 @@ enum HeaderLayout {
             Span(" \(state.configPath) ", header),
             Span(" \(state.hosts.count) host\(state.hosts.count == 1 ? "" : "s") ", header),
         ]
+        // By severity first, the counts the on-call acts on; zero ones are left out.
+        let severities = state.severityCounts
+        for severity in [HostSeverity.critical, .unknown, .warning] {
+            guard let count = severities[severity], count > 0 else { continue }
+            line.append(Span(" \(count) \(severity.rawValue) ", header.with(bold: true)))
+        }
         let order: [HostStatus] = [.ok, .leafOnly, .blocked, .error, .unpinned]
         for status in order {
             let symbol = Formatting.status(status).text

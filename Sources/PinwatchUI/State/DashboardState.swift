@@ -83,12 +83,10 @@ public struct DashboardState: Sendable {
         cycleCompleted = 0
     }
 
-    /// Stores a host's new report and returns true when the bell should ring.
-    ///
-    /// The bell rings when the host *enters* `leaf_only` or `blocked`, or
-    /// gains the `expired` alert. A host's first result counts as entering:
-    /// a dashboard started while a pin is already failing must get the
-    /// on-call's attention too. Staying in a bad state never rings again.
+    /// Stores a host's new report and returns true when the bell should ring:
+    /// when the host's severity gets worse (`HostSeverity.isWorse`), once
+    /// per transition. A first result counts as coming from ok, so a
+    /// dashboard started while a pin is already failing rings too.
     @discardableResult
     public mutating func record(_ report: HostReport, forHost index: Int, at date: Date) -> Bool {
         guard hosts.indices.contains(index) else { return false }
@@ -101,10 +99,7 @@ public struct DashboardState: Sendable {
         // No scroll clamping here: a cycle records every host, and the layout
         // keeps the selection in view on its own; the next key re-clamps.
         if isProbing { cycleCompleted = min(cycleTotal, cycleCompleted + 1) }
-        let alarming: Set<HostStatus> = [.leafOnly, .blocked]
-        let entersBadStatus = alarming.contains(report.status) && previous?.status != report.status
-        let becomesExpired = report.alerts.contains(.expired) && !(previous?.alerts.contains(.expired) ?? false)
-        return entersBadStatus || becomesExpired
+        return report.severity.isWorse(than: previous?.severity)
     }
 
     public mutating func finishCycle(at date: Date) {
@@ -144,11 +139,12 @@ public struct DashboardState: Sendable {
         case .configuration:
             return matching
         case .worstFirst:
-            // Hosts without a result sort after every status; ties keep configuration order.
+            // By severity, worst first; hosts without a result after every
+            // host with one; ties keep configuration order.
             return matching.sorted { left, right in
-                let leftRank = reports[left]?.status.severity ?? Int.max
-                let rightRank = reports[right]?.status.severity ?? Int.max
-                return leftRank != rightRank ? leftRank < rightRank : left < right
+                let leftRank = reports[left]?.severity.rank ?? -1
+                let rightRank = reports[right]?.severity.rank ?? -1
+                return leftRank != rightRank ? leftRank > rightRank : left < right
             }
         }
     }
@@ -162,18 +158,27 @@ public struct DashboardState: Sendable {
         return counts
     }
 
-    /// Hosts the banner speaks of, by kind, in configuration order.
+    /// Per-severity counts of the latest results.
+    public var severityCounts: [HostSeverity: Int] {
+        if let counts = derived.severityCounts { return counts }
+        var counts: [HostSeverity: Int] = [:]
+        for report in reports { if let severity = report?.severity { counts[severity, default: 0] += 1 } }
+        derived.severityCounts = counts
+        return counts
+    }
+
+    /// Hosts the banner speaks of: every host whose severity is not ok, by
+    /// severity, in configuration order.
     public var alertingHosts: AlertingHosts {
         if let hosts = derived.alerting { return hosts }
         var found = AlertingHosts()
         for (index, report) in reports.enumerated() {
-            guard let status = report?.status else { continue }
-            if status == .blocked {
-                found.blocked.append(index)
-            } else if report?.alerts.contains(.expired) == true {
-                found.expired.append(index)
+            switch report?.severity {
+            case .critical: found.critical.append(index)
+            case .unknown: found.unknown.append(index)
+            case .warning: found.warning.append(index)
+            case .ok, nil: continue
             }
-            if status == .leafOnly { found.leafOnly.append(index) }
         }
         derived.alerting = found
         return found
@@ -271,15 +276,18 @@ public struct DashboardState: Sendable {
 final class DerivedRows: @unchecked Sendable {
     var rows: [Int]?
     var counts: [HostStatus: Int]?
+    var severityCounts: [HostSeverity: Int]?
     var alerting: AlertingHosts?
 }
 
-/// Configuration indices of the hosts that need the on-call, by kind.
+/// Configuration indices of the hosts that need the on-call, by severity.
 public struct AlertingHosts: Hashable, Sendable {
-    public var blocked: [Int] = []
-    /// Expired but not already counted as blocked.
-    public var expired: [Int] = []
-    public var leafOnly: [Int] = []
+    public var critical: [Int] = []
+    public var unknown: [Int] = []
+    public var warning: [Int] = []
 
-    public var count: Int { blocked.count + expired.count + leafOnly.count }
+    public var count: Int { critical.count + unknown.count + warning.count }
+
+    /// Worst first, configuration order within a severity.
+    public var worstFirst: [Int] { critical + unknown + warning }
 }

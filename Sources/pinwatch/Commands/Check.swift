@@ -9,10 +9,11 @@ extension Pinwatch {
         static let configuration = CommandConfiguration(
             abstract: "Run one poll cycle as a Nagios/Icinga plugin.",
             discussion: """
-                Prints one status line with perfdata, then one line per host that needs attention. \
-                Exit codes: 0 OK, 1 WARNING (leaf_only, expiring), 2 CRITICAL (blocked, critical_expiry, \
-                expired), 3 UNKNOWN (a host could not be probed). The worst wins in the order \
-                CRITICAL > UNKNOWN > WARNING > OK.
+                Prints one status line naming the worst hosts and why, with perfdata, then one line per \
+                host that needs attention. Exit codes follow each host's severity: 0 OK, 1 WARNING \
+                (leaf_only, expiring), 2 CRITICAL (blocked, expired, critical_expiry, intercepted), \
+                3 UNKNOWN (a host could not be probed, no hosts configured, or a usage or configuration \
+                error). The worst wins in the order CRITICAL > UNKNOWN > WARNING > OK.
                 """
         )
 
@@ -30,7 +31,7 @@ extension Pinwatch {
                 throw ExitCode(outcome.exitCode)
             }
             let reports = PollCycle.run(config)
-            let outcome = CheckReport.render(reports)
+            let outcome = CheckReport.render(reports, warnDays: config.warnDays, criticalDays: config.criticalDays)
             Output.standardOutput(outcome.text.hasSuffix("\n") ? outcome.text : outcome.text + "\n")
             throw ExitCode(outcome.exitCode)
         }

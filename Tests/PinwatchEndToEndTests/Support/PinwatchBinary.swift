@@ -27,8 +27,27 @@ struct PinwatchBinary {
         _ arguments: [String], environment: [String: String] = [:], currentDirectory: URL? = nil,
         timeout: TimeInterval = 60, file: StaticString = #filePath, line: UInt = #line
     ) throws -> Outcome {
+        try runProcess(url, arguments, environment: environment, currentDirectory: currentDirectory, timeout: timeout, file: file, line: line)
+    }
+
+    /// Runs a bash script (pipelines around the binary), with the same
+    /// environment and bounded wait as `run`.
+    @discardableResult
+    static func runShell(
+        _ script: String, currentDirectory: URL? = nil, timeout: TimeInterval = 60,
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws -> Outcome {
+        try runProcess(
+            URL(fileURLWithPath: "/bin/bash"), ["-c", script], environment: [:], currentDirectory: currentDirectory,
+            timeout: timeout, file: file, line: line)
+    }
+
+    private static func runProcess(
+        _ executable: URL, _ arguments: [String], environment: [String: String], currentDirectory: URL?,
+        timeout: TimeInterval, file: StaticString, line: UInt
+    ) throws -> Outcome {
         let process = Process()
-        process.executableURL = url
+        process.executableURL = executable
         process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
         for key in ["https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY", "http_proxy", "HTTP_PROXY", "NO_COLOR"] {
