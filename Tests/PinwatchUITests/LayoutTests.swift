@@ -208,6 +208,19 @@ final class LayoutTests: XCTestCase {
         XCTAssertEqual(snapshot.filter { $0.contains("BLOCKED down") }.count, 4, "the snapshot keeps one line per host")
     }
 
+    /// Issue 8: a host going ok → error was silent; now it gets a banner
+    /// line with its reason, and the header counts it as unknown.
+    func testHostGoingDarkGetsABannerLine() {
+        let host = Fixture.host("api.example")
+        var state = DashboardState(configPath: "c.yaml", hosts: [host], timeZone: Fixture.utc)
+        state.record(Fixture.report(for: host, status: .ok), forHost: 0, at: now)
+        XCTAssertFalse(Fixture.lines(DashboardLayout.frame(for: state, width: 120, height: 12, now: now)).contains { Fixture.isBannerLine($0) })
+        state.record(Fixture.report(for: host, status: .error), forHost: 0, at: now)
+        let lines = Fixture.lines(DashboardLayout.frame(for: state, width: 120, height: 12, now: now))
+        XCTAssertTrue(lines.contains { $0.hasPrefix(" ! ERROR api.example:443: probe failed (refused): connection refused") }, lines.joined(separator: "\n"))
+        XCTAssertTrue(lines[0].contains("1 unknown"), lines[0])
+    }
+
     func testExpiredHostGetsABannerToo() {
         let host = Fixture.host("old.example", pins: PinSet())
         var state = DashboardState(configPath: "c.yaml", hosts: [host], timeZone: Fixture.utc)

@@ -20,8 +20,9 @@ enum DetailLayout {
         }
         field("address", Span(report.result.address ?? "—"))
         field(
-            "status", Formatting.status(report.status),
+            "status", Formatting.status(of: report),
             Span(report.alerts.isEmpty ? "" : "  alerts: " + report.alerts.map(\.rawValue).joined(separator: ", "), Style(.warn)))
+        field("severity", Span("\(report.severity.rawValue): \(report.reason)", severityStyle(report.severity)))
         field("matched", Span(Formatting.tiers(report.matchedTiers), report.matchedTiers.contains(.ca) ? Style(.ok) : Style(.warn)))
         if report.result.trusted {
             field("trust", Span("trusted", Style(.ok)))
@@ -103,6 +104,15 @@ enum DetailLayout {
             for pin in pins.pins(in: tier) {
                 lines.append([Span("   \(tier.rawValue.padding(toLength: 5, withPad: " ", startingAt: 0))", Style(.dim)), Span(pin.text)])
             }
+        }
+    }
+
+    private static func severityStyle(_ severity: HostSeverity) -> Style {
+        switch severity {
+        case .critical: return Style(.critical, bold: true)
+        case .unknown: return Style(.error)
+        case .warning: return Style(.warn, bold: true)
+        case .ok: return Style(.ok)
         }
     }
 }

@@ -70,6 +70,26 @@ enum Formatting {
         }
     }
 
+    /// The table's status cell: the status, unless an expiry alert made the
+    /// host more urgent than its status says (a leaf 4 days from expiry on
+    /// an `ok` host must not read "✓ ok"); then the alert, in the symbol
+    /// and colour of the host's severity.
+    static func status(of report: HostReport?) -> Span {
+        guard let report else { return status(nil) }
+        let expiry = report.alerts.contains(.expired) ? "expired"
+            : report.alerts.contains(.criticalExpiry) || report.alerts.contains(.expiring) ? "expiring" : nil
+        switch (report.status, report.severity, expiry) {
+        case (.ok, .critical, let word?), (.unpinned, .critical, let word?):
+            return Span("✗ \(word)", Style(.critical, bold: true))
+        case (.ok, .warning, let word?), (.unpinned, .warning, let word?):
+            return Span("⚠ \(word)", Style(.warn, bold: true))
+        case (.leafOnly, .critical, _):
+            return Span("✗ leaf_only", Style(.critical, bold: true))
+        default:
+            return status(report.status)
+        }
+    }
+
     /// ✓ matched, ✗ not matched, · no pins of the tier that applies to this level.
     static func matchSymbol(_ level: LevelReport, pins: PinSet) -> String {
         if !level.matches.isEmpty { return "✓" }

@@ -93,7 +93,7 @@ enum TableLayout {
         let waiting = [Span("…", Style(.dim))]
         switch kind {
         case .status:
-            return [Formatting.status(report?.status)]
+            return [Formatting.status(of: report)]
         case .host:
             return [Span(host.displayName)]
         case .chain:

@@ -30,10 +30,17 @@ public final class ConnectProxyServer: @unchecked Sendable {
     ///   - rejectAll: answer every request `403 Forbidden` (a proxy policy
     ///     that blocks the host).
     ///   - hostOverrides: name → IP literal, the proxy's private DNS.
+    ///   - interceptionPort: a TLS-inspecting proxy: every tunnel goes to
+    ///     this local port, whatever the CONNECT target, where a server
+    ///     presents a certificate from the proxy's own CA.
     ///   - stallTimeout: a tunnel idle this long is closed.
-    public init(rejectAll: Bool = false, hostOverrides: [String: String] = [:], stallTimeout: TimeInterval = 5) throws {
+    public init(
+        rejectAll: Bool = false, hostOverrides: [String: String] = [:], interceptionPort: Int? = nil,
+        stallTimeout: TimeInterval = 5
+    ) throws {
         let log = ProxyRequestLog()
-        let policy = ProxyPolicy(rejectAll: rejectAll, hostOverrides: hostOverrides, stallTimeout: stallTimeout)
+        let policy = ProxyPolicy(
+            rejectAll: rejectAll, hostOverrides: hostOverrides, interceptionPort: interceptionPort, stallTimeout: stallTimeout)
         core = try ListeningServerCore { descriptor, owner in
             ProxySession(descriptor: descriptor, owner: owner, policy: policy, log: log)
         }
@@ -66,10 +73,12 @@ public final class ConnectProxyServer: @unchecked Sendable {
 struct ProxyPolicy {
     var rejectAll: Bool
     var hostOverrides: [String: String]
+    var interceptionPort: Int?
     var stallTimeout: TimeInterval
 
     /// The address to dial for a CONNECT host, without DNS.
     func address(for host: String, port: Int) -> SocketAddress? {
+        if let interceptionPort { return SocketAddress.numeric("127.0.0.1", port: interceptionPort) }
         if let mapped = hostOverrides[host] { return SocketAddress.numeric(mapped, port: port) }
         if host.lowercased() == "localhost" { return SocketAddress.numeric("127.0.0.1", port: port) }
         return SocketAddress.numeric(host, port: port)
