@@ -33,8 +33,10 @@ final class DashboardJobControlTests: XCTestCase {
             }
             try session.send("q")
             try session.waitForScreen(timeout: 10) { $0.contains("Stopped") && $0.hasSuffix("ready$") || $0.split(separator: "\n").last?.hasPrefix("ready$") == true }
-            try session.type("stty -g > \(TmuxSession.quote(after)); echo SAVED\n")
-            try session.waitForScreen(timeout: 10) { $0.contains("SAVED\n") || $0.hasSuffix("SAVED") }
+            // The marker's output (SAVED-2) differs from the typed line, so
+            // the wait ends only once the shell has run it.
+            try session.type("stty -g > \(TmuxSession.quote(after)); echo SAVED-$((1+1))\n")
+            try session.waitForScreen(timeout: 10) { $0.contains("SAVED-2") }
 
             let modesBefore = try String(contentsOfFile: before, encoding: .utf8)
             let modesAfter = try String(contentsOfFile: after, encoding: .utf8)

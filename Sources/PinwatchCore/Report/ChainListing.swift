@@ -16,10 +16,9 @@ public enum ChainListing {
         if let failure = report.result.failure {
             return out + "error (\(failure.kind.rawValue)): \(TerminalText.sanitize(failure.message))\n"
         }
-        let trust = report.result.trusted
-            ? "trusted"
-            : "NOT trusted: \(TerminalText.sanitize(report.result.trustError ?? "unknown reason"))"
-        out += "chain: \(report.levels.count) levels, \(report.result.sentCount) sent by the server, \(trust)\n"
+        let trust = TerminalText.sanitize(TrustText.describe(report.result))
+        let levels = report.levels.count == 1 ? "1 level" : "\(report.levels.count) levels"
+        out += "chain: \(levels), \(report.result.sentCount) sent by the server, \(trust)\n"
         if report.proxy.detected {
             out += "proxy: \(TerminalText.sanitize(report.proxy.url ?? "")) (from \(report.proxy.source ?? "?"))\n"
         }
@@ -27,7 +26,7 @@ public enum ChainListing {
             out += "\n"
             let origin = level.certificate.fromServer ? "sent by the server" : "from the trust store"
             out += "level \(level.level) · \(level.role.rawValue) · \(origin)\n"
-            out += facts(level.certificate.facts, daysLeft: level.daysLeft)
+            out += text(CertificateDescription(level.certificate.facts, daysLeft: level.daysLeft))
         }
         let chain = report.levels.map(\.certificate)
         if !chain.isEmpty {
@@ -43,7 +42,7 @@ public enum ChainListing {
         var out = "\(TerminalText.sanitize(file)): \(certificates.count) certificate\(certificates.count == 1 ? "" : "s")\n"
         for (index, certificate) in certificates.enumerated() {
             out += "\ncertificate \(index + 1)\n"
-            out += facts(certificate, daysLeft: Verdict.daysLeft(until: certificate.notAfter, now: now))
+            out += text(CertificateDescription(certificate, daysLeft: Verdict.daysLeft(until: certificate.notAfter, now: now)))
         }
         return out
     }
@@ -53,43 +52,20 @@ public enum ChainListing {
         JSONValue.object([
             ("file", .string(file)),
             ("certificates", .array(certificates.map { facts in
-                let forms = PinForms(facts)
-                return .object([
-                    ("subject", .string(facts.subject)),
-                    ("issuer", .string(facts.issuer)),
-                    ("not_before", .string(DateText.iso8601(facts.notBefore))),
-                    ("not_after", .string(DateText.iso8601(facts.notAfter))),
-                    ("days_left", .int(Verdict.daysLeft(until: facts.notAfter, now: now))),
-                    ("key", .string(facts.keyDescription)),
-                    ("ca", .bool(facts.isCA)),
-                    ("spki_sha256", .string(PinText.base64(facts.spkiSHA256))),
-                    ("key_sha256", .string(PinText.base64(facts.keySHA256))),
-                    ("cert_sha256", .string(PinText.hex(facts.certSHA256))),
-                    ("pins", .array(forms.all.map(JSONValue.string))),
-                ])
+                let description = CertificateDescription(facts, daysLeft: Verdict.daysLeft(until: facts.notAfter, now: now))
+                return .object(
+                    description.jsonFields + [
+                        ("ca", .bool(facts.isCA)),
+                        ("pins", .array(description.pinForms.map(JSONValue.string))),
+                    ])
             })),
         ]).render()
     }
 
-    private static func facts(_ facts: CertificateFacts, daysLeft: Int) -> String {
-        let forms = PinForms(facts)
-        let validity = "\(DateText.iso8601(facts.notBefore)) → \(DateText.iso8601(facts.notAfter))"
-        let remaining = daysLeft >= 0 ? "\(daysLeft) days left" : "EXPIRED \(-daysLeft) days ago"
-        var lines = [
-            "  subject  \(TerminalText.sanitize(facts.subject))",
-            "  issuer   \(TerminalText.sanitize(facts.issuer))",
-            "  valid    \(validity) (\(remaining))",
-            "  key      \(TerminalText.sanitize(facts.keyDescription))\(facts.isCA ? " · CA" : "")",
-        ]
-        if !facts.subjectAltNames.isEmpty {
-            lines.append("  names    \(TerminalText.sanitize(facts.subjectAltNames.joined(separator: ", ")))")
-        }
-        lines += [
-            "  pins     \(forms.sha256)",
-            "           \(forms.spki)",
-            "           \(forms.key)",
-            "           \(forms.cert)",
-        ]
-        return lines.joined(separator: "\n") + "\n"
+    /// The description's rows as `  label    value` lines, sanitised.
+    private static func text(_ description: CertificateDescription) -> String {
+        description.rows.map { row in
+            "  " + row.label.padding(toLength: 9, withPad: " ", startingAt: 0) + TerminalText.sanitize(row.value)
+        }.joined(separator: "\n") + "\n"
     }
 }

@@ -18,4 +18,11 @@ public enum DateText {
         let paddedYear = String(repeating: "0", count: max(0, 4 - year.count)) + year
         return "\(paddedYear)-\(two(parts.month))-\(two(parts.day))T\(two(parts.hour)):\(two(parts.minute)):\(two(parts.second))Z"
     }
+
+    /// `2026-12-14 00:00 UTC`: how people read a certificate's dates, in
+    /// every text output (inspect, pin, the detail view).
+    public static func readableUTC(_ date: Date) -> String {
+        let iso = iso8601(date)
+        return String(iso.prefix(10)) + " " + String(iso.dropFirst(11).prefix(5)) + " UTC"
+    }
 }

@@ -82,21 +82,14 @@ public enum JSONReport {
     }
 
     private static func level(_ level: LevelReport) -> JSONValue {
-        let facts = level.certificate.facts
-        return .object([
-            ("level", .int(level.level)),
-            ("role", .string(level.role.rawValue)),
-            ("from_server", .bool(level.certificate.fromServer)),
-            ("subject", .string(facts.subject)),
-            ("issuer", .string(facts.issuer)),
-            ("not_before", .string(DateText.iso8601(facts.notBefore))),
-            ("not_after", .string(DateText.iso8601(facts.notAfter))),
-            ("days_left", .int(level.daysLeft)),
-            ("key", .string(facts.keyDescription)),
-            ("spki_sha256", .string(PinText.base64(facts.spkiSHA256))),
-            ("key_sha256", .string(PinText.base64(facts.keySHA256))),
-            ("cert_sha256", .string(PinText.hex(facts.certSHA256))),
-            ("matched", .array(level.matches.map { .object([("tier", .string($0.tier.rawValue)), ("pin", .string($0.pin.text))]) })),
-        ])
+        let description = CertificateDescription(level.certificate.facts, daysLeft: level.daysLeft)
+        return .object(
+            [
+                ("level", .int(level.level)),
+                ("role", .string(level.role.rawValue)),
+                ("from_server", .bool(level.certificate.fromServer)),
+            ] + description.jsonFields + [
+                ("matched", .array(level.matches.map { .object([("tier", .string($0.tier.rawValue)), ("pin", .string($0.pin.text))]) })),
+            ])
     }
 }

@@ -24,11 +24,7 @@ enum DetailLayout {
             Span(report.alerts.isEmpty ? "" : "  alerts: " + report.alerts.map(\.rawValue).joined(separator: ", "), Style(.warn)))
         field("severity", Span("\(report.severity.rawValue): \(report.reason)", severityStyle(report.severity)))
         field("matched", Span(Formatting.tiers(report.matchedTiers), report.matchedTiers.contains(.ca) ? Style(.ok) : Style(.warn)))
-        if report.result.trusted {
-            field("trust", Span("trusted", Style(.ok)))
-        } else {
-            field("trust", Span("not trusted: \(report.result.trustError ?? "unknown reason")", Style(.critical)))
-        }
+        field("trust", Span(TrustText.describe(report.result), report.result.trusted ? Style(.ok) : Style(.critical)))
         if report.proxy.detected {
             var text = report.proxy.url ?? "proxy"
             if let source = report.proxy.source { text += " (from \(source))" }
@@ -75,15 +71,9 @@ enum DetailLayout {
         func field(_ label: String, _ spans: Span...) {
             lines.append([Span("   " + label.padding(toLength: 9, withPad: " ", startingAt: 0), Style(.dim))] + spans)
         }
-        field("subject", Span(facts.subject, role))
-        field("issuer", Span(facts.issuer))
-        field(
-            "valid", Span("\(Formatting.utcDate(facts.notBefore)) → \(Formatting.utcDate(facts.notAfter))  "),
-            Span("\(level.daysLeft) days left", Formatting.daysStyle(level.daysLeft, warnDays: state.warnDays, criticalDays: state.criticalDays)))
-        field("key", Span(facts.keyDescription))
-        field("spki", Span("sha256/" + Formatting.base64(facts.spkiSHA256)))
-        field("raw key", Span("key:" + Formatting.base64(facts.keySHA256)))
-        field("cert", Span("cert:" + Formatting.hex(facts.certSHA256)))
+        for row in CertificateDescription(facts, daysLeft: level.daysLeft).rows {
+            field(row.label, Span(row.value, style(of: row.meaning, role: role, state: state)))
+        }
         if level.matches.isEmpty {
             let symbol = Formatting.matchSymbol(level, pins: pins)
             let text = symbol == "·" ? "· no pins of this tier to compare" : "✗ no configured pin matches"
@@ -104,6 +94,15 @@ enum DetailLayout {
             for pin in pins.pins(in: tier) {
                 lines.append([Span("   \(tier.rawValue.padding(toLength: 5, withPad: " ", startingAt: 0))", Style(.dim)), Span(pin.text)])
             }
+        }
+    }
+
+    private static func style(of meaning: CertificateDescription.Meaning, role: Style, state: DashboardState) -> Style {
+        switch meaning {
+        case .subject: return role
+        case .plain, .pin: return Style(.normal)
+        case .validity(let daysLeft):
+            return Formatting.daysStyle(daysLeft, warnDays: state.warnDays, criticalDays: state.criticalDays)
         }
     }
 

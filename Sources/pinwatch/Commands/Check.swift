@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PinwatchCore
+import PinwatchProbe
 
 extension Pinwatch {
     /// A Nagios/Icinga plugin: the library returns the findings, this command
@@ -30,7 +31,7 @@ extension Pinwatch {
                 Output.standardError("pinwatch: \(failure.message)")
                 throw ExitCode(outcome.exitCode)
             }
-            let reports = PollCycle.run(config)
+            let reports = HostPoller(config: config).runCycle()
             let outcome = CheckReport.render(reports, warnDays: config.warnDays, criticalDays: config.criticalDays)
             Output.standardOutput(outcome.text.hasSuffix("\n") ? outcome.text : outcome.text + "\n")
             throw ExitCode(outcome.exitCode)

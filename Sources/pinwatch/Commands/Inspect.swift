@@ -62,7 +62,7 @@ extension Pinwatch {
                 }
                 let host = HostConfig(host: endpoint.host, port: endpoint.port, serverName: sni, connectAddress: connect, trust: trustSource)
                 let config = Config(timeout: timeout, concurrency: 1, hosts: [host])
-                let reports = PollCycle.run(config)
+                let reports = HostPoller(config: config).runCycle()
                 guard let report = reports.first else { return }
                 switch format {
                 case .text:

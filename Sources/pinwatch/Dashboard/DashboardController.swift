@@ -23,8 +23,7 @@ final class DashboardController: @unchecked Sendable {
 
     private let config: Config
     private let environment: [String: String]
-    private let targets: [ProbeTarget]
-    private let engine: ProbeEngine
+    private let poller: HostPoller
     private let bellEnabled: Bool
     private let hooks: Hooks
     private let screen: TerminalScreen
@@ -41,8 +40,7 @@ final class DashboardController: @unchecked Sendable {
     init(config: Config, environment: [String: String], theme: Theme, bellEnabled: Bool, hooks: Hooks = Hooks()) throws {
         self.config = config
         self.environment = environment
-        self.targets = config.probeTargets(environment: environment)
-        self.engine = ProbeEngine(concurrency: config.concurrency)
+        self.poller = HostPoller(config: config, environment: environment)
         self.bellEnabled = bellEnabled
         self.hooks = hooks
         self.theme = theme
@@ -96,28 +94,21 @@ final class DashboardController: @unchecked Sendable {
             return
         }
         cycleRunning = true
-        state.beginCycle(total: targets.count, at: now)
-        engine.start(
-            targets,
-            // The controller lives until the process exits, so the strong
-            // capture costs nothing and keeps the callbacks simple.
-            onResult: { index, result in
-                DispatchQueue.main.async { self.receive(result, forHost: index) }
-            },
-            onFinish: {
-                DispatchQueue.main.async { self.finishCycle() }
-            })
+        state.beginCycle(total: poller.hosts.count, at: now)
+        // The controller lives until the process exits, so the strong
+        // capture costs nothing and keeps the callbacks simple.
+        poller.startCycle(on: .main, onReports: { batch in self.receive(batch) }, onFinish: { self.finishCycle() })
         schedulePaint()
     }
 
-    private func receive(_ result: ProbeResult, forHost index: Int) {
-        guard config.hosts.indices.contains(index) else { return }
-        let report = Verdict.report(
-            for: config.hosts[index], result: result, now: Date(),
-            warnDays: config.warnDays, criticalDays: config.criticalDays)
-        if state.record(report, forHost: index, at: Date()), bellEnabled {
-            screen.bell()
+    /// One bell per batch at most, however many hosts got worse in it.
+    private func receive(_ batch: HostPoller.Batch) {
+        let now = Date()
+        var ring = false
+        for (index, report) in batch where state.record(report, forHost: index, at: now) {
+            ring = true
         }
+        if ring, bellEnabled { screen.bell() }
         schedulePaint()
     }
 

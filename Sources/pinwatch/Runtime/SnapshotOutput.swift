@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PinwatchCore
+import PinwatchProbe
 import PinwatchUI
 
 /// How `snapshot` and `demo --snapshot` print one cycle, and the options
@@ -21,7 +22,7 @@ struct SnapshotOutput: ParsableArguments {
     /// Runs one cycle and prints it: the dashboard's own Frame for runbooks
     /// (text, or ANSI in `theme`'s colours), or DESIGN §8's JSON.
     func printCycle(config: Config, environment: [String: String], theme: Theme) {
-        let reports = PollCycle.run(config, environment: environment)
+        let reports = HostPoller(config: config, environment: environment).runCycle()
         let now = Date()
         switch format {
         case .json:

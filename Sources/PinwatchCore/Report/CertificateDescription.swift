@@ -1,0 +1,88 @@
+/// The one human description of a certificate: what `inspect`, `pin` and
+/// the dashboard's detail view show, row by row, and the facts object of
+/// the JSON outputs.
+///
+/// Rows carry meaning, not style: the dashboard maps a `Meaning` to
+/// colours, the listings print the rows as text. Certificate strings are
+/// left as decoded; whoever prints them sanitises them (the Frame for the
+/// dashboard, `ChainListing` for text).
+public struct CertificateDescription: Sendable {
+    public enum Meaning: Hashable, Sendable {
+        /// The subject, coloured by the level's role on screen.
+        case subject
+        case plain
+        /// The validity period, coloured by the days left.
+        case validity(daysLeft: Int)
+        /// A pin the user can copy.
+        case pin
+    }
+
+    public struct Row: Hashable, Sendable {
+        /// Empty for a continuation line of the row above.
+        public var label: String
+        public var value: String
+        public var meaning: Meaning
+    }
+
+    public let facts: CertificateFacts
+    public let daysLeft: Int
+
+    public init(_ facts: CertificateFacts, daysLeft: Int) {
+        self.facts = facts
+        self.daysLeft = daysLeft
+    }
+
+    /// `59 days left`, `expires today`, `EXPIRED 3 days ago`.
+    public static func daysText(_ daysLeft: Int) -> String {
+        if daysLeft < 0 { return "EXPIRED \(-daysLeft) day\(daysLeft == -1 ? "" : "s") ago" }
+        return "\(daysLeft) day\(daysLeft == 1 ? "" : "s") left"
+    }
+
+    /// Every pin form, in the order they are shown (DESIGN §3).
+    public var pinForms: [String] { PinForms(facts).all }
+
+    public var rows: [Row] {
+        var rows = [
+            Row(label: "subject", value: facts.subject, meaning: .subject),
+            Row(label: "issuer", value: facts.issuer, meaning: .plain),
+            Row(
+                label: "valid",
+                value: "\(DateText.readableUTC(facts.notBefore)) → \(DateText.readableUTC(facts.notAfter)) (\(Self.daysText(daysLeft)))",
+                meaning: .validity(daysLeft: daysLeft)),
+            Row(label: "key", value: facts.keyDescription + (facts.isCA ? " · CA" : ""), meaning: .plain),
+        ]
+        if !facts.subjectAltNames.isEmpty {
+            rows.append(Row(label: "names", value: facts.subjectAltNames.joined(separator: ", "), meaning: .plain))
+        }
+        for (index, form) in pinForms.enumerated() {
+            rows.append(Row(label: index == 0 ? "pins" : "", value: form, meaning: .pin))
+        }
+        return rows
+    }
+
+    /// The facts as JSON fields, shared by the snapshot's chain levels and
+    /// `pin --format json`.
+    var jsonFields: [(String, JSONValue)] {
+        [
+            ("subject", .string(facts.subject)),
+            ("issuer", .string(facts.issuer)),
+            ("not_before", .string(DateText.iso8601(facts.notBefore))),
+            ("not_after", .string(DateText.iso8601(facts.notAfter))),
+            ("days_left", .int(daysLeft)),
+            ("key", .string(facts.keyDescription)),
+            ("spki_sha256", .string(PinText.base64(facts.spkiSHA256))),
+            ("key_sha256", .string(PinText.base64(facts.keySHA256))),
+            ("cert_sha256", .string(PinText.hex(facts.certSHA256))),
+        ]
+    }
+}
+
+/// How a host's chain stands with its trust store, in words, for every
+/// text output.
+public enum TrustText {
+    public static func describe(_ result: ProbeResult) -> String {
+        if result.chain.isEmpty { return "no chain was obtained" }
+        if result.trusted { return "trusted" }
+        return "NOT trusted: \(result.trustError ?? "the verifier gave no reason")"
+    }
+}

@@ -1,0 +1,107 @@
+import Dispatch
+import Foundation
+import PinwatchCore
+
+/// The one poll pipeline: configured hosts → probe targets → engine →
+/// verdicts → reports, used by every command that polls (`snapshot`,
+/// `check`, `inspect`, `watch`, `demo`).
+///
+/// Verdicts are made on the engine's delivery thread, and reports reach
+/// the caller's queue in batches: one block per burst of results, not one
+/// per host, so a 10,000-host cycle does not flood the main queue.
+///
+/// `@unchecked Sendable`: the configuration is immutable; the batch being
+/// gathered is guarded by `lock`.
+public final class HostPoller: @unchecked Sendable {
+    public typealias Batch = [(index: Int, report: HostReport)]
+
+    public let config: Config
+    private let targets: [ProbeTarget]
+    private let engine: ProbeEngine
+
+    public init(config: Config, environment: [String: String] = ProcessInfo.processInfo.environment) {
+        self.config = config
+        targets = config.probeTargets(environment: environment)
+        engine = ProbeEngine(concurrency: config.concurrency)
+    }
+
+    public var hosts: [HostConfig] { config.hosts }
+
+    /// Polls every host once; reports come in batches on `queue`, then
+    /// `onFinish` once, after the last batch.
+    @discardableResult
+    public func startCycle(
+        on queue: DispatchQueue, onReports: @escaping (Batch) -> Void, onFinish: @escaping () -> Void
+    ) -> ProbeCycle {
+        let gathering = BatchGathering(queue: queue, onReports: onReports, onFinish: onFinish)
+        let config = self.config
+        return engine.start(
+            targets,
+            onResult: { index, result in
+                guard config.hosts.indices.contains(index) else { return }
+                gathering.add((index, Self.report(for: config.hosts[index], result: result, config: config)))
+            },
+            onFinish: { gathering.finish() })
+    }
+
+    /// Polls every host once and returns the reports in configuration order.
+    public func runCycle() -> [HostReport] {
+        let results = engine.run(targets)
+        return zip(config.hosts, results).map { host, result in Self.report(for: host, result: result, config: config) }
+    }
+
+    private static func report(for host: HostConfig, result: ProbeResult, config: Config) -> HostReport {
+        Verdict.report(for: host, result: result, now: Date(), warnDays: config.warnDays, criticalDays: config.criticalDays)
+    }
+}
+
+/// Reports gathered between two turns of the caller's queue.
+private final class BatchGathering: @unchecked Sendable {
+    private let lock = NSLock()
+    private var pending: HostPoller.Batch = []
+    private var finished = false
+    private var drainScheduled = false
+    private let queue: DispatchQueue
+    private let onReports: (HostPoller.Batch) -> Void
+    private let onFinish: () -> Void
+
+    init(queue: DispatchQueue, onReports: @escaping (HostPoller.Batch) -> Void, onFinish: @escaping () -> Void) {
+        self.queue = queue
+        self.onReports = onReports
+        self.onFinish = onFinish
+    }
+
+    func add(_ entry: (index: Int, report: HostReport)) {
+        lock.lock()
+        pending.append(entry)
+        scheduleDrainLocked()
+        lock.unlock()
+    }
+
+    /// The engine delivers results and the finish in order on one thread,
+    /// so every result is pending by the time this runs.
+    func finish() {
+        lock.lock()
+        finished = true
+        scheduleDrainLocked()
+        lock.unlock()
+    }
+
+    private func scheduleDrainLocked() {
+        guard !drainScheduled else { return }
+        drainScheduled = true
+        queue.async { self.drain() }
+    }
+
+    private func drain() {
+        lock.lock()
+        let batch = pending
+        pending.removeAll(keepingCapacity: true)
+        let done = finished
+        finished = false
+        drainScheduled = false
+        lock.unlock()
+        if !batch.isEmpty { onReports(batch) }
+        if done { onFinish() }
+    }
+}
