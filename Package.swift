@@ -2,8 +2,8 @@
 import PackageDescription
 
 // The target graph is the architecture: PinwatchCore depends on nothing of
-// ours; only PinwatchProbe imports COpenSSL; only PinwatchTerminal (the
-// painter and the keyboard) imports CNCurses.
+// ours; only PinwatchProbe imports COpenSSL (and CLinux for its event
+// loop); only PinwatchTerminal (the painter and the keyboard) imports CNCurses.
 let package = Package(
     name: "pinwatch",
     platforms: [.macOS(.v13)],
@@ -20,6 +20,8 @@ let package = Package(
             pkgConfig: "openssl",
             providers: [.apt(["libssl-dev"])]
         ),
+        // epoll and eventfd, which Swift's Glibc module leaves out.
+        .systemLibrary(name: "CLinux"),
         .systemLibrary(
             name: "CNCurses",
             // No pkgConfig: ncursesw's .pc adds -D flags SwiftPM refuses;
@@ -32,7 +34,7 @@ let package = Package(
         ),
         .target(
             name: "PinwatchProbe",
-            dependencies: ["PinwatchCore", "COpenSSL"],
+            dependencies: ["PinwatchCore", "COpenSSL", "CLinux"],
             // C pointers and Dispatch callbacks: thread confinement is by
             // queue and event loop, which Swift 6's checker cannot see.
             swiftSettings: [.swiftLanguageMode(.v5)]

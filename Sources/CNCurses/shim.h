@@ -37,7 +37,6 @@ static inline int pinwatch_COLOR_PAIRS(void) { return COLOR_PAIRS; }
 static inline attr_t pinwatch_A_BOLD(void) { return A_BOLD; }
 static inline attr_t pinwatch_A_REVERSE(void) { return A_REVERSE; }
 static inline attr_t pinwatch_A_UNDERLINE(void) { return A_UNDERLINE; }
-static inline attr_t pinwatch_A_DIM(void) { return A_DIM; }
 static inline attr_t pinwatch_A_NORMAL(void) { return A_NORMAL; }
 
 /// CODESET is a macro in some C libraries and an enum constant in others.

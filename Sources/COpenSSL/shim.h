@@ -23,29 +23,9 @@ static inline int pinwatch_SSL_set_tlsext_host_name(SSL *ssl, const char *name) 
     return (int)SSL_set_tlsext_host_name(ssl, name);
 }
 
-/// SSL_CTX_set_min_proto_version is a macro over SSL_CTX_ctrl.
-static inline int pinwatch_SSL_CTX_set_min_proto_version(SSL_CTX *ctx, int version) {
-    return (int)SSL_CTX_set_min_proto_version(ctx, version);
-}
-
-/// SSL_CTX_set_max_proto_version is a macro over SSL_CTX_ctrl.
-static inline int pinwatch_SSL_CTX_set_max_proto_version(SSL_CTX *ctx, int version) {
-    return (int)SSL_CTX_set_max_proto_version(ctx, version);
-}
-
 /// SSL_CTX_set_session_cache_mode is a macro over SSL_CTX_ctrl.
 static inline long pinwatch_SSL_CTX_set_session_cache_mode(SSL_CTX *ctx, long mode) {
     return SSL_CTX_set_session_cache_mode(ctx, mode);
-}
-
-/// SSL_CTX_add_extra_chain_cert is a macro over SSL_CTX_ctrl.
-static inline long pinwatch_SSL_CTX_add_extra_chain_cert(SSL_CTX *ctx, X509 *cert) {
-    return SSL_CTX_add_extra_chain_cert(ctx, cert);
-}
-
-/// SSL_CTX_clear_extra_chain_certs is a macro over SSL_CTX_ctrl.
-static inline long pinwatch_SSL_CTX_clear_extra_chain_certs(SSL_CTX *ctx) {
-    return SSL_CTX_clear_extra_chain_certs(ctx);
 }
 
 /// SSL_CTX_set1_chain is a macro over SSL_CTX_ctrl.
@@ -65,9 +45,6 @@ static inline STACK_OF(X509) *pinwatch_sk_X509_new_null(void) {
 }
 static inline int pinwatch_sk_X509_push(STACK_OF(X509) *stack, X509 *cert) {
     return sk_X509_push(stack, cert);
-}
-static inline void pinwatch_sk_X509_pop_free(STACK_OF(X509) *stack) {
-    sk_X509_pop_free(stack, X509_free);
 }
 static inline void pinwatch_sk_X509_free(STACK_OF(X509) *stack) {
     sk_X509_free(stack);
@@ -128,12 +105,5 @@ static inline int pinwatch_sk_GENERAL_NAME_num(const STACK_OF(GENERAL_NAME) *sta
 static inline GENERAL_NAME *pinwatch_sk_GENERAL_NAME_value(const STACK_OF(GENERAL_NAME) *stack, int index) {
     return sk_GENERAL_NAME_value(stack, index);
 }
-
-
-// MARK: Event loop
-// Swift's Glibc module exports neither epoll nor eventfd; the probe's event
-// loop reaches them through this header, the only C module it imports.
-#include <sys/epoll.h>
-#include <sys/eventfd.h>
 
 #endif

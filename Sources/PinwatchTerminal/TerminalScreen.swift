@@ -32,7 +32,12 @@ public final class TerminalScreen {
     ///
     /// `cbreak` rather than `raw`: Ctrl-C stays SIGINT (the controller
     /// handles it and restores), and Ctrl-Z keeps working.
+    ///
+    /// Installs the crash-time restore first, and keeps ncurses' own
+    /// SIGTSTP handler out (`JobControl` handles Ctrl-Z instead).
     public init() throws {
+        TerminalGuard.install()
+        JobControl.keepCursesHandlerOut()
         Self.chooseUTF8Locale()
         // newterm, unlike initscr, returns NULL instead of exiting the process.
         guard let screen = newterm(nil, stdout, stdin) else {

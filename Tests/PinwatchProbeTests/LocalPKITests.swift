@@ -42,7 +42,7 @@ final class LocalPKITests: XCTestCase {
         let leaf = try root.issueLeaf(
             commonName: "api.example.test", dnsNames: ["api.example.test", "*.cdn.example.test"],
             ipAddresses: ["127.0.0.1", "::1"])
-        let certificate = leaf.certificate.pointer
+        let certificate = leaf.certificate.borrowedPointer
         XCTAssertEqual(X509_check_host(certificate, "api.example.test", 0, 0, nil), 1)
         XCTAssertEqual(X509_check_host(certificate, "img.cdn.example.test", 0, 0, nil), 1)
         XCTAssertEqual(X509_check_host(certificate, "other.example.test", 0, 0, nil), 0)
@@ -51,7 +51,7 @@ final class LocalPKITests: XCTestCase {
         XCTAssertEqual(X509_check_ip_asc(certificate, "127.0.0.2", 0), 0)
         XCTAssertEqual(X509_check_purpose(certificate, X509_PURPOSE_SSL_SERVER, 0), 1)
         XCTAssertEqual(X509_check_ca(certificate), 0)
-        XCTAssertEqual(X509_check_ca(root.certificate.pointer), 1)
+        XCTAssertEqual(X509_check_ca(root.certificate.borrowedPointer), 1)
     }
 
     func testValidityWindowIsAsRequested() throws {
@@ -61,8 +61,8 @@ final class LocalPKITests: XCTestCase {
         let leaf = try root.issueLeaf(
             commonName: "window.example.test",
             validity: ValidityWindow(notBefore: notBefore, notAfter: notAfter))
-        XCTAssertEqual(Self.unixTime(X509_get0_notBefore(leaf.certificate.pointer)), 1_780_000_000)
-        XCTAssertEqual(Self.unixTime(X509_get0_notAfter(leaf.certificate.pointer)), 1_790_000_000)
+        XCTAssertEqual(Self.unixTime(X509_get0_notBefore(leaf.certificate.borrowedPointer)), 1_780_000_000)
+        XCTAssertEqual(Self.unixTime(X509_get0_notAfter(leaf.certificate.borrowedPointer)), 1_790_000_000)
     }
 
     func testExpiredLeafFailsVerificationAndSoonExpiringDoesNot() throws {
@@ -72,7 +72,7 @@ final class LocalPKITests: XCTestCase {
         XCTAssertEqual(
             TestChainVerifier.verify(expired.certificate, roots: [root.certificate]), X509_V_ERR_CERT_HAS_EXPIRED)
         XCTAssertEqual(TestChainVerifier.verify(soon.certificate, roots: [root.certificate]), X509_V_OK)
-        let secondsLeft = Self.unixTime(X509_get0_notAfter(soon.certificate.pointer)) - Int(Date().timeIntervalSince1970)
+        let secondsLeft = Self.unixTime(X509_get0_notAfter(soon.certificate.borrowedPointer)) - Int(Date().timeIntervalSince1970)
         XCTAssertTrue((3 * 86400 - 600...3 * 86400).contains(secondsLeft), "\(secondsLeft)")
     }
 
@@ -94,10 +94,10 @@ final class LocalPKITests: XCTestCase {
             X509_V_OK)
         // Same subject and key, different issuer and serial.
         XCTAssertEqual(
-            X509_NAME_cmp(X509_get_subject_name(crossSigned.pointer), X509_get_subject_name(intermediate.certificate.pointer)), 0)
+            X509_NAME_cmp(X509_get_subject_name(crossSigned.borrowedPointer), X509_get_subject_name(intermediate.certificate.borrowedPointer)), 0)
         XCTAssertEqual(Self.spki(crossSigned), Self.spki(intermediate.certificate))
-        XCTAssertEqual(X509_NAME_cmp(X509_get_issuer_name(crossSigned.pointer), X509_get_subject_name(oldRoot.certificate.pointer)), 0)
-        XCTAssertEqual(X509_check_ca(crossSigned.pointer), 1)
+        XCTAssertEqual(X509_NAME_cmp(X509_get_issuer_name(crossSigned.borrowedPointer), X509_get_subject_name(oldRoot.certificate.borrowedPointer)), 0)
+        XCTAssertEqual(X509_check_ca(crossSigned.borrowedPointer), 1)
         XCTAssertNotEqual(crossSigned.der, intermediate.certificate.der)
     }
 
@@ -105,8 +105,8 @@ final class LocalPKITests: XCTestCase {
         let root = try CertificateAuthority.makeRoot(commonName: "Root")
         let first = try root.issueLeaf(commonName: "a.example.test", key: root.key)
         let second = try root.issueLeaf(commonName: "a.example.test", key: root.key)
-        let firstSerial = X509_get0_serialNumber(first.certificate.pointer)
-        let secondSerial = X509_get0_serialNumber(second.certificate.pointer)
+        let firstSerial = X509_get0_serialNumber(first.certificate.borrowedPointer)
+        let secondSerial = X509_get0_serialNumber(second.certificate.borrowedPointer)
         XCTAssertNotEqual(ASN1_INTEGER_cmp(firstSerial, secondSerial), 0)
         let number = ASN1_INTEGER_to_BN(firstSerial, nil)
         defer { BN_free(number) }
@@ -116,10 +116,10 @@ final class LocalPKITests: XCTestCase {
 
     func testSelfSignedLeafIsNotACAButVerifiesAsItsOwnAnchor() throws {
         let leaf = try SelfSignedLeaf.make(commonName: "appliance.local", dnsNames: ["appliance.local"])
-        XCTAssertEqual(X509_check_ca(leaf.certificate.pointer), 0)
+        XCTAssertEqual(X509_check_ca(leaf.certificate.borrowedPointer), 0)
         XCTAssertEqual(
-            X509_NAME_cmp(X509_get_subject_name(leaf.certificate.pointer), X509_get_issuer_name(leaf.certificate.pointer)), 0)
-        XCTAssertEqual(X509_verify(leaf.certificate.pointer, X509_get0_pubkey(leaf.certificate.pointer)), 1)
+            X509_NAME_cmp(X509_get_subject_name(leaf.certificate.borrowedPointer), X509_get_issuer_name(leaf.certificate.borrowedPointer)), 0)
+        XCTAssertEqual(X509_verify(leaf.certificate.borrowedPointer, X509_get0_pubkey(leaf.certificate.borrowedPointer)), 1)
         let otherRoot = try CertificateAuthority.makeRoot(commonName: "Root")
         XCTAssertNotEqual(TestChainVerifier.verify(leaf.certificate, roots: [otherRoot.certificate]), X509_V_OK)
     }
@@ -137,9 +137,9 @@ final class LocalPKITests: XCTestCase {
     func testSignaturesAreSHA256AndKeyIdentifiersLink() throws {
         let root = try CertificateAuthority.makeRoot(commonName: "Root", key: .ecdsa(.p384))
         let leaf = try root.issueLeaf(commonName: "kid.example.test")
-        XCTAssertEqual(X509_get_signature_nid(leaf.certificate.pointer), NID_ecdsa_with_SHA256)
-        let rootKeyID = X509_get0_subject_key_id(root.certificate.pointer)
-        let leafAuthorityKeyID = X509_get0_authority_key_id(leaf.certificate.pointer)
+        XCTAssertEqual(X509_get_signature_nid(leaf.certificate.borrowedPointer), NID_ecdsa_with_SHA256)
+        let rootKeyID = X509_get0_subject_key_id(root.certificate.borrowedPointer)
+        let leafAuthorityKeyID = X509_get0_authority_key_id(leaf.certificate.borrowedPointer)
         XCTAssertNotNil(rootKeyID)
         XCTAssertEqual(ASN1_OCTET_STRING_cmp(rootKeyID, leafAuthorityKeyID), 0)
     }
@@ -165,8 +165,8 @@ final class LocalPKITests: XCTestCase {
     func testRSALeafServesTLSKeyUsage() throws {
         let root = try CertificateAuthority.makeRoot(commonName: "Root")
         let leaf = try root.issueLeaf(commonName: "rsa.example.test", key: .rsa(bits: 2048))
-        XCTAssertEqual(X509_get_signature_nid(leaf.certificate.pointer), NID_ecdsa_with_SHA256)
-        XCTAssertNotEqual(X509_get_key_usage(leaf.certificate.pointer) & UInt32(KU_KEY_ENCIPHERMENT), 0)
+        XCTAssertEqual(X509_get_signature_nid(leaf.certificate.borrowedPointer), NID_ecdsa_with_SHA256)
+        XCTAssertNotEqual(X509_get_key_usage(leaf.certificate.borrowedPointer) & UInt32(KU_KEY_ENCIPHERMENT), 0)
         XCTAssertEqual(TestChainVerifier.verify(leaf.certificate, roots: [root.certificate]), X509_V_OK)
     }
 
@@ -178,7 +178,7 @@ final class LocalPKITests: XCTestCase {
 
     private static func spki(_ certificate: X509Certificate) -> [UInt8] {
         var out: UnsafeMutablePointer<UInt8>? = nil
-        let length = i2d_PUBKEY(X509_get0_pubkey(certificate.pointer), &out)
+        let length = i2d_PUBKEY(X509_get0_pubkey(certificate.borrowedPointer), &out)
         guard length > 0, let out else { return [] }
         defer { pinwatch_OPENSSL_free(out) }
         return Array(UnsafeBufferPointer(start: out, count: Int(length)))

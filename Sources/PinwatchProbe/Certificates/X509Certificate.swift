@@ -7,7 +7,7 @@ internal import COpenSSL
 /// `@unchecked Sendable` because the object is never mutated after `init`
 /// and OpenSSL's `X509` read functions are thread-safe on a shared object.
 public final class X509Certificate: @unchecked Sendable {
-    let pointer: OpaquePointer
+    private let pointer: OpaquePointer
 
     /// Takes over a reference the caller owns.
     init(takingOwnership pointer: OpaquePointer) {
@@ -103,11 +103,15 @@ enum OpenSSLErrorQueue {
 
     /// The queue as one line, most recent reason last.
     static func drain() -> String {
-        let codes = drainCodes()
+        text(of: drainCodes())
+    }
+
+    /// The one place OpenSSL error codes become words.
+    static func text(of codes: [UInt]) -> String {
         guard !codes.isEmpty else { return "unknown OpenSSL error" }
         return codes.map { code -> String in
             if let reason = ERR_reason_error_string(code) { return String(cString: reason) }
-            return "error \(code)"
+            return "OpenSSL error \(code)"
         }.joined(separator: "; ")
     }
 }

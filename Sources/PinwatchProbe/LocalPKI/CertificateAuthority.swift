@@ -107,8 +107,8 @@ public struct CertificateAuthority: Sendable {
                 return .copied(found)
             }
             let window = validity ?? ValidityWindow(
-                notBefore: ASN1Clock.date(X509_get0_notBefore(original)) ?? Date(),
-                notAfter: ASN1Clock.date(X509_get0_notAfter(original)) ?? Date()
+                notBefore: ASN1TimeConversion.date(X509_get0_notBefore(original)),
+                notAfter: ASN1TimeConversion.date(X509_get0_notAfter(original))
             )
             return try CertificateDraft(subject: subject, publicKey: publicKey, validity: window, extensions: kept)
                 .sign(by: .authority(certificate: certificate, key: key))
@@ -157,15 +157,3 @@ enum LeafProfile {
     }
 }
 
-/// Reads an ASN1_TIME back into a Date (for keeping a cross-signed
-/// certificate's validity).
-enum ASN1Clock {
-    static func date(_ time: UnsafePointer<ASN1_TIME>?) -> Date? {
-        guard let time else { return nil }
-        var days: Int32 = 0
-        var seconds: Int32 = 0
-        // A nil "from" means now in ASN1_TIME_diff.
-        guard ASN1_TIME_diff(&days, &seconds, nil, time) == 1 else { return nil }
-        return Date().addingTimeInterval(Double(days) * 86400 + Double(seconds))
-    }
-}

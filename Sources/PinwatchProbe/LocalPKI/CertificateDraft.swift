@@ -42,16 +42,17 @@ struct CertificateDraft {
             throw LocalPKIError.issuing("cannot allocate a certificate")
         }
         let certificate = X509Certificate(takingOwnership: x509)
-        let issuerCertificate: OpaquePointer
-        let signingKey: PrivateKey
         switch signer {
         case .selfSigned(let key):
-            issuerCertificate = x509
-            signingKey = key
+            try fill(x509, issuedBy: x509, signer: signer, signingKey: key)
         case .authority(let authority, let key):
-            issuerCertificate = authority.pointer
-            signingKey = key
+            // The issuer's pointer is borrowed only while the new certificate is filled in.
+            try authority.withPointer { try fill(x509, issuedBy: $0, signer: signer, signingKey: key) }
         }
+        return certificate
+    }
+
+    private func fill(_ x509: OpaquePointer, issuedBy issuerCertificate: OpaquePointer, signer: DraftSigner, signingKey: PrivateKey) throws {
         try check(X509_set_version(x509, Int(X509_VERSION_3)), "version")
         try setRandomSerial(x509)
         try check(X509_set_subject_name(x509, subject), "subject")
@@ -74,7 +75,6 @@ struct CertificateDraft {
         guard X509_sign(x509, signingKey.pointer, EVP_sha256()) > 0 else {
             throw LocalPKIError.issuing("signature: \(OpenSSLErrorQueue.drain())")
         }
-        return certificate
     }
 
     private func check(_ result: Int32, _ what: String) throws {

@@ -29,7 +29,7 @@ enum ChainCollector {
         let levels = (built.isEmpty ? sent : built).prefix(maximumLevels)
         let chain = levels.enumerated().map { level, certificate -> ChainCertificate in
             let fromServer = sent.contains { sentCertificate in
-                X509_cmp(sentCertificate.pointer, certificate.pointer) == 0
+                sentCertificate.withPointer { sentPointer in certificate.withPointer { X509_cmp(sentPointer, $0) } } == 0
             }
             let facts = level == 0 ? certificate.facts : issuerFacts.facts(of: certificate)
             return ChainCertificate(facts: facts, fromServer: fromServer)

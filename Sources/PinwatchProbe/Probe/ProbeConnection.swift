@@ -23,10 +23,7 @@ final class ProbeConnection {
     /// For plain socks5: the target's IP, resolved here before dialling the proxy.
     private var tunnelTargetAddress: String?
     private var proxyExchange: ProxyExchange?
-    private var ssl: OpaquePointer?
-    /// Owned by `ssl` (SSL_set_bio); kept to feed and drain them.
-    private var inputBIO: OpaquePointer?
-    private var outputBIO: OpaquePointer?
+    private var session: TLSSession?
     private var awaitingInput = false
     private var pendingOutput: [UInt8] = []
     private var handshakeBytesReceived = 0
@@ -233,62 +230,50 @@ final class ProbeConnection {
         } catch {
             return finish(failure: ProbeFailure(kind: .tls, message: "\(error)"))
         }
-        ERR_clear_error()
-        guard let session = SSL_new(context.pointer) else {
-            return finish(failure: ProbeFailure(kind: .tls, message: "cannot create a TLS session: \(OpenSSLErrorQueue.drain())"))
-        }
-        ssl = session
-        SSL_set_connect_state(session)
         // Memory BIOs instead of the socket: this connection decides how
         // many bytes OpenSSL sees per event, and counts them.
-        guard let input = BIO_new(BIO_s_mem()), let output = BIO_new(BIO_s_mem()) else {
-            return finish(failure: ProbeFailure(kind: .tls, message: "cannot create TLS buffers: \(OpenSSLErrorQueue.drain())"))
+        guard let created = TLSSession(context: context.pointer, role: .client) else {
+            return finish(failure: ProbeFailure(kind: .tls, message: "cannot create a TLS session"))
         }
-        SSL_set_bio(session, input, output)
-        inputBIO = input
-        outputBIO = output
+        session = created
         let name = target.serverName
         if SocketAddress.isIPLiteral(name) {
             // RFC 6066 forbids IP literals in SNI; the IP is checked against
             // the certificate's IP SANs instead.
             let bare = name.hasPrefix("[") ? String(name.dropFirst().dropLast()) : name
-            _ = X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(session), bare)
+            _ = X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(created.pointer), bare)
         } else {
-            _ = pinwatch_SSL_set_tlsext_host_name(session, name)
-            _ = SSL_set1_host(session, name)
+            _ = pinwatch_SSL_set_tlsext_host_name(created.pointer, name)
+            _ = SSL_set1_host(created.pointer, name)
         }
         _ = OpenSSLErrorQueue.drainCodes()
         advanceHandshake()
     }
 
     private func advanceHandshake() {
-        guard let session = ssl else { return }
+        guard let session else { return }
         guard sendPendingOutput() else { return }
         if awaitingInput {
-            guard feedOneChunk() else { return }
+            guard feedOneChunk(into: session) else { return }
         }
-        ERR_clear_error()
-        let status = SSL_connect(session)
-        let error = status == 1 ? SSL_ERROR_NONE : SSL_get_error(session, status)
-        takeOutput()
-        if status == 1 {
+        let step = session.handshake()
+        session.takeOutput(into: &pendingOutput)
+        switch step {
+        case .finished:
             handshakeDone = true
-            return collect(from: session)
-        }
-        switch error {
-        case SSL_ERROR_WANT_READ, SSL_ERROR_WANT_WRITE:
+            collect(from: session.pointer)
+        case .wantsInput:
             awaitingInput = true
             guard sendPendingOutput() else { return }
             loop.watch(self, for: .readable)
-        default:
+        case .failed(let error):
             finish(failure: ProbeFailure(kind: .tls, message: TLSFailureText.handshakeFailure(sslError: error, systemError: 0)))
         }
     }
 
     /// Reads at most one chunk from the socket into OpenSSL's input.
     /// Returns false when the probe must wait for the socket or has ended.
-    private func feedOneChunk() -> Bool {
-        guard let input = inputBIO else { return false }
+    private func feedOneChunk(into session: TLSSession) -> Bool {
         var chunk = [UInt8](repeating: 0, count: Self.readChunkBytes)
         let count = chunk.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
         if count < 0 {
@@ -300,8 +285,7 @@ final class ProbeConnection {
             return false
         }
         if count == 0 {
-            // From now on OpenSSL reads end-of-stream instead of "retry".
-            _ = pinwatch_BIO_set_mem_eof_return(input, 0)
+            session.endOfInput()
             return true
         }
         handshakeBytesReceived += count
@@ -311,19 +295,8 @@ final class ProbeConnection {
                 message: "the server sent more than \(Self.maximumHandshakeBytes / 1024) KiB without completing the TLS handshake"))
             return false
         }
-        _ = chunk.withUnsafeBytes { BIO_write(input, $0.baseAddress, Int32(count)) }
+        chunk.withUnsafeBytes { session.feed(UnsafeRawBufferPointer(rebasing: $0.prefix(count))) }
         return true
-    }
-
-    /// Moves what OpenSSL wrote into its output BIO to the send queue.
-    private func takeOutput() {
-        guard let output = outputBIO else { return }
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while BIO_ctrl_pending(output) > 0 {
-            let count = buffer.withUnsafeMutableBytes { BIO_read(output, $0.baseAddress, Int32($0.count)) }
-            guard count > 0 else { break }
-            pendingOutput += buffer.prefix(Int(count))
-        }
     }
 
     /// Sends the queued handshake bytes. Returns false when the probe must
@@ -395,19 +368,15 @@ final class ProbeConnection {
     }
 
     private func releaseResources() {
-        if let session = ssl {
+        if let session {
             if handshakeDone, socket >= 0 {
                 // One non-blocking close_notify; the peer's answer is not awaited.
-                _ = SSL_shutdown(session)
-                takeOutput()
+                session.shutdown()
+                session.takeOutput(into: &pendingOutput)
                 _ = pendingOutput.withUnsafeBytes { send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
             }
-            SSL_free(session)
-            ssl = nil
-            inputBIO = nil
-            outputBIO = nil
+            self.session = nil
             pendingOutput = []
-            ERR_clear_error()
         }
         closeSocket()
     }

@@ -27,9 +27,6 @@ enum TLSFailureText {
         if sslError == SSL_ERROR_SYSCALL, codes.isEmpty {
             return "TLS handshake failed: \(String(cString: strerror(systemError)))"
         }
-        let text = codes.map { code -> String in
-            ERR_reason_error_string(code).map { String(cString: $0) } ?? "OpenSSL error \(code)"
-        }
-        return "TLS handshake failed: " + (text.isEmpty ? "unknown error" : text.joined(separator: "; "))
+        return "TLS handshake failed: " + OpenSSLErrorQueue.text(of: codes)
     }
 }

@@ -46,8 +46,6 @@ final class DashboardController: @unchecked Sendable {
         self.theme = theme
         self.firstFrameTiming = FirstFrameTiming(environment: ProcessInfo.processInfo.environment)
         self.state = DashboardState.make(config: config, environment: environment, themeName: theme.name)
-        TerminalGuard.install()
-        JobControl.keepCursesHandlerOut()
         self.screen = try TerminalScreen()
         if ThemeLoader.prefersMono(environment: environment, colorCount: screen.colorCount), theme.name != "mono" {
             self.theme = ThemeLoader.mono

@@ -57,12 +57,18 @@ enum TestChainVerifier {
             X509_STORE_free(store)
             pinwatch_sk_X509_free(untrusted)
         }
-        for root in roots { X509_STORE_add_cert(store, root.pointer) }
-        for intermediate in intermediates { _ = pinwatch_sk_X509_push(untrusted, intermediate.pointer) }
-        guard X509_STORE_CTX_init(context, store, leaf.pointer, untrusted) == 1 else { return -1 }
+        for root in roots { X509_STORE_add_cert(store, root.borrowedPointer) }
+        for intermediate in intermediates { _ = pinwatch_sk_X509_push(untrusted, intermediate.borrowedPointer) }
+        guard X509_STORE_CTX_init(context, store, leaf.borrowedPointer, untrusted) == 1 else { return -1 }
         if let hostname {
             X509_VERIFY_PARAM_set1_host(X509_STORE_CTX_get0_param(context), hostname, 0)
         }
         return X509_verify_cert(context) == 1 ? X509_V_OK : X509_STORE_CTX_get_error(context)
     }
+}
+
+extension X509Certificate {
+    /// The tests check certificates with OpenSSL directly. The pointer is
+    /// borrowed from a certificate the test keeps alive for every use.
+    var borrowedPointer: OpaquePointer { withPointer { $0 } }
 }

@@ -30,7 +30,7 @@ final class ServerTLSContext: @unchecked Sendable {
     }
 
     private static func configure(_ context: OpaquePointer, identity: Identity, leaf: X509Certificate) throws {
-        guard SSL_CTX_use_certificate(context, leaf.pointer) == 1,
+        guard leaf.withPointer({ SSL_CTX_use_certificate(context, $0) }) == 1,
             SSL_CTX_use_PrivateKey(context, identity.key.pointer) == 1,
             SSL_CTX_check_private_key(context) == 1
         else {
@@ -42,7 +42,7 @@ final class ServerTLSContext: @unchecked Sendable {
         // set1_chain takes its own references; the stack only lends ours.
         defer { pinwatch_sk_X509_free(stack) }
         for certificate in identity.chain.dropFirst() {
-            guard pinwatch_sk_X509_push(stack, certificate.pointer) > 0 else {
+            guard certificate.withPointer({ pinwatch_sk_X509_push(stack, $0) }) > 0 else {
                 throw LocalServerError.tls("cannot grow the chain")
             }
         }

@@ -1,5 +1,4 @@
 import Foundation
-internal import COpenSSL
 
 /// One accepted TLS connection: handshake, close_notify, lingering close.
 ///
@@ -20,9 +19,7 @@ final class TLSServerConnection: ServerConnection {
 
     let fileDescriptor: Int32
     let deadline: UInt64?
-    private let ssl: OpaquePointer
-    private let incoming: OpaquePointer
-    private let outgoing: OpaquePointer
+    private let session: TLSSession
     private let owner: ListeningServerCore
     private var phase = Phase.handshaking
     private var outbound: [UInt8] = []
@@ -33,20 +30,8 @@ final class TLSServerConnection: ServerConnection {
     private var readBuffer = [UInt8](repeating: 0, count: 16 * 1024)
 
     init?(descriptor: Int32, context: ServerTLSContext, owner: ListeningServerCore, stallTimeout: TimeInterval) {
-        guard let ssl = SSL_new(context.pointer) else {
-            _ = OpenSSLErrorQueue.drainCodes()
-            return nil
-        }
-        guard let incoming = BIO_new(BIO_s_mem()), let outgoing = BIO_new(BIO_s_mem()) else {
-            SSL_free(ssl)
-            return nil
-        }
-        // SSL_set_bio hands both BIOs to the SSL object, freed with it.
-        SSL_set_bio(ssl, incoming, outgoing)
-        SSL_set_accept_state(ssl)
-        self.ssl = ssl
-        self.incoming = incoming
-        self.outgoing = outgoing
+        guard let session = TLSSession(context: context.pointer, role: .server) else { return nil }
+        self.session = session
         self.fileDescriptor = descriptor
         self.owner = owner
         self.deadline = MonotonicClock.after(seconds: stallTimeout)
@@ -90,9 +75,9 @@ final class TLSServerConnection: ServerConnection {
             case .bytes(let count):
                 // Once lingering, whatever the client still sends is moot.
                 if phase == .handshaking {
-                    _ = readBuffer.withUnsafeBytes { BIO_write(incoming, $0.baseAddress, Int32(count)) }
+                    readBuffer.withUnsafeBytes { session.feed(UnsafeRawBufferPointer(rebasing: $0.prefix(count))) }
                     // A client hello is a few KB; a flood is not a client.
-                    if BIO_ctrl_pending(incoming) > Self.maximumBufferedInput {
+                    if session.bufferedInput > Self.maximumBufferedInput {
                         peerClosed = true
                     }
                 }
@@ -106,35 +91,26 @@ final class TLSServerConnection: ServerConnection {
 
     private func advance() {
         guard phase == .handshaking else { return }
-        let result = SSL_do_handshake(ssl)
-        if result == 1 {
+        switch session.handshake() {
+        case .finished:
             owner.statistics.handshakeCompleted()
-            _ = SSL_shutdown(ssl)
+            session.shutdown()
             phase = .lingering
+        case .wantsInput where !peerClosed:
             return
+        case .wantsInput, .failed:
+            // A failed handshake: OpenSSL has queued its alert; send it,
+            // then close like a finished one.
+            phase = .lingering
         }
-        let reason = SSL_get_error(ssl, result)
-        if reason == SSL_ERROR_WANT_READ, !peerClosed { return }
-        // A failed handshake: OpenSSL has queued its alert in `outgoing`;
-        // send it, then close like a finished one.
-        ERR_clear_error()
-        phase = .lingering
     }
 
     private func flush() {
-        let pending = Int(BIO_ctrl_pending(outgoing))
-        if pending > 0 {
-            if outboundOffset >= outbound.count {
-                outbound.removeAll(keepingCapacity: true)
-                outboundOffset = 0
-            }
-            let start = outbound.count
-            outbound.append(contentsOf: repeatElement(0, count: pending))
-            let read = outbound.withUnsafeMutableBytes { raw in
-                BIO_read(outgoing, raw.baseAddress?.advanced(by: start), Int32(pending))
-            }
-            outbound.removeLast(pending - max(0, Int(read)))
+        if outboundOffset >= outbound.count {
+            outbound.removeAll(keepingCapacity: true)
+            outboundOffset = 0
         }
+        session.takeOutput(into: &outbound)
         while outboundOffset < outbound.count {
             switch LoopbackSocket.write(fileDescriptor, outbound[outboundOffset...]) {
             case .bytes(let count):
@@ -152,7 +128,6 @@ final class TLSServerConnection: ServerConnection {
         guard !closed else { return }
         closed = true
         owner.deregister(self)
-        SSL_free(ssl)
         LoopbackSocket.close(fileDescriptor)
         owner.connectionClosed(self)
     }

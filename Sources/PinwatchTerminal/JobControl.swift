@@ -9,8 +9,8 @@ import Foundation
 /// only writes a byte to a pipe; the main queue reads it between two
 /// paints, gives the terminal back, stops the process with the default
 /// action, and takes the terminal again once continued.
-final class JobControl {
-    enum Event {
+public final class JobControl {
+    public enum Event {
         /// SIGTSTP: give the terminal back, then call `stopProcess()`.
         case stopRequested
         /// SIGCONT: the terminal may have changed while stopped (or the
@@ -30,10 +30,10 @@ final class JobControl {
         signal(SIGTSTP, SIG_IGN)
     }
 
-    init(queue: DispatchQueue, handler: @escaping (Event) -> Void) throws {
+    public init(queue: DispatchQueue, handler: @escaping (Event) -> Void) throws {
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else {
-            throw UserFacingError(message: "cannot set up job control: \(String(cString: strerror(errno)))", code: 1)
+            throw TerminalError("cannot set up job control: \(String(cString: strerror(errno)))")
         }
         for end in ends {
             // A full pipe already means "something to read": the handler must never block.
@@ -57,7 +57,7 @@ final class JobControl {
 
     /// Stops the process as Ctrl-Z would have, and returns once it is
     /// continued (`fg`, `bg`, SIGCONT).
-    func stopProcess() {
+    public func stopProcess() {
         signal(SIGTSTP, SIG_DFL)
         // Thread-directed, with SIGTSTP unblocked on this thread for the
         // moment: after dispatchMain the main queue runs on a Dispatch

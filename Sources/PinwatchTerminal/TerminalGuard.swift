@@ -5,13 +5,13 @@ import Foundation
 /// (async-signal-safe) and the alternate screen and cursor are reset with a
 /// plain write, then the signal is raised again so the process still dies
 /// with it (and dumps core where configured).
-enum TerminalGuard {
+public enum TerminalGuard {
     /// Written once, before any handler is installed; read only by the
     /// handlers, which cannot take arguments.
     nonisolated(unsafe) private static var savedModes = termios()
     nonisolated(unsafe) private static var hasSavedModes = false
 
-    static func install() {
+    public static func install() {
         guard tcgetattr(STDIN_FILENO, &savedModes) == 0 else { return }
         hasSavedModes = true
         for fatal in [SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE] {
@@ -36,7 +36,7 @@ enum TerminalGuard {
     }
 
     /// Dies of `signalNumber` as if it had never been handled.
-    static func reraise(_ signalNumber: Int32) -> Never {
+    public static func reraise(_ signalNumber: Int32) -> Never {
         signal(signalNumber, SIG_DFL)
         var unblock = sigset_t()
         sigemptyset(&unblock)
