@@ -63,16 +63,25 @@ let package = Package(
             path: "Benchmarks/FrameBench",
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
+        // Peers and helpers only the tests need (a plaintext server, a
+        // flooding server, closed ports, key files, process-wide server
+        // totals), built on PinwatchProbe's `package` internals.
+        .target(
+            name: "PinwatchTestSupport",
+            dependencies: ["PinwatchProbe", "PinwatchCore", "COpenSSL"],
+            path: "Tests/PinwatchTestSupport",
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
         .testTarget(name: "PinwatchCoreTests", dependencies: ["PinwatchCore"]),
         .testTarget(
             name: "PinwatchProbeTests",
-            dependencies: ["PinwatchProbe", "PinwatchCore"],
+            dependencies: ["PinwatchProbe", "PinwatchCore", "PinwatchTestSupport"],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         .testTarget(name: "PinwatchUITests", dependencies: ["PinwatchUI", "PinwatchCore"]),
         .testTarget(
             name: "PinwatchEndToEndTests",
-            dependencies: ["PinwatchProbe", "PinwatchCore"],
+            dependencies: ["PinwatchProbe", "PinwatchCore", "PinwatchTestSupport"],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
     ]

@@ -1,5 +1,6 @@
 import Foundation
 import PinwatchProbe
+import PinwatchTestSupport
 import XCTest
 
 /// Issue 16: each attack of the attack run, replayed on the real binary.

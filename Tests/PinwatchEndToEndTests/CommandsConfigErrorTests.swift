@@ -1,5 +1,6 @@
 import Foundation
 import PinwatchProbe
+import PinwatchTestSupport
 import XCTest
 
 /// Configuration and usage errors: exit 2, one stderr line per problem,

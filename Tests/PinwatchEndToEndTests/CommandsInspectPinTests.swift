@@ -1,6 +1,7 @@
 import Foundation
 import PinwatchCore
 import PinwatchProbe
+import PinwatchTestSupport
 import XCTest
 
 /// `inspect` on a live local host and `pin` on files: every pin form, and

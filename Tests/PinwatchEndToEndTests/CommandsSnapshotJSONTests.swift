@@ -90,7 +90,7 @@ final class CommandsSnapshotJSONTests: LocalFleetTestCase {
         XCTAssertTrue(noMatch.trusted)
         XCTAssertEqual(noMatch.matchedTiers, [])
         XCTAssertEqual(noMatch.alerts, ["no_match"])
-        XCTAssertEqual(noMatch.chain.last?.subject, fleet.otherRoot.certificate.facts.subject)
+        XCTAssertEqual(noMatch.chain.last?.subject, fleet.world.otherRoot.certificate.facts.subject)
         XCTAssertTrue(noMatch.chain.allSatisfy { $0.matched.isEmpty })
 
         let selfSigned = try document.host("selfsigned.test")

@@ -1,6 +1,7 @@
 import Foundation
 import PinwatchCore
 import PinwatchProbe
+import PinwatchTestSupport
 
 /// The world one dashboard test watches: a PKI made in this process, TLS
 /// servers on 127.0.0.1, and a config plus root PEM in a temporary folder.
@@ -23,36 +24,32 @@ final class DashboardFleet {
     /// The SPKI pin (`sha256/…`) of `steady`'s leaf, as the detail view must show it.
     let steadyLeafPin: String
 
-    private let root: CertificateAuthority
-    private let rotatingKey: PrivateKey
+    private let world: LocalWorld
     private let rotatingServer: LocalTLSServer
-    private var servers: [LocalTLSServer]
 
     init(interval: String = "1s") throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("pinwatch-dashboard-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         configURL = directory.appendingPathComponent("pinwatch.yaml")
 
-        let root = try CertificateAuthority.makeRoot(commonName: "Dashboard Test Root", organization: "pinwatch tests")
-        self.root = root
-        let issuing = try root.issueIntermediate(commonName: "Dashboard Issuing A", organization: "pinwatch tests")
+        let world = try LocalWorld(name: "Dashboard Test", organization: "pinwatch tests")
+        self.world = world
+        let root = world.root
+        let issuing = world.issuing
         let rotatedEarlier = try root.issueIntermediate(commonName: "Dashboard Issuing B", organization: "pinwatch tests")
 
         // Locals until every stored property is set: the helpers below
         // cannot capture `self` before that.
-        var servers: [LocalTLSServer] = []
         var ports: [String: Int] = [:]
         var stanzas: [String] = []
-        func serve(_ name: String, by issuer: CertificateAuthority, key: PrivateKey? = nil) throws -> IssuedCertificate {
-            let leaf = try issuer.issueLeaf(commonName: name, dnsNames: [name], key: key, validity: .lasting(days: 60))
-            let server = try LocalTLSServer(identity: Identity(leaf: leaf, intermediates: [issuer.certificate]))
-            servers.append(server)
-            ports[name] = server.port
-            return leaf
+        func serve(_ name: String, by issuer: CertificateAuthority) throws -> (LocalTLSServer, IssuedCertificate) {
+            let served = try world.serveLeaf(name, by: issuer)
+            ports[name] = served.server.port
+            return served
         }
         func stanza(_ name: String, ca: [X509Certificate], leaf: [X509Certificate]) -> String {
             func list(_ certificates: [X509Certificate]) -> String {
-                "[" + certificates.map { "\"\(Self.spkiPin($0))\"" }.joined(separator: ", ") + "]"
+                "[" + certificates.map { "\"\(LocalWorld.spkiPin($0).text)\"" }.joined(separator: ", ") + "]"
             }
             return """
                   - host: \(name)
@@ -64,25 +61,22 @@ final class DashboardFleet {
                 """
         }
 
-        let steadyLeaf = try serve(Self.steady, by: issuing)
-        steadyLeafPin = Self.spkiPin(steadyLeaf.certificate)
+        let (_, steadyLeaf) = try serve(Self.steady, by: issuing)
+        steadyLeafPin = LocalWorld.spkiPin(steadyLeaf.certificate).text
         stanzas.append(stanza(Self.steady, ca: [root.certificate], leaf: []))
 
-        let rotatingKey = try PrivateKey.ecdsa(.p256)
-        let rotatingLeaf = try serve(Self.rotating, by: issuing, key: rotatingKey)
-        self.rotatingKey = rotatingKey
-        rotatingServer = servers[servers.count - 1]
+        let (rotating, rotatingLeaf) = try serve(Self.rotating, by: issuing)
+        rotatingServer = rotating
         stanzas.append(stanza(Self.rotating, ca: [issuing.certificate], leaf: [rotatingLeaf.certificate]))
 
-        let staleLeaf = try serve(Self.stale, by: rotatedEarlier)
+        let (_, staleLeaf) = try serve(Self.stale, by: rotatedEarlier)
         stanzas.append(stanza(Self.stale, ca: [issuing.certificate], leaf: [staleLeaf.certificate]))
 
         ports[Self.down] = try LocalPorts.closedPort()
         stanzas.append(stanza(Self.down, ca: [root.certificate], leaf: []))
 
-        self.servers = servers
         self.ports = ports
-        try root.certificate.pem.write(to: directory.appendingPathComponent("root.pem"), atomically: true, encoding: .utf8)
+        try world.root.certificate.pem.write(to: directory.appendingPathComponent("root.pem"), atomically: true, encoding: .utf8)
         let yaml = """
             interval: \(interval)
             timeout: 1s
@@ -106,15 +100,12 @@ final class DashboardFleet {
     /// its leaf with the same key: still trusted, the leaf pin still
     /// matches, the CA pin no longer does, so ok turns leaf_only.
     func rotateIntermediate() throws {
-        let next = try root.issueIntermediate(commonName: "Dashboard Issuing C", organization: "pinwatch tests")
-        let leaf = try next.issueLeaf(commonName: Self.rotating, dnsNames: [Self.rotating], key: rotatingKey, validity: .lasting(days: 60))
-        try rotatingServer.replaceIdentity(Identity(leaf: leaf, intermediates: [next.certificate]))
+        try world.rotateIntermediate(of: rotatingServer, hostName: Self.rotating, newIssuerName: "Dashboard Issuing C")
     }
 
     /// Stops the servers and removes the temporary folder.
     func stop() {
-        for server in servers { server.stop() }
-        servers.removeAll()
+        world.stop()
         try? FileManager.default.removeItem(at: directory)
     }
 
@@ -132,7 +123,4 @@ final class DashboardFleet {
         return "bash -c " + TmuxSession.quote(invocation + "; echo EXITED:$?; sleep 30")
     }
 
-    private static func spkiPin(_ certificate: X509Certificate) -> String {
-        "sha256/" + Data(certificate.facts.spkiSHA256).base64EncodedString()
-    }
 }

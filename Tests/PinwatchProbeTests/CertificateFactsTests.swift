@@ -1,6 +1,7 @@
 import Foundation
 import PinwatchCore
 @testable import PinwatchProbe
+import PinwatchTestSupport
 import XCTest
 
 final class CertificateFactsTests: XCTestCase {

@@ -1,6 +1,7 @@
 import Foundation
 import PinwatchCore
 import PinwatchProbe
+import PinwatchTestSupport
 import XCTest
 
 /// The engine against a fleet of local servers, counted from the servers'

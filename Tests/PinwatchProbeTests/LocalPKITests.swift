@@ -3,6 +3,7 @@ import Foundation
 import XCTest
 
 @testable import PinwatchProbe
+import PinwatchTestSupport
 
 final class LocalPKITests: XCTestCase {
     func testIssuedChainVerifiesAgainstItsRootOnly() throws {

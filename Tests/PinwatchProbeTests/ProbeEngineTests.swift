@@ -1,6 +1,7 @@
 import Foundation
 import PinwatchCore
 import PinwatchProbe
+import PinwatchTestSupport
 import XCTest
 
 final class ProbeEngineTests: XCTestCase {
@@ -36,7 +37,7 @@ final class ProbeEngineTests: XCTestCase {
         XCTAssertNil(result.trustError)
         XCTAssertEqual(result.sentCount, 2)
         XCTAssertEqual(result.chain.map(\.facts.subject), [
-            "CN=api.test", "CN=Pinwatch Test Intermediate,O=Pinwatch Tests", "CN=Pinwatch Test Root,O=Pinwatch Tests",
+            "CN=api.test", "CN=Pinwatch Test Issuing CA 1,O=Pinwatch Tests", "CN=Pinwatch Test Root R1,O=Pinwatch Tests",
         ])
         XCTAssertEqual(result.chain.map(\.fromServer), [true, true, false])
         XCTAssertEqual(result.chain.last?.facts.certSHA256, pki.root.certificate.facts.certSHA256)
@@ -83,7 +84,7 @@ final class ProbeEngineTests: XCTestCase {
 
     func testUnknownRootIsUntrusted() throws {
         let pki = try TestPKI()
-        let stranger = try TestPKI(rootName: "Some Other Root")
+        let stranger = try TestPKI(name: "Some Other")
         let server = keep(try LocalTLSServer(identity: try pki.identity()))
         let result = probe(.local(server, trust: stranger.trust))
         XCTAssertNil(result.failure)
@@ -194,7 +195,7 @@ final class ProbeEngineTests: XCTestCase {
         let server = keep(try LocalTLSServer(identity: try pki.identity()))
         let folder = try TemporaryFolder()
         let bundle = folder.path("roots.pem")
-        try Data((try TestPKI(rootName: "Unrelated Root").root.certificate.pem + pki.root.certificate.pem).utf8)
+        try Data((try TestPKI(name: "Unrelated").root.certificate.pem + pki.root.certificate.pem).utf8)
             .write(to: URL(fileURLWithPath: bundle))
         let result = probe(.local(server, trust: .bundle(bundle)))
         XCTAssertTrue(result.trusted, "\(String(describing: result.failure)) \(result.trustError ?? "")")

@@ -90,8 +90,8 @@ public enum CertificateError: Error, Hashable, Sendable, CustomStringConvertible
 
 /// OpenSSL reports errors on a per-thread queue; every failure path drains
 /// it so that a stale error never shows up in a later, unrelated message.
-enum OpenSSLErrorQueue {
-    static func drainCodes() -> [UInt] {
+package enum OpenSSLErrorQueue {
+    package static func drainCodes() -> [UInt] {
         var codes: [UInt] = []
         while true {
             let code = ERR_get_error()
@@ -102,12 +102,12 @@ enum OpenSSLErrorQueue {
     }
 
     /// The queue as one line, most recent reason last.
-    static func drain() -> String {
+    package static func drain() -> String {
         text(of: drainCodes())
     }
 
     /// The one place OpenSSL error codes become words.
-    static func text(of codes: [UInt]) -> String {
+    package static func text(of codes: [UInt]) -> String {
         guard !codes.isEmpty else { return "unknown OpenSSL error" }
         return codes.map { code -> String in
             if let reason = ERR_reason_error_string(code) { return String(cString: reason) }

@@ -13,10 +13,10 @@ public final class PrivateKey: @unchecked Sendable {
         case p384 = "P-384"
     }
 
-    let pointer: OpaquePointer
+    package let pointer: OpaquePointer
 
     /// Takes over a reference the caller owns.
-    init(takingOwnership pointer: OpaquePointer) {
+    package init(takingOwnership pointer: OpaquePointer) {
         self.pointer = pointer
     }
 
@@ -39,40 +39,6 @@ public final class PrivateKey: @unchecked Sendable {
             throw LocalPKIError.keyGeneration("RSA \(bits) bits: \(OpenSSLErrorQueue.drain())")
         }
         return PrivateKey(takingOwnership: key)
-    }
-
-    /// Reads an unencrypted private key in PEM (PKCS#8 or traditional form).
-    public convenience init(pem: String) throws {
-        var bytes = Array(pem.utf8)
-        let key: OpaquePointer? = bytes.withUnsafeMutableBytes { raw in
-            guard let bio = BIO_new_mem_buf(raw.baseAddress, Int32(raw.count)) else { return nil }
-            defer { BIO_free(bio) }
-            return PEM_read_bio_PrivateKey(bio, nil, nil, nil)
-        }
-        guard let key else {
-            throw LocalPKIError.keyEncoding("not a PEM private key: \(OpenSSLErrorQueue.drain())")
-        }
-        self.init(takingOwnership: key)
-    }
-
-    /// The key as unencrypted PKCS#8 PEM (`BEGIN PRIVATE KEY`).
-    public var pem: String {
-        get throws {
-            guard let bio = BIO_new(BIO_s_mem()) else {
-                throw LocalPKIError.keyEncoding("cannot allocate a memory BIO")
-            }
-            defer { BIO_free(bio) }
-            guard PEM_write_bio_PKCS8PrivateKey(bio, pointer, nil, nil, 0, nil, nil) == 1 else {
-                throw LocalPKIError.keyEncoding(OpenSSLErrorQueue.drain())
-            }
-            var data: UnsafeMutablePointer<CChar>? = nil
-            let length = pinwatch_BIO_get_mem_data(bio, &data)
-            guard length > 0, let data else {
-                throw LocalPKIError.keyEncoding("empty PEM output")
-            }
-            let bytes = UnsafeRawBufferPointer(start: data, count: length)
-            return String(decoding: bytes, as: UTF8.self)
-        }
     }
 
     /// The DER SubjectPublicKeyInfo of the public half: what `sha256/` pins

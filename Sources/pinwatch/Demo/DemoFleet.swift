@@ -17,42 +17,33 @@ final class DemoFleet {
     /// by the same `no_proxy` rules a user's environment goes through.
     let environment: [String: String]
 
-    private let root: CertificateAuthority
-    private let paymentsKey: PrivateKey
+    private let world: LocalWorld
     private let paymentsServer: LocalTLSServer
-    /// Kept alive for the life of the demo; stopped in `stop()`.
-    private var peers: [any LocalServer] = []
 
     init(now: Date = Date()) throws {
-        let root = try CertificateAuthority.makeRoot(commonName: "Demo Root R1", organization: "Demo Trust Services")
-        let issuing = try root.issueIntermediate(commonName: "Demo Issuing CA A1", organization: "Demo Trust Services")
-        let rotated = try root.issueIntermediate(commonName: "Demo Issuing CA A2", organization: "Demo Trust Services")
-        let otherRoot = try CertificateAuthority.makeRoot(commonName: "Other Root X", organization: "Other CA Inc")
-        let otherIssuing = try otherRoot.issueIntermediate(commonName: "Other Issuing CA 7", organization: "Other CA Inc")
-        self.root = root
-
+        let world = try LocalWorld(name: "Demo", organization: "Demo Trust Services")
+        self.world = world
+        let issuing = world.issuing
+        let rotated = try world.root.issueIntermediate(commonName: "Demo Issuing CA 2", organization: "Demo Trust Services")
+        let trust = TrustSource.pem(world.trustPEM)
         var hosts: [HostConfig] = []
-        var peers: [any LocalServer] = []
-        let trust = TrustSource.pem(root.certificate.pem + otherRoot.certificate.pem)
 
-        func serve(_ name: String, by issuer: CertificateAuthority, key: PrivateKey? = nil, validity: ValidityWindow = .lasting(days: 60)) throws -> (LocalTLSServer, IssuedCertificate) {
-            let leaf = try issuer.issueLeaf(commonName: name, dnsNames: [name], key: key, validity: validity)
-            let server = try LocalTLSServer(identity: Identity(leaf: leaf, intermediates: [issuer.certificate]))
-            peers.append(server)
-            return (server, leaf)
+        func serve(_ name: String, by issuer: CertificateAuthority, validity: ValidityWindow = .lasting(days: 60)) throws -> (LocalTLSServer, IssuedCertificate) {
+            try world.serveLeaf(name, by: issuer, validity: validity)
         }
         func pin(_ certificate: X509Certificate) -> Pin {
-            Self.spkiPin(certificate.facts)
+            LocalWorld.spkiPin(certificate)
         }
-        func host(_ name: String, port: Int, ca: [Pin] = [], leaf: [Pin] = [], trust hostTrust: TrustSource = trust) -> HostConfig {
-            HostConfig(host: name, port: port, connectAddress: "127.0.0.1", trust: hostTrust, pins: PinSet(ca: ca, leaf: leaf), line: hosts.count + 1)
+        func host(_ name: String, port: Int, ca: [Pin] = [], leaf: [Pin] = []) -> HostConfig {
+            HostConfig(host: name, port: port, connectAddress: "127.0.0.1", trust: trust, pins: PinSet(ca: ca, leaf: leaf), line: hosts.count + 1)
         }
         let retiredLeafKey = try PrivateKey.ecdsa(.p256)
-        let retiredLeafPin = Self.spkiPin(digest: retiredLeafKey.subjectPublicKeyInfoSHA256)
+        let retiredLeafPin = Pin(
+            kind: .spki, digest: retiredLeafKey.subjectPublicKeyInfoSHA256, text: PinText.sha256(retiredLeafKey.subjectPublicKeyInfoSHA256))
+        let root = world.root
 
         // ok, CA and leaf tiers both match; later its intermediate rotates.
-        paymentsKey = try PrivateKey.ecdsa(.p256)
-        let (payments, paymentsLeaf) = try serve(Self.rotatingHost, by: issuing, key: paymentsKey)
+        let (payments, paymentsLeaf) = try serve(Self.rotatingHost, by: issuing)
         paymentsServer = payments
         hosts.append(host(Self.rotatingHost, port: payments.port, ca: [pin(issuing.certificate)], leaf: [pin(paymentsLeaf.certificate)]))
 
@@ -65,7 +56,7 @@ final class DemoFleet {
         hosts.append(host("auth.demo", port: auth.port, ca: [pin(issuing.certificate)], leaf: [pin(authLeaf.certificate)]))
 
         // blocked: moved to another CA; trusted, but no pin matches.
-        let (legacy, _) = try serve("legacy.demo", by: otherIssuing)
+        let (legacy, _) = try serve("legacy.demo", by: world.otherIssuing)
         hosts.append(host("legacy.demo", port: legacy.port, ca: [pin(root.certificate)], leaf: [retiredLeafPin]))
 
         // ok, but the leaf expires in 3 days: critical_expiry.
@@ -79,8 +70,7 @@ final class DemoFleet {
         // A self-signed staging host whose own key is pinned: a pin matches,
         // but the chain is untrusted, so a pinned client still refuses.
         let staging = try SelfSignedLeaf.make(commonName: "staging.demo", dnsNames: ["staging.demo"])
-        let stagingServer = try LocalTLSServer(identity: Identity(leaf: staging))
-        peers.append(stagingServer)
+        let stagingServer = world.keep(try LocalTLSServer(identity: Identity(leaf: staging)))
         hosts.append(host("staging.demo", port: stagingServer.port, leaf: [pin(staging.certificate)]))
 
         // Inventory mode: no pins, the chain is shown to copy them from.
@@ -88,17 +78,14 @@ final class DemoFleet {
         hosts.append(host("inventory.demo", port: inventory.port))
 
         // Accepts TCP and never answers: costs exactly its deadline.
-        let blackHole = try BlackHoleServer()
-        peers.append(blackHole)
+        let blackHole = world.keep(try BlackHoleServer())
         hosts.append(host("gone.demo", port: blackHole.port, ca: [pin(root.certificate)]))
 
         // Reached through a local CONNECT proxy: ok, with the proxy alert.
         let (api, _) = try serve("api.demo", by: issuing)
-        let proxy = try ConnectProxyServer()
-        peers.append(proxy)
+        let proxy = world.keep(try ConnectProxyServer())
         hosts.append(host("api.demo", port: api.port, ca: [pin(root.certificate)]))
 
-        self.peers = peers
         config = Config(
             path: "built-in demo", interval: 5, timeout: 2, concurrency: 16, warnDays: 21, criticalDays: 7,
             theme: "default", trust: trust, proxy: .auto, hosts: hosts)
@@ -113,21 +100,10 @@ final class DemoFleet {
     /// the same root, the leaf re-issued with the same key. Trusted as
     /// before, the leaf pin still matches, the CA pin no longer does.
     func rotateIntermediate() throws {
-        let next = try root.issueIntermediate(commonName: "Demo Issuing CA A3", organization: "Demo Trust Services")
-        let leaf = try next.issueLeaf(commonName: Self.rotatingHost, dnsNames: [Self.rotatingHost], key: paymentsKey, validity: .lasting(days: 60))
-        try paymentsServer.replaceIdentity(Identity(leaf: leaf, intermediates: [next.certificate]))
+        try world.rotateIntermediate(of: paymentsServer, hostName: Self.rotatingHost, newIssuerName: "Demo Issuing CA 3")
     }
 
     func stop() {
-        peers.forEach { $0.stop() }
-        peers.removeAll()
-    }
-
-    private static func spkiPin(_ facts: CertificateFacts) -> Pin {
-        Pin(kind: .spki, digest: facts.spkiSHA256, text: PinText.sha256(facts.spkiSHA256))
-    }
-
-    private static func spkiPin(digest: [UInt8]) -> Pin {
-        Pin(kind: .spki, digest: digest, text: PinText.sha256(digest))
+        world.stop()
     }
 }

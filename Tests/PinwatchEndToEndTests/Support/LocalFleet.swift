@@ -1,6 +1,7 @@
 import Foundation
 import PinwatchCore
 import PinwatchProbe
+import PinwatchTestSupport
 
 /// A throw-away world for one end-to-end test: a generated PKI, local
 /// servers for each scenario, and the `pinwatch.yaml` + trust bundle that
@@ -23,39 +24,35 @@ final class LocalFleet {
     }
 
     let directory: URL
-    /// The trusted root: written to `trust.pem` beside the config.
-    let root: CertificateAuthority
-    let issuing: CertificateAuthority
-    /// A second root the trust store also holds, for "moved to another CA".
-    let otherRoot: CertificateAuthority
-    let otherIssuing: CertificateAuthority
+    /// The PKI and the servers; both roots are written to `trust.pem`.
+    let world: LocalWorld
     private(set) var hosts: [Host] = []
-    private var servers: [any LocalServer] = []
+
+    var root: CertificateAuthority { world.root }
+    var issuing: CertificateAuthority { world.issuing }
+    /// A second root the trust store also holds, for "moved to another CA".
+    var otherIssuing: CertificateAuthority { world.otherIssuing }
 
     init() throws {
         directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("pinwatch-e2e-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        root = try CertificateAuthority.makeRoot(commonName: "E2E Root R1", organization: "E2E Trust")
-        issuing = try root.issueIntermediate(commonName: "E2E Issuing CA 1", organization: "E2E Trust")
-        otherRoot = try CertificateAuthority.makeRoot(commonName: "E2E Other Root", organization: "Other CA")
-        otherIssuing = try otherRoot.issueIntermediate(commonName: "E2E Other Issuing", organization: "Other CA")
-        try (root.certificate.pem + otherRoot.certificate.pem).write(to: trustURL, atomically: true, encoding: .utf8)
+        world = try LocalWorld(name: "E2E", organization: "E2E Trust")
+        try world.trustPEM.write(to: trustURL, atomically: true, encoding: .utf8)
     }
 
     var trustURL: URL { directory.appendingPathComponent("trust.pem") }
     var configURL: URL { directory.appendingPathComponent("pinwatch.yaml") }
 
     func stop() {
-        servers.forEach { $0.stop() }
-        servers.removeAll()
+        world.stop()
         try? FileManager.default.removeItem(at: directory)
     }
 
     // MARK: Pins
 
     static func pin(_ certificate: X509Certificate) -> String {
-        PinText.sha256(certificate.facts.spkiSHA256)
+        LocalWorld.spkiPin(certificate).text
     }
 
     /// A well-formed pin that matches nothing: the hash of a key no server uses.
@@ -65,24 +62,17 @@ final class LocalFleet {
 
     // MARK: Servers
 
-    /// A TLS server for `name` with a leaf from `issuer`, sending the issuer too.
     @discardableResult
     func serveLeaf(
         _ name: String, by issuer: CertificateAuthority? = nil, commonName: String? = nil,
         validity: ValidityWindow = .lasting(days: 60), paddingBytes: Int = 0
     ) throws -> (server: LocalTLSServer, leaf: IssuedCertificate) {
-        let authority = issuer ?? issuing
-        let leaf = try authority.issueLeaf(
-            commonName: commonName ?? name, dnsNames: [name], validity: validity, paddingBytes: paddingBytes)
-        let server = try keep(LocalTLSServer(identity: Identity(leaf: leaf, intermediates: [authority.certificate])))
-        return (server, leaf)
+        try world.serveLeaf(name, by: issuer, commonName: commonName, validity: validity, paddingBytes: paddingBytes)
     }
 
-    /// Keeps a server alive until `stop()`.
     @discardableResult
     func keep<Server: LocalServer>(_ server: Server) -> Server {
-        servers.append(server)
-        return server
+        world.keep(server)
     }
 
     // MARK: Scenarios (DESIGN §5)

@@ -1,16 +1,17 @@
 import Foundation
 import PinwatchCore
 import PinwatchProbe
+import PinwatchTestSupport
 
-/// A root → intermediate → leaf hierarchy for `api.test` and 127.0.0.1,
-/// built in process for each test that needs one.
+/// The local world's root → intermediate hierarchy, with leaves for
+/// `api.test` and 127.0.0.1 that tests serve as they need.
 struct TestPKI {
-    let root: CertificateAuthority
-    let intermediate: CertificateAuthority
+    let world: LocalWorld
+    var root: CertificateAuthority { world.root }
+    var intermediate: CertificateAuthority { world.issuing }
 
-    init(rootName: String = "Pinwatch Test Root") throws {
-        root = try CertificateAuthority.makeRoot(commonName: rootName, organization: "Pinwatch Tests")
-        intermediate = try root.issueIntermediate(commonName: "Pinwatch Test Intermediate", organization: "Pinwatch Tests")
+    init(name: String = "Pinwatch Test") throws {
+        world = try LocalWorld(name: name, organization: "Pinwatch Tests")
     }
 
     var trust: TrustSource { .pem(root.certificate.pem) }

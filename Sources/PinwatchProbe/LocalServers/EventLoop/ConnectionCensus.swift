@@ -17,13 +17,13 @@ import Glibc
 /// as gone too: the probe engine never does that.
 ///
 /// Loop thread only, except the figures, which lock themselves.
-final class ConnectionCensus {
+package final class ConnectionCensus {
     /// Linux's "peer closed its end" poll flag; Glibc's module map leaves
     /// it out because it needs _GNU_SOURCE.
     private static let peerHungUp = Int16(0x2000)
 
     /// Every local server's connections together.
-    let processWide = ConnectionStatistics()
+    package let processWide = ConnectionStatistics()
     private var counted: [ObjectIdentifier: (descriptor: Int32, server: ConnectionStatistics)] = [:]
 
     /// A connection was just accepted by the server keeping `server`.
@@ -46,7 +46,7 @@ final class ConnectionCensus {
     }
 
     /// Starts a new peak from the connections open now.
-    func restartPeak() {
+    package func restartPeak() {
         sweepHungUpPeers()
         processWide.restartPeak()
     }

@@ -4,7 +4,7 @@ import Foundation
 /// from theirs.
 ///
 /// `@unchecked Sendable`: every field is read and written under `lock`.
-final class ConnectionStatistics: @unchecked Sendable {
+package final class ConnectionStatistics: @unchecked Sendable {
     private let lock = NSLock()
     private var accepted = 0
     private var open = 0
@@ -44,10 +44,10 @@ final class ConnectionStatistics: @unchecked Sendable {
         lock.unlock()
     }
 
-    var acceptedConnections: Int { read { accepted } }
-    var openConnections: Int { read { open } }
-    var peakConcurrentConnections: Int { read { peak } }
-    var completedHandshakes: Int { read { handshakes } }
+    package var acceptedConnections: Int { read { accepted } }
+    package var openConnections: Int { read { open } }
+    package var peakConcurrentConnections: Int { read { peak } }
+    package var completedHandshakes: Int { read { handshakes } }
 
     private func read(_ value: () -> Int) -> Int {
         lock.lock()

@@ -6,12 +6,12 @@ import Foundation
 /// connection is handled. Lives on the loop thread: the public server
 /// object holds it, the loop holds it while registered, and nothing here
 /// refers back to the public object, so dropping that object can stop it.
-final class ListeningServerCore: LoopHandler {
-    typealias ConnectionFactory = (_ descriptor: Int32, _ owner: ListeningServerCore) -> ServerConnection?
+package final class ListeningServerCore: LoopHandler {
+    package typealias ConnectionFactory = (_ descriptor: Int32, _ owner: ListeningServerCore) -> ServerConnection?
 
-    let fileDescriptor: Int32
-    let port: Int
-    let statistics = ConnectionStatistics()
+    package let fileDescriptor: Int32
+    package let port: Int
+    package let statistics = ConnectionStatistics()
     private let loop: LocalEventLoop
     private let makeConnection: ConnectionFactory
     private var connections: [ObjectIdentifier: ServerConnection] = [:]
@@ -21,7 +21,7 @@ final class ListeningServerCore: LoopHandler {
     /// starve the others sharing the loop.
     private static let acceptsPerRound = 64
 
-    init(makeConnection: @escaping ConnectionFactory) throws {
+    package init(makeConnection: @escaping ConnectionFactory) throws {
         loop = try LocalEventLoop.shared()
         (fileDescriptor, port) = try LoopbackSocket.listen()
         self.makeConnection = makeConnection
@@ -30,10 +30,10 @@ final class ListeningServerCore: LoopHandler {
         }
     }
 
-    var isListener: Bool { true }
-    var pollEvents: Int16 { Int16(POLLIN) }
+    package var isListener: Bool { true }
+    package var pollEvents: Int16 { Int16(POLLIN) }
 
-    func handle(events: Int16) {
+    package func handle(events: Int16) {
         for _ in 0..<Self.acceptsPerRound {
             guard let descriptor = LoopbackSocket.accept(from: fileDescriptor) else { return }
             guard let connection = makeConnection(descriptor, self) else {
@@ -48,7 +48,7 @@ final class ListeningServerCore: LoopHandler {
     }
 
     /// Called by a connection once it has deregistered and closed.
-    func connectionClosed(_ connection: ServerConnection) {
+    package func connectionClosed(_ connection: ServerConnection) {
         if connections.removeValue(forKey: ObjectIdentifier(connection)) != nil {
             loop.census.closed(connection)
         }
@@ -59,12 +59,12 @@ final class ListeningServerCore: LoopHandler {
         loop.register(handler)
     }
 
-    func deregister(_ handler: LoopHandler) {
+    package func deregister(_ handler: LoopHandler) {
         loop.deregister(handler)
     }
 
     /// Closes the listener and every connection; idempotent; any thread.
-    func stop() {
+    package func stop() {
         loop.executeAndWait { [self] in
             guard !stopped else { return }
             stopped = true

@@ -13,11 +13,11 @@ import Glibc
 ///
 /// `@unchecked Sendable`: `handlers` is touched only on the loop thread;
 /// `pendingTasks` only under `lock`.
-final class LocalEventLoop: @unchecked Sendable {
+package final class LocalEventLoop: @unchecked Sendable {
     private static let instance = Result { try LocalEventLoop() }
 
     /// The process-wide loop, created on first use.
-    static func shared() throws -> LocalEventLoop {
+    package static func shared() throws -> LocalEventLoop {
         try instance.get()
     }
 
@@ -28,7 +28,7 @@ final class LocalEventLoop: @unchecked Sendable {
     private var pendingTasks: [() -> Void] = []
     private var handlers: [Int32: LoopHandler] = [:]
     /// Open connections of every server on this loop; loop thread only.
-    let census = ConnectionCensus()
+    package let census = ConnectionCensus()
     private var thread: Thread?
 
     /// Caps each `poll` so that a lost wake-up could only delay, never hang.
@@ -67,7 +67,7 @@ final class LocalEventLoop: @unchecked Sendable {
 
     /// Runs `task` on the loop thread and waits for it (at most `timeout`
     /// seconds: the loop never blocks, so the limit is only a safety net).
-    func executeAndWait(timeout: TimeInterval = 10, _ task: @escaping () -> Void) {
+    package func executeAndWait(timeout: TimeInterval = 10, _ task: @escaping () -> Void) {
         if isLoopThread {
             task()
             return

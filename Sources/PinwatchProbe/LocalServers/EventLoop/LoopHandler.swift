@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Every method is called on the loop thread only, so implementations keep
 /// their state without locks.
-protocol LoopHandler: AnyObject {
+package protocol LoopHandler: AnyObject {
     var fileDescriptor: Int32 { get }
     /// `poll` events wanted now (POLLIN/POLLOUT); 0 skips the descriptor.
     var pollEvents: Int16 { get }
@@ -19,16 +19,16 @@ protocol LoopHandler: AnyObject {
 }
 
 extension LoopHandler {
-    var isListener: Bool { false }
-    var deadline: UInt64? { nil }
-    func deadlinePassed() {}
+    package var isListener: Bool { false }
+    package var deadline: UInt64? { nil }
+    package func deadlinePassed() {}
 }
 
 /// Monotonic nanoseconds for handler deadlines.
-enum MonotonicClock {
-    static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+package enum MonotonicClock {
+    package static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
 
-    static func after(seconds: TimeInterval) -> UInt64 {
+    package static func after(seconds: TimeInterval) -> UInt64 {
         now() + UInt64(max(0, seconds) * 1_000_000_000)
     }
 }

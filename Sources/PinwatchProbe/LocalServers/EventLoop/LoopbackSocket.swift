@@ -9,22 +9,22 @@ import Glibc
 ///
 /// Every write uses MSG_NOSIGNAL: a peer that hangs up mid-write must cost
 /// an EPIPE, never a SIGPIPE that kills the whole process.
-enum LoopbackSocket {
-    enum ReadResult {
+package enum LoopbackSocket {
+    package enum ReadResult {
         case bytes(Int)
         case wouldBlock
         case endOfStream
         case failed
     }
 
-    enum WriteResult {
+    package enum WriteResult {
         case bytes(Int)
         case wouldBlock
         case failed
     }
 
     /// A listening socket on 127.0.0.1 with a kernel-chosen port.
-    static func listen(backlog: Int32 = 1024) throws -> (descriptor: Int32, port: Int) {
+    package static func listen(backlog: Int32 = 1024) throws -> (descriptor: Int32, port: Int) {
         let descriptor = try makeSocket(family: AF_INET)
         do {
             var address = sockaddr_in()
@@ -91,7 +91,7 @@ enum LoopbackSocket {
         return value
     }
 
-    static func read(_ descriptor: Int32, into buffer: inout [UInt8]) -> ReadResult {
+    package static func read(_ descriptor: Int32, into buffer: inout [UInt8]) -> ReadResult {
         while true {
             let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
             if count > 0 { return .bytes(count) }
@@ -101,7 +101,7 @@ enum LoopbackSocket {
         }
     }
 
-    static func write(_ descriptor: Int32, _ bytes: ArraySlice<UInt8>) -> WriteResult {
+    package static func write(_ descriptor: Int32, _ bytes: ArraySlice<UInt8>) -> WriteResult {
         while true {
             let count = bytes.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
             if count >= 0 { return .bytes(count) }
@@ -111,11 +111,11 @@ enum LoopbackSocket {
     }
 
     /// Half-closes: the peer reads end of stream, we can still read.
-    static func shutdownWrites(_ descriptor: Int32) {
+    package static func shutdownWrites(_ descriptor: Int32) {
         _ = shutdown(descriptor, Int32(SHUT_WR))
     }
 
-    static func close(_ descriptor: Int32) {
+    package static func close(_ descriptor: Int32) {
         _ = Glibc.close(descriptor)
     }
 

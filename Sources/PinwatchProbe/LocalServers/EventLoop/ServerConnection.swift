@@ -1,7 +1,7 @@
 import Foundation
 
 /// A connection a listener accepted and owns until it closes.
-protocol ServerConnection: LoopHandler {
+package protocol ServerConnection: LoopHandler {
     /// Starts work right after registration (e.g. the plaintext greeting).
     func start()
     /// Closes at once (server stop): deregisters and releases everything.
@@ -9,5 +9,5 @@ protocol ServerConnection: LoopHandler {
 }
 
 extension ServerConnection {
-    func start() {}
+    package func start() {}
 }

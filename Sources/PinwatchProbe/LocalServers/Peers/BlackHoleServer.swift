@@ -8,27 +8,16 @@ import Foundation
 ///
 /// `@unchecked Sendable`: socket work runs on the loop thread, counters
 /// are locked.
-public final class BlackHoleServer: @unchecked Sendable {
-    public let host = "127.0.0.1"
-    public let port: Int
-    private let core: ListeningServerCore
+public final class BlackHoleServer: LocalServer, @unchecked Sendable {
+    package let core: ListeningServerCore
 
     public init() throws {
         core = try ListeningServerCore { descriptor, owner in
             RawConnection(descriptor: descriptor, owner: owner, greeting: nil, stallTimeout: nil)
         }
-        port = core.port
     }
 
     deinit {
-        core.stop()
-    }
-
-    public var acceptedConnections: Int { core.statistics.acceptedConnections }
-    public var openConnections: Int { core.statistics.openConnections }
-
-    /// Closes the listener and every held connection; idempotent.
-    public func stop() {
         core.stop()
     }
 }

@@ -8,9 +8,9 @@ import Foundation
 /// deadline. Without one it is the black hole's: it reads and discards
 /// whatever arrives, never writes a byte, and stays open until the client
 /// leaves or the server stops.
-final class RawConnection: ServerConnection {
-    let fileDescriptor: Int32
-    let deadline: UInt64?
+package final class RawConnection: ServerConnection {
+    package let fileDescriptor: Int32
+    package let deadline: UInt64?
     private let owner: ListeningServerCore
     private var outbound: ArraySlice<UInt8>
     private let halfClosesAfterGreeting: Bool
@@ -18,7 +18,7 @@ final class RawConnection: ServerConnection {
     private var closed = false
     private var readBuffer = [UInt8](repeating: 0, count: 4096)
 
-    init(descriptor: Int32, owner: ListeningServerCore, greeting: [UInt8]?, stallTimeout: TimeInterval?) {
+    package init(descriptor: Int32, owner: ListeningServerCore, greeting: [UInt8]?, stallTimeout: TimeInterval?) {
         fileDescriptor = descriptor
         self.owner = owner
         outbound = ArraySlice(greeting ?? [])
@@ -26,15 +26,15 @@ final class RawConnection: ServerConnection {
         deadline = stallTimeout.map { MonotonicClock.after(seconds: $0) }
     }
 
-    var pollEvents: Int16 {
+    package var pollEvents: Int16 {
         Int16(POLLIN) | (outbound.isEmpty ? 0 : Int16(POLLOUT))
     }
 
-    func start() {
+    package func start() {
         flush()
     }
 
-    func handle(events: Int16) {
+    package func handle(events: Int16) {
         flush()
         guard !closed, events & Int16(POLLIN | POLLHUP | POLLERR) != 0 else { return }
         while !closed {
@@ -49,11 +49,11 @@ final class RawConnection: ServerConnection {
         }
     }
 
-    func deadlinePassed() {
+    package func deadlinePassed() {
         finish()
     }
 
-    func abort() {
+    package func abort() {
         finish()
     }
 

@@ -9,7 +9,7 @@ import Foundation
 ///
 /// `@unchecked Sendable`: socket work runs on the loop thread; the log and
 /// counters are locked.
-public final class ConnectProxyServer: @unchecked Sendable {
+public final class ConnectProxyServer: LocalServer, @unchecked Sendable {
     /// One request the proxy received.
     public struct Request: Hashable, Sendable {
         public var method: String
@@ -21,9 +21,7 @@ public final class ConnectProxyServer: @unchecked Sendable {
         public var hadProxyAuthorization: Bool { proxyAuthorization != nil }
     }
 
-    public let host = "127.0.0.1"
-    public let port: Int
-    private let core: ListeningServerCore
+    package let core: ListeningServerCore
     private let log: ProxyRequestLog
 
     /// - Parameters:
@@ -45,7 +43,6 @@ public final class ConnectProxyServer: @unchecked Sendable {
             ProxySession(descriptor: descriptor, owner: owner, policy: policy, log: log)
         }
         self.log = log
-        port = core.port
     }
 
     deinit {
@@ -57,15 +54,6 @@ public final class ConnectProxyServer: @unchecked Sendable {
     /// The CONNECT targets seen, in arrival order.
     public var connectTargets: [String] {
         log.requests.filter { $0.method == "CONNECT" }.map(\.target)
-    }
-
-    public var acceptedConnections: Int { core.statistics.acceptedConnections }
-    public var openConnections: Int { core.statistics.openConnections }
-    public var peakConcurrentConnections: Int { core.statistics.peakConcurrentConnections }
-
-    /// Closes the listener and every tunnel (both sides); idempotent.
-    public func stop() {
-        core.stop()
     }
 }
 

@@ -9,11 +9,8 @@ import Foundation
 ///
 /// `@unchecked Sendable`: the current context is guarded by `lock`, the
 /// counters by their own lock, and all socket work runs on the loop thread.
-public final class LocalTLSServer: @unchecked Sendable {
-    /// Always 127.0.0.1: local servers never listen elsewhere.
-    public let host = "127.0.0.1"
-    public let port: Int
-    private let core: ListeningServerCore
+public final class LocalTLSServer: LocalServer, @unchecked Sendable {
+    package let core: ListeningServerCore
     private let current: CurrentContext
 
     /// Starts listening at once; `stallTimeout` bounds how long one
@@ -25,7 +22,6 @@ public final class LocalTLSServer: @unchecked Sendable {
                 descriptor: descriptor, context: current.context, owner: owner, stallTimeout: stallTimeout)
         }
         self.current = current
-        port = core.port
     }
 
     deinit {
@@ -44,21 +40,9 @@ public final class LocalTLSServer: @unchecked Sendable {
         current.context = try ServerTLSContext(identity: identity)
     }
 
-    /// TCP connections accepted since start.
-    public var acceptedConnections: Int { core.statistics.acceptedConnections }
     /// Handshakes that reached Finished.
     public var completedHandshakes: Int { core.statistics.completedHandshakes }
-    /// Connections whose client has not hung up yet.
-    public var openConnections: Int { core.statistics.openConnections }
     /// The most connections that were open at the same time, from accept
-    /// until the client hangs up (checked before each accept is counted),
-    /// so this is how many sockets the client held at once.
-    public var peakConcurrentConnections: Int { core.statistics.peakConcurrentConnections }
-
-    /// Closes the listener and every connection; idempotent.
-    public func stop() {
-        core.stop()
-    }
 }
 
 /// The context the next connection gets, swapped by `replaceIdentity`.

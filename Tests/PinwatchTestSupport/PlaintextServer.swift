@@ -1,4 +1,5 @@
 import Foundation
+import PinwatchProbe
 
 /// A TCP server on 127.0.0.1 that answers every connection with a plain
 /// HTTP/1.0 response and closes.
@@ -8,33 +9,22 @@ import Foundation
 ///
 /// `@unchecked Sendable`: socket work runs on the loop thread, counters
 /// are locked.
-public final class PlaintextServer: @unchecked Sendable {
-    public static let defaultResponse =
+package final class PlaintextServer: LocalServer, @unchecked Sendable {
+    package static let defaultResponse =
         "HTTP/1.0 400 Bad Request\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\nThis port speaks plain HTTP, not TLS.\n"
 
-    public let host = "127.0.0.1"
-    public let port: Int
-    private let core: ListeningServerCore
+    package let core: ListeningServerCore
 
     /// `response` is written as soon as a connection is accepted, before
     /// reading anything from the client.
-    public init(response: String = PlaintextServer.defaultResponse, stallTimeout: TimeInterval = 5) throws {
+    package init(response: String = PlaintextServer.defaultResponse, stallTimeout: TimeInterval = 5) throws {
         let greeting = Array(response.utf8)
         core = try ListeningServerCore { descriptor, owner in
             RawConnection(descriptor: descriptor, owner: owner, greeting: greeting, stallTimeout: stallTimeout)
         }
-        port = core.port
     }
 
     deinit {
-        core.stop()
-    }
-
-    public var acceptedConnections: Int { core.statistics.acceptedConnections }
-    public var openConnections: Int { core.statistics.openConnections }
-
-    /// Closes the listener and every connection; idempotent.
-    public func stop() {
         core.stop()
     }
 }

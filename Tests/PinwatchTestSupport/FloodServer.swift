@@ -1,4 +1,5 @@
 import Foundation
+import PinwatchProbe
 
 /// A TCP server on 127.0.0.1 that, once the client has spoken, streams
 /// TLS records a client skips (empty HelloRequests) for as long as the
@@ -12,37 +13,26 @@ import Foundation
 ///
 /// `@unchecked Sendable`: socket work runs on the loop thread, counters
 /// are locked.
-public final class FloodServer: @unchecked Sendable {
-    public enum Mode: Sendable {
+package final class FloodServer: LocalServer, @unchecked Sendable {
+    package enum Mode: Sendable {
         /// Floods right after the ClientHello.
         case tls
         /// Answers the CONNECT request with 200, then floods the tunnel.
         case connectProxy
     }
 
-    public let host = "127.0.0.1"
-    public let port: Int
-    private let core: ListeningServerCore
+    package let core: ListeningServerCore
 
     /// `lifetime` bounds each connection, so a client that never hangs
     /// up cannot keep the flood going past a test.
-    public init(mode: Mode = .tls, lifetime: TimeInterval = 60) throws {
+    package init(mode: Mode = .tls, lifetime: TimeInterval = 60) throws {
         let preamble = mode == .connectProxy ? Array("HTTP/1.1 200 Connection established\r\n\r\n".utf8) : []
         core = try ListeningServerCore { descriptor, owner in
             FloodConnection(descriptor: descriptor, owner: owner, preamble: preamble, lifetime: lifetime)
         }
-        port = core.port
     }
 
     deinit {
-        core.stop()
-    }
-
-    public var acceptedConnections: Int { core.statistics.acceptedConnections }
-    public var openConnections: Int { core.statistics.openConnections }
-
-    /// Closes the listener and every connection; idempotent.
-    public func stop() {
         core.stop()
     }
 }
@@ -54,8 +44,8 @@ final class FloodConnection: ServerConnection {
     private static let skippedRecord: [UInt8] = [0x16, 0x03, 0x03, 0x00, 0x04, 0x00, 0x00, 0x00, 0x00]
     private static let block = Array(repeating: skippedRecord, count: 4096).flatMap { $0 }
 
-    let fileDescriptor: Int32
-    let deadline: UInt64?
+    package let fileDescriptor: Int32
+    package let deadline: UInt64?
     private let owner: ListeningServerCore
     private var outbound: ArraySlice<UInt8> = []
     private let preamble: [UInt8]
@@ -70,11 +60,11 @@ final class FloodConnection: ServerConnection {
         deadline = MonotonicClock.after(seconds: lifetime)
     }
 
-    var pollEvents: Int16 {
+    package var pollEvents: Int16 {
         Int16(POLLIN) | (flooding ? Int16(POLLOUT) : 0)
     }
 
-    func handle(events: Int16) {
+    package func handle(events: Int16) {
         if events & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
             drainInput()
         }
@@ -104,11 +94,11 @@ final class FloodConnection: ServerConnection {
         }
     }
 
-    func deadlinePassed() {
+    package func deadlinePassed() {
         finish()
     }
 
-    func abort() {
+    package func abort() {
         finish()
     }
 

@@ -1,11 +1,12 @@
 import Foundation
+import PinwatchProbe
 
 /// Ports for tests that need nothing listening.
-public enum LocalPorts {
+package enum LocalPorts {
     /// A 127.0.0.1 port that was free a moment ago and is closed now:
     /// bind, read the port, close. Connecting to it is refused, unless
     /// something else grabs it in between (unlikely with ephemeral ports).
-    public static func closedPort() throws -> Int {
+    package static func closedPort() throws -> Int {
         let (descriptor, port) = try LoopbackSocket.listen(backlog: 1)
         LoopbackSocket.close(descriptor)
         return port
