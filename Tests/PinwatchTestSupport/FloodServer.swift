@@ -105,8 +105,6 @@ final class FloodConnection: ServerConnection {
     private func finish() {
         guard !closed else { return }
         closed = true
-        owner.deregister(self)
-        LoopbackSocket.close(fileDescriptor)
-        owner.connectionClosed(self)
+        owner.close(self)
     }
 }

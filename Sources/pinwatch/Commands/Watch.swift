@@ -27,14 +27,7 @@ extension Pinwatch {
         var noBell = false
 
         func validate() throws {
-            if let interval {
-                guard let seconds = ConfigDuration.parse(interval) else {
-                    throw ValidationError("--interval \(EchoedInput.quoted(interval)): expected a duration such as 30s, 5m or 1h")
-                }
-                if let problem = ConfigLimits.intervalProblem(seconds) {
-                    throw ValidationError("--interval: \(problem)")
-                }
-            }
+            if let interval { _ = try IntervalOption.seconds(interval) }
         }
 
         func run() throws {

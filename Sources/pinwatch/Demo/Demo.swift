@@ -32,12 +32,7 @@ extension Pinwatch {
         var noBell = false
 
         func validate() throws {
-            guard let seconds = ConfigDuration.parse(interval) else {
-                throw ValidationError("--interval \(EchoedInput.quoted(interval)): expected a duration such as 2s or 10s")
-            }
-            if let problem = ConfigLimits.intervalProblem(seconds) {
-                throw ValidationError("--interval: \(problem)")
-            }
+            _ = try IntervalOption.seconds(interval)
         }
 
         func run() throws {

@@ -47,6 +47,14 @@ package final class ListeningServerCore: LoopHandler {
         }
     }
 
+    /// Ends a connection: out of the loop, socket closed, no longer counted.
+    /// Connections call it once, when they finish for whatever reason.
+    package func close(_ connection: ServerConnection) {
+        deregister(connection)
+        LoopbackSocket.close(connection.fileDescriptor)
+        connectionClosed(connection)
+    }
+
     /// Called by a connection once it has deregistered and closed.
     package func connectionClosed(_ connection: ServerConnection) {
         if connections.removeValue(forKey: ObjectIdentifier(connection)) != nil {

@@ -78,8 +78,6 @@ package final class RawConnection: ServerConnection {
     private func finish() {
         guard !closed else { return }
         closed = true
-        owner.deregister(self)
-        LoopbackSocket.close(fileDescriptor)
-        owner.connectionClosed(self)
+        owner.close(self)
     }
 }

@@ -127,8 +127,6 @@ final class TLSServerConnection: ServerConnection {
     private func finish() {
         guard !closed else { return }
         closed = true
-        owner.deregister(self)
-        LoopbackSocket.close(fileDescriptor)
-        owner.connectionClosed(self)
+        owner.close(self)
     }
 }
