@@ -52,11 +52,16 @@ func syntheticState(hosts count: Int, now: Date) -> DashboardState {
                     notAfter: now.addingTimeInterval(86400 * Double(30 + index % 60)), keyDescription: "ECDSA P-256",
                     spkiSHA256: digest, keySHA256: digest, certSHA256: digest)
                 let role = ChainRole.role(ofLevel: level, isSelfSigned: level == 2, isTrustAnchor: level == 2)
-                let matches = status == .ok && role == .root ? [PinMatch(tier: .ca, pin: Pin(kind: .spki, digest: digest, text: "sha256/x"))] : []
-                levels.append(LevelReport(level: level, role: role, certificate: ChainCertificate(facts: facts, fromServer: role != .root), matches: matches, daysLeft: 30 + index % 60))
+                let matches =
+                    status == .ok && role == .root ? [PinMatch(tier: .ca, pin: Pin(kind: .spki, digest: digest, text: "sha256/x"))] : []
+                levels.append(
+                    LevelReport(
+                        level: level, role: role, certificate: ChainCertificate(facts: facts, fromServer: role != .root), matches: matches,
+                        daysLeft: 30 + index % 60))
             }
         }
-        let result = status == .error
+        let result =
+            status == .error
             ? ProbeResult(failure: ProbeFailure(kind: .timeout, message: "handshake timed out"), elapsed: 5)
             : ProbeResult(address: "127.0.0.1", chain: levels.map(\.certificate), sentCount: 2, trusted: status != .blocked, elapsed: 0.01)
         let report = HostReport(
@@ -103,8 +108,9 @@ for iteration in 0..<(options.iterations + 3) {
     if iteration >= 3 { samples.append(elapsed) }  // the first frames warm caches
 }
 screen?.restore()
-let line = String(format: "rows=%d paint=%@ churn=%@ iterations=%d median_ms=%.3f max_ms=%.3f\n",
-                  options.rows, options.paint ? "yes" : "no", options.churn ? "yes" : "no", samples.count, median(samples), samples.max() ?? 0)
+let line = String(
+    format: "rows=%d paint=%@ churn=%@ iterations=%d median_ms=%.3f max_ms=%.3f\n",
+    options.rows, options.paint ? "yes" : "no", options.churn ? "yes" : "no", samples.count, median(samples), samples.max() ?? 0)
 if let out = options.out {
     _ = FileManager.default.createFile(atPath: out, contents: Data(line.utf8))
 } else {

@@ -1,6 +1,6 @@
+internal import CNCurses
 import Foundation
 import PinwatchUI
-internal import CNCurses
 
 /// The only code that talks to ncurses: paints Frames, reads keys.
 ///

@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import PinwatchCore
 
 final class CheckReportTests: XCTestCase {
@@ -61,7 +62,8 @@ final class CheckReportTests: XCTestCase {
     }
 
     func testAllFineSaysSo() {
-        let first = String(CheckReport.render([ok, F.report(host("new.example"), F.result(chain: F.chain()))]).text.split(separator: "\n")[0])
+        let first = String(
+            CheckReport.render([ok, F.report(host("new.example"), F.result(chain: F.chain()))]).text.split(separator: "\n")[0])
         XCTAssertTrue(first.hasPrefix("PINWATCH OK - 2 hosts fine (1 ok, 1 unpinned) | "), first)
     }
 

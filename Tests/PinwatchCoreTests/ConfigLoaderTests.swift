@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import PinwatchCore
 
 final class ConfigLoaderTests: XCTestCase {
@@ -55,7 +56,8 @@ final class ConfigLoaderTests: XCTestCase {
 
     func testFullValidConfig() throws {
         XCTAssertTrue(FileManager.default.createFile(atPath: directory + "/roots.pem", contents: Data("PEM".utf8)))
-        let config = try load("""
+        let config = try load(
+            """
             interval: 5m
             timeout: 500ms
             concurrency: 100
@@ -87,7 +89,9 @@ final class ConfigLoaderTests: XCTestCase {
         XCTAssertEqual([config.warnDays, config.criticalDays], [30, 10])
         XCTAssertEqual(config.theme, directory + "/themes/mine.yaml")
         XCTAssertEqual(config.trust, .bundle(directory + "/roots.pem"))
-        XCTAssertEqual(config.proxy, .url(ProxyRoute(scheme: .socks5h, host: "proxy.local", port: 1080, username: "user", password: "pw", source: "config")))
+        XCTAssertEqual(
+            config.proxy,
+            .url(ProxyRoute(scheme: .socks5h, host: "proxy.local", port: 1080, username: "user", password: "pw", source: "config")))
         XCTAssertEqual(config.pinsets["letsencrypt"]?.ca.map(\.text), [isrg])
         XCTAssertEqual(config.hosts.count, 2)
 
@@ -98,7 +102,8 @@ final class ConfigLoaderTests: XCTestCase {
         XCTAssertEqual(api.pinsetName, "letsencrypt")
         XCTAssertEqual(api.trust, .system)
         XCTAssertEqual(api.line, 14)
-        XCTAssertEqual(api.pins.ca.map(\.text), ["cert:" + PinText.hex(Fixtures.digest(40)), "cert:" + PinText.hex(Fixtures.digest(41)), isrg])
+        XCTAssertEqual(
+            api.pins.ca.map(\.text), ["cert:" + PinText.hex(Fixtures.digest(40)), "cert:" + PinText.hex(Fixtures.digest(41)), isrg])
         XCTAssertEqual(api.pins.ca.map(\.kind), [.cert, .cert, .spki])
         XCTAssertEqual(api.pins.leaf.map(\.digest), [[UInt8](repeating: 0xAB, count: 32)])
 
@@ -134,7 +139,8 @@ final class ConfigLoaderTests: XCTestCase {
     }
 
     func testUnknownTierKey() {
-        assertOneProblem("hosts:\n  - host: a.example\n    pins:\n      root: []\n", line: 4, key: "hosts[0].pins.root", contains: "expected ca or leaf")
+        assertOneProblem(
+            "hosts:\n  - host: a.example\n    pins:\n      root: []\n", line: 4, key: "hosts[0].pins.root", contains: "expected ca or leaf")
     }
 
     func testBadDuration() {
@@ -156,7 +162,8 @@ final class ConfigLoaderTests: XCTestCase {
 
     func testBadPinNamesHostAndPin() {
         let yaml = "hosts:\n  - host: api.example.com\n    pins:\n      ca:\n        - \(isrg)\n        - sha256/AAAA\n"
-        assertOneProblem(yaml, line: 6, key: "hosts[0].pins.ca[1]", contains: "host api.example.com: pin \"sha256/AAAA\": digest is 3 bytes")
+        assertOneProblem(
+            yaml, line: 6, key: "hosts[0].pins.ca[1]", contains: "host api.example.com: pin \"sha256/AAAA\": digest is 3 bytes")
     }
 
     func testBadPinInPinsetNamesThePinset() {
@@ -170,7 +177,8 @@ final class ConfigLoaderTests: XCTestCase {
     }
 
     func testUnknownPinset() {
-        assertOneProblem("hosts:\n  - host: a.example\n    pinset: nope\n", line: 3, key: "hosts[0].pinset", contains: "unknown pinset \"nope\"")
+        assertOneProblem(
+            "hosts:\n  - host: a.example\n    pinset: nope\n", line: 3, key: "hosts[0].pinset", contains: "unknown pinset \"nope\"")
     }
 
     func testDuplicateHosts() {
@@ -213,7 +221,8 @@ final class ConfigLoaderTests: XCTestCase {
     }
 
     func testEveryProblemIsCollectedInFileOrder() {
-        let found = problems("""
+        let found = problems(
+            """
             hosts:
               - host: a.example
                 pinset: missing
@@ -254,7 +263,9 @@ final class ConfigLoaderTests: XCTestCase {
     }
 
     func testLocatorOrder() throws {
-        let cwd = directory + "/cwd", xdg = directory + "/xdg", home = directory + "/home"
+        let cwd = directory + "/cwd"
+        let xdg = directory + "/xdg"
+        let home = directory + "/home"
         for folder in [cwd, xdg + "/pinwatch", home + "/.config/pinwatch"] {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         }
@@ -263,8 +274,10 @@ final class ConfigLoaderTests: XCTestCase {
         XCTAssertNil(ConfigLocator.locate(explicit: nil, currentDirectory: cwd, environment: environment))
 
         XCTAssertTrue(FileManager.default.createFile(atPath: home + "/.config/pinwatch/config.yaml", contents: Data()))
-        XCTAssertNil(ConfigLocator.locate(explicit: nil, currentDirectory: cwd, environment: environment), "XDG_CONFIG_HOME replaces ~/.config")
-        XCTAssertEqual(ConfigLocator.locate(explicit: nil, currentDirectory: cwd, environment: ["HOME": home]), home + "/.config/pinwatch/config.yaml")
+        XCTAssertNil(
+            ConfigLocator.locate(explicit: nil, currentDirectory: cwd, environment: environment), "XDG_CONFIG_HOME replaces ~/.config")
+        XCTAssertEqual(
+            ConfigLocator.locate(explicit: nil, currentDirectory: cwd, environment: ["HOME": home]), home + "/.config/pinwatch/config.yaml")
 
         XCTAssertTrue(FileManager.default.createFile(atPath: xdg + "/pinwatch/config.yaml", contents: Data()))
         XCTAssertEqual(ConfigLocator.locate(explicit: nil, currentDirectory: cwd, environment: environment), xdg + "/pinwatch/config.yaml")

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import PinwatchCore
 
 /// Certificates, pins and results built from small integers, so tests read

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import PinwatchCore
 
 /// Issue 16's attacks that Core must turn away, without sockets or terminals.

@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import PinwatchCore
 
 final class JSONReportTests: XCTestCase {

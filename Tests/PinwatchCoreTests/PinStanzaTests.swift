@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import PinwatchCore
 
 final class PinStanzaTests: XCTestCase {
@@ -6,7 +7,9 @@ final class PinStanzaTests: XCTestCase {
 
     func testStanzaPutsLeafUnderLeafAndTheRestUnderCA() {
         let text = PinStanza.yaml(host: "api.example.com", port: 443, sni: nil, chain: F.chain())
-        XCTAssertEqual(text, """
+        XCTAssertEqual(
+            text,
+            """
               - host: api.example.com
                 port: 443
                 pins:

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import PinwatchCore
 
 final class ProxyTests: XCTestCase {
@@ -64,7 +65,8 @@ final class ProxyTests: XCTestCase {
         XCTAssertNil(resolver.route(forHost: "direct.example", setting: .auto), "no_proxy still applies")
 
         let report = Verdict.report(
-            for: HostConfig(host: "api.example"), result: .failed(ProbeFailure(kind: .proxy, message: route.problem ?? ""), elapsed: 0, proxy: route),
+            for: HostConfig(host: "api.example"),
+            result: .failed(ProbeFailure(kind: .proxy, message: route.problem ?? ""), elapsed: 0, proxy: route),
             now: Date(), warnDays: 21, criticalDays: 7)
         XCTAssertEqual(report.status, .error)
         XCTAssertTrue(report.proxy.detected)
@@ -108,14 +110,17 @@ final class ProxyTests: XCTestCase {
         let config = Config(
             timeout: 3, proxy: .auto,
             hosts: [
-                HostConfig(host: "a.example", port: 8443, serverName: "sni.example", connectAddress: "10.0.0.2", trust: .bundle("/roots.pem")),
+                HostConfig(
+                    host: "a.example", port: 8443, serverName: "sni.example", connectAddress: "10.0.0.2", trust: .bundle("/roots.pem")),
                 HostConfig(host: "b.internal"),
             ])
         let targets = config.probeTargets(environment: ["https_proxy": "http://p:3128", "no_proxy": ".internal"])
         XCTAssertEqual(targets.count, 2)
-        XCTAssertEqual(targets[0], ProbeTarget(
-            host: "a.example", port: 8443, serverName: "sni.example", connectAddress: "10.0.0.2", trust: .bundle("/roots.pem"),
-            proxy: ProxyRoute(scheme: .http, host: "p", port: 3128, source: "https_proxy"), timeout: 3))
+        XCTAssertEqual(
+            targets[0],
+            ProbeTarget(
+                host: "a.example", port: 8443, serverName: "sni.example", connectAddress: "10.0.0.2", trust: .bundle("/roots.pem"),
+                proxy: ProxyRoute(scheme: .http, host: "p", port: 3128, source: "https_proxy"), timeout: 3))
         XCTAssertNil(targets[1].proxy)
         XCTAssertEqual(targets[1].serverName, "b.internal")
     }

@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import PinwatchCore
 
 /// Issue 8: severity and reason are decided once, in the verdict, for every
@@ -18,45 +19,59 @@ final class SeverityTests: XCTestCase {
     func testSeverityAndReasonTable() {
         let failure = ProbeFailure(kind: .timeout, message: "timed out after 5 s during the TLS handshake")
         let rows: [Row] = [
-            Row(name: "ok", report: F.report(F.host(ca: [F.spkiPin(3)]), F.result(chain: F.chain())),
+            Row(
+                name: "ok", report: F.report(F.host(ca: [F.spkiPin(3)]), F.result(chain: F.chain())),
                 severity: .ok, reason: "a CA-tier pin matches: survives leaf renewals"),
-            Row(name: "unpinned", report: F.report(F.host(), F.result(chain: F.chain())),
+            Row(
+                name: "unpinned", report: F.report(F.host(), F.result(chain: F.chain())),
                 severity: .ok, reason: "no pins configured: inventory only"),
-            Row(name: "leaf_only",
+            Row(
+                name: "leaf_only",
                 report: F.report(F.host(leaf: [F.spkiPin(1)]), F.result(chain: F.chain(leafDaysLeft: 40.5))),
                 severity: .warning,
                 reason: "only the leaf pin still matches: breaks at the next leaf renewal (leaf expires in 40 days)"),
-            Row(name: "expiring on an ok host",
+            Row(
+                name: "expiring on an ok host",
                 report: F.report(F.host(ca: [F.spkiPin(3)]), F.result(chain: F.chain(leafDaysLeft: 15.5))),
                 severity: .warning, reason: "the leaf certificate expires in 15 days"),
-            Row(name: "critical_expiry on an ok host",
+            Row(
+                name: "critical_expiry on an ok host",
                 report: F.report(F.host(ca: [F.spkiPin(3)]), F.result(chain: F.chain(leafDaysLeft: 4.5))),
                 severity: .critical, reason: "the leaf certificate expires in 4 days"),
-            Row(name: "critical_expiry on a leaf_only host",
+            Row(
+                name: "critical_expiry on a leaf_only host",
                 report: F.report(F.host(leaf: [F.spkiPin(1)]), F.result(chain: F.chain(leafDaysLeft: 1.5))),
                 severity: .critical,
                 reason: "the leaf certificate expires in 1 day; only the leaf pin still matches: breaks at the next leaf renewal"),
-            Row(name: "expired (blocked: untrusted)",
+            Row(
+                name: "expired (blocked: untrusted)",
                 report: F.report(F.host(ca: [F.spkiPin(3)]), F.result(chain: F.chain(leafDaysLeft: -2.5), trusted: false)),
                 severity: .critical, reason: "pinned clients refuse this host now: the leaf certificate expired 3 days ago"),
-            Row(name: "expired on an unpinned host",
+            Row(
+                name: "expired on an unpinned host",
                 report: F.report(F.host(), F.result(chain: F.chain(leafDaysLeft: -0.5), trusted: false)),
                 severity: .critical, reason: "the leaf certificate expired 1 day ago"),
-            Row(name: "blocked: no pin matches",
+            Row(
+                name: "blocked: no pin matches",
                 report: F.report(F.host(ca: [F.spkiPin(50)]), F.result(chain: F.chain())),
                 severity: .critical, reason: "pinned clients refuse this host now: no configured pin matches the chain"),
-            Row(name: "blocked: untrusted",
+            Row(
+                name: "blocked: untrusted",
                 report: F.report(F.host(ca: [F.spkiPin(3)]), F.result(chain: F.chain(), trusted: false)),
                 severity: .critical,
                 reason: "pinned clients refuse this host now: chain not trusted (unable to get local issuer certificate)"),
-            Row(name: "intercepted",
+            Row(
+                name: "intercepted",
                 report: F.report(F.host(ca: [F.spkiPin(3)]), F.result(chain: F.chain(rootKey: 70), trusted: false, proxy: proxyRoute)),
                 severity: .critical,
-                reason: "intercepted by proxy http://127.0.0.1:3128: the chain it presents is not trusted; the server itself was not reached"),
-            Row(name: "proxy that does not intercept",
+                reason:
+                    "intercepted by proxy http://127.0.0.1:3128: the chain it presents is not trusted; the server itself was not reached"),
+            Row(
+                name: "proxy that does not intercept",
                 report: F.report(F.host(ca: [F.spkiPin(3)]), F.result(chain: F.chain(), proxy: proxyRoute)),
                 severity: .ok, reason: "a CA-tier pin matches: survives leaf renewals"),
-            Row(name: "error", report: F.report(F.host(ca: [F.spkiPin(3)]), .failed(failure, elapsed: 5)),
+            Row(
+                name: "error", report: F.report(F.host(ca: [F.spkiPin(3)]), .failed(failure, elapsed: 5)),
                 severity: .unknown, reason: "probe failed (timeout): timed out after 5 s during the TLS handshake"),
         ]
         for row in rows {

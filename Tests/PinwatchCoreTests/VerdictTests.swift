@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import PinwatchCore
 
 /// DESIGN §5 as a truth table over the seed's scenarios.
@@ -16,39 +17,50 @@ final class VerdictTests: XCTestCase {
 
     func testTruthTable() {
         let rows: [Row] = [
-            Row(name: "90-day leaf renewal with a new key: CA tier still matches",
+            Row(
+                name: "90-day leaf renewal with a new key: CA tier still matches",
                 host: F.host(ca: [F.spkiPin(3)], leaf: [F.spkiPin(1)]), result: F.result(chain: F.chain(leafKey: 9)),
                 status: .ok, tiers: [.ca], alerts: []),
-            Row(name: "both tiers match",
+            Row(
+                name: "both tiers match",
                 host: F.host(ca: [F.spkiPin(3)], leaf: [F.spkiPin(1)]), result: F.result(chain: F.chain()),
                 status: .ok, tiers: [.ca, .leaf], alerts: []),
-            Row(name: "intermediate rotation, root pin still matches",
+            Row(
+                name: "intermediate rotation, root pin still matches",
                 host: F.host(ca: [F.spkiPin(2), F.spkiPin(3)]), result: F.result(chain: F.chain(intermediateKey: 8)),
                 status: .ok, tiers: [.ca], alerts: []),
-            Row(name: "intermediate rotation, only the leaf pin matches",
+            Row(
+                name: "intermediate rotation, only the leaf pin matches",
                 host: F.host(ca: [F.spkiPin(2)], leaf: [F.spkiPin(1)]), result: F.result(chain: F.chain(intermediateKey: 8)),
                 status: .leafOnly, tiers: [.leaf], alerts: [.leafOnly]),
-            Row(name: "leaf pins only (empty CA tier)",
+            Row(
+                name: "leaf pins only (empty CA tier)",
                 host: F.host(leaf: [F.spkiPin(1)]), result: F.result(chain: F.chain()),
                 status: .leafOnly, tiers: [.leaf], alerts: [.leafOnly]),
-            Row(name: "CA provider change",
+            Row(
+                name: "CA provider change",
                 host: F.host(ca: [F.spkiPin(2), F.spkiPin(3)], leaf: [F.spkiPin(1)]),
                 result: F.result(chain: F.chain(leafKey: 11, intermediateKey: 12, rootKey: 13)),
                 status: .blocked, tiers: [], alerts: [.noMatch]),
-            Row(name: "untrusted chain with a matching pin",
+            Row(
+                name: "untrusted chain with a matching pin",
                 host: F.host(ca: [F.spkiPin(3)]), result: F.result(chain: F.chain(), trusted: false),
                 status: .blocked, tiers: [.ca], alerts: [.untrusted]),
-            Row(name: "unpinned",
+            Row(
+                name: "unpinned",
                 host: F.host(), result: F.result(chain: F.chain()),
                 status: .unpinned, tiers: [], alerts: []),
-            Row(name: "unpinned and untrusted stays unpinned",
+            Row(
+                name: "unpinned and untrusted stays unpinned",
                 host: F.host(), result: F.result(chain: F.chain(), trusted: false),
                 status: .unpinned, tiers: [], alerts: [.untrusted]),
-            Row(name: "error beats everything",
+            Row(
+                name: "error beats everything",
                 host: F.host(ca: [F.spkiPin(3)]),
                 result: .failed(ProbeFailure(kind: .timeout, message: "timed out after 5s"), elapsed: 5),
                 status: .error, tiers: [], alerts: [.probeError]),
-            Row(name: "a CA-tier pin matching the leaf counts as the CA tier",
+            Row(
+                name: "a CA-tier pin matching the leaf counts as the CA tier",
                 host: F.host(ca: [F.spkiPin(1)]), result: F.result(chain: F.chain()),
                 status: .ok, tiers: [.ca], alerts: []),
         ]

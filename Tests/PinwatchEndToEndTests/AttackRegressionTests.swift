@@ -116,8 +116,10 @@ final class AttackRegressionTests: LocalFleetTestCase {
         try fleet.writeConfig()
         let environment = ["https_proxy": "http://user:S3cr3tPW"]
         var outputs: [String] = []
-        for command in [["snapshot", "--format", "json"], ["snapshot", "--format", "text"], ["check"],
-                        ["inspect", "ok.test:\(ok.port)", "--connect", "127.0.0.1", "--format", "json"]] {
+        for command in [
+            ["snapshot", "--format", "json"], ["snapshot", "--format", "text"], ["check"],
+            ["inspect", "ok.test:\(ok.port)", "--connect", "127.0.0.1", "--format", "json"],
+        ] {
             let outcome = try fleet.run(command, environment: environment)
             outputs.append(outcome.stdout + outcome.stderr)
         }
@@ -168,7 +170,8 @@ final class AttackRegressionTests: LocalFleetTestCase {
             let outcome = try fleet.run(["snapshot", "--config", "special\(index).yaml"], timeout: 15)
             XCTAssertEqual(outcome.status, 2, "\(settings): \(outcome.stderr)")
             XCTAssertTrue(outcome.stderr.contains(expected), "\(settings): \(outcome.stderr)")
-            XCTAssertFalse(outcome.stderr.contains("NSCocoaErrorDomain") || outcome.stderr.contains("The operation could not"), outcome.stderr)
+            XCTAssertFalse(
+                outcome.stderr.contains("NSCocoaErrorDomain") || outcome.stderr.contains("The operation could not"), outcome.stderr)
         }
         let inspect = try fleet.run(["inspect", "127.0.0.1:1", "--trust", fifo.path], timeout: 15)
         XCTAssertEqual(inspect.status, 2, inspect.stderr)

@@ -83,7 +83,9 @@ final class CommandsConfigErrorTests: LocalFleetTestCase {
     func testUnknownFormatIsAUsageError() throws {
         try fleet.addOK("ok.test")
         try fleet.writeConfig()
-        for arguments in [["snapshot", "--format", "bogus"], ["inspect", "127.0.0.1:1", "--format", "bogus"], ["pin", "x.pem", "--format", "ansi"]] {
+        for arguments in [
+            ["snapshot", "--format", "bogus"], ["inspect", "127.0.0.1:1", "--format", "bogus"], ["pin", "x.pem", "--format", "ansi"],
+        ] {
             let outcome = try fleet.run(arguments)
             XCTAssertEqual(outcome.status, 2, "\(arguments): \(outcome.stderr)")
             XCTAssertTrue(outcome.stderr.contains("bogus") || outcome.stderr.contains("ansi"), "\(arguments): \(outcome.stderr)")

@@ -37,7 +37,8 @@ final class CommandsDemoAndHostileTests: LocalFleetTestCase {
     }
 
     func testDemoSnapshotTextIsPlain() throws {
-        let outcome = try PinwatchBinary.run(["demo", "--snapshot", "--format", "text", "--width", "120"], currentDirectory: fleet.directory, timeout: 30)
+        let outcome = try PinwatchBinary.run(
+            ["demo", "--snapshot", "--format", "text", "--width", "120"], currentDirectory: fleet.directory, timeout: 30)
         XCTAssertEqual(outcome.status, 0, outcome.stderr)
         XCTAssertFalse(outcome.stdout.containsControlBytes)
         for name in ["payments.demo", "auth.demo", "legacy.demo", "gone.demo", "api.demo"] {
@@ -52,8 +53,10 @@ final class CommandsDemoAndHostileTests: LocalFleetTestCase {
             authorities.append(try authorities[number - 1].issueIntermediate(commonName: "Deep CA \(number)", pathLength: nil))
         }
         let deepLeaf = try authorities[99].issueLeaf(commonName: "deep.test", dnsNames: ["deep.test"])
-        let deepServer = fleet.keep(try LocalTLSServer(identity: Identity(
-            leaf: deepLeaf, intermediates: authorities.dropFirst().reversed().map(\.certificate))))
+        let deepServer = fleet.keep(
+            try LocalTLSServer(
+                identity: Identity(
+                    leaf: deepLeaf, intermediates: authorities.dropFirst().reversed().map(\.certificate))))
         fleet.add(LocalFleet.Host(name: "deep.test", port: deepServer.port, ca: [LocalFleet.pin(fleet.root.certificate)]))
 
         let (bigServer, _) = try fleet.serveLeaf("big.test", paddingBytes: 1_000_000)

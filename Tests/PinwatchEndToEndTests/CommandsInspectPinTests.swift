@@ -25,11 +25,16 @@ final class CommandsInspectPinTests: LocalFleetTestCase {
                 outcome.stdout.contains("spki:" + Self.hex(facts.spkiSHA256))
                     || outcome.stdout.contains("spki:" + Data(facts.spkiSHA256).base64EncodedString()),
                 "level \(index) spki: form")
-            XCTAssertTrue(outcome.stdout.contains(Data(facts.keySHA256).base64EncodedString()) || outcome.stdout.contains(Self.hex(facts.keySHA256)), "level \(index) key: digest")
-            XCTAssertTrue(outcome.stdout.contains(Data(facts.certSHA256).base64EncodedString()) || outcome.stdout.contains(Self.hex(facts.certSHA256)), "level \(index) cert: digest")
+            XCTAssertTrue(
+                outcome.stdout.contains(Data(facts.keySHA256).base64EncodedString()) || outcome.stdout.contains(Self.hex(facts.keySHA256)),
+                "level \(index) key: digest")
+            XCTAssertTrue(
+                outcome.stdout.contains(Data(facts.certSHA256).base64EncodedString())
+                    || outcome.stdout.contains(Self.hex(facts.certSHA256)), "level \(index) cert: digest")
         }
         for form in ["sha256/", "spki:", "key:", "cert:"] {
-            XCTAssertGreaterThanOrEqual(outcome.stdout.components(separatedBy: form).count - 1, 3, "\(form) for each of 3 levels:\n\(outcome.stdout)")
+            XCTAssertGreaterThanOrEqual(
+                outcome.stdout.components(separatedBy: form).count - 1, 3, "\(form) for each of 3 levels:\n\(outcome.stdout)")
         }
         let levelLines = outcome.stdout.split(separator: "\n").filter { $0.hasPrefix("level ") }
         XCTAssertEqual(levelLines.count, 3, outcome.stdout)

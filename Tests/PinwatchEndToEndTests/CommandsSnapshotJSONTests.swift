@@ -104,7 +104,8 @@ final class CommandsSnapshotJSONTests: LocalFleetTestCase {
         XCTAssertEqual(inventory.status, "unpinned")
         XCTAssertEqual(inventory.matchedTiers, [])
         XCTAssertEqual(inventory.chain.count, 3)
-        XCTAssertEqual(inventory.chain.first?.spkiSha256, Data(try XCTUnwrap(unpinned.leafCertificate).facts.spkiSHA256).base64EncodedString())
+        XCTAssertEqual(
+            inventory.chain.first?.spkiSha256, Data(try XCTUnwrap(unpinned.leafCertificate).facts.spkiSHA256).base64EncodedString())
 
         let expired = try document.host("expired.test")
         XCTAssertEqual(expired.status, "blocked")

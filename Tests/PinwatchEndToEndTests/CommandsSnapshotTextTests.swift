@@ -27,13 +27,17 @@ final class CommandsSnapshotTextTests: LocalFleetTestCase {
         for label in ["ok 1", "leaf_only 1", "blocked 1", "error 1", "unpinned 1"] {
             XCTAssertTrue(lines.first?.contains(label) ?? false, "summary '\(label)' in \(lines.first ?? "")")
         }
-        let headerIndex = try XCTUnwrap(lines.firstIndex { $0.contains("status") && $0.contains("host") && $0.contains("chain") }, text.stdout)
+        let headerIndex = try XCTUnwrap(
+            lines.firstIndex { $0.contains("status") && $0.contains("host") && $0.contains("chain") }, text.stdout)
         let rows = Array(lines[(headerIndex + 1)...])
         XCTAssertEqual(rows.count, names.count, "one row per host:\n\(text.stdout)")
         for name in names {
             XCTAssertEqual(rows.filter { $0.contains(name) }.count, 1, "\(name) has one row:\n\(text.stdout)")
         }
-        for (name, status) in [("ok.test", "ok"), ("leafonly.test", "leaf_only"), ("nomatch.test", "blocked"), ("inventory.test", "unpinned"), ("refused.test", "error")] {
+        for (name, status) in [
+            ("ok.test", "ok"), ("leafonly.test", "leaf_only"), ("nomatch.test", "blocked"), ("inventory.test", "unpinned"),
+            ("refused.test", "error"),
+        ] {
             XCTAssertTrue(rows.contains { $0.contains(name) && $0.contains(" \(status) ") }, "\(name) row says \(status):\n\(text.stdout)")
         }
         XCTAssertTrue(lines.allSatisfy { $0.count <= 220 }, "fits --width 220")

@@ -55,12 +55,13 @@ enum ListeningSockets {
     /// Ports of LISTEN sockets whose inode is among `pid`'s descriptors.
     static func ports(ownedBy pid: pid_t) -> Set<Int> {
         let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []
-        let inodes = Set(descriptors.compactMap { descriptor -> String? in
-            guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\(descriptor)"),
-                target.hasPrefix("socket:[")
-            else { return nil }
-            return String(target.dropFirst("socket:[".count).dropLast())
-        })
+        let inodes = Set(
+            descriptors.compactMap { descriptor -> String? in
+                guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\(descriptor)"),
+                    target.hasPrefix("socket:[")
+                else { return nil }
+                return String(target.dropFirst("socket:[".count).dropLast())
+            })
         return Set(listening().filter { inodes.contains($0.inode) }.map(\.port))
     }
 

@@ -9,11 +9,14 @@ final class DashboardDemoTests: XCTestCase {
         // See DashboardFleet.watchCommand for why bash and why it lingers.
         let command = "bash -c " + TmuxSession.quote(invocation + "; echo EXITED:$?; sleep 30")
         // A crash reports at once instead of waiting 30 s for a debugger.
-        let session = try TmuxSession(command: command, columns: 140, rows: 40, environment: ["SWIFT_BACKTRACE": "interactive=no", "NO_COLOR": ""])
+        let session = try TmuxSession(
+            command: command, columns: 140, rows: 40, environment: ["SWIFT_BACKTRACE": "interactive=no", "NO_COLOR": ""])
         defer { session.close() }
 
         func paymentsRow(_ screen: String) -> String? {
-            screen.split(separator: "\n").map(String.init).first { $0.contains("payments.demo:") && !$0.contains("LEAF ONLY") && !$0.contains("need attention") }
+            screen.split(separator: "\n").map(String.init).first {
+                $0.contains("payments.demo:") && !$0.contains("LEAF ONLY") && !$0.contains("need attention")
+            }
         }
         let before = try session.waitForScreen(timeout: 15) { paymentsRow($0)?.contains("✓ ok") == true }
         XCTAssertFalse(before.contains("LEAF ONLY payments.demo"), before)

@@ -32,7 +32,9 @@ final class DashboardJobControlTests: XCTestCase {
                 try session.waitForScreen(timeout: 10) { $0.contains("built-in demo") && !$0.contains("Stopped") }
             }
             try session.send("q")
-            try session.waitForScreen(timeout: 10) { $0.contains("Stopped") && $0.hasSuffix("ready$") || $0.split(separator: "\n").last?.hasPrefix("ready$") == true }
+            try session.waitForScreen(timeout: 10) {
+                $0.contains("Stopped") && $0.hasSuffix("ready$") || $0.split(separator: "\n").last?.hasPrefix("ready$") == true
+            }
             // The marker's output (SAVED-2) differs from the typed line, so
             // the wait ends only once the shell has run it.
             try session.type("stty -g > \(TmuxSession.quote(after)); echo SAVED-$((1+1))\n")

@@ -157,10 +157,14 @@ final class DashboardTests: XCTestCase {
     /// The table row of `name` (not its banner line).
     private func row(_ name: String, in screen: String) throws -> String {
         let label = fleet.displayName(name)
-        let banner = ["BLOCKED", "EXPIRED", "EXPIRING", "LEAF ONLY", "ERROR", "INTERCEPTED", "CRITICAL ×", "UNKNOWN ×", "WARNING ×", "detail:"]
-        guard let row = screen.split(separator: "\n").first(where: { line in
-            line.contains(label) && !banner.contains { line.contains($0) }
-        }) else {
+        let banner = [
+            "BLOCKED", "EXPIRED", "EXPIRING", "LEAF ONLY", "ERROR", "INTERCEPTED", "CRITICAL ×", "UNKNOWN ×", "WARNING ×", "detail:",
+        ]
+        guard
+            let row = screen.split(separator: "\n").first(where: { line in
+                line.contains(label) && !banner.contains { line.contains($0) }
+            })
+        else {
             throw DashboardTestError.noRow(label)
         }
         return String(row)

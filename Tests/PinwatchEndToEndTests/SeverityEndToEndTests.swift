@@ -52,7 +52,8 @@ final class SeverityEndToEndTests: LocalFleetTestCase {
         let text = try fleet.run(["snapshot", "--format", "text", "--width", "140"])
         let lines = text.stdout.split(separator: "\n").map(String.init)
         XCTAssertTrue(lines[0].contains("1 critical"), lines[0])
-        XCTAssertTrue(lines.contains { $0.contains("✗ EXPIRING mail.test:\(mail.port): the leaf certificate expires in 4 days") }, text.stdout)
+        XCTAssertTrue(
+            lines.contains { $0.contains("✗ EXPIRING mail.test:\(mail.port): the leaf certificate expires in 4 days") }, text.stdout)
         let row = try XCTUnwrap(lines.first { $0.contains("mail.test:\(mail.port)") && !$0.contains("EXPIRING mail") })
         XCTAssertTrue(row.contains("✗ expiring"), row)
         XCTAssertFalse(row.contains("✓ ok"), row)
@@ -64,7 +65,8 @@ final class SeverityEndToEndTests: LocalFleetTestCase {
 
         let check = try fleet.run(["check"])
         XCTAssertEqual(check.status, 2)
-        XCTAssertTrue(check.stdout.hasPrefix("PINWATCH CRITICAL - mail.test:\(mail.port) the leaf certificate expires in 4 days"), check.stdout)
+        XCTAssertTrue(
+            check.stdout.hasPrefix("PINWATCH CRITICAL - mail.test:\(mail.port) the leaf certificate expires in 4 days"), check.stdout)
         XCTAssertTrue(check.stdout.contains("'mail.test:\(mail.port)_days'=4;21;7"), check.stdout)
     }
 
@@ -93,7 +95,8 @@ final class SeverityEndToEndTests: LocalFleetTestCase {
         XCTAssertFalse(inspect.stdout.contains("\"role\": \"root\""), inspect.stdout)
 
         let text = try fleet.run(["snapshot", "--format", "text", "--config", "system.yaml", "--width", "140"])
-        let row = try XCTUnwrap(text.stdout.split(separator: "\n").first { $0.contains("private.test") && $0.contains("blocked") && !$0.contains("BLOCKED") })
+        let row = try XCTUnwrap(
+            text.stdout.split(separator: "\n").first { $0.contains("private.test") && $0.contains("blocked") && !$0.contains("BLOCKED") })
         XCTAssertTrue(row.contains("L· I✗"), String(row))
         XCTAssertFalse(row.contains("R"), "no root cell for a chain that stops before a root: \(row)")
     }

@@ -1,8 +1,9 @@
 import Foundation
 import PinwatchCore
-@testable import PinwatchProbe
 import PinwatchTestSupport
 import XCTest
+
+@testable import PinwatchProbe
 
 final class CertificateFactsTests: XCTestCase {
     private var folder: TemporaryFolder!
@@ -17,7 +18,9 @@ final class CertificateFactsTests: XCTestCase {
 
     /// A self-signed certificate made by the openssl CLI, so the facts are
     /// checked against an independent implementation.
-    private func makeCertificate(name: String, keyOptions: String, subject: String, days: Int = 30, extraArguments: String = "") throws -> String {
+    private func makeCertificate(name: String, keyOptions: String, subject: String, days: Int = 30, extraArguments: String = "") throws
+        -> String
+    {
         let key = folder.path("\(name).key")
         let cert = folder.path("\(name).pem")
         try ShellCommand.run(
@@ -44,8 +47,9 @@ final class CertificateFactsTests: XCTestCase {
     }
 
     func testRSACertificateDigestsMatchTheOpenSSLCommandLine() throws {
-        let path = try makeCertificate(name: "rsa", keyOptions: "rsa:2048", subject: "/O=Pinwatch Tests/CN=rsa.test",
-                                       extraArguments: "-addext 'subjectAltName=DNS:rsa.test,IP:127.0.0.1,IP:::1'")
+        let path = try makeCertificate(
+            name: "rsa", keyOptions: "rsa:2048", subject: "/O=Pinwatch Tests/CN=rsa.test",
+            extraArguments: "-addext 'subjectAltName=DNS:rsa.test,IP:127.0.0.1,IP:::1'")
         let facts = try onlyCertificate(path).facts
         try assertDigestsMatchCommandLine(facts, certificatePath: path)
         XCTAssertEqual(facts.keyDescription, "RSA 2048")
@@ -63,7 +67,8 @@ final class CertificateFactsTests: XCTestCase {
         let publicKey = folder.path("compressed.pub")
         let request = folder.path("compressed.csr")
         let cert = folder.path("compressed.pem")
-        try ShellCommand.run("""
+        try ShellCommand.run(
+            """
             openssl ecparam -name prime256v1 -genkey -noout -out '\(key)' && \
             openssl ec -in '\(key)' -pubout -conv_form compressed -out '\(publicKey)' 2>/dev/null && \
             openssl req -new -key '\(key)' -subj /CN=compressed.test -out '\(request)' && \
@@ -71,14 +76,16 @@ final class CertificateFactsTests: XCTestCase {
             """)
         let spkiBytes = try ShellCommand.run("openssl x509 -in '\(cert)' -pubkey -noout | openssl pkey -pubin -outform DER | wc -c")
         XCTAssertEqual(spkiBytes, "59", "the certificate really carries a 33-byte compressed point")
-        let expected = try ShellCommand.run("""
+        let expected = try ShellCommand.run(
+            """
             openssl x509 -in '\(cert)' -pubkey -noout | openssl ec -pubin -conv_form uncompressed -outform DER 2>/dev/null \
             | tail -c 65 | openssl dgst -sha256 -binary | base64
             """)
         let facts = try onlyCertificate(cert).facts
         XCTAssertEqual(Data(facts.keySHA256).base64EncodedString(), expected)
         let compressedPoint = try ShellCommand.run(
-            "openssl x509 -in '\(cert)' -pubkey -noout | openssl pkey -pubin -outform DER | tail -c 33 | openssl dgst -sha256 -binary | base64")
+            "openssl x509 -in '\(cert)' -pubkey -noout | openssl pkey -pubin -outform DER | tail -c 33 | openssl dgst -sha256 -binary | base64"
+        )
         XCTAssertNotEqual(Data(facts.keySHA256).base64EncodedString(), compressedPoint, "not the hash of the compressed form")
         try assertDigestsMatchCommandLine(facts, certificatePath: cert, checkRawKeyWithASN1Parse: false)
     }
@@ -110,7 +117,8 @@ final class CertificateFactsTests: XCTestCase {
     }
 
     func testValidityDatesAreUTC() throws {
-        let path = try makeCertificate(name: "dates", keyOptions: "ec -pkeyopt ec_paramgen_curve:P-256", subject: "/CN=dates.test", days: 10)
+        let path = try makeCertificate(
+            name: "dates", keyOptions: "ec -pkeyopt ec_paramgen_curve:P-256", subject: "/CN=dates.test", days: 10)
         let facts = try onlyCertificate(path).facts
         let endDate = try ShellCommand.run("openssl x509 -in '\(path)' -noout -enddate | cut -d= -f2")
         let formatter = DateFormatter()
@@ -123,8 +131,9 @@ final class CertificateFactsTests: XCTestCase {
     }
 
     func testUTF8NamesAreKeptReadable() throws {
-        let path = try makeCertificate(name: "utf8", keyOptions: "ec -pkeyopt ec_paramgen_curve:P-256",
-                                       subject: "/O=Grüße, Inc./CN=bücher.test", extraArguments: "-utf8")
+        let path = try makeCertificate(
+            name: "utf8", keyOptions: "ec -pkeyopt ec_paramgen_curve:P-256",
+            subject: "/O=Grüße, Inc./CN=bücher.test", extraArguments: "-utf8")
         XCTAssertEqual(try onlyCertificate(path).facts.subject, "CN=bücher.test,O=Grüße\\, Inc.")
     }
 
@@ -169,8 +178,10 @@ final class CertificateFactsTests: XCTestCase {
         }
     }
 
-    private func assertDigestsMatchCommandLine(_ facts: CertificateFacts, certificatePath path: String, checkRawKeyWithASN1Parse: Bool = true,
-                                               file: StaticString = #filePath, line: UInt = #line) throws {
+    private func assertDigestsMatchCommandLine(
+        _ facts: CertificateFacts, certificatePath path: String, checkRawKeyWithASN1Parse: Bool = true,
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws {
         let spki = try ShellCommand.run(
             "openssl x509 -in '\(path)' -pubkey -noout | openssl pkey -pubin -outform DER | openssl dgst -sha256 -binary | base64")
         XCTAssertEqual(Data(facts.spkiSHA256).base64EncodedString(), spki, "SPKI digest", file: file, line: line)

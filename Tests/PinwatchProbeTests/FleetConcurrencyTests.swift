@@ -31,8 +31,9 @@ final class FleetConcurrencyTests: XCTestCase {
         for (index, result) in results.enumerated() {
             XCTAssertTrue(result.trusted, "\(names[index]): \(result.trustError ?? "no trust verdict")")
             XCTAssertEqual(result.chain.count, 3, names[index])
-            XCTAssertEqual(result.chain.first?.facts.spkiSHA256, leaves[index].certificate.facts.spkiSHA256,
-                           "\(names[index]) got another host's leaf")
+            XCTAssertEqual(
+                result.chain.first?.facts.spkiSHA256, leaves[index].certificate.facts.spkiSHA256,
+                "\(names[index]) got another host's leaf")
         }
         XCTAssertEqual(fleet.map(\.acceptedConnections), Array(repeating: 1, count: Self.fleetSize))
         XCTAssertTrue(eventually { LocalServerTotals.openConnections == 0 })

@@ -1,9 +1,9 @@
 import COpenSSL
 import Foundation
+import PinwatchTestSupport
 import XCTest
 
 @testable import PinwatchProbe
-import PinwatchTestSupport
 
 final class LocalPKITests: XCTestCase {
     func testIssuedChainVerifiesAgainstItsRootOnly() throws {
@@ -95,9 +95,11 @@ final class LocalPKITests: XCTestCase {
             X509_V_OK)
         // Same subject and key, different issuer and serial.
         XCTAssertEqual(
-            X509_NAME_cmp(X509_get_subject_name(crossSigned.borrowedPointer), X509_get_subject_name(intermediate.certificate.borrowedPointer)), 0)
+            X509_NAME_cmp(
+                X509_get_subject_name(crossSigned.borrowedPointer), X509_get_subject_name(intermediate.certificate.borrowedPointer)), 0)
         XCTAssertEqual(Self.spki(crossSigned), Self.spki(intermediate.certificate))
-        XCTAssertEqual(X509_NAME_cmp(X509_get_issuer_name(crossSigned.borrowedPointer), X509_get_subject_name(oldRoot.certificate.borrowedPointer)), 0)
+        XCTAssertEqual(
+            X509_NAME_cmp(X509_get_issuer_name(crossSigned.borrowedPointer), X509_get_subject_name(oldRoot.certificate.borrowedPointer)), 0)
         XCTAssertEqual(X509_check_ca(crossSigned.borrowedPointer), 1)
         XCTAssertNotEqual(crossSigned.der, intermediate.certificate.der)
     }
@@ -119,7 +121,8 @@ final class LocalPKITests: XCTestCase {
         let leaf = try SelfSignedLeaf.make(commonName: "appliance.local", dnsNames: ["appliance.local"])
         XCTAssertEqual(X509_check_ca(leaf.certificate.borrowedPointer), 0)
         XCTAssertEqual(
-            X509_NAME_cmp(X509_get_subject_name(leaf.certificate.borrowedPointer), X509_get_issuer_name(leaf.certificate.borrowedPointer)), 0)
+            X509_NAME_cmp(X509_get_subject_name(leaf.certificate.borrowedPointer), X509_get_issuer_name(leaf.certificate.borrowedPointer)),
+            0)
         XCTAssertEqual(X509_verify(leaf.certificate.borrowedPointer, X509_get0_pubkey(leaf.certificate.borrowedPointer)), 1)
         let otherRoot = try CertificateAuthority.makeRoot(commonName: "Root")
         XCTAssertNotEqual(TestChainVerifier.verify(leaf.certificate, roots: [otherRoot.certificate]), X509_V_OK)

@@ -1,9 +1,9 @@
 import COpenSSL
 import Foundation
+import PinwatchTestSupport
 import XCTest
 
 @testable import PinwatchProbe
-import PinwatchTestSupport
 
 final class LocalServerTests: XCTestCase {
     private struct Hierarchy {

@@ -1,7 +1,8 @@
 import Dispatch
 import Foundation
-@testable import PinwatchProbe
 import XCTest
+
+@testable import PinwatchProbe
 
 /// The resolver pool never spends a thread on a lookup nobody waits for.
 final class NameResolverTests: XCTestCase {

@@ -36,9 +36,11 @@ final class ProbeEngineTests: XCTestCase {
         XCTAssertTrue(result.trusted, result.trustError ?? "")
         XCTAssertNil(result.trustError)
         XCTAssertEqual(result.sentCount, 2)
-        XCTAssertEqual(result.chain.map(\.facts.subject), [
-            "CN=api.test", "CN=Pinwatch Test Issuing CA 1,O=Pinwatch Tests", "CN=Pinwatch Test Root R1,O=Pinwatch Tests",
-        ])
+        XCTAssertEqual(
+            result.chain.map(\.facts.subject),
+            [
+                "CN=api.test", "CN=Pinwatch Test Issuing CA 1,O=Pinwatch Tests", "CN=Pinwatch Test Root R1,O=Pinwatch Tests",
+            ])
         XCTAssertEqual(result.chain.map(\.fromServer), [true, true, false])
         XCTAssertEqual(result.chain.last?.facts.certSHA256, pki.root.certificate.facts.certSHA256)
         XCTAssertEqual(result.chain[0].facts.keyDescription, "ECDSA P-256")
@@ -125,7 +127,8 @@ final class ProbeEngineTests: XCTestCase {
         let newRootCrossSigned = try oldRoot.crossSign(newRoot.certificate)
         let intermediate = try newRoot.issueIntermediate(commonName: "Issuing CA")
         let leaf = try intermediate.issueLeaf(commonName: "api.test", dnsNames: ["api.test"])
-        let server = keep(try LocalTLSServer(identity: Identity(leaf: leaf, intermediates: [intermediate.certificate, newRootCrossSigned])))
+        let server = keep(
+            try LocalTLSServer(identity: Identity(leaf: leaf, intermediates: [intermediate.certificate, newRootCrossSigned])))
 
         let viaOld = probe(.local(server, trust: .pem(oldRoot.certificate.pem)))
         XCTAssertTrue(viaOld.trusted, viaOld.trustError ?? "")
@@ -260,8 +263,10 @@ final class ProbeEngineTests: XCTestCase {
         let server = keep(try LocalTLSServer(identity: try pki.identity()))
         let proxy = keep(try ConnectProxyServer())
         let route = ProxyRoute(scheme: .http, host: proxy.host, port: proxy.port, username: "ops", password: "s3cret", source: "config")
-        let result = probe(ProbeTarget(host: "api.test", port: server.port, serverName: "api.test", connectAddress: "127.0.0.1",
-                                       trust: pki.trust, proxy: route))
+        let result = probe(
+            ProbeTarget(
+                host: "api.test", port: server.port, serverName: "api.test", connectAddress: "127.0.0.1",
+                trust: pki.trust, proxy: route))
         XCTAssertTrue(result.trusted, "\(String(describing: result.failure)) \(result.trustError ?? "")")
         XCTAssertEqual(proxy.connectTargets, ["127.0.0.1:\(server.port)"])
         XCTAssertEqual(proxy.requests.first?.proxyAuthorization, "Basic " + Data("ops:s3cret".utf8).base64EncodedString())
@@ -435,10 +440,12 @@ final class ProbeEngineTests: XCTestCase {
         targets[7] = ProbeTarget(host: "127.0.0.1", port: closed, serverName: "api.test")
         let log = ArrivalLog()
         let finished = expectation(description: "finish")
-        let cycle = engine.start(targets, onResult: { log.record($0, $1) }, onFinish: {
-            log.recordFinish()
-            finished.fulfill()
-        })
+        let cycle = engine.start(
+            targets, onResult: { log.record($0, $1) },
+            onFinish: {
+                log.recordFinish()
+                finished.fulfill()
+            })
         wait(for: [finished], timeout: 60)
         XCTAssertTrue(cycle.isFinished)
         let arrivals = log.snapshot()

@@ -1,5 +1,5 @@
-import PinwatchProbe
 internal import COpenSSL
+import PinwatchProbe
 
 /// Key files, which only the tests read and write: the product keeps its
 /// keys in memory and never loads one.

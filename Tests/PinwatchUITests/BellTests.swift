@@ -1,12 +1,14 @@
 import PinwatchCore
 import XCTest
+
 @testable import PinwatchUI
 
 final class BellTests: XCTestCase {
     private let host = Fixture.host("api.example")
 
     private func record(_ state: inout DashboardState, _ status: HostStatus, leafDays: Int = 60, minute: Double) -> Bool {
-        state.record(Fixture.report(for: host, status: status, leafDays: leafDays), forHost: 0, at: Fixture.now.addingTimeInterval(minute * 60))
+        state.record(
+            Fixture.report(for: host, status: status, leafDays: leafDays), forHost: 0, at: Fixture.now.addingTimeInterval(minute * 60))
     }
 
     /// The bell follows the verdict's severity: it rings once per change

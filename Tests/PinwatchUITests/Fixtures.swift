@@ -1,5 +1,6 @@
 import Foundation
 import PinwatchCore
+
 @testable import PinwatchUI
 
 /// Hand-built hosts and reports: the UI tests need no sockets and no terminal.
@@ -46,7 +47,8 @@ enum Fixture {
             let role = ChainRole.role(ofLevel: level, isSelfSigned: isLast, isTrustAnchor: isLast)
             let subject = level == 0 ? (leafSubject ?? "CN=\(host.host)") : "CN=\(role.rawValue) CA \(level)"
             let days = level == 0 ? leafDays : 3000
-            let certificate = ChainCertificate(facts: facts(subject: subject, daysLeft: days, seed: UInt8(level * 40)), fromServer: role != .root)
+            let certificate = ChainCertificate(
+                facts: facts(subject: subject, daysLeft: days, seed: UInt8(level * 40)), fromServer: role != .root)
             var matches: [PinMatch] = []
             if status == .ok, role == .root { matches = [PinMatch(tier: .ca, pin: caPin)] }
             if status == .leafOnly, role == .leaf { matches = [PinMatch(tier: .leaf, pin: leafPin)] }
@@ -58,7 +60,13 @@ enum Fixture {
         case .blocked: alerts.append(.noMatch)
         default: break
         }
-        if leafDays < 0 { alerts.append(.expired) } else if leafDays <= 7 { alerts.append(.criticalExpiry) } else if leafDays <= 21 { alerts.append(.expiring) }
+        if leafDays < 0 {
+            alerts.append(.expired)
+        } else if leafDays <= 7 {
+            alerts.append(.criticalExpiry)
+        } else if leafDays <= 21 {
+            alerts.append(.expiring)
+        }
         alerts += extraAlerts
         let tiers: [PinTier] = status == .ok ? [.ca] : status == .leafOnly ? [.leaf] : []
         let result = ProbeResult(
@@ -79,7 +87,9 @@ enum Fixture {
         state.beginCycle(total: hosts.count, at: now.addingTimeInterval(-5))
         for (index, status) in statuses.enumerated() {
             guard let status else { continue }
-            state.record(report(for: hosts[index], status: status, leafDays: status == .leafOnly ? 23 : 60), forHost: index, at: now.addingTimeInterval(-120))
+            state.record(
+                report(for: hosts[index], status: status, leafDays: status == .leafOnly ? 23 : 60), forHost: index,
+                at: now.addingTimeInterval(-120))
         }
         state.finishCycle(at: now.addingTimeInterval(-1))
         state.nextCycleAt = now.addingTimeInterval(42)

@@ -1,5 +1,6 @@
 import PinwatchCore
 import XCTest
+
 @testable import PinwatchUI
 
 final class FrameTests: XCTestCase {

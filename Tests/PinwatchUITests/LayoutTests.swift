@@ -1,5 +1,6 @@
 import PinwatchCore
 import XCTest
+
 @testable import PinwatchUI
 
 final class LayoutTests: XCTestCase {
@@ -62,9 +63,10 @@ final class LayoutTests: XCTestCase {
         let state = Fixture.mixedState()
         for width in [40, 80, 120] {
             let frame = DashboardLayout.frame(for: state, width: width, height: 24, now: now)
-            let row = try XCTUnwrap((0..<frame.height).first {
-                frame.text(ofRow: $0).contains("delta.example") && !Fixture.isBannerLine(frame.text(ofRow: $0))
-            })
+            let row = try XCTUnwrap(
+                (0..<frame.height).first {
+                    frame.text(ofRow: $0).contains("delta.example") && !Fixture.isBannerLine(frame.text(ofRow: $0))
+                })
             let text = frame.text(ofRow: row)
             XCTAssertTrue(text.contains("! error"), text)
             XCTAssertTrue(text.contains("refused"), "width \(width): \(text)")
@@ -74,7 +76,9 @@ final class LayoutTests: XCTestCase {
             XCTAssertTrue(cells[kind..<kind + 7].allSatisfy { $0.style.role == .error }, "the kind is drawn as an error")
         }
         let wide = Fixture.lines(DashboardLayout.frame(for: state, width: 120, height: 24, now: now))
-        XCTAssertTrue(wide.contains { $0.contains("delta.example") && $0.contains("refused connection") && !Fixture.isBannerLine($0) }, wide.joined(separator: "\n"))
+        XCTAssertTrue(
+            wide.contains { $0.contains("delta.example") && $0.contains("refused connection") && !Fixture.isBannerLine($0) },
+            wide.joined(separator: "\n"))
     }
 
     func testOnlyErrorHostsStillShowTheirKindInTheNarrowestLayout() throws {
@@ -103,7 +107,8 @@ final class LayoutTests: XCTestCase {
         }
 
         let tall = Fixture.lines(DashboardLayout.frame(for: state, width: 200, height: 40, now: now))
-        XCTAssertEqual(tall.filter { $0.contains("BLOCKED") || $0.contains("LEAF ONLY") }.count, 6, "a tall screen has room for every sentence")
+        XCTAssertEqual(
+            tall.filter { $0.contains("BLOCKED") || $0.contains("LEAF ONLY") }.count, 6, "a tall screen has room for every sentence")
         XCTAssertFalse(tall.contains { $0.contains("×") })
     }
 
@@ -214,10 +219,13 @@ final class LayoutTests: XCTestCase {
         let host = Fixture.host("api.example")
         var state = DashboardState(configPath: "c.yaml", hosts: [host], timeZone: Fixture.utc)
         state.record(Fixture.report(for: host, status: .ok), forHost: 0, at: now)
-        XCTAssertFalse(Fixture.lines(DashboardLayout.frame(for: state, width: 120, height: 12, now: now)).contains { Fixture.isBannerLine($0) })
+        XCTAssertFalse(
+            Fixture.lines(DashboardLayout.frame(for: state, width: 120, height: 12, now: now)).contains { Fixture.isBannerLine($0) })
         state.record(Fixture.report(for: host, status: .error), forHost: 0, at: now)
         let lines = Fixture.lines(DashboardLayout.frame(for: state, width: 120, height: 12, now: now))
-        XCTAssertTrue(lines.contains { $0.hasPrefix(" ! ERROR api.example:443: probe failed (refused): connection refused") }, lines.joined(separator: "\n"))
+        XCTAssertTrue(
+            lines.contains { $0.hasPrefix(" ! ERROR api.example:443: probe failed (refused): connection refused") },
+            lines.joined(separator: "\n"))
         XCTAssertTrue(lines[0].contains("1 unknown"), lines[0])
     }
 
@@ -280,7 +288,9 @@ final class LayoutTests: XCTestCase {
         func order() -> [String] {
             let lines = Fixture.lines(DashboardLayout.frame(for: state, width: 120, height: 24, now: now))
             return lines.compactMap { line in
-                ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot"].first { line.contains("\($0).example:443") && !Fixture.isBannerLine(line) }
+                ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot"].first {
+                    line.contains("\($0).example:443") && !Fixture.isBannerLine(line)
+                }
             }
         }
         // By severity: critical (blocked), unknown (error), warning
@@ -302,7 +312,8 @@ final class LayoutTests: XCTestCase {
         XCTAssertTrue(rows[0].contains("charlie"))
         XCTAssertTrue(text.contains("filter “Cha”"))
         state.filter = "zzz"
-        XCTAssertTrue(Fixture.text(DashboardLayout.frame(for: state, width: 120, height: 24, now: now)).contains("no host matches the filter"))
+        XCTAssertTrue(
+            Fixture.text(DashboardLayout.frame(for: state, width: 120, height: 24, now: now)).contains("no host matches the filter"))
     }
 
     func testFooterShowsKeysAndMessage() {

@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import PinwatchUI
 
 final class RendererTests: XCTestCase {
@@ -36,7 +37,8 @@ final class RendererTests: XCTestCase {
         let colorblind = Theme(name: "cb", roles: [.leaf: RoleAppearance(foreground: .rgb(red: 0x56, green: 0xb4, blue: 0xe9))])
         XCTAssertEqual(ANSIRenderer.render(frame, theme: colorblind), "\u{1B}[0;38;5;74mab\u{1B}[0m\n")
         XCTAssertEqual(ANSIRenderer.render(frame, theme: colorblind, colorCount: 16), "\u{1B}[0;94mab\u{1B}[0m\n", "sky blue → bright blue")
-        let monoOutput = ANSIRenderer.render(DashboardLayout.snapshotFrame(for: Fixture.mixedState(), width: 100, now: Fixture.now), theme: ThemeLoader.mono)
+        let monoOutput = ANSIRenderer.render(
+            DashboardLayout.snapshotFrame(for: Fixture.mixedState(), width: 100, now: Fixture.now), theme: ThemeLoader.mono)
         XCTAssertNil(monoOutput.range(of: "\u{1B}\\[[0-9;]*;(3|4|9|10)[0-9](;|m)", options: .regularExpression))
         XCTAssertTrue(monoOutput.contains("\u{1B}[0;1;7m"), "mono still marks the header with attributes")
     }

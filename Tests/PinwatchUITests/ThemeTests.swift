@@ -1,9 +1,11 @@
 import Foundation
 import XCTest
+
 @testable import PinwatchUI
 
 final class ThemeTests: XCTestCase {
-    private static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    private static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
     private let themesDirectory = ThemeTests.packageRoot.appendingPathComponent("themes").path
 
     func testGoodThemeParses() throws {
@@ -102,12 +104,15 @@ final class ThemeTests: XCTestCase {
         let project = scratch.appendingPathComponent("project")
         let xdg = scratch.appendingPathComponent("xdg")
         let install = scratch.appendingPathComponent("prefix")
-        for directory in [project.appendingPathComponent("themes"), xdg.appendingPathComponent("pinwatch/themes"),
-                          install.appendingPathComponent("share/pinwatch/themes"), install.appendingPathComponent("bin")] {
+        for directory in [
+            project.appendingPathComponent("themes"), xdg.appendingPathComponent("pinwatch/themes"),
+            install.appendingPathComponent("share/pinwatch/themes"), install.appendingPathComponent("bin"),
+        ] {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         }
         func write(_ name: String, to directory: URL) throws {
-            try "name: \(name)\nroles:\n  leaf: { fg: green }\n".write(to: directory.appendingPathComponent("shared.yaml"), atomically: true, encoding: .utf8)
+            try "name: \(name)\nroles:\n  leaf: { fg: green }\n".write(
+                to: directory.appendingPathComponent("shared.yaml"), atomically: true, encoding: .utf8)
         }
         let executable = install.appendingPathComponent("bin/pinwatch").path
         let environment = ["XDG_CONFIG_HOME": xdg.path]
@@ -136,7 +141,8 @@ final class ThemeTests: XCTestCase {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("pinwatch-bad-\(UUID().uuidString).yaml")
         defer { try? FileManager.default.removeItem(at: file) }
         try "name: bad\nroles:\n  root: { fg: \"#12\" }\n".write(to: file, atomically: true, encoding: .utf8)
-        XCTAssertThrowsError(try ThemeLoader.load(nameOrPath: file.path, currentDirectory: "/", environment: [:], executablePath: nil)) { error in
+        XCTAssertThrowsError(try ThemeLoader.load(nameOrPath: file.path, currentDirectory: "/", environment: [:], executablePath: nil)) {
+            error in
             XCTAssertEqual(String(describing: error).prefix(file.path.count + 3), "\(file.path):3:")
         }
     }

@@ -21,7 +21,8 @@ public enum ConfigDuration {
         }
         let allowed = number.allSatisfy { $0 == "." || ($0.isASCII && $0.isNumber) }
         guard allowed, number.first?.isNumber == true, let value = Double(number), value > 0,
-            (value * scale).isFinite else {
+            (value * scale).isFinite
+        else {
             return nil
         }
         return value * scale

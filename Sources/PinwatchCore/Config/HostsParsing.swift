@@ -21,7 +21,9 @@ extension ConfigDocumentParser {
             guard let host = host(item, key: "hosts[\(index)]", defaults: defaults) else { continue }
             let identity = HostIdentity(host: host.host.lowercased(), port: host.port, serverName: host.serverName.lowercased())
             if let first = firstSeen[identity] {
-                report(item, key: "hosts[\(index)]", "duplicate host \(host.displayName) (sni \(host.serverName)), first at hosts[\(first.index)] line \(first.line)")
+                report(
+                    item, key: "hosts[\(index)]",
+                    "duplicate host \(host.displayName) (sni \(host.serverName)), first at hosts[\(first.index)] line \(first.line)")
                 continue
             }
             firstSeen[identity] = (index, line(of: item))

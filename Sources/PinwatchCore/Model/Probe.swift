@@ -140,7 +140,9 @@ public struct ProbeResult: Hashable, Sendable {
         self.finishedAt = finishedAt
     }
 
-    public static func failed(_ failure: ProbeFailure, address: String? = nil, elapsed: TimeInterval, proxy: ProxyRoute? = nil) -> ProbeResult {
+    public static func failed(_ failure: ProbeFailure, address: String? = nil, elapsed: TimeInterval, proxy: ProxyRoute? = nil)
+        -> ProbeResult
+    {
         ProbeResult(address: address, failure: failure, elapsed: elapsed, proxy: proxy)
     }
 }

@@ -51,8 +51,9 @@ struct NoProxyRule: Sendable {
     private static func isIPLiteral(_ name: String) -> Bool {
         if name.contains(":") { return true }
         let parts = name.split(separator: ".", omittingEmptySubsequences: false)
-        return parts.count == 4 && parts.allSatisfy { part in
-            !part.isEmpty && part.count <= 3 && part.allSatisfy { $0.isASCII && $0.isNumber }
-        }
+        return parts.count == 4
+            && parts.allSatisfy { part in
+                !part.isEmpty && part.count <= 3 && part.allSatisfy { $0.isASCII && $0.isNumber }
+            }
     }
 }

@@ -51,14 +51,18 @@ public enum ChainListing {
     public static func json(file: String, certificates: [CertificateFacts], now: Date = Date()) -> String {
         JSONValue.object([
             ("file", .string(file)),
-            ("certificates", .array(certificates.map { facts in
-                let description = CertificateDescription(facts, daysLeft: Verdict.daysLeft(until: facts.notAfter, now: now))
-                return .object(
-                    description.jsonFields + [
-                        ("ca", .bool(facts.isCA)),
-                        ("pins", .array(description.pinForms.map(JSONValue.string))),
-                    ])
-            })),
+            (
+                "certificates",
+                .array(
+                    certificates.map { facts in
+                        let description = CertificateDescription(facts, daysLeft: Verdict.daysLeft(until: facts.notAfter, now: now))
+                        return .object(
+                            description.jsonFields + [
+                                ("ca", .bool(facts.isCA)),
+                                ("pins", .array(description.pinForms.map(JSONValue.string))),
+                            ])
+                    })
+            ),
         ]).render()
     }
 

@@ -15,7 +15,9 @@ public enum CheckReport {
         guard !reports.isEmpty else { return unknown("no hosts configured") }
         let worst = reports.map(\.severity).max { $0.rank < $1.rank } ?? .ok
         let state = CheckState(worst)
-        var lines = ["PINWATCH \(state.label) - \(headline(reports, worst: worst)) | \(perfdata(reports, warnDays: warnDays, criticalDays: criticalDays))"]
+        var lines = [
+            "PINWATCH \(state.label) - \(headline(reports, worst: worst)) | \(perfdata(reports, warnDays: warnDays, criticalDays: criticalDays))"
+        ]
         for report in worstFirst(reports) where report.severity != .ok || !report.alerts.isEmpty {
             lines.append(longLine(report))
         }

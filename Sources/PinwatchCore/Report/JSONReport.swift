@@ -21,11 +21,20 @@ public enum JSONReport {
         let head = JSONValue.object([
             ("version", .int(version)),
             ("generated_at", .string(DateText.iso8601(generatedAt))),
-            ("summary", .object(
-                StatusSummary.reportingOrder.map { ($0.rawValue, .int(summary.count(of: $0))) }
-                    + [("severity", .object(HostSeverity.worstFirst.map { severity in
-                        (severity.rawValue, .int(reports.filter { $0.severity == severity }.count))
-                    }))])),
+            (
+                "summary",
+                .object(
+                    StatusSummary.reportingOrder.map { ($0.rawValue, .int(summary.count(of: $0))) }
+                        + [
+                            (
+                                "severity",
+                                .object(
+                                    HostSeverity.worstFirst.map { severity in
+                                        (severity.rawValue, .int(reports.filter { $0.severity == severity }.count))
+                                    })
+                            )
+                        ])
+            ),
         ]).render()
         // The head without its closing brace; "hosts" is the last field.
         emit(String(head.dropLast(2)) + ",\n  \"hosts\": ")
@@ -48,9 +57,10 @@ public enum JSONReport {
     static func host(_ report: HostReport) -> JSONValue {
         let result = report.result
         let chainObtained = report.status != .error
-        let error: JSONValue = result.failure.map {
-            .object([("kind", .string($0.kind.rawValue)), ("message", .string($0.message))])
-        } ?? .null
+        let error: JSONValue =
+            result.failure.map {
+                .object([("kind", .string($0.kind.rawValue)), ("message", .string($0.message))])
+            } ?? .null
         return .object([
             ("host", .string(report.config.host)),
             ("port", .int(report.config.port)),
@@ -89,7 +99,7 @@ public enum JSONReport {
                 ("role", .string(level.role.rawValue)),
                 ("from_server", .bool(level.certificate.fromServer)),
             ] + description.jsonFields + [
-                ("matched", .array(level.matches.map { .object([("tier", .string($0.tier.rawValue)), ("pin", .string($0.pin.text))]) })),
+                ("matched", .array(level.matches.map { .object([("tier", .string($0.tier.rawValue)), ("pin", .string($0.pin.text))]) }))
             ])
     }
 }

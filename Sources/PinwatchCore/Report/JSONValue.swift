@@ -27,7 +27,10 @@ enum JSONValue: Sendable {
         case .int(let value): out += String(value)
         case .string(let value): Self.writeString(value, to: &out)
         case .array(let items):
-            guard !items.isEmpty else { out += "[]"; return }
+            guard !items.isEmpty else {
+                out += "[]"
+                return
+            }
             out += "[\n"
             for (index, item) in items.enumerated() {
                 out += String(repeating: "  ", count: indent + 1)
@@ -36,7 +39,10 @@ enum JSONValue: Sendable {
             }
             out += String(repeating: "  ", count: indent) + "]"
         case .object(let fields):
-            guard !fields.isEmpty else { out += "{}"; return }
+            guard !fields.isEmpty else {
+                out += "{}"
+                return
+            }
             out += "{\n"
             for (index, (key, value)) in fields.enumerated() {
                 out += String(repeating: "  ", count: indent + 1)

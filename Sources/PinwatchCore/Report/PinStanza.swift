@@ -30,7 +30,8 @@ public enum PinStanza {
 
     /// Plain when it is obviously a host name, else double-quoted with escapes.
     private static func scalar(_ text: String) -> String {
-        let plain = !text.isEmpty && text.first?.isLetter == true
+        let plain =
+            !text.isEmpty && text.first?.isLetter == true
             && text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "-") }
         // Words YAML 1.1 reads as booleans or null stay strings only when quoted.
         let special = ["y", "n", "yes", "no", "on", "off", "true", "false", "null"].contains(text.lowercased())

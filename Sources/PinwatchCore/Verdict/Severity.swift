@@ -66,7 +66,8 @@ extension Verdict {
             return HostAssessment(severity: .critical, reason: "\(via): \(what); the server itself was not reached")
         }
         if status == .blocked {
-            return HostAssessment(severity: .critical, reason: "pinned clients refuse this host now: " + blockedCause(has, result, leafDaysLeft))
+            return HostAssessment(
+                severity: .critical, reason: "pinned clients refuse this host now: " + blockedCause(has, result, leafDaysLeft))
         }
         if has.contains(.expired) {
             return HostAssessment(severity: .critical, reason: "the leaf certificate expired \(daysText(-(leafDaysLeft ?? 0))) ago")

@@ -1,5 +1,5 @@
-import Foundation
 internal import COpenSSL
+import Foundation
 
 /// Certificate validity times as `Date`, through `struct tm` and `timegm`
 /// so that the process time zone never matters.

@@ -14,7 +14,8 @@ public enum CertificateReader {
             throw CertificateError.unreadable(path: path, reason: "file is empty")
         }
         let pemMarker = Array("-----BEGIN".utf8)
-        let looksLikePEM = bytes.count >= pemMarker.count
+        let looksLikePEM =
+            bytes.count >= pemMarker.count
             && (0...(bytes.count - pemMarker.count)).contains { bytes[$0..<($0 + pemMarker.count)].elementsEqual(pemMarker) }
         if looksLikePEM {
             let certificates: [X509Certificate]

@@ -61,7 +61,7 @@ enum PublicKeyFacts {
         var keyBytes: UnsafePointer<UInt8>? = nil
         var keyLength: Int32 = 0
         guard X509_PUBKEY_get0_param(nil, &keyBytes, &keyLength, nil, publicKey) == 1,
-              let keyBytes, keyLength > 0
+            let keyBytes, keyLength > 0
         else {
             _ = OpenSSLErrorQueue.drainCodes()
             return []
@@ -69,7 +69,8 @@ enum PublicKeyFacts {
         let raw = UnsafeBufferPointer(start: keyBytes, count: Int(keyLength))
         let isCompressedPoint = raw[0] == 0x02 || raw[0] == 0x03
         if isCompressedPoint, let key = X509_get0_pubkey(x509), EVP_PKEY_get_base_id(key) == EVP_PKEY_EC,
-           let uncompressed = uncompressedPoint(raw, of: key) {
+            let uncompressed = uncompressedPoint(raw, of: key)
+        {
             return SHA256Digest.of(uncompressed)
         }
         return SHA256Digest.of(UnsafeRawBufferPointer(raw))
@@ -81,8 +82,8 @@ enum PublicKeyFacts {
         var nameBuffer = [CChar](repeating: 0, count: 80)
         var nameLength = 0
         guard EVP_PKEY_get_group_name(key, &nameBuffer, nameBuffer.count, &nameLength) == 1,
-              case let nid = OBJ_sn2nid(nameBuffer), nid != NID_undef,
-              let group = EC_GROUP_new_by_curve_name(nid)
+            case let nid = OBJ_sn2nid(nameBuffer), nid != NID_undef,
+            let group = EC_GROUP_new_by_curve_name(nid)
         else {
             _ = OpenSSLErrorQueue.drainCodes()
             return nil

@@ -1,5 +1,5 @@
-import Glibc
 internal import COpenSSL
+import Glibc
 
 /// DNS names and IP addresses of the subjectAltName extension, in order.
 enum SubjectAltNames {

@@ -1,6 +1,6 @@
+internal import COpenSSL
 import Foundation
 import PinwatchCore
-internal import COpenSSL
 
 extension X509Certificate {
     /// Everything the reports need from this certificate, computed once per call.

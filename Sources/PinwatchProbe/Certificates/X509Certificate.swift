@@ -1,5 +1,5 @@
-import Foundation
 internal import COpenSSL
+import Foundation
 
 /// The one owner of an OpenSSL `X509`: takes a reference in `init`, drops it
 /// in `deinit`, and lends the pointer only inside `withPointer`.

@@ -1,5 +1,5 @@
-import Foundation
 internal import COpenSSL
+import Foundation
 
 /// A CA certificate with its key: the thing that issues the local PKI.
 ///
@@ -106,10 +106,12 @@ public struct CertificateAuthority: Sendable {
                 guard index >= 0, let found = X509_get_ext(original, index) else { return nil }
                 return .copied(found)
             }
-            let window = validity ?? ValidityWindow(
-                notBefore: ASN1TimeConversion.date(X509_get0_notBefore(original)),
-                notAfter: ASN1TimeConversion.date(X509_get0_notAfter(original))
-            )
+            let window =
+                validity
+                ?? ValidityWindow(
+                    notBefore: ASN1TimeConversion.date(X509_get0_notBefore(original)),
+                    notAfter: ASN1TimeConversion.date(X509_get0_notAfter(original))
+                )
             return try CertificateDraft(subject: subject, publicKey: publicKey, validity: window, extensions: kept)
                 .sign(by: .authority(certificate: certificate, key: key))
         }
@@ -156,4 +158,3 @@ enum LeafProfile {
         ]
     }
 }
-

@@ -1,5 +1,5 @@
-import Foundation
 internal import COpenSSL
+import Foundation
 
 /// One X.509v3 extension of a certificate being issued.
 enum DraftExtension {
@@ -52,7 +52,8 @@ struct CertificateDraft {
         return certificate
     }
 
-    private func fill(_ x509: OpaquePointer, issuedBy issuerCertificate: OpaquePointer, signer: DraftSigner, signingKey: PrivateKey) throws {
+    private func fill(_ x509: OpaquePointer, issuedBy issuerCertificate: OpaquePointer, signer: DraftSigner, signingKey: PrivateKey) throws
+    {
         try check(X509_set_version(x509, Int(X509_VERSION_3)), "version")
         try setRandomSerial(x509)
         try check(X509_set_subject_name(x509, subject), "subject")

@@ -1,5 +1,5 @@
-import Foundation
 internal import COpenSSL
+import Foundation
 
 /// The one owner of an OpenSSL `EVP_PKEY` holding a private key.
 ///

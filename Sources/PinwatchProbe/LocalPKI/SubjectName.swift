@@ -1,5 +1,5 @@
-import Foundation
 internal import COpenSSL
+import Foundation
 
 /// Builds a temporary `X509_NAME` (O then CN, as public CAs order them)
 /// and lends it to `body`.

@@ -1,5 +1,5 @@
-import PinwatchCore
 internal import COpenSSL
+import PinwatchCore
 
 /// Reads what a finished handshake left in the `SSL`: the chain as sent,
 /// the chain as built by the verifier, and the verdict.
@@ -22,8 +22,9 @@ enum ChainCollector {
             return .failure(ProbeFailure(kind: .noCertificate, message: "the server sent no certificate"))
         }
         guard sent.count <= maximumSentCertificates else {
-            return .failure(ProbeFailure(
-                kind: .tls, message: "the server sent \(sent.count) certificates (more than \(maximumSentCertificates) is refused)"))
+            return .failure(
+                ProbeFailure(
+                    kind: .tls, message: "the server sent \(sent.count) certificates (more than \(maximumSentCertificates) is refused)"))
         }
         let built = certificates(in: SSL_get0_verified_chain(ssl))
         let levels = (built.isEmpty ? sent : built).prefix(maximumLevels)

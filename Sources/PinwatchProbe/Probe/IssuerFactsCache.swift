@@ -1,5 +1,5 @@
-import PinwatchCore
 internal import COpenSSL
+import PinwatchCore
 
 /// Facts of the intermediates and roots already seen, by certificate
 /// digest, for one event loop.

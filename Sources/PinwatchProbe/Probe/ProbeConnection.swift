@@ -1,8 +1,8 @@
+internal import COpenSSL
 import Dispatch
 import Foundation
 import Glibc
 import PinwatchCore
-internal import COpenSSL
 
 /// One probe as a state machine driven by its event loop: resolve →
 /// connect → proxy handshake → TLS handshake → collect → close.
@@ -116,7 +116,8 @@ final class ProbeConnection {
         closeSocket()
         let kind: ProbeErrorKind = target.proxy == nil ? .refused : .proxy
         let prefix = target.proxy == nil ? "" : "cannot reach proxy: "
-        finish(failure: ProbeFailure(kind: kind, message: prefix + (lastConnectError.isEmpty ? "no address to connect to" : lastConnectError)))
+        finish(
+            failure: ProbeFailure(kind: kind, message: prefix + (lastConnectError.isEmpty ? "no address to connect to" : lastConnectError)))
     }
 
     func socketReady() {
@@ -290,9 +291,10 @@ final class ProbeConnection {
         }
         handshakeBytesReceived += count
         guard handshakeBytesReceived <= Self.maximumHandshakeBytes else {
-            finish(failure: ProbeFailure(
-                kind: .tls,
-                message: "the server sent more than \(Self.maximumHandshakeBytes / 1024) KiB without completing the TLS handshake"))
+            finish(
+                failure: ProbeFailure(
+                    kind: .tls,
+                    message: "the server sent more than \(Self.maximumHandshakeBytes / 1024) KiB without completing the TLS handshake"))
             return false
         }
         chunk.withUnsafeBytes { session.feed(UnsafeRawBufferPointer(rebasing: $0.prefix(count))) }
@@ -309,7 +311,8 @@ final class ProbeConnection {
                     loop.watch(self, for: .writable)
                     return false
                 }
-                let reason = errno == EPIPE || errno == ECONNRESET
+                let reason =
+                    errno == EPIPE || errno == ECONNRESET
                     ? "connection closed by the server during the TLS handshake"
                     : "TLS handshake failed: \(String(cString: strerror(errno)))"
                 finish(failure: ProbeFailure(kind: .tls, message: reason))
@@ -325,9 +328,10 @@ final class ProbeConnection {
         case .failure(let failure):
             finish(failure: failure)
         case .success(let outcome):
-            finish(result: ProbeResult(
-                address: reportedAddress, chain: outcome.chain, sentCount: outcome.sentCount, trusted: outcome.trusted,
-                trustError: outcome.trustError, elapsed: elapsed, proxy: target.proxy, finishedAt: Date()))
+            finish(
+                result: ProbeResult(
+                    address: reportedAddress, chain: outcome.chain, sentCount: outcome.sentCount, trusted: outcome.trusted,
+                    trustError: outcome.trustError, elapsed: elapsed, proxy: target.proxy, finishedAt: Date()))
         }
     }
 

@@ -23,8 +23,10 @@ public final class ProbeCycle: @unchecked Sendable {
     private let onFinish: @Sendable () -> Void
     private let cancelInFlight: (ProbeCycle) -> Void
 
-    init(count: Int, onResult: @escaping @Sendable (Int, ProbeResult) -> Void, onFinish: @escaping @Sendable () -> Void,
-         cancelInFlight: @escaping (ProbeCycle) -> Void) {
+    init(
+        count: Int, onResult: @escaping @Sendable (Int, ProbeResult) -> Void, onFinish: @escaping @Sendable () -> Void,
+        cancelInFlight: @escaping (ProbeCycle) -> Void
+    ) {
         remaining = count
         self.onResult = onResult
         self.onFinish = onFinish

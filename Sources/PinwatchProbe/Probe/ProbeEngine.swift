@@ -37,12 +37,15 @@ public final class ProbeEngine: @unchecked Sendable {
     /// Probes every target with at most `concurrency` in flight; `onResult` is called (from an internal
     /// thread) as each probe finishes, with the target's index; `onFinish` once after the last one.
     @discardableResult
-    public func start(_ targets: [ProbeTarget],
-                      onResult: @escaping @Sendable (Int, ProbeResult) -> Void,
-                      onFinish: @escaping @Sendable () -> Void) -> ProbeCycle {
+    public func start(
+        _ targets: [ProbeTarget],
+        onResult: @escaping @Sendable (Int, ProbeResult) -> Void,
+        onFinish: @escaping @Sendable () -> Void
+    ) -> ProbeCycle {
         let scheduler = self.scheduler
-        let cycle = ProbeCycle(count: targets.count, onResult: onResult, onFinish: onFinish,
-                               cancelInFlight: { scheduler.cancel($0) })
+        let cycle = ProbeCycle(
+            count: targets.count, onResult: onResult, onFinish: onFinish,
+            cancelInFlight: { scheduler.cancel($0) })
         if targets.isEmpty {
             cycle.finishWithoutTargets()
             return cycle

@@ -1,8 +1,8 @@
+internal import CLinux
 import Dispatch
 import Foundation
 import Glibc
 import PinwatchCore
-internal import CLinux
 
 /// One thread multiplexing many probes with epoll: sockets, resolver
 /// answers and new jobs all wake the same `epoll_wait`, whose timeout is

@@ -105,8 +105,11 @@ final class ProbeScheduler: @unchecked Sendable {
     private func launch(_ admitted: [(ProbeJob, ProbeEventLoop?)]) {
         for (job, loop) in admitted {
             guard let loop else {
-                let result: ProbeResult? = job.cycle.isCancelled ? nil : ProbeResult.failed(
-                    ProbeFailure(kind: .tls, message: "the probe engine could not start its event loops"), elapsed: 0)
+                let result: ProbeResult? =
+                    job.cycle.isCancelled
+                    ? nil
+                    : ProbeResult.failed(
+                        ProbeFailure(kind: .tls, message: "the probe engine could not start its event loops"), elapsed: 0)
                 job.cycle.complete(index: job.index, result: result)
                 continue
             }

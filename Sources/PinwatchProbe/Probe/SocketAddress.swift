@@ -44,7 +44,7 @@ struct SocketAddress {
     init?(_ info: UnsafePointer<addrinfo>) {
         let entry = info.pointee
         guard let source = entry.ai_addr, entry.ai_family == AF_INET || entry.ai_family == AF_INET6,
-              Int(entry.ai_addrlen) <= MemoryLayout<sockaddr_storage>.size
+            Int(entry.ai_addrlen) <= MemoryLayout<sockaddr_storage>.size
         else { return nil }
         withUnsafeMutableBytes(of: &storage) { target in
             target.copyMemory(from: UnsafeRawBufferPointer(start: source, count: Int(entry.ai_addrlen)))
@@ -74,7 +74,8 @@ struct SocketAddress {
 
     var port: Int {
         withUnsafeBytes(of: storage) { raw in
-            let offset = family == AF_INET
+            let offset =
+                family == AF_INET
                 ? (MemoryLayout<sockaddr_in>.offset(of: \sockaddr_in.sin_port) ?? 2)
                 : (MemoryLayout<sockaddr_in6>.offset(of: \sockaddr_in6.sin6_port) ?? 2)
             return Int(UInt16(raw[offset]) << 8 | UInt16(raw[offset + 1]))

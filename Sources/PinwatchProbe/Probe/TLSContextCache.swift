@@ -1,6 +1,6 @@
+internal import COpenSSL
 import Foundation
 import PinwatchCore
-internal import COpenSSL
 
 /// One client `SSL_CTX` per trust source, built once and shared by every
 /// probe of every cycle: loading the system store costs far more than a

@@ -18,7 +18,8 @@ enum TLSFailureText {
         }
         if reasons.contains(SSL_R_UNEXPECTED_EOF_WHILE_READING)
             || (sslError == SSL_ERROR_SYSCALL && codes.isEmpty && systemError == 0)
-            || sslError == SSL_ERROR_ZERO_RETURN {
+            || sslError == SSL_ERROR_ZERO_RETURN
+        {
             return "connection closed by the server during the TLS handshake"
         }
         if reasons.contains(SSL_R_EXCESSIVE_MESSAGE_SIZE) {

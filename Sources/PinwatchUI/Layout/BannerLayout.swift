@@ -63,7 +63,11 @@ enum BannerLayout {
         }
         var lines: [StyledLine] = []
         if !hosts.critical.isEmpty {
-            lines.append([Span(" ✗ CRITICAL ×\(hosts.critical.count): pinned clients fail now or within days — \(names(hosts.critical))", Style(.banner))])
+            lines.append([
+                Span(
+                    " ✗ CRITICAL ×\(hosts.critical.count): pinned clients fail now or within days — \(names(hosts.critical))",
+                    Style(.banner))
+            ])
         }
         if !hosts.unknown.isEmpty {
             lines.append([Span(" ! UNKNOWN ×\(hosts.unknown.count): could not be probed — \(names(hosts.unknown))", Style(.banner))])

@@ -121,7 +121,11 @@ public enum DashboardLayout {
     private static func drawDetail(_ state: DashboardState, hostIndex: Int, into frame: inout Frame, bodyHeight: Int, now: Date) {
         let title = state.hosts.indices.contains(hostIndex) ? state.hosts[hostIndex].displayName : "?"
         let top = HeaderLayout.height
-        frame.draw([Span(" detail: \(title)", Style(.header, bold: true)), Span("   Esc back · y pins stanza · ↑↓ PgUp PgDn scroll", Style(.header))], row: top)
+        frame.draw(
+            [
+                Span(" detail: \(title)", Style(.header, bold: true)),
+                Span("   Esc back · y pins stanza · ↑↓ PgUp PgDn scroll", Style(.header)),
+            ], row: top)
         frame.restyle(row: top) { _ in Style(.header) }
         let lines = DetailLayout.lines(for: state, hostIndex: hostIndex, now: now)
         let capacity = bodyHeight - 1
@@ -138,7 +142,9 @@ public enum DashboardLayout {
             lines.append([Span(" " + message, Style(.warn))])
         }
         if state.isEditingFilter {
-            lines.append([Span(" / ", Style(.header, bold: true)), Span(state.filter + "▏"), Span("   Enter keep · Esc clear", Style(.dim))])
+            lines.append([
+                Span(" / ", Style(.header, bold: true)), Span(state.filter + "▏"), Span("   Enter keep · Esc clear", Style(.dim)),
+            ])
             return lines
         }
         let keys: [(String, String)]

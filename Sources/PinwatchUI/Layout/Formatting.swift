@@ -76,7 +76,9 @@ enum Formatting {
     /// and colour of the host's severity.
     static func status(of report: HostReport?) -> Span {
         guard let report else { return status(nil) }
-        let expiry = report.alerts.contains(.expired) ? "expired"
+        let expiry =
+            report.alerts.contains(.expired)
+            ? "expired"
             : report.alerts.contains(.criticalExpiry) || report.alerts.contains(.expiring) ? "expiring" : nil
         switch (report.status, report.severity, expiry) {
         case (.ok, .critical, let word?), (.unpinned, .critical, let word?):

@@ -25,7 +25,9 @@ enum HelpLayout {
         let top = (frame.height - boxHeight) / 2
         let border = Style(.header)
         let title = " help — any key closes"
-        frame.put(title + String(repeating: " ", count: max(0, boxWidth - DisplayWidth.of(title))), row: top, column: left, maxWidth: boxWidth, style: border)
+        frame.put(
+            title + String(repeating: " ", count: max(0, boxWidth - DisplayWidth.of(title))), row: top, column: left, maxWidth: boxWidth,
+            style: border)
         for row in 1..<boxHeight {
             frame.put(String(repeating: " ", count: boxWidth), row: top + row, column: left, maxWidth: boxWidth, style: .normal)
             frame.put("│", row: top + row, column: left, style: border)

@@ -58,7 +58,8 @@ public enum ThemeLoader {
         }
         if let executablePath {
             let executableDirectory = ((executablePath as NSString).resolvingSymlinksInPath as NSString).deletingLastPathComponent
-            directories.append(((executableDirectory as NSString).appendingPathComponent("../share/pinwatch/themes") as NSString).standardizingPath)
+            directories.append(
+                ((executableDirectory as NSString).appendingPathComponent("../share/pinwatch/themes") as NSString).standardizingPath)
             directories.append((executableDirectory as NSString).appendingPathComponent("themes"))
         }
         return directories

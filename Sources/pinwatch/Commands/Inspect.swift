@@ -60,7 +60,8 @@ extension Pinwatch {
                     }
                     trustSource = .bundle(path)
                 }
-                let host = HostConfig(host: endpoint.host, port: endpoint.port, serverName: sni, connectAddress: connect, trust: trustSource)
+                let host = HostConfig(
+                    host: endpoint.host, port: endpoint.port, serverName: sni, connectAddress: connect, trust: trustSource)
                 let config = Config(timeout: timeout, concurrency: 1, hosts: [host])
                 let reports = HostPoller(config: config).runCycle()
                 guard let report = reports.first else { return }

@@ -49,7 +49,8 @@ extension Pinwatch {
 
         static func requireTerminal() throws {
             guard TTY.standardOutputIsTerminal, TTY.standardInputIsTerminal else {
-                throw UserFacingError(message: "the dashboard needs a terminal; for a one-shot report use `pinwatch snapshot --format text|ansi|json`")
+                throw UserFacingError(
+                    message: "the dashboard needs a terminal; for a one-shot report use `pinwatch snapshot --format text|ansi|json`")
             }
         }
 

@@ -191,7 +191,8 @@ final class DashboardController: @unchecked Sendable {
             return
         }
         let host = report.config
-        let stanza = "hosts:\n" + PinStanza.yaml(host: host.host, port: host.port, sni: host.serverName, chain: report.levels.map(\.certificate))
+        let stanza =
+            "hosts:\n" + PinStanza.yaml(host: host.host, port: host.port, sni: host.serverName, chain: report.levels.map(\.certificate))
         screen.sendClipboard(stanza)
         state.stanzaText = stanza
         announce("pins stanza for \(host.displayName) sent to the clipboard (OSC 52)")

@@ -61,14 +61,16 @@ extension Pinwatch {
                     do {
                         try fleet.rotateIntermediate()
                         controller.announce(
-                            "demo: rotated the intermediate of \(DemoFleet.rotatingHost) (new CA key) — watch it turn leaf_only on the next cycle")
+                            "demo: rotated the intermediate of \(DemoFleet.rotatingHost) (new CA key) — watch it turn leaf_only on the next cycle"
+                        )
                     } catch {
                         controller.announce("demo: rotation failed: \(error)")
                     }
                 })
                 let controller = try Watch.makeController(
                     config: config, environment: fleet.environment, theme: chosenTheme, bell: !noBell, hooks: hooks)
-                controller.announce("demo: \(config.hosts.count) local hosts; the intermediate of \(DemoFleet.rotatingHost) rotates after the second cycle")
+                controller.announce(
+                    "demo: \(config.hosts.count) local hosts; the intermediate of \(DemoFleet.rotatingHost) rotates after the second cycle")
                 controller.run()
             }
         }

@@ -28,14 +28,17 @@ final class DemoFleet {
         let trust = TrustSource.pem(world.trustPEM)
         var hosts: [HostConfig] = []
 
-        func serve(_ name: String, by issuer: CertificateAuthority, validity: ValidityWindow = .lasting(days: 60)) throws -> (LocalTLSServer, IssuedCertificate) {
+        func serve(_ name: String, by issuer: CertificateAuthority, validity: ValidityWindow = .lasting(days: 60)) throws -> (
+            LocalTLSServer, IssuedCertificate
+        ) {
             try world.serveLeaf(name, by: issuer, validity: validity)
         }
         func pin(_ certificate: X509Certificate) -> Pin {
             LocalWorld.spkiPin(certificate)
         }
         func host(_ name: String, port: Int, ca: [Pin] = [], leaf: [Pin] = []) -> HostConfig {
-            HostConfig(host: name, port: port, connectAddress: "127.0.0.1", trust: trust, pins: PinSet(ca: ca, leaf: leaf), line: hosts.count + 1)
+            HostConfig(
+                host: name, port: port, connectAddress: "127.0.0.1", trust: trust, pins: PinSet(ca: ca, leaf: leaf), line: hosts.count + 1)
         }
         let retiredLeafKey = try PrivateKey.ecdsa(.p256)
         let retiredLeafPin = Pin(

@@ -14,10 +14,11 @@ struct ConfigOptions: ParsableArguments {
         let environment = ProcessInfo.processInfo.environment
         let cwd = FileManager.default.currentDirectoryPath
         guard let path = ConfigLocator.locate(explicit: config, currentDirectory: cwd, environment: environment) else {
-            throw UserFacingError(message: """
-                no configuration found: pass --config PATH, or create ./pinwatch.yaml or \
-                $XDG_CONFIG_HOME/pinwatch/config.yaml (try `pinwatch demo` for a built-in example)
-                """)
+            throw UserFacingError(
+                message: """
+                    no configuration found: pass --config PATH, or create ./pinwatch.yaml or \
+                    $XDG_CONFIG_HOME/pinwatch/config.yaml (try `pinwatch demo` for a built-in example)
+                    """)
         }
         let loader = ConfigLoader(certificateDigests: { try CertificateReader.certificateDigests(inFile: $0) })
         let outcome = Result { () throws(ConfigError) -> Config in try loader.load(path: path) }

@@ -5,8 +5,11 @@ import PinwatchUI
 /// Loads the theme a command asked for, falling back to `mono` where colour
 /// must not be used (NO_COLOR, or a terminal with fewer than 8 colours).
 enum ThemeChoice {
-    static func load(requested: String?, config: Config?, colorCount: Int, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Theme {
-        let name = ThemeLoader.prefersMono(environment: environment, colorCount: colorCount)
+    static func load(
+        requested: String?, config: Config?, colorCount: Int, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws -> Theme {
+        let name =
+            ThemeLoader.prefersMono(environment: environment, colorCount: colorCount)
             ? "mono"
             : (requested ?? config?.theme ?? "default")
         do {

@@ -88,18 +88,20 @@ final class LocalFleet {
     @discardableResult
     func addLeafOnly(_ name: String) throws -> Host {
         let (server, leaf) = try serveLeaf(name)
-        return add(Host(
-            name: name, port: server.port, ca: [try Self.unrelatedPin()], leaf: [Self.pin(leaf.certificate)],
-            leafCertificate: leaf.certificate))
+        return add(
+            Host(
+                name: name, port: server.port, ca: [try Self.unrelatedPin()], leaf: [Self.pin(leaf.certificate)],
+                leafCertificate: leaf.certificate))
     }
 
     /// blocked: trusted (another CA in the store), but no pin matches.
     @discardableResult
     func addBlockedNoMatch(_ name: String) throws -> Host {
         let (server, leaf) = try serveLeaf(name, by: otherIssuing)
-        return add(Host(
-            name: name, port: server.port, ca: [Self.pin(root.certificate)], leaf: [try Self.unrelatedPin()],
-            leafCertificate: leaf.certificate))
+        return add(
+            Host(
+                name: name, port: server.port, ca: [Self.pin(root.certificate)], leaf: [try Self.unrelatedPin()],
+                leafCertificate: leaf.certificate))
     }
 
     /// blocked: a self-signed leaf whose own key is pinned, so a pin
@@ -207,4 +209,3 @@ final class LocalFleet {
             arguments, environment: environment, currentDirectory: directory, timeout: timeout, file: file, line: line)
     }
 }
-

@@ -27,7 +27,8 @@ struct PinwatchBinary {
         _ arguments: [String], environment: [String: String] = [:], currentDirectory: URL? = nil,
         timeout: TimeInterval = 60, file: StaticString = #filePath, line: UInt = #line
     ) throws -> Outcome {
-        try runProcess(url, arguments, environment: environment, currentDirectory: currentDirectory, timeout: timeout, file: file, line: line)
+        try runProcess(
+            url, arguments, environment: environment, currentDirectory: currentDirectory, timeout: timeout, file: file, line: line)
     }
 
     /// Runs a bash script (pipelines around the binary), with the same

@@ -104,14 +104,17 @@ final class Socks5TestProxy: @unchecked Sendable {
     private func serve(_ client: Int32) {
         let deadline = Date().addingTimeInterval(10)
         guard let greeting = read(client, 2, until: deadline), greeting[0] == 5,
-              let methods = read(client, Int(greeting[1]), until: deadline) else { return }
+            let methods = read(client, Int(greeting[1]), until: deadline)
+        else { return }
         if let credentials {
             guard methods.contains(2) else { return write(client, [5, 0xFF]) }
             write(client, [5, 2])
             guard let header = read(client, 2, until: deadline), let user = read(client, Int(header[1]), until: deadline),
-                  let passwordLength = read(client, 1, until: deadline),
-                  let password = read(client, Int(passwordLength[0]), until: deadline) else { return }
-            let accepted = String(decoding: user, as: UTF8.self) == credentials.user
+                let passwordLength = read(client, 1, until: deadline),
+                let password = read(client, Int(passwordLength[0]), until: deadline)
+            else { return }
+            let accepted =
+                String(decoding: user, as: UTF8.self) == credentials.user
                 && String(decoding: password, as: UTF8.self) == credentials.password
             write(client, [1, accepted ? 0 : 1])
             guard accepted else { return }

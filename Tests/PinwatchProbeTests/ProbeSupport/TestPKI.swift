@@ -27,8 +27,11 @@ struct TestPKI {
 
 extension ProbeTarget {
     /// `api.test` dialled at the server's loopback port.
-    static func local(_ server: LocalTLSServer, trust: TrustSource, serverName: String = "api.test", timeout: TimeInterval = 5) -> ProbeTarget {
-        ProbeTarget(host: "api.test", port: server.port, serverName: serverName, connectAddress: server.host,
-                    trust: trust, timeout: timeout)
+    static func local(_ server: LocalTLSServer, trust: TrustSource, serverName: String = "api.test", timeout: TimeInterval = 5)
+        -> ProbeTarget
+    {
+        ProbeTarget(
+            host: "api.test", port: server.port, serverName: serverName, connectAddress: server.host,
+            trust: trust, timeout: timeout)
     }
 }

@@ -1,5 +1,6 @@
 import COpenSSL
 import Foundation
+
 @testable import PinwatchProbe
 
 /// A tiny blocking OpenSSL client: handshakes over an already connected

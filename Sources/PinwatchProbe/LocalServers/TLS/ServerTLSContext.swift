@@ -1,5 +1,5 @@
-import Foundation
 internal import COpenSSL
+import Foundation
 
 /// The one owner of the `SSL_CTX` serving one identity.
 ///
