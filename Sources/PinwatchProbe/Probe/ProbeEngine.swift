@@ -23,8 +23,9 @@ public final class ProbeEngine: @unchecked Sendable {
 
     public init(concurrency: Int) {
         FileDescriptorLimit.raiseToHardLimit()
-        // OpenSSL writes to sockets with write(2): a peer that resets the
-        // connection mid-handshake would otherwise kill the process.
+        // Every socket write here passes MSG_NOSIGNAL (OpenSSL only sees
+        // memory BIOs); ignoring SIGPIPE as well keeps a write elsewhere in
+        // the process from killing every probe in flight.
         signal(SIGPIPE, SIG_IGN)
         scheduler = ProbeScheduler(
             concurrency: concurrency, loopCount: Self.eventLoopCount, resolverThreads: Self.resolverThreads)

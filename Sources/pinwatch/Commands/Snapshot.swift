@@ -5,14 +5,15 @@ import PinwatchUI
 
 extension Pinwatch {
     /// One poll cycle rendered once: the dashboard's own Frame for runbooks,
-    /// or DESIGN §8's JSON for scripts.
+    /// or the versioned JSON for scripts.
     struct Snapshot: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Run one poll cycle and print it once: the dashboard screen (text, ansi) or data (json).",
             discussion: """
                 text is the dashboard's screen without escape sequences (for runbooks and tickets); \
-                ansi is the same with the theme's colours; json is the versioned schema of DESIGN §8 \
-                (hosts in configuration order).
+                ansi is the same with the theme's colours; json is a versioned document (version 1, \
+                hosts in configuration order, each with its status, severity, reason and chain; \
+                see the README).
                 """
         )
 

@@ -5,15 +5,15 @@ import PinwatchTerminal
 import PinwatchUI
 
 /// The dashboard's single loop: every ncurses call, every state change and
-/// every paint happens on the main queue; probes run on the engine's own
-/// threads and only post their results here.
+/// every paint happens on the main queue; probes and verdicts run in the
+/// `HostPoller`, which hands over its reports here in batches.
 ///
 /// Update apart from draw: results, keys and ticks only change the state and
 /// ask for a paint; one paint per turn of the main queue draws whatever the
 /// state is then.
 ///
-/// `@unchecked Sendable` because the engine's callbacks capture it to hop
-/// back to the main queue; every member is touched only on that queue.
+/// `@unchecked Sendable` because the poller's callbacks capture it; they
+/// run on the main queue, and every member is touched only on that queue.
 final class DashboardController: @unchecked Sendable {
     /// What the demo adds to a plain dashboard.
     struct Hooks {
