@@ -13,6 +13,10 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        // `serve`: a small pure-Swift HTTP server (no SwiftNIO to build) and
+        // the standard logging API.
+        .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         .systemLibrary(
@@ -39,6 +43,17 @@ let package = Package(
             // queue and event loop, which Swift 6's checker cannot see.
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
+        // The long-running side: the Prometheus exporter's HTTP endpoints,
+        // alert hooks, logging. No OpenSSL, no ncurses.
+        .target(
+            name: "PinwatchService",
+            dependencies: [
+                "PinwatchCore", "PinwatchProbe",
+                .product(name: "FlyingFox", package: "FlyingFox"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
         .target(
             name: "PinwatchUI",
             dependencies: ["PinwatchCore", .product(name: "Yams", package: "Yams")]
@@ -51,8 +66,9 @@ let package = Package(
         .executableTarget(
             name: "pinwatch",
             dependencies: [
-                "PinwatchCore", "PinwatchProbe", "PinwatchUI", "PinwatchTerminal",
+                "PinwatchCore", "PinwatchProbe", "PinwatchService", "PinwatchUI", "PinwatchTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
@@ -81,7 +97,7 @@ let package = Package(
         .testTarget(name: "PinwatchUITests", dependencies: ["PinwatchUI", "PinwatchCore"]),
         .testTarget(
             name: "PinwatchEndToEndTests",
-            dependencies: ["PinwatchProbe", "PinwatchCore", "PinwatchTestSupport"],
+            dependencies: ["PinwatchProbe", "PinwatchCore", "PinwatchService", "PinwatchTestSupport"],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
     ]

@@ -76,7 +76,9 @@ def main():
     problems = []
     if report.get("version") != 1:
         problems.append(f"version {report.get('version')}")
-    wanted_summary = {"ok": hosts, "leaf_only": 0, "blocked": 0, "error": 0, "unpinned": 0}
+    # Severity counts are an additive field of version 1: every farm host is ok.
+    wanted_summary = {"ok": hosts, "leaf_only": 0, "blocked": 0, "error": 0, "unpinned": 0,
+                      "severity": {"critical": 0, "unknown": 0, "warning": 0, "ok": hosts}}
     if report.get("summary") != wanted_summary:
         problems.append(f"summary {report.get('summary')} instead of {wanted_summary}")
     entries = report.get("hosts") or []

@@ -18,7 +18,7 @@ struct Pinwatch: ParsableCommand {
             `check` uses the Nagios codes 0/1/2/3.
             """,
         version: "0.1.0",
-        subcommands: [Watch.self, Snapshot.self, Check.self, Inspect.self, PinFiles.self, Demo.self],
+        subcommands: [Watch.self, Snapshot.self, Check.self, Serve.self, Validate.self, Inspect.self, PinFiles.self, Demo.self],
         defaultSubcommand: Watch.self
     )
 }

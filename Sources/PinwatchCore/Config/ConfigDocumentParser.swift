@@ -32,7 +32,7 @@ struct ConfigDocumentParser: NodeReading {
 
     static let topLevelKeys: Set<String> = [
         "interval", "timeout", "concurrency", "warn_days", "critical_days", "theme", "trust", "proxy",
-        "pinsets", "hosts",
+        "pinsets", "hosts", "listen", "shard", "hooks",
     ]
 
     mutating func parse(_ root: Node?) -> Config {
@@ -83,7 +83,64 @@ struct ConfigDocumentParser: NodeReading {
         if let node = values["proxy"], let value = proxy(node) { config.proxy = value }
         if let node = values["pinsets"] { config.pinsets = pinsets(node) }
         if let node = values["hosts"] { config.hosts = hosts(node, defaults: config) }
+        if let node = values["listen"], let value = string(node, key: "listen") {
+            if let problem = ListenAddress.problem(value) {
+                report(node, key: "listen", problem)
+            } else {
+                config.listen = value
+            }
+        }
+        if let node = values["shard"], let value = string(node, key: "shard") {
+            if let shard = Shard(parsing: value) {
+                // Applied by the commands, so that --shard can override it.
+                config.shard = shard
+            } else {
+                report(node, key: "shard", "\(EchoedInput.quoted(value)) is not a shard: expected I/N with 0 ≤ I < N, e.g. 0/3")
+            }
+        }
+        if let node = values["hooks"] { config.hooks = hooks(node) }
         return config
+    }
+
+    /// `hooks:`: each item an argv list, or `{command: [argv…], timeout: 10s}`.
+    private mutating func hooks(_ node: Node) -> [HookCommand] {
+        guard let items = list(node, key: "hooks") else { return [] }
+        var hooks: [HookCommand] = []
+        for (index, item) in items.enumerated() {
+            let key = "hooks[\(index)]"
+            var commandNode = item
+            var timeout = HookCommand.defaultTimeout
+            if case .mapping = item, let pairs = mapping(item, key: key) {
+                guard let command = pairs.first(where: { $0.key == "command" }) else {
+                    report(item, key: "\(key).command", "missing (an argv list, e.g. [/usr/bin/logger, -t, pinwatch])")
+                    continue
+                }
+                for pair in pairs where pair.key != "command" && pair.key != "timeout" {
+                    report(pair.keyNode, key: "\(key).\(pair.key)", "unknown key (expected command or timeout)")
+                }
+                commandNode = command.value
+                if let timeoutNode = pairs.first(where: { $0.key == "timeout" })?.value {
+                    guard let value = duration(timeoutNode, key: "\(key).timeout") else { continue }
+                    guard value <= 600 else {
+                        report(timeoutNode, key: "\(key).timeout", "\(ConfigDuration.describe(value)) is out of range (at most 10m)")
+                        continue
+                    }
+                    timeout = value
+                }
+            }
+            guard case .sequence = commandNode, let words = list(commandNode, key: "\(key).command") else {
+                report(commandNode, key: key, "expected an argv list such as [/usr/bin/logger, -t, pinwatch] (no shell is used)")
+                continue
+            }
+            let arguments = words.compactMap { string($0, key: "\(key).command") }
+            guard arguments.count == words.count, let program = arguments.first else { continue }
+            guard program.hasPrefix("/") || program.hasPrefix("./") || !program.contains("/") else {
+                report(commandNode, key: key, "\(EchoedInput.quoted(program)): give an absolute path, ./path or a name on PATH")
+                continue
+            }
+            hooks.append(HookCommand(arguments: arguments.map { $0.hasPrefix("./") ? resolve($0) : $0 }, timeout: timeout))
+        }
+        return hooks
     }
 
     private mutating func duration(_ node: Node, key: String) -> TimeInterval? {

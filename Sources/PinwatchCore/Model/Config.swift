@@ -37,6 +37,12 @@ public struct HostConfig: Hashable, Sendable {
         self.line = line
     }
 
+    /// What makes two entries the same host across a reload: name, port,
+    /// SNI and the address dialled.
+    public var identityKey: String {
+        "\(host.lowercased()):\(port)/\(serverName.lowercased())@\(connectAddress ?? "")"
+    }
+
     /// `host:port`, with brackets around an IPv6 literal.
     public var displayName: String {
         host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
@@ -59,12 +65,23 @@ public struct Config: Hashable, Sendable {
     public var proxy: ProxySetting
     public var pinsets: [String: PinSet]
     public var hosts: [HostConfig]
+    /// `listen:` for `serve` (`host:port`); nil for the default.
+    public var listen: String?
+    /// `shard:`: only the hosts of this shard are watched, once a command
+    /// applies it with `keepingShard`.
+    public var shard: Shard?
+    /// `hooks:`: commands run on every severity transition.
+    public var hooks: [HookCommand]
 
     public init(
         path: String? = nil, interval: TimeInterval = 60, timeout: TimeInterval = 5, concurrency: Int = 32,
         warnDays: Int = 21, criticalDays: Int = 7, theme: String = "default", trust: TrustSource = .system,
-        proxy: ProxySetting = .auto, pinsets: [String: PinSet] = [:], hosts: [HostConfig] = []
+        proxy: ProxySetting = .auto, pinsets: [String: PinSet] = [:], hosts: [HostConfig] = [],
+        listen: String? = nil, shard: Shard? = nil, hooks: [HookCommand] = []
     ) {
+        self.listen = listen
+        self.shard = shard
+        self.hooks = hooks
         self.path = path
         self.interval = interval
         self.timeout = timeout
@@ -76,6 +93,16 @@ public struct Config: Hashable, Sendable {
         self.proxy = proxy
         self.pinsets = pinsets
         self.hosts = hosts
+    }
+
+    /// The hosts of `shard` only (all of them without one); `--shard` wins
+    /// over `shard:`.
+    public func keepingShard(_ override: Shard? = nil) -> Config {
+        guard let shard = override ?? shard else { return self }
+        var copy = self
+        copy.shard = shard
+        copy.hosts = hosts.filter(shard.contains)
+        return copy
     }
 }
 

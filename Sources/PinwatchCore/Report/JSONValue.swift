@@ -20,6 +20,36 @@ enum JSONValue: Sendable {
         return out
     }
 
+    /// One line, no spaces: JSON lines (hook events, logs).
+    func renderCompact() -> String {
+        var out = ""
+        writeCompact(to: &out)
+        return out
+    }
+
+    private func writeCompact(to out: inout String) {
+        switch self {
+        case .array(let items):
+            out += "["
+            for (index, item) in items.enumerated() {
+                if index > 0 { out += "," }
+                item.writeCompact(to: &out)
+            }
+            out += "]"
+        case .object(let fields):
+            out += "{"
+            for (index, (key, value)) in fields.enumerated() {
+                if index > 0 { out += "," }
+                Self.writeString(key, to: &out)
+                out += ":"
+                value.writeCompact(to: &out)
+            }
+            out += "}"
+        case .null, .bool, .int, .string:
+            write(to: &out, indent: 0)
+        }
+    }
+
     private func write(to out: inout String, indent: Int) {
         switch self {
         case .null: out += "null"

@@ -16,11 +16,13 @@ public final class HostPoller: @unchecked Sendable {
     public typealias Batch = [(index: Int, report: HostReport)]
 
     public let config: Config
+    private let environment: [String: String]
     private let targets: [ProbeTarget]
     private let engine: ProbeEngine
 
     public init(config: Config, environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.config = config
+        self.environment = environment
         targets = config.probeTargets(environment: environment)
         engine = ProbeEngine(concurrency: config.concurrency)
     }
@@ -48,6 +50,18 @@ public final class HostPoller: @unchecked Sendable {
     public func runCycle() -> [HostReport] {
         let results = engine.run(targets)
         return zip(config.hosts, results).map { host, result in Self.report(for: host, result: result, config: config) }
+    }
+
+    /// One host that is not (necessarily) configured, probed now with this
+    /// poller's engine, proxy rules and timeout: `serve`'s `/probe`.
+    public func probeOnce(_ host: HostConfig, completion: @escaping @Sendable (HostReport) -> Void) {
+        var single = config
+        single.hosts = [host]
+        let config = self.config
+        engine.start(
+            single.probeTargets(environment: environment),
+            onResult: { _, result in completion(Self.report(for: host, result: result, config: config)) },
+            onFinish: {})
     }
 
     private static func report(for host: HostConfig, result: ProbeResult, config: Config) -> HostReport {

@@ -102,6 +102,26 @@ public struct DashboardState: Sendable {
         return report.severity.isWorse(than: previous?.severity)
     }
 
+    /// A reloaded configuration: hosts that stay (same name, port, SNI and
+    /// address) keep their report, their "since" and the selection; new
+    /// hosts wait for their first result; removed ones are gone.
+    public mutating func replaceHosts(_ newHosts: [HostConfig], warnDays: Int, criticalDays: Int) {
+        var byIdentity: [String: (report: HostReport?, since: Date?)] = [:]
+        for (index, host) in hosts.enumerated() {
+            byIdentity[host.identityKey] = (reports[index], statusSince[index])
+        }
+        let selectedIdentity = selectedHost.flatMap { hosts.indices.contains($0) ? hosts[$0].identityKey : nil }
+        hosts = newHosts
+        reports = newHosts.map { byIdentity[$0.identityKey]?.report ?? nil }
+        statusSince = newHosts.map { byIdentity[$0.identityKey]?.since ?? nil }
+        self.warnDays = warnDays
+        self.criticalDays = criticalDays
+        selectedHost = newHosts.firstIndex { $0.identityKey == selectedIdentity } ?? (newHosts.isEmpty ? nil : 0)
+        if case .detail = view { view = .table }
+        derived = DerivedRows()
+        clampScroll()
+    }
+
     public mutating func finishCycle(at date: Date) {
         isProbing = false
         lastCycleFinishedAt = date

@@ -34,7 +34,7 @@ extension Pinwatch {
         var format: ListingFormat = .text
 
         func validate() throws {
-            let endpoint = try HostPort(parsing: target)
+            let endpoint = try HostPort.validated(target)
             for (option, value) in [("host", endpoint.host), ("--sni", sni), ("--connect", connect)] {
                 if let value, let problem = HostNameCheck.problem(value) {
                     throw ValidationError("\(option): \(problem)")
@@ -45,7 +45,7 @@ extension Pinwatch {
 
         func run() throws {
             try reportingFailures {
-                let endpoint = try HostPort(parsing: target)
+                let endpoint = try HostPort.validated(target)
                 let trustSource: TrustSource
                 if trust == "system" {
                     trustSource = .system
@@ -76,43 +76,5 @@ extension Pinwatch {
                 }
             }
         }
-    }
-}
-
-/// `host`, `host:port`, `[v6]`, `[v6]:port`, or a bare IPv6 literal.
-struct HostPort: Equatable {
-    var host: String
-    var port: Int
-
-    init(parsing text: String) throws {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
-        func port(_ digits: Substring) throws -> Int {
-            guard let value = Int(digits), (1...65535).contains(value) else {
-                throw ValidationError("'\(text)': the port must be a number from 1 to 65535")
-            }
-            return value
-        }
-        if trimmed.hasPrefix("[") {
-            guard let close = trimmed.firstIndex(of: "]") else { throw ValidationError("'\(text)': missing ']'") }
-            host = String(trimmed[trimmed.index(after: trimmed.startIndex)..<close])
-            let rest = trimmed[trimmed.index(after: close)...]
-            if rest.isEmpty {
-                self.port = 443
-            } else if rest.hasPrefix(":") {
-                self.port = try port(rest.dropFirst())
-            } else {
-                throw ValidationError("'\(text)': expected ':port' after ']'")
-            }
-        } else if trimmed.filter({ $0 == ":" }).count > 1 {
-            host = trimmed
-            self.port = 443
-        } else if let colon = trimmed.lastIndex(of: ":") {
-            host = String(trimmed[..<colon])
-            self.port = try port(trimmed[trimmed.index(after: colon)...])
-        } else {
-            host = trimmed
-            self.port = 443
-        }
-        guard !host.isEmpty else { throw ValidationError("'\(text)': the host is empty") }
     }
 }

@@ -33,18 +33,26 @@ extension Pinwatch {
         func run() throws {
             try reportingFailures {
                 try Self.requireTerminal()
-                var config = try options.load()
-                if let interval, let seconds = ConfigDuration.parse(interval) {
-                    config.interval = seconds
-                    if let problem = ConfigLimits.timeoutProblem(config.timeout, interval: seconds) {
-                        throw UserFacingError(message: "--interval: \(problem) (lower timeout: in the configuration)")
-                    }
-                }
+                let config = try loadWithOverrides()
                 let environment = ProcessInfo.processInfo.environment
                 let chosenTheme = try ThemeChoice.load(requested: theme, config: config, colorCount: 256, environment: environment)
-                let controller = try Self.makeController(config: config, environment: environment, theme: chosenTheme, bell: !noBell)
+                let hooks = DashboardController.Hooks(reloadConfig: { try self.loadWithOverrides() })
+                let controller = try Self.makeController(
+                    config: config, environment: environment, theme: chosenTheme, bell: !noBell, hooks: hooks)
                 controller.run()
             }
+        }
+
+        /// The configuration with `--interval` applied, at start and on every reload.
+        private func loadWithOverrides() throws -> Config {
+            var config = try options.load()
+            if let interval, let seconds = ConfigDuration.parse(interval) {
+                config.interval = seconds
+                if let problem = ConfigLimits.timeoutProblem(config.timeout, interval: seconds) {
+                    throw UserFacingError(message: "--interval: \(problem) (lower timeout: in the configuration)")
+                }
+            }
+            return config
         }
 
         static func requireTerminal() throws {

@@ -1,6 +1,7 @@
 import Foundation
 import PinwatchCore
 import PinwatchProbe
+import PinwatchService
 import PinwatchTerminal
 import PinwatchUI
 
@@ -19,11 +20,16 @@ final class DashboardController: @unchecked Sendable {
     struct Hooks {
         /// Called on the main queue after each completed cycle (1, 2, …).
         var cycleFinished: ((_ cycle: Int, _ controller: DashboardController) -> Void)?
+        /// Reads the configuration again (SIGHUP); nil when there is no
+        /// file to read (the demo).
+        var reloadConfig: (() throws -> Config)?
     }
 
-    private let config: Config
+    private var config: Config
+    private var pendingConfig: Config?
+    private var alertHooks: HookRunner
     private let environment: [String: String]
-    private let poller: HostPoller
+    private var poller: HostPoller
     private let bellEnabled: Bool
     private let hooks: Hooks
     private let screen: TerminalScreen
@@ -41,12 +47,14 @@ final class DashboardController: @unchecked Sendable {
         self.config = config
         self.environment = environment
         self.poller = HostPoller(config: config, environment: environment)
+        self.alertHooks = HookRunner(hooks: [], report: { _ in })
         self.bellEnabled = bellEnabled
         self.hooks = hooks
         self.theme = theme
         self.firstFrameTiming = FirstFrameTiming(environment: ProcessInfo.processInfo.environment)
         self.state = DashboardState.make(config: config, environment: environment, themeName: theme.name)
         self.screen = try TerminalScreen()
+        self.alertHooks = makeHookRunner(config.hooks)
         if ThemeLoader.prefersMono(environment: environment, colorCount: screen.colorCount), theme.name != "mono" {
             self.theme = ThemeLoader.mono
             state.themeName = "mono"
@@ -99,14 +107,64 @@ final class DashboardController: @unchecked Sendable {
         schedulePaint()
     }
 
-    /// One bell per batch at most, however many hosts got worse in it.
+    /// One bell per batch at most, however many hosts got worse in it;
+    /// the hooks hear of every severity transition.
     private func receive(_ batch: HostPoller.Batch) {
         let now = Date()
         var ring = false
-        for (index, report) in batch where state.record(report, forHost: index, at: now) {
-            ring = true
+        var transitions: [SeverityTransition] = []
+        for (index, report) in batch {
+            let previous = state.reports.indices.contains(index) ? state.reports[index] : nil
+            if let transition = SeverityTransition.between(previous, report, at: now) { transitions.append(transition) }
+            if state.record(report, forHost: index, at: now) { ring = true }
         }
+        alertHooks.run(for: transitions)
         if ring, bellEnabled { screen.bell() }
+        schedulePaint()
+    }
+
+    /// Hook outcomes go to the footer: the dashboard has no log.
+    private func makeHookRunner(_ hooks: [HookCommand]) -> HookRunner {
+        HookRunner(hooks: hooks) { [weak self] report in
+            let detail = report.stderr.isEmpty ? "" : ": \(report.stderr)"
+            let text = "hook \((report.command as NSString).lastPathComponent) for \(report.host): \(report.outcome)\(detail)"
+            DispatchQueue.main.async { self?.announce(report.succeeded ? text : "⚠ " + text) }
+        }
+    }
+
+    // MARK: Reload
+
+    /// SIGHUP: a valid configuration takes effect on the next cycle and
+    /// hosts that stay keep their state; an invalid one is refused and the
+    /// running one stays.
+    private func reload() {
+        guard let read = hooks.reloadConfig else {
+            announce("nothing to reload: the demo has no configuration file")
+            return
+        }
+        do {
+            pendingConfig = try read()
+            if !cycleRunning { applyPendingConfig() }
+            announce("configuration reloaded: \(pendingConfig?.hosts.count ?? config.hosts.count) hosts from the next cycle")
+        } catch {
+            let problems = "\(error)".split(separator: "\n").map { $0.replacingOccurrences(of: "pinwatch: ", with: "") }
+            let more = problems.count > 1 ? " (+\(problems.count - 1) more)" : ""
+            announce("⚠ reload refused, still running the previous configuration: \(problems.first ?? "")\(more)")
+        }
+    }
+
+    private func applyPendingConfig() {
+        guard let newConfig = pendingConfig else { return }
+        pendingConfig = nil
+        let intervalChanged = newConfig.interval != config.interval
+        config = newConfig
+        poller = HostPoller(config: newConfig, environment: environment)
+        alertHooks = makeHookRunner(newConfig.hooks)
+        state.replaceHosts(newConfig.hosts, warnDays: newConfig.warnDays, criticalDays: newConfig.criticalDays)
+        if intervalChanged {
+            pollTimer?.schedule(deadline: .now() + newConfig.interval, repeating: newConfig.interval, leeway: .milliseconds(100))
+            state.nextCycleAt = Date().addingTimeInterval(newConfig.interval)
+        }
         schedulePaint()
     }
 
@@ -115,6 +173,7 @@ final class DashboardController: @unchecked Sendable {
         completedCycles += 1
         state.finishCycle(at: Date())
         hooks.cycleFinished?(completedCycles, self)
+        applyPendingConfig()
         schedulePaint()
     }
 
@@ -242,6 +301,10 @@ final class DashboardController: @unchecked Sendable {
         case SIGINT:
             // Ctrl-C is a documented way to quit, like `q`.
             quit(status: 0)
+        case SIGHUP:
+            // A reload request; a terminal that really hung up is noticed
+            // by the keyboard source (end of input) and quits there.
+            reload()
         default:
             screen.restore()
             TerminalGuard.reraise(signalNumber)

@@ -7,7 +7,7 @@ import PinwatchUI
 /// How `snapshot` and `demo --snapshot` print one cycle, and the options
 /// that choose it.
 struct SnapshotOutput: ParsableArguments {
-    @Option(help: "Output format: text, ansi or json.")
+    @Option(help: "Output format: text, ansi, json or prometheus (text exposition, for node_exporter's textfile collector).")
     var format: SnapshotFormat = .text
 
     @Option(help: ArgumentHelp("Width of the text/ansi screen (default: the terminal's, else 120).", valueName: "columns"))
@@ -22,9 +22,13 @@ struct SnapshotOutput: ParsableArguments {
     /// Runs one cycle and prints it: the dashboard's own Frame for runbooks
     /// (text, or ANSI in `theme`'s colours), or DESIGN §8's JSON.
     func printCycle(config: Config, environment: [String: String], theme: Theme) {
+        let started = Date()
         let reports = HostPoller(config: config, environment: environment).runCycle()
         let now = Date()
         switch format {
+        case .prometheus:
+            let cycle = PrometheusExposition.Cycle(finishedAt: now, duration: now.timeIntervalSince(started), completedCycles: 1)
+            Output.standardOutput(PrometheusExposition.render(reports, cycle: cycle, version: Pinwatch.configuration.version))
         case .json:
             Output.streamJSON(reports, generatedAt: now)
         case .text, .ansi:
@@ -37,7 +41,7 @@ struct SnapshotOutput: ParsableArguments {
 }
 
 enum SnapshotFormat: String, ExpressibleByArgument, CaseIterable {
-    case text, ansi, json
+    case text, ansi, json, prometheus
 }
 
 extension DashboardState {

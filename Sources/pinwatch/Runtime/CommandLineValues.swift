@@ -15,3 +15,14 @@ enum IntervalOption {
         return seconds
     }
 }
+
+extension HostPort {
+    /// A command-line target, or a usage error that says what is wrong.
+    static func validated(_ text: String) throws -> HostPort {
+        do {
+            return try HostPort(parsing: text)
+        } catch {
+            throw ValidationError(error.description)
+        }
+    }
+}

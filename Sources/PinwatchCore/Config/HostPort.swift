@@ -1,0 +1,50 @@
+/// `host`, `host:port`, `[v6]`, `[v6]:port`, or a bare IPv6 literal: how a
+/// user names one endpoint on a command line or in a `/probe` query.
+public struct HostPort: Equatable, Sendable {
+    public struct Problem: Error, CustomStringConvertible, Sendable {
+        public var description: String
+    }
+
+    public var host: String
+    public var port: Int
+
+    /// Longer than any host name (253) plus a port: the rest is not a target.
+    public static let maximumLength = 270
+
+    public init(parsing text: String, defaultPort: Int = 443) throws(Problem) {
+        let trimmed = text.trimmingWhitespace()
+        let quoted = EchoedInput.quoted(text)
+        guard trimmed.count <= Self.maximumLength else {
+            throw Problem(description: "\(quoted): longer than \(Self.maximumLength) characters")
+        }
+        func port(_ digits: Substring) throws(Problem) -> Int {
+            guard let value = Int(digits), (1...65535).contains(value) else {
+                throw Problem(description: "\(quoted): the port must be a number from 1 to 65535")
+            }
+            return value
+        }
+        if trimmed.hasPrefix("[") {
+            guard let close = trimmed.firstIndex(of: "]") else { throw Problem(description: "\(quoted): missing ']'") }
+            host = String(trimmed[trimmed.index(after: trimmed.startIndex)..<close])
+            let rest = trimmed[trimmed.index(after: close)...]
+            if rest.isEmpty {
+                self.port = defaultPort
+            } else if rest.hasPrefix(":") {
+                self.port = try port(rest.dropFirst())
+            } else {
+                throw Problem(description: "\(quoted): expected ':port' after ']'")
+            }
+        } else if trimmed.filter({ $0 == ":" }).count > 1 {
+            host = trimmed
+            self.port = defaultPort
+        } else if let colon = trimmed.lastIndex(of: ":") {
+            host = String(trimmed[..<colon])
+            self.port = try port(trimmed[trimmed.index(after: colon)...])
+        } else {
+            host = trimmed
+            self.port = defaultPort
+        }
+        guard !host.isEmpty else { throw Problem(description: "\(quoted): the host is empty") }
+        if let problem = HostNameCheck.problem(host) { throw Problem(description: problem) }
+    }
+}

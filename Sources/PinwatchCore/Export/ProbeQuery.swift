@@ -1,0 +1,52 @@
+/// `GET /probe?target=HOST[:PORT]&pinset=NAME`, the blackbox/ssl_exporter
+/// multi-target style: which host to probe now and with which pins.
+public struct ProbeQuery: Equatable, Sendable {
+    public var target: HostPort
+    public var pinset: String?
+
+    /// From the decoded query items; a problem is one sentence for a 400.
+    public static func parse(_ items: [(name: String, value: String)]) -> Result<ProbeQuery, ProbeQueryProblem> {
+        guard items.count <= 8 else { return .failure(ProbeQueryProblem("too many query parameters")) }
+        for item in items where !["target", "pinset", "module"].contains(item.name) {
+            return .failure(ProbeQueryProblem("unknown parameter \(EchoedInput.quoted(item.name)) (expected target and pinset)"))
+        }
+        let targets = items.filter { $0.name == "target" }
+        guard targets.count == 1, let text = targets.first?.value, !text.isEmpty else {
+            return .failure(ProbeQueryProblem("give exactly one target=HOST[:PORT]"))
+        }
+        let target: HostPort
+        do {
+            target = try HostPort(parsing: text)
+        } catch {
+            return .failure(ProbeQueryProblem("target \(error.description)"))
+        }
+        let pinsets = items.filter { $0.name == "pinset" }
+        guard pinsets.count <= 1 else { return .failure(ProbeQueryProblem("give at most one pinset")) }
+        return .success(ProbeQuery(target: target, pinset: pinsets.first?.value))
+    }
+
+    /// The host to probe: the configured host of that name and port (its
+    /// pins, SNI, connect address and trust) when there is one, with the
+    /// named pinset's pins added; else a host with the configuration's trust.
+    public func host(in config: Config) -> Result<HostConfig, ProbeQueryProblem> {
+        var host =
+            config.hosts.first { $0.host.lowercased() == target.host.lowercased() && $0.port == target.port }
+            ?? HostConfig(host: target.host, port: target.port, trust: config.trust)
+        if let pinset {
+            guard let set = config.pinsets[pinset] else {
+                return .failure(ProbeQueryProblem("unknown pinset \(EchoedInput.quoted(pinset))"))
+            }
+            host.pins = host.pins.merged(with: set)
+            host.pinsetName = pinset
+        }
+        return .success(host)
+    }
+}
+
+public struct ProbeQueryProblem: Error, Equatable, Sendable, CustomStringConvertible {
+    public var description: String
+
+    public init(_ description: String) {
+        self.description = description
+    }
+}

@@ -1,0 +1,221 @@
+import Dispatch
+import Foundation
+import Logging
+import PinwatchCore
+import PinwatchProbe
+
+/// `pinwatch serve`: polls on `interval` through the same pipeline as the
+/// dashboard, keeps the latest completed cycle as Prometheus text, runs the
+/// hooks on severity transitions, and takes a new configuration on reload.
+///
+/// Scrapes never probe: they read the text the last cycle left. Every
+/// other member is touched only on `queue`. `@unchecked Sendable` for that
+/// reason; `published` has its own lock.
+public final class Exporter: @unchecked Sendable {
+    private let queue = DispatchQueue(label: "pinwatch.exporter")
+    private let environment: [String: String]
+    private let version: String
+    private let logger: Logger
+    private let published = PublishedMetrics()
+
+    private var config: Config
+    private var poller: HostPoller
+    private var hooks: HookRunner
+    private var pendingConfig: Config?
+    private var timer: DispatchSourceTimer?
+    private var cycleRunning = false
+    private var cycleStartedAt = Date()
+    private var completedCycles = 0
+    private var cycleReports: [HostReport?] = []
+    /// The latest report per host identity, across reloads: what a new
+    /// report is compared with to find a severity transition.
+    private var latest: [String: HostReport] = [:]
+    private let adHocProbes = InFlightLimit(maximum: 16)
+
+    public init(config: Config, environment: [String: String], version: String, logger: Logger) {
+        self.config = config
+        self.environment = environment
+        self.version = version
+        self.logger = logger
+        poller = HostPoller(config: config, environment: environment)
+        hooks = Self.makeHookRunner(config.hooks, logger: logger)
+    }
+
+    /// Ready once the first cycle has completed (`/-/ready`).
+    public var isReady: Bool { published.isReady }
+
+    /// The last completed cycle as Prometheus text.
+    public var metrics: Data { published.metrics }
+
+    public func startPolling() {
+        queue.async { [self] in schedule(interval: config.interval) }
+    }
+
+    /// Takes `config` for the next cycle; hosts that stay keep their state.
+    public func reload(_ newConfig: Config) {
+        queue.async { [self] in
+            let intervalChanged = newConfig.interval != config.interval
+            pendingConfig = newConfig
+            if !cycleRunning { applyPendingConfig() }
+            if intervalChanged { schedule(interval: newConfig.interval) }
+            logger.info("configuration reloaded", metadata: ["hosts": "\(newConfig.hosts.count)", "applies": "next cycle"])
+        }
+    }
+
+    /// Probes one target now, with the configured pins for it or a named
+    /// pinset: `/probe`. At most 16 at once; the rest are turned away.
+    public func probe(_ query: ProbeQuery) async -> Result<Data, ProbeQueryProblem> {
+        let config = await withCheckedContinuation { continuation in queue.async { continuation.resume(returning: self.config) } }
+        let host: HostConfig
+        switch query.host(in: config) {
+        case .failure(let problem): return .failure(problem)
+        case .success(let found): host = found
+        }
+        guard adHocProbes.enter() else { return .failure(ProbeQueryProblem("too many probes in flight; try again")) }
+        defer { adHocProbes.leave() }
+        let poller = await withCheckedContinuation { continuation in queue.async { continuation.resume(returning: self.poller) } }
+        let report = await withCheckedContinuation { (continuation: CheckedContinuation<HostReport, Never>) in
+            poller.probeOnce(host) { continuation.resume(returning: $0) }
+        }
+        var text = PrometheusExposition.render([report], cycle: nil, version: version)
+        text += "# HELP pinwatch_probe_success Whether a chain was obtained from the target.\n"
+        text += "# TYPE pinwatch_probe_success gauge\npinwatch_probe_success \(report.result.failure == nil ? 1 : 0)\n"
+        return .success(Data(text.utf8))
+    }
+
+    // MARK: Cycles (queue only)
+
+    private func schedule(interval: TimeInterval) {
+        timer?.cancel()
+        let timer = DispatchSource.makeTimerSource(queue: queue)
+        timer.schedule(deadline: .now(), repeating: interval, leeway: .milliseconds(100))
+        timer.setEventHandler { [weak self] in self?.startCycle() }
+        timer.resume()
+        self.timer = timer
+    }
+
+    private func startCycle() {
+        guard !cycleRunning else {
+            logger.warning("previous cycle still running: this one skipped")
+            return
+        }
+        cycleRunning = true
+        cycleStartedAt = Date()
+        cycleReports = Array(repeating: nil, count: poller.hosts.count)
+        poller.startCycle(
+            on: queue,
+            onReports: { [weak self] batch in self?.receive(batch) },
+            onFinish: { [weak self] in self?.finishCycle() })
+    }
+
+    private func receive(_ batch: HostPoller.Batch) {
+        let now = Date()
+        var transitions: [SeverityTransition] = []
+        for (index, report) in batch where cycleReports.indices.contains(index) {
+            cycleReports[index] = report
+            let key = report.config.identityKey
+            if let transition = SeverityTransition.between(latest[key], report, at: now) {
+                transitions.append(transition)
+                logger.notice(
+                    "severity changed",
+                    metadata: [
+                        "host": "\(report.config.displayName)", "from": "\(latest[key]?.severity.rawValue ?? "none")",
+                        "to": "\(report.severity.rawValue)", "status": "\(report.status.rawValue)", "reason": "\(report.reason)",
+                    ])
+            }
+            latest[key] = report
+        }
+        hooks.run(for: transitions)
+    }
+
+    private func finishCycle() {
+        cycleRunning = false
+        completedCycles += 1
+        let reports = cycleReports.compactMap { $0 }
+        let finished = Date()
+        let cycle = PrometheusExposition.Cycle(
+            finishedAt: finished, duration: finished.timeIntervalSince(cycleStartedAt), completedCycles: completedCycles)
+        published.publish(Data(PrometheusExposition.render(reports, cycle: cycle, version: version).utf8))
+        var counts: Logger.Metadata = ["hosts": "\(reports.count)", "duration_ms": "\(Int(cycle.duration * 1000))"]
+        for severity in HostSeverity.worstFirst {
+            counts[severity.rawValue] = "\(reports.filter { $0.severity == severity }.count)"
+        }
+        logger.info("cycle finished", metadata: counts)
+        applyPendingConfig()
+    }
+
+    private func applyPendingConfig() {
+        guard let newConfig = pendingConfig else { return }
+        pendingConfig = nil
+        config = newConfig
+        poller = HostPoller(config: newConfig, environment: environment)
+        hooks = Self.makeHookRunner(newConfig.hooks, logger: logger)
+        let kept = Set(newConfig.hosts.map(\.identityKey))
+        latest = latest.filter { kept.contains($0.key) }
+    }
+
+    private static func makeHookRunner(_ hooks: [HookCommand], logger: Logger) -> HookRunner {
+        HookRunner(hooks: hooks) { report in
+            let metadata: Logger.Metadata = [
+                "hook": "\(report.command)", "host": "\(report.host)", "attempt": "\(report.attempt)",
+                "outcome": "\(report.outcome)", "stderr": "\(report.stderr)",
+            ]
+            if report.succeeded {
+                logger.info("hook ran", metadata: metadata)
+            } else {
+                logger.warning("hook failed", metadata: metadata)
+            }
+        }
+    }
+}
+
+/// The text scrapes read, swapped whole at the end of each cycle.
+private final class PublishedMetrics: @unchecked Sendable {
+    private let lock = NSLock()
+    private var data = Data()
+    private var ready = false
+
+    func publish(_ metrics: Data) {
+        lock.lock()
+        data = metrics
+        ready = true
+        lock.unlock()
+    }
+
+    var metrics: Data {
+        lock.lock()
+        defer { lock.unlock() }
+        return data
+    }
+
+    var isReady: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return ready
+    }
+}
+
+/// A counter with a ceiling, for work that may be turned away.
+final class InFlightLimit: @unchecked Sendable {
+    private let lock = NSLock()
+    private var current = 0
+    private let maximum: Int
+
+    init(maximum: Int) {
+        self.maximum = maximum
+    }
+
+    func enter() -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        guard current < maximum else { return false }
+        current += 1
+        return true
+    }
+
+    func leave() {
+        lock.lock()
+        current -= 1
+        lock.unlock()
+    }
+}

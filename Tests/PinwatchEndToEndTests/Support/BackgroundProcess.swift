@@ -1,0 +1,68 @@
+import Foundation
+
+/// A long-running program a test starts (pinwatch serve, prometheus) with
+/// stdout and stderr in files, ended by its own PID.
+final class BackgroundProcess {
+    let pid: pid_t
+    let stderrURL: URL
+
+    init(_ path: String, _ arguments: [String], directory: URL, name: String, environment: [String: String] = [:]) throws {
+        stderrURL = directory.appendingPathComponent("\(name).stderr")
+        let stdoutPath = directory.appendingPathComponent("\(name).stdout").path
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, stdoutPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_addopen(&actions, 2, stderrURL.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        var env = ProcessInfo.processInfo.environment
+        for key in ["https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY", "http_proxy", "HTTP_PROXY"] { env.removeValue(forKey: key) }
+        env.merge(environment) { _, new in new }
+        let envp = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        let argv = ([path] + arguments).map { strdup($0) } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var child: pid_t = 0
+        let status = posix_spawn(&child, path, &actions, nil, argv, envp)
+        guard status == 0 else { throw LoopbackHTTP.Failure(description: "\(path): \(String(cString: strerror(status)))") }
+        pid = child
+    }
+
+    deinit { stop() }
+
+    var stderr: String { (try? String(contentsOf: stderrURL, encoding: .utf8)) ?? "" }
+
+    var isRunning: Bool {
+        var status: Int32 = 0
+        return waitpid(pid, &status, WNOHANG) == 0
+    }
+
+    func signal(_ number: Int32) {
+        kill(pid, number)
+    }
+
+    /// Waits up to `timeout` for the process to end; its status, or nil.
+    @discardableResult
+    func waitForExit(timeout: TimeInterval) -> Int32? {
+        let deadline = Date().addingTimeInterval(timeout)
+        var status: Int32 = 0
+        while Date() < deadline {
+            let result = waitpid(pid, &status, WNOHANG)
+            if result == pid { return (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f) }
+            if result < 0 { return nil }
+            usleep(20_000)
+        }
+        return nil
+    }
+
+    func stop() {
+        guard isRunning else { return }
+        kill(pid, SIGTERM)
+        if waitForExit(timeout: 3) == nil {
+            kill(pid, SIGKILL)
+            waitForExit(timeout: 3)
+        }
+    }
+}
