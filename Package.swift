@@ -88,6 +88,12 @@ let package = Package(
             path: "Tests/PinwatchTestSupport",
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
+        // Benchmarks/serve.sh times /metrics rendering with it.
+        .executableTarget(
+            name: "pinwatch-metrics-bench",
+            dependencies: ["PinwatchCore"],
+            path: "Benchmarks/MetricsBench"
+        ),
         .testTarget(name: "PinwatchCoreTests", dependencies: ["PinwatchCore"]),
         .testTarget(
             name: "PinwatchProbeTests",

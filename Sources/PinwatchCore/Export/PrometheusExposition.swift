@@ -27,124 +27,169 @@ public enum PrometheusExposition {
     public static let contentType = "text/plain; version=0.0.4; charset=utf-8"
 
     public static func render(_ reports: [HostReport], cycle: Cycle?, version: String) -> String {
-        var out = ""
-        out.reserveCapacity(256 + reports.count * 1_800)
-        let labels = reports.map(hostLabels)
+        String(decoding: renderBytes(reports, cycle: cycle, version: version), as: UTF8.self)
+    }
 
-        family(&out, "pinwatch_host_status", "gauge", "Status of each host: 1 for the status it has now, 0 for the others.")
-        for (index, report) in reports.enumerated() {
-            for status in HostStatus.allCases {
-                sample(&out, "pinwatch_host_status", labels[index], "status", status.rawValue, report.status == status ? "1" : "0")
-            }
+    /// The same text as bytes, built in one buffer: `serve` renders 10,000
+    /// hosts (20 MB) once per cycle, and string interpolation per sample
+    /// would cost several times the budget.
+    public static func renderBytes(_ reports: [HostReport], cycle: Cycle?, version: String) -> [UInt8] {
+        PrometheusRenderer().render(reports, cycle: cycle, version: version)
+    }
+}
+
+/// Renders exposition text cycle after cycle, keeping its per-family
+/// buffers: `serve` renders 10,000 hosts (17 MB) once per cycle, and fresh
+/// buffers every time cost as much in page faults as the writing itself.
+/// One renderer per thread (it is not shared).
+public final class PrometheusRenderer {
+    private var status = ExpositionBuffer(capacity: 0)
+    private var severity = ExpositionBuffer(capacity: 0)
+    private var alerts = ExpositionBuffer(capacity: 0)
+    private var notAfter = ExpositionBuffer(capacity: 0)
+    private var levelInfo = ExpositionBuffer(capacity: 0)
+    private var pinMatch = ExpositionBuffer(capacity: 0)
+    private var duration = ExpositionBuffer(capacity: 0)
+    private var errors = ExpositionBuffer(capacity: 0)
+
+    public init() {}
+
+    public func render(_ reports: [HostReport], cycle: PrometheusExposition.Cycle?, version: String) -> [UInt8] {
+        typealias Exposition = PrometheusExposition
+        // One pass over the reports, one buffer per family: the format wants
+        // each family's samples together, and touching each report once
+        // keeps the copying (and reference counting) to one per host.
+        for buffer in [\PrometheusRenderer.status, \.severity, \.alerts, \.notAfter, \.levelInfo, \.pinMatch, \.duration, \.errors] {
+            self[keyPath: buffer].bytes.removeAll(keepingCapacity: true)
         }
-        family(
-            &out, "pinwatch_host_severity", "gauge",
-            "Severity of each host (critical, unknown, warning, ok): 1 for its own, 0 for the others.")
-        for (index, report) in reports.enumerated() {
-            for severity in HostSeverity.worstFirst {
-                sample(
-                    &out, "pinwatch_host_severity", labels[index], "severity", severity.rawValue, report.severity == severity ? "1" : "0")
+        var statusCounts: [HostStatus: Int] = [:]
+        var severityCounts: [HostSeverity: Int] = [:]
+        var errorCounts: [ProbeErrorKind: Int] = [:]
+
+        // `,status="ok"} ` and the like, made once: most of the text is these.
+        let statuses = HostStatus.allCases
+        let statusTails = statuses.map { Array(",status=\"\($0.rawValue)\"} ".utf8) }
+        let severities = HostSeverity.worstFirst
+        let severityTails = severities.map { Array(",severity=\"\($0.rawValue)\"} ".utf8) }
+
+        for report in reports {
+            let labels = Array(Exposition.hostLabels(report).utf8)
+            statusCounts[report.status, default: 0] += 1
+            severityCounts[report.severity, default: 0] += 1
+            for (position, value) in statuses.enumerated() {
+                status.append("pinwatch_host_status{")
+                status.append(labels)
+                status.append(statusTails[position])
+                status.append(report.status == value ? "1\n" : "0\n")
             }
-        }
-        family(&out, "pinwatch_host_alert", "gauge", "Alerts a host has now (only present alerts are exported).")
-        for (index, report) in reports.enumerated() {
+            for (position, value) in severities.enumerated() {
+                severity.append("pinwatch_host_severity{")
+                severity.append(labels)
+                severity.append(severityTails[position])
+                severity.append(report.severity == value ? "1\n" : "0\n")
+            }
             for alert in report.alerts {
-                sample(&out, "pinwatch_host_alert", labels[index], "alert", alert.rawValue, "1")
+                alerts.sample("pinwatch_host_alert", labels, "alert", alert.rawValue, 1)
             }
-        }
-        family(&out, "pinwatch_leaf_not_after_seconds", "gauge", "Expiry of each host's leaf certificate, Unix time.")
-        for (index, report) in reports.enumerated() {
-            guard let leaf = report.levels.first else { continue }
-            sample(
-                &out, "pinwatch_leaf_not_after_seconds", labels[index], nil, nil,
-                number(leaf.certificate.facts.notAfter.timeIntervalSince1970))
-        }
-        family(&out, "pinwatch_chain_level_info", "gauge", "One series per certificate of each host's chain, with its role and SPKI pin.")
-        for (index, report) in reports.enumerated() {
-            for level in report.levels {
-                let facts = level.certificate.facts
-                var extra = ",level=\"\(level.level)\",role=\"\(level.role.rawValue)\""
-                extra += ",spki_sha256=\"\(escape(PinText.base64(facts.spkiSHA256)))\",subject=\"\(escape(facts.subject))\""
-                out += "pinwatch_chain_level_info{" + labels[index] + extra + "} 1\n"
-            }
-        }
-        family(
-            &out, "pinwatch_pin_match", "gauge",
-            "Whether a configured pin of the tier that applies matches the chain level (leaf tier at level 0, CA tier above).")
-        for (index, report) in reports.enumerated() {
             let pins = report.config.pins
             for level in report.levels {
+                let facts = level.certificate.facts
+                if level.level == 0 {
+                    notAfter.sample("pinwatch_leaf_not_after_seconds", labels, nil, nil, facts.notAfter.timeIntervalSince1970)
+                }
+                levelInfo.append("pinwatch_chain_level_info{")
+                levelInfo.append(labels)
+                levelInfo.append(",level=\"")
+                levelInfo.append(integer: Int64(level.level))
+                levelInfo.append("\",role=\"")
+                levelInfo.append(string: level.role.rawValue)
+                levelInfo.append("\",spki_sha256=\"")
+                levelInfo.append(base64: facts.spkiSHA256)
+                levelInfo.append("\",subject=\"")
+                levelInfo.append(string: Exposition.escape(facts.subject))
+                levelInfo.append("\"} 1\n")
+
                 let tier: PinTier = level.role == .leaf ? .leaf : .ca
                 guard !pins.pins(in: tier).isEmpty else { continue }
-                let matched = level.matches.contains { $0.tier == tier }
-                out +=
-                    "pinwatch_pin_match{" + labels[index] + ",level=\"\(level.level)\",tier=\"\(tier.rawValue)\"} " + (matched ? "1" : "0")
-                    + "\n"
+                pinMatch.append("pinwatch_pin_match{")
+                pinMatch.append(labels)
+                pinMatch.append(",level=\"")
+                pinMatch.append(integer: Int64(level.level))
+                pinMatch.append("\",tier=\"")
+                pinMatch.append(string: tier.rawValue)
+                pinMatch.append(level.matches.contains { $0.tier == tier } ? "\"} 1\n" : "\"} 0\n")
+            }
+            duration.sample("pinwatch_probe_duration_seconds", labels, nil, nil, max(0, report.result.elapsed))
+            if let failure = report.result.failure {
+                errorCounts[failure.kind, default: 0] += 1
+                errors.sample("pinwatch_probe_error", labels, "kind", failure.kind.rawValue, 1)
             }
         }
-        family(&out, "pinwatch_probe_duration_seconds", "gauge", "How long the last probe of each host took.")
-        for (index, report) in reports.enumerated() {
-            sample(&out, "pinwatch_probe_duration_seconds", labels[index], nil, nil, number(max(0, report.result.elapsed)))
-        }
-        family(&out, "pinwatch_probe_error", "gauge", "Hosts whose last probe failed, by kind of failure (only failed hosts are exported).")
-        for (index, report) in reports.enumerated() {
-            guard let failure = report.result.failure else { continue }
-            sample(&out, "pinwatch_probe_error", labels[index], "kind", failure.kind.rawValue, "1")
-        }
 
-        family(&out, "pinwatch_hosts", "gauge", "Hosts by status.")
-        let summary = StatusSummary(reports)
-        for status in StatusSummary.reportingOrder {
-            out += "pinwatch_hosts{status=\"\(status.rawValue)\"} \(summary.count(of: status))\n"
+        var out = ExpositionBuffer(
+            capacity: 4_096 + status.bytes.count + severity.bytes.count + alerts.bytes.count + notAfter.bytes.count
+                + levelInfo.bytes.count + pinMatch.bytes.count + duration.bytes.count + errors.bytes.count)
+        out.family("pinwatch_host_status", "gauge", "Status of each host: 1 for the status it has now, 0 for the others.")
+        out.append(status.bytes)
+        out.family(
+            "pinwatch_host_severity", "gauge", "Severity of each host (critical, unknown, warning, ok): 1 for its own, 0 for the others.")
+        out.append(severity.bytes)
+        out.family("pinwatch_host_alert", "gauge", "Alerts a host has now (only present alerts are exported).")
+        out.append(alerts.bytes)
+        out.family("pinwatch_leaf_not_after_seconds", "gauge", "Expiry of each host's leaf certificate, Unix time.")
+        out.append(notAfter.bytes)
+        out.family("pinwatch_chain_level_info", "gauge", "One series per certificate of each host's chain, with its role and SPKI pin.")
+        out.append(levelInfo.bytes)
+        out.family(
+            "pinwatch_pin_match", "gauge",
+            "Whether a configured pin of the tier that applies matches the chain level (leaf tier at level 0, CA tier above).")
+        out.append(pinMatch.bytes)
+        out.family("pinwatch_probe_duration_seconds", "gauge", "How long the last probe of each host took.")
+        out.append(duration.bytes)
+        out.family("pinwatch_probe_error", "gauge", "Hosts whose last probe failed, by kind of failure (only failed hosts are exported).")
+        out.append(errors.bytes)
+
+        out.family("pinwatch_hosts", "gauge", "Hosts by status.")
+        for value in StatusSummary.reportingOrder {
+            out.sample("pinwatch_hosts", [], "status", value.rawValue, Double(statusCounts[value] ?? 0))
         }
-        family(&out, "pinwatch_hosts_by_severity", "gauge", "Hosts by severity.")
-        for severity in HostSeverity.worstFirst {
-            out += "pinwatch_hosts_by_severity{severity=\"\(severity.rawValue)\"} \(reports.filter { $0.severity == severity }.count)\n"
+        out.family("pinwatch_hosts_by_severity", "gauge", "Hosts by severity.")
+        for value in HostSeverity.worstFirst {
+            out.sample("pinwatch_hosts_by_severity", [], "severity", value.rawValue, Double(severityCounts[value] ?? 0))
         }
-        family(&out, "pinwatch_probe_errors", "gauge", "Failed probes of the last cycle, by kind.")
+        out.family("pinwatch_probe_errors", "gauge", "Failed probes of the last cycle, by kind.")
         for kind in ProbeErrorKind.allCases {
-            out += "pinwatch_probe_errors{kind=\"\(kind.rawValue)\"} \(reports.filter { $0.result.failure?.kind == kind }.count)\n"
+            out.sample("pinwatch_probe_errors", [], "kind", kind.rawValue, Double(errorCounts[kind] ?? 0))
         }
         if let cycle {
-            family(&out, "pinwatch_cycle_duration_seconds", "gauge", "How long the last completed cycle took.")
-            out += "pinwatch_cycle_duration_seconds \(number(cycle.duration))\n"
-            family(&out, "pinwatch_last_cycle_timestamp_seconds", "gauge", "When the last cycle completed, Unix time.")
-            out += "pinwatch_last_cycle_timestamp_seconds \(number(cycle.finishedAt.timeIntervalSince1970))\n"
-            family(&out, "pinwatch_cycles_total", "counter", "Cycles completed since start.")
-            out += "pinwatch_cycles_total \(cycle.completedCycles)\n"
+            out.family("pinwatch_cycle_duration_seconds", "gauge", "How long the last completed cycle took.")
+            out.sample("pinwatch_cycle_duration_seconds", nil, nil, nil, cycle.duration)
+            out.family("pinwatch_last_cycle_timestamp_seconds", "gauge", "When the last cycle completed, Unix time.")
+            out.sample("pinwatch_last_cycle_timestamp_seconds", nil, nil, nil, cycle.finishedAt.timeIntervalSince1970)
+            out.family("pinwatch_cycles_total", "counter", "Cycles completed since start.")
+            out.sample("pinwatch_cycles_total", nil, nil, nil, Double(cycle.completedCycles))
         }
-        family(&out, "pinwatch_build_info", "gauge", "The running pinwatch's version.")
-        out += "pinwatch_build_info{version=\"\(escape(version))\"} 1\n"
-        return out
+        out.family("pinwatch_build_info", "gauge", "The running pinwatch's version.")
+        out.sample("pinwatch_build_info", [], "version", Exposition.escape(version), 1)
+        return out.bytes
     }
+}
 
-    private static func family(_ out: inout String, _ name: String, _ type: String, _ help: String) {
-        out += "# HELP \(name) \(help)\n# TYPE \(name) \(type)\n"
-    }
-
-    private static func sample(_ out: inout String, _ name: String, _ labels: String, _ key: String?, _ value: String?, _ number: String) {
-        out += name
-        out += "{"
-        out += labels
-        if let key, let value {
-            out += ",\(key)=\"\(value)\""
-        }
-        out += "} "
-        out += number
-        out += "\n"
-    }
-
-    /// `host="…",port="…",sni="…"`, computed once per host and reused by every family.
-    private static func hostLabels(_ report: HostReport) -> String {
+extension PrometheusExposition {
+    /// `host="…",port="…"` and `sni="…"` when it differs from the host (an
+    /// absent label reads as "" in PromQL, and most hosts have no SNI of
+    /// their own): computed once per host and reused by every family.
+    static func hostLabels(_ report: HostReport) -> String {
         let config = report.config
-        return "host=\"\(escape(config.host))\",port=\"\(config.port)\",sni=\"\(escape(config.serverName))\""
+        let base = "host=\"\(escape(config.host))\",port=\"\(config.port)\""
+        return config.serverName == config.host ? base : base + ",sni=\"\(escape(config.serverName))\""
     }
 
     /// Label values: backslash, double quote and newline escaped, as the
     /// format requires; certificate text made safe for terminals first.
     static func escape(_ text: String) -> String {
         let clean = TerminalText.sanitize(text)
-        guard clean.contains(where: { $0 == "\\" || $0 == "\"" || $0 == "\n" }) else { return clean }
+        guard clean.utf8.contains(where: { $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "\"") || $0 == 0x0A }) else { return clean }
         var out = ""
         for character in clean {
             switch character {
@@ -156,10 +201,114 @@ public enum PrometheusExposition {
         }
         return out
     }
+}
 
-    /// Integers without a fraction, others with up to millisecond precision.
-    private static func number(_ value: Double) -> String {
-        if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
-        return String(format: "%.3f", value)
+/// Bytes of exposition text, appended without intermediate strings.
+private struct ExpositionBuffer {
+    var bytes: [UInt8] = []
+
+    init(capacity: Int) {
+        bytes.reserveCapacity(capacity)
+    }
+
+    mutating func append(_ text: StaticString) {
+        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    }
+
+    mutating func append(_ raw: [UInt8]) {
+        bytes.append(contentsOf: raw)
+    }
+
+    mutating func append(string: String) {
+        var text = string
+        text.withUTF8 { bytes.append(contentsOf: $0) }
+    }
+
+    private static let base64Alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+
+    /// Standard base64 with padding, written in place (a pin is 32 bytes).
+    mutating func append(base64 data: [UInt8]) {
+        let alphabet = Self.base64Alphabet
+        var index = 0
+        while index + 3 <= data.count {
+            let chunk = UInt32(data[index]) << 16 | UInt32(data[index + 1]) << 8 | UInt32(data[index + 2])
+            bytes.append(alphabet[Int(chunk >> 18 & 63)])
+            bytes.append(alphabet[Int(chunk >> 12 & 63)])
+            bytes.append(alphabet[Int(chunk >> 6 & 63)])
+            bytes.append(alphabet[Int(chunk & 63)])
+            index += 3
+        }
+        let rest = data.count - index
+        if rest > 0 {
+            let chunk = UInt32(data[index]) << 16 | (rest == 2 ? UInt32(data[index + 1]) << 8 : 0)
+            bytes.append(alphabet[Int(chunk >> 18 & 63)])
+            bytes.append(alphabet[Int(chunk >> 12 & 63)])
+            bytes.append(rest == 2 ? alphabet[Int(chunk >> 6 & 63)] : UInt8(ascii: "="))
+            bytes.append(UInt8(ascii: "="))
+        }
+    }
+
+    mutating func append(integer: Int64) {
+        if integer < 0 {
+            bytes.append(UInt8(ascii: "-"))
+            append(integer: -integer)
+            return
+        }
+        if integer >= 10 { append(integer: integer / 10) }
+        bytes.append(UInt8(ascii: "0") + UInt8(integer % 10))
+    }
+
+    /// Whole numbers as integers, others with three decimals.
+    mutating func append(number value: Double) {
+        let milli = (value * 1000).rounded()
+        guard abs(milli) < 9e15 else {
+            append(string: String(value))
+            return
+        }
+        let scaled = Int64(milli)
+        if scaled % 1000 == 0 {
+            append(integer: scaled / 1000)
+            return
+        }
+        if scaled < 0 { bytes.append(UInt8(ascii: "-")) }
+        let magnitude = abs(scaled)
+        append(integer: magnitude / 1000)
+        bytes.append(UInt8(ascii: "."))
+        let fraction = magnitude % 1000
+        bytes.append(UInt8(ascii: "0") + UInt8(fraction / 100))
+        bytes.append(UInt8(ascii: "0") + UInt8(fraction / 10 % 10))
+        bytes.append(UInt8(ascii: "0") + UInt8(fraction % 10))
+    }
+
+    mutating func family(_ name: StaticString, _ type: StaticString, _ help: StaticString) {
+        append("# HELP ")
+        append(name)
+        append(" ")
+        append(help)
+        append("\n# TYPE ")
+        append(name)
+        append(" ")
+        append(type)
+        append("\n")
+    }
+
+    /// `name{labels,key="value"} number`; `labels` nil for a sample without any.
+    mutating func sample(_ name: StaticString, _ labels: [UInt8]?, _ key: StaticString?, _ value: String?, _ number: Double) {
+        append(name)
+        if let labels {
+            append("{")
+            append(labels)
+            if let key, let value {
+                if !labels.isEmpty { append(",") }
+                append(key)
+                append("=\"")
+                append(string: value)
+                append("\"")
+            }
+            append("}")
+        }
+        append(" ")
+        append(number: number)
+        append("\n")
     }
 }

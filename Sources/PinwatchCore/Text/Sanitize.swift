@@ -8,6 +8,8 @@
 /// every field is shown on one line.
 public enum TerminalText {
     public static func sanitize(_ text: String) -> String {
+        // Most text (host names, most subjects) is printable ASCII already.
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text }
         var out = String.UnicodeScalarView()
         out.reserveCapacity(text.unicodeScalars.count)
         for scalar in text.unicodeScalars {

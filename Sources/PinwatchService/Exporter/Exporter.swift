@@ -31,6 +31,7 @@ public final class Exporter: @unchecked Sendable {
     /// report is compared with to find a severity transition.
     private var latest: [String: HostReport] = [:]
     private let adHocProbes = InFlightLimit(maximum: 16)
+    private let renderer = PrometheusRenderer()
 
     public init(config: Config, environment: [String: String], version: String, logger: Logger) {
         self.config = config
@@ -78,6 +79,7 @@ public final class Exporter: @unchecked Sendable {
             poller.probeOnce(host) { continuation.resume(returning: $0) }
         }
         var text = PrometheusExposition.render([report], cycle: nil, version: version)
+        // blackbox_exporter's convention: did the probe get anything at all.
         text += "# HELP pinwatch_probe_success Whether a chain was obtained from the target.\n"
         text += "# TYPE pinwatch_probe_success gauge\npinwatch_probe_success \(report.result.failure == nil ? 1 : 0)\n"
         return .success(Data(text.utf8))
@@ -135,7 +137,7 @@ public final class Exporter: @unchecked Sendable {
         let finished = Date()
         let cycle = PrometheusExposition.Cycle(
             finishedAt: finished, duration: finished.timeIntervalSince(cycleStartedAt), completedCycles: completedCycles)
-        published.publish(Data(PrometheusExposition.render(reports, cycle: cycle, version: version).utf8))
+        published.publish(Data(renderer.render(reports, cycle: cycle, version: version)))
         var counts: Logger.Metadata = ["hosts": "\(reports.count)", "duration_ms": "\(Int(cycle.duration * 1000))"]
         for severity in HostSeverity.worstFirst {
             counts[severity.rawValue] = "\(reports.filter { $0.severity == severity }.count)"

@@ -128,7 +128,8 @@ final class DashboardController: @unchecked Sendable {
         HookRunner(hooks: hooks) { [weak self] report in
             let detail = report.stderr.isEmpty ? "" : ": \(report.stderr)"
             let text = "hook \((report.command as NSString).lastPathComponent) for \(report.host): \(report.outcome)\(detail)"
-            DispatchQueue.main.async { self?.announce(report.succeeded ? text : "⚠ " + text) }
+            let message = report.succeeded ? text : "⚠ " + text
+            DispatchQueue.main.async { [weak self] in self?.announce(message) }
         }
     }
 

@@ -1,0 +1,126 @@
+import Foundation
+import XCTest
+
+@testable import PinwatchCore
+
+/// The pure parts of `serve`: exposition text, shards, `/probe` queries,
+/// hook configuration and events (issue 10).
+final class ExporterFormatTests: XCTestCase {
+    private typealias F = Fixtures
+
+    func testExpositionHasOneSeriesPerStatusValueAndEscapesLabels() {
+        var chain = F.chain()
+        chain[0].facts.subject = "CN=\"quoted\" \\ back\nslash"
+        let host = HostConfig(host: "api.example.com", pins: PinSet(ca: [F.spkiPin(3)], leaf: [F.spkiPin(1)]))
+        let report = F.report(host, F.result(chain: chain))
+        let text = PrometheusExposition.render(
+            [report], cycle: .init(finishedAt: F.now, duration: 1.5, completedCycles: 7), version: "0.1.0")
+        let statusLines = text.split(separator: "\n").filter { $0.hasPrefix("pinwatch_host_status{") }
+        XCTAssertEqual(statusLines.count, HostStatus.allCases.count)
+        XCTAssertEqual(statusLines.filter { $0.hasSuffix(" 1") }.count, 1)
+        XCTAssertTrue(text.contains(#"subject="CN=\"quoted\" \\ back slash""#), text)
+        XCTAssertTrue(text.contains("pinwatch_pin_match{host=\"api.example.com\",port=\"443\",level=\"0\",tier=\"leaf\"} 1"), text)
+        XCTAssertTrue(text.contains("pinwatch_leaf_not_after_seconds{host=\"api.example.com\",port=\"443\"} 1805184000"), text)
+        // The sni label appears only where it differs from the host.
+        let other = F.report(HostConfig(host: "10.0.0.1", serverName: "api.example.com"), F.result(chain: F.chain()))
+        let withSNI = PrometheusExposition.render([other], cycle: nil, version: "0")
+        XCTAssertTrue(
+            withSNI.contains("pinwatch_host_status{host=\"10.0.0.1\",port=\"443\",sni=\"api.example.com\",status=\"ok\"} 0"), withSNI)
+        XCTAssertTrue(text.contains("pinwatch_cycle_duration_seconds 1.500\n"))
+        XCTAssertTrue(text.contains("pinwatch_cycles_total 7\n"))
+        // Every family is announced once, before its samples.
+        for family in ["pinwatch_host_status", "pinwatch_host_severity", "pinwatch_chain_level_info", "pinwatch_hosts"] {
+            XCTAssertEqual(text.components(separatedBy: "# TYPE \(family) ").count, 2, family)
+        }
+        XCTAssertFalse(text.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" })
+    }
+
+    func testShardsAreStableAndCoverEveryHostOnce() {
+        let hosts = (0..<300).map { HostConfig(host: "h\($0).example", port: 443) }
+        var owners = Array(repeating: 0, count: hosts.count)
+        for index in 0..<3 {
+            let shard = Shard(index: index, count: 3)!
+            for (position, host) in hosts.enumerated() where shard.contains(host) { owners[position] += 1 }
+        }
+        XCTAssertTrue(owners.allSatisfy { $0 == 1 })
+        // FNV-1a of a fixed text: the same on every machine and run.
+        XCTAssertEqual(Shard.stableHash("a"), 0xaf63_dc4c_8601_ec8c)
+        XCTAssertNil(Shard(parsing: "3/3"))
+        XCTAssertNil(Shard(parsing: "-1/3"))
+        XCTAssertNil(Shard(parsing: "1"))
+        XCTAssertEqual(Shard(parsing: "2/3")?.description, "2/3")
+    }
+
+    func testProbeQueries() {
+        func parse(_ items: [(String, String)]) -> Result<ProbeQuery, ProbeQueryProblem> {
+            ProbeQuery.parse(items.map { (name: $0.0, value: $0.1) })
+        }
+        XCTAssertEqual(try parse([("target", "api.example.com:8443")]).get().target, try HostPort(parsing: "api.example.com:8443"))
+        XCTAssertEqual(try parse([("target", "[::1]:443"), ("pinset", "le")]).get().pinset, "le")
+        for bad in [
+            [], [("target", "")], [("target", "a b")], [("target", "x:0")], [("target", "a\u{0}b")],
+            [("target", "a"), ("target", "b")], [("other", "1")], [("target", String(repeating: "a", count: 300))],
+        ] {
+            XCTAssertThrowsError(try parse(bad).get(), "\(bad.map(\.0))")
+        }
+        let config = Config(
+            pinsets: ["le": PinSet(ca: [F.spkiPin(3)])],
+            hosts: [HostConfig(host: "api.example.com", port: 8443, serverName: "sni.example", connectAddress: "10.0.0.1")])
+        let configured = try? parse([("target", "API.example.com:8443"), ("pinset", "le")]).get().host(in: config).get()
+        XCTAssertEqual(configured?.serverName, "sni.example", "the configured host's SNI and address are used")
+        XCTAssertEqual(configured?.connectAddress, "10.0.0.1")
+        XCTAssertEqual(configured?.pins.ca, [F.spkiPin(3)])
+        XCTAssertThrowsError(try parse([("target", "x.example"), ("pinset", "nosuch")]).get().host(in: config).get())
+    }
+
+    func testHooksAndListenAndShardInTheConfiguration() throws {
+        let directory = NSTemporaryDirectory()
+        let loader = ConfigLoader { _ in [] }
+        let config = try loader.load(
+            yaml: """
+                listen: 0.0.0.0:9715
+                shard: 1/4
+                hooks:
+                  - [/usr/bin/logger, -t, pinwatch]
+                  - {command: [notify-send, pinwatch], timeout: 3s}
+                """, path: directory + "/p.yaml")
+        XCTAssertEqual(config.listen, "0.0.0.0:9715")
+        XCTAssertEqual(config.shard, Shard(index: 1, count: 4))
+        XCTAssertEqual(
+            config.hooks,
+            [
+                HookCommand(arguments: ["/usr/bin/logger", "-t", "pinwatch"]),
+                HookCommand(arguments: ["notify-send", "pinwatch"], timeout: 3),
+            ])
+        let bad = """
+            listen: nowhere
+            shard: 4/4
+            hooks:
+              - "/bin/sh -c 'rm -rf /'"
+              - {command: [/bin/true], timeout: 1h}
+              - {cmd: [/bin/true]}
+            """
+        XCTAssertThrowsError(try loader.load(yaml: bad, path: directory + "/p.yaml")) { error in
+            let keys = (error as? ConfigError)?.problems.map(\.key) ?? []
+            XCTAssertEqual(keys, ["listen", "shard", "hooks[0]", "hooks[1].timeout", "hooks[2].command"], "\(error)")
+        }
+    }
+
+    func testTransitionEventsCarryNoProxyDetails() throws {
+        let proxy = ProxyRoute(scheme: .http, host: "proxy", port: 3128, username: "ops", password: "S3cr3t", source: "https_proxy")
+        let blocked = F.report(F.host(ca: [F.spkiPin(50)]), F.result(chain: F.chain(), proxy: proxy))
+        let ok = F.report(F.host(ca: [F.spkiPin(3)]), F.result(chain: F.chain()))
+        XCTAssertNil(SeverityTransition.between(nil, ok, at: F.now), "a healthy first result is no transition")
+        XCTAssertNil(SeverityTransition.between(ok, ok, at: F.now))
+        let transition = try XCTUnwrap(SeverityTransition.between(ok, blocked, at: F.now))
+        let json = transition.json
+        XCTAssertTrue(json.hasSuffix("\n"))
+        XCTAssertEqual(json.filter { $0 == "\n" }.count, 1, "one line")
+        XCTAssertFalse(json.contains("S3cr3t"))
+        XCTAssertFalse(json.contains("ops"), "no user name either; the reason names the proxy without credentials")
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        XCTAssertEqual((object["old"] as? [String: String])?["severity"], "ok")
+        XCTAssertEqual((object["new"] as? [String: String])?["severity"], "critical")
+        XCTAssertEqual((object["pins"] as? [String])?.first, PinText.sha256(F.digest(1)))
+    }
+}
