@@ -13,9 +13,9 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
-        // `serve`: a small pure-Swift HTTP server (no SwiftNIO to build) and
-        // the standard logging API.
-        .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
+        // `serve`: SwiftNIO's HTTP/1 server (bounded request heads) and the
+        // standard logging API. Only the pinwatch-serve executable links NIO.
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
@@ -43,14 +43,28 @@ let package = Package(
             // queue and event loop, which Swift 6's checker cannot see.
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
-        // The long-running side: the Prometheus exporter's HTTP endpoints,
-        // alert hooks, logging. No OpenSSL, no ncurses.
+        // The long-running side: the exporter's polling and published
+        // metrics, alert hooks, logging. No OpenSSL, no ncurses, no HTTP.
         .target(
             name: "PinwatchService",
             dependencies: [
                 "PinwatchCore", "PinwatchProbe",
-                .product(name: "FlyingFox", package: "FlyingFox"),
                 .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        // `pinwatch serve` runs this executable (installed beside pinwatch):
+        // SwiftNIO takes minutes to build, and the dashboard and the demo
+        // do not need it.
+        .executableTarget(
+            name: "pinwatch-serve",
+            dependencies: [
+                "PinwatchCore", "PinwatchProbe", "PinwatchService",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
@@ -103,7 +117,7 @@ let package = Package(
         .testTarget(name: "PinwatchUITests", dependencies: ["PinwatchUI", "PinwatchCore"]),
         .testTarget(
             name: "PinwatchEndToEndTests",
-            dependencies: ["PinwatchProbe", "PinwatchCore", "PinwatchService", "PinwatchTestSupport"],
+            dependencies: ["PinwatchProbe", "PinwatchCore", "PinwatchService", "PinwatchTestSupport", "pinwatch-serve"],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
     ]

@@ -44,9 +44,6 @@ log() { printf '[bench %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 prepare() {
   [[ -d "$S" ]] || { echo "no shared bench at $SHARED_BENCH (set SHARED_BENCH=)" >&2; exit 2; }
   [[ "${SKIP_DEPS:-0}" == 1 ]] || "$S/install-deps.sh"
-  # The static build links FoundationNetworking (the HTTP server library
-  # brings it), which needs libcurl's link-time files.
-  dpkg -s libcurl4-openssl-dev >/dev/null 2>&1 || DEBIAN_FRONTEND=noninteractive apt-get install -y -q libcurl4-openssl-dev >&2
   "$S/build-tools.sh"
   if [[ -z "${PINWATCH:-}" ]]; then
     # The toolchain lives in /opt/swift on these machines; only a login shell has it on PATH.

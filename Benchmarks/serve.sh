@@ -12,10 +12,9 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 command -v swift >/dev/null 2>&1 || export PATH="$PATH:/opt/swift/usr/bin"
 HOSTS="${1:-10000}"
 IDLE_SECS="${IDLE_SECS:-30}"
-# The static build links FoundationNetworking, which needs libcurl's link-time files.
-dpkg -s libcurl4-openssl-dev >/dev/null 2>&1 || DEBIAN_FRONTEND=noninteractive apt-get install -y -q libcurl4-openssl-dev >&2
 if [[ -z "${PINWATCH:-}" ]]; then
   swift build -c release --static-swift-stdlib --product pinwatch >&2
+  swift build -c release --static-swift-stdlib --product pinwatch-serve >&2
   swift build -c release --static-swift-stdlib --product pinwatch-metrics-bench >&2
   PINWATCH="$(swift build -c release --static-swift-stdlib --show-bin-path)/pinwatch"
 fi

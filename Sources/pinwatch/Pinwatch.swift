@@ -17,7 +17,7 @@ struct Pinwatch: ParsableCommand {
             Exit codes: 0 the command ran, 2 usage or configuration error, 1 unexpected failure; \
             `check` uses the Nagios codes 0/1/2/3.
             """,
-        version: "0.1.0",
+        version: PinwatchVersion.current,
         subcommands: [Watch.self, Snapshot.self, Check.self, Serve.self, Validate.self, Inspect.self, PinFiles.self, Demo.self],
         defaultSubcommand: Watch.self
     )

@@ -153,6 +153,11 @@ final class ServeTests: LocalFleetTestCase {
             XCTAssertEqual(answer.status, 400, "\(path.prefix(40)): \(answer.body)")
             XCTAssertFalse(answer.body.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" }, answer.body)
         }
+        // A request line of a megabyte: refused at once, nothing buffered whole.
+        let started = Date()
+        let huge = try LoopbackHTTP.get(port: port, "/probe?target=" + String(repeating: "a", count: 1 << 20))
+        XCTAssertEqual(huge.status, 400)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 5)
         XCTAssertEqual(try LoopbackHTTP.get(port: port, "/nowhere").status, 404)
         XCTAssertEqual(try LoopbackHTTP.get(port: port, "/-/healthy").status, 200)
         XCTAssertTrue(process.isRunning)

@@ -28,7 +28,7 @@ struct SnapshotOutput: ParsableArguments {
         switch format {
         case .prometheus:
             let cycle = PrometheusExposition.Cycle(finishedAt: now, duration: now.timeIntervalSince(started), completedCycles: 1)
-            Output.standardOutput(PrometheusExposition.render(reports, cycle: cycle, version: Pinwatch.configuration.version))
+            Output.standardOutput(PrometheusExposition.render(reports, cycle: cycle, version: PinwatchVersion.current))
         case .json:
             Output.streamJSON(reports, generatedAt: now)
         case .text, .ansi:

@@ -1,0 +1,32 @@
+import Foundation
+import PinwatchCore
+
+/// Finds and loads the configuration every command uses (DESIGN §4's
+/// lookup order), with certificate files read through OpenSSL, and keeps
+/// the hosts of the shard. Shared by `pinwatch` and `pinwatch-serve`.
+package enum ConfigFile {
+    package struct Failure: Error, CustomStringConvertible {
+        /// One line per problem.
+        package var lines: [String]
+        package var description: String { lines.joined(separator: "\n") }
+    }
+
+    package static func load(explicit: String?, shard: Shard? = nil) throws(Failure) -> Config {
+        let environment = ProcessInfo.processInfo.environment
+        let cwd = FileManager.default.currentDirectoryPath
+        guard let path = ConfigLocator.locate(explicit: explicit, currentDirectory: cwd, environment: environment) else {
+            throw Failure(lines: [
+                """
+                no configuration found: pass --config PATH, or create ./pinwatch.yaml or \
+                $XDG_CONFIG_HOME/pinwatch/config.yaml (try `pinwatch demo` for a built-in example)
+                """
+            ])
+        }
+        let loader = ConfigLoader(certificateDigests: { try CertificateReader.certificateDigests(inFile: $0) })
+        do {
+            return try loader.load(path: path).keepingShard(shard)
+        } catch {
+            throw Failure(lines: error.problems.map(\.description))
+        }
+    }
+}

@@ -1,0 +1,212 @@
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import PinwatchCore
+import PinwatchService
+
+/// The exporter's HTTP face: `/metrics`, `/probe`, `/-/healthy`, `/-/ready`.
+///
+/// SwiftNIO parses HTTP/1 and refuses request heads past its limit with a
+/// 400 before any of them is buffered whole; this file only routes and
+/// answers. Every answer comes from state at hand, except `/probe`, which
+/// the exporter bounds (16 in flight, each within the probe timeout).
+final class ExporterHTTPServer {
+    /// Longest request head accepted (request line and headers).
+    static let maximumHeadBytes = 16 * 1024
+
+    private let exporter: Exporter
+    private let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+
+    init(exporter: Exporter) {
+        self.exporter = exporter
+    }
+
+    /// Binds `listen` (`host:port`, an IP literal or `localhost`); throws
+    /// when the address cannot be used.
+    func start(listen: String) throws {
+        guard let (host, port) = ListenAddress.split(listen) else {
+            throw ProbeQueryProblem("listen address \(EchoedInput.quoted(listen)) is not host:port")
+        }
+        let exporter = self.exporter
+        let bootstrap = ServerBootstrap(group: group)
+            .serverChannelOption(ChannelOptions.backlog, value: 512)
+            .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
+            .childChannelInitializer { channel in
+                channel.pipeline.configureHTTPServerPipeline(
+                    withPipeliningAssistance: true, withServerUpgrade: nil, withErrorHandling: true
+                ).flatMapThrowing {
+                    try channel.pipeline.syncOperations.addHandlers([
+                        IdleStateHandler(readTimeout: .seconds(30)), IdleConnectionCloser(), HeadSizeLimit(),
+                        ExporterRequestHandler(exporter: exporter),
+                    ])
+                }
+            }
+            .childChannelOption(ChannelOptions.maxMessagesPerRead, value: 16)
+        _ = try bootstrap.bind(host: host == "localhost" ? "127.0.0.1" : host, port: port).wait()
+    }
+}
+
+/// A connection that sends nothing for 30 s is closed: scrapers reconnect,
+/// and idle sockets must not pile up.
+private final class IdleConnectionCloser: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias InboundOut = HTTPServerRequestPart
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if event is IdleStateHandler.IdleStateEvent {
+            context.close(promise: nil)
+            return
+        }
+        context.fireUserInboundEventTriggered(event)
+    }
+}
+
+/// Closes connections whose request head is longer than the limit, counted
+/// as the bytes arrive, before NIO's own larger limit.
+private final class HeadSizeLimit: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias InboundOut = HTTPServerRequestPart
+    typealias OutboundIn = HTTPServerResponsePart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if case .head(let head) = unwrapInboundIn(data) {
+            let size = head.uri.utf8.count + head.headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 4 }
+            if size > ExporterHTTPServer.maximumHeadBytes {
+                ExporterRequestHandler.respond(
+                    context: context, status: .badRequest, body: "request head longer than 16 KiB\n", close: true)
+                return
+            }
+        }
+        context.fireChannelRead(data)
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        context.write(data, promise: promise)
+    }
+}
+
+/// One request at a time per connection (pipelining is serialised by NIO).
+private final class ExporterRequestHandler: ChannelInboundHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    private let exporter: Exporter
+    private var head: HTTPRequestHead?
+
+    init(exporter: Exporter) {
+        self.exporter = exporter
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(let requestHead):
+            head = requestHead
+        case .body:
+            // GET has no body worth reading; whatever comes is dropped.
+            break
+        case .end:
+            guard let requestHead = head else { return }
+            head = nil
+            route(requestHead, context: context)
+        }
+    }
+
+    private func route(_ request: HTTPRequestHead, context: ChannelHandlerContext) {
+        let close = !request.isKeepAlive
+        guard request.method == .GET || request.method == .HEAD else {
+            Self.respond(context: context, status: .methodNotAllowed, body: "only GET\n", close: close)
+            return
+        }
+        let parts = request.uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+        let path = parts.first.map(String.init) ?? "/"
+        switch path {
+        case "/metrics":
+            guard exporter.isReady else {
+                Self.respond(context: context, status: .serviceUnavailable, body: "no cycle has completed yet\n", close: close)
+                return
+            }
+            Self.respond(context: context, status: .ok, body: exporter.metrics, contentType: PrometheusExposition.contentType, close: close)
+        case "/probe":
+            probe(query: parts.count > 1 ? String(parts[1]) : "", context: context, close: close)
+        case "/-/healthy":
+            Self.respond(context: context, status: .ok, body: "pinwatch is healthy\n", close: close)
+        case "/-/ready":
+            let ready = exporter.isReady
+            Self.respond(
+                context: context, status: ready ? .ok : .serviceUnavailable,
+                body: ready ? "pinwatch is ready\n" : "first cycle still running\n", close: close)
+        case "/":
+            Self.respond(
+                context: context, status: .ok,
+                body: "pinwatch exporter: /metrics, /probe?target=HOST[:PORT]&pinset=NAME, /-/healthy, /-/ready\n", close: close)
+        default:
+            Self.respond(context: context, status: .notFound, body: "not found: try /metrics\n", close: close)
+        }
+    }
+
+    private func probe(query: String, context: ChannelHandlerContext, close: Bool) {
+        let items = Self.queryItems(query)
+        let query: ProbeQuery
+        switch ProbeQuery.parse(items) {
+        case .failure(let problem):
+            Self.respond(context: context, status: .badRequest, body: problem.description + "\n", close: close)
+            return
+        case .success(let parsed):
+            query = parsed
+        }
+        let exporter = self.exporter
+        let loop = context.eventLoop
+        let box = NIOLoopBound(context, eventLoop: loop)
+        Task {
+            let outcome = await exporter.probe(query)
+            loop.execute {
+                let context = box.value
+                switch outcome {
+                case .success(let body):
+                    Self.respond(context: context, status: .ok, body: body, contentType: PrometheusExposition.contentType, close: close)
+                case .failure(let problem):
+                    Self.respond(context: context, status: .badRequest, body: problem.description + "\n", close: close)
+                }
+            }
+        }
+    }
+
+    /// `name=value&…`, percent-decoded; `+` is a space, as forms send it.
+    static func queryItems(_ query: String) -> [(name: String, value: String)] {
+        guard !query.isEmpty else { return [] }
+        return query.split(separator: "&", omittingEmptySubsequences: true).prefix(64).map { pair in
+            let halves = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            func decode(_ text: Substring?) -> String {
+                let plain = (text.map(String.init) ?? "").replacingOccurrences(of: "+", with: " ")
+                // A broken escape stays as typed: the parser then refuses it.
+                return plain.removingPercentEncoding ?? plain
+            }
+            return (decode(halves.first), decode(halves.count > 1 ? halves[1] : nil))
+        }
+    }
+
+    static func respond(
+        context: ChannelHandlerContext, status: HTTPResponseStatus, body: String, contentType: String = "text/plain; charset=utf-8",
+        close: Bool
+    ) {
+        respond(context: context, status: status, body: Data(body.utf8), contentType: contentType, close: close)
+    }
+
+    static func respond(context: ChannelHandlerContext, status: HTTPResponseStatus, body: Data, contentType: String, close: Bool) {
+        var headers = HTTPHeaders()
+        headers.add(name: "Content-Type", value: contentType)
+        headers.add(name: "Content-Length", value: String(body.count))
+        if close { headers.add(name: "Connection", value: "close") }
+        context.write(
+            NIOAny(HTTPServerResponsePart.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))), promise: nil)
+        var buffer = context.channel.allocator.buffer(capacity: body.count)
+        buffer.writeBytes(body)
+        context.write(NIOAny(HTTPServerResponsePart.body(.byteBuffer(buffer))), promise: nil)
+        let done = context.writeAndFlush(NIOAny(HTTPServerResponsePart.end(nil)))
+        if close {
+            done.whenComplete { _ in context.close(promise: nil) }
+        }
+    }
+}

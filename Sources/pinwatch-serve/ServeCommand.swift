@@ -1,0 +1,118 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import Glibc
+import Logging
+import PinwatchCore
+import PinwatchProbe
+import PinwatchService
+
+/// `pinwatch serve`: the Prometheus exporter. `pinwatch serve …` runs this
+/// executable with the same arguments; it also runs on its own.
+@main
+struct ServeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "pinwatch serve",
+        abstract: "Poll on the interval and serve the results to Prometheus.",
+        discussion: """
+            GET /metrics answers with the last completed cycle (a scrape never probes); \
+            GET /probe?target=HOST[:PORT]&pinset=NAME probes one target now, blackbox-exporter style; \
+            GET /-/healthy and /-/ready (ready after the first cycle). Logs one logfmt line per event \
+            on stderr. SIGHUP reloads the configuration (an invalid one is refused and the old one \
+            keeps running); SIGTERM stops at once. Hooks (hooks: in the config) run on every \
+            severity transition. Exit codes: 2 for a usage or configuration error or an address \
+            that cannot be used.
+            """,
+        version: PinwatchVersion.current
+    )
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("Configuration file.", valueName: "path"))
+    var config: String?
+
+    @Option(help: ArgumentHelp("Watch only shard I of N (0 ≤ I < N); overrides shard: in the config.", valueName: "I/N"))
+    var shard: String?
+
+    @Option(help: ArgumentHelp("Address to listen on (default: listen: in the config, else 127.0.0.1:9715).", valueName: "host:port"))
+    var listen: String?
+
+    func validate() throws {
+        if let listen, let problem = ListenAddress.problem(listen) {
+            throw ValidationError("--listen: \(problem)")
+        }
+        if let shard, Shard(parsing: shard) == nil {
+            throw ValidationError("--shard \(EchoedInput.quoted(shard)): expected I/N with 0 ≤ I < N, e.g. 0/3")
+        }
+    }
+
+    func run() throws {
+        let loaded: Config
+        do {
+            loaded = try load()
+        } catch {
+            Self.fail(error.lines)
+        }
+        LoggingSystem.bootstrap { LogfmtLogHandler(label: $0) }
+        let logger = Logger(label: "pinwatch")
+        let exporter = Exporter(
+            config: loaded, environment: ProcessInfo.processInfo.environment, version: PinwatchVersion.current, logger: logger)
+        let address = listen ?? loaded.listen ?? ListenAddress.defaultValue
+        do {
+            try ExporterHTTPServer(exporter: exporter).start(listen: address)
+        } catch {
+            Self.fail(["cannot listen on \(address): \(error)"])
+        }
+        watchSignals(exporter: exporter, logger: logger)
+        exporter.startPolling()
+        logger.info(
+            "listening",
+            metadata: [
+                "address": "\(address)", "hosts": "\(loaded.hosts.count)", "interval": "\(ConfigDuration.describe(loaded.interval))",
+            ])
+        dispatchMain()
+    }
+
+    private func load() throws(ConfigFile.Failure) -> Config {
+        try ConfigFile.load(explicit: config, shard: shard.flatMap(Shard.init(parsing:)))
+    }
+
+    private static func fail(_ lines: [String]) -> Never {
+        let text = lines.map { "pinwatch: \($0)\n" }.joined()
+        _ = Array(text.utf8).withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+        Glibc.exit(2)
+    }
+
+    /// SIGTERM and SIGINT stop at once (nothing is left to save); SIGHUP
+    /// reloads.
+    private func watchSignals(exporter: Exporter, logger: Logger) {
+        for signalNumber in [SIGTERM, SIGINT, SIGHUP] {
+            signal(signalNumber, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .main)
+            source.setEventHandler {
+                if signalNumber == SIGHUP {
+                    do throws(ConfigFile.Failure) {
+                        let reloaded = try load()
+                        exporter.reload(reloaded)
+                    } catch {
+                        logger.error(
+                            "reload refused: the old configuration keeps running",
+                            metadata: ["problems": "\(error.lines.joined(separator: "; "))"])
+                    }
+                    return
+                }
+                logger.info("stopping", metadata: ["signal": "\(signalNumber == SIGTERM ? "TERM" : "INT")"])
+                _exit(0)
+            }
+            source.resume()
+            SignalSources.keep(source)
+        }
+    }
+}
+
+/// Dispatch sources that must live as long as the process.
+enum SignalSources {
+    nonisolated(unsafe) private static var sources: [DispatchSourceSignal] = []
+
+    static func keep(_ source: DispatchSourceSignal) {
+        sources.append(source)
+    }
+}

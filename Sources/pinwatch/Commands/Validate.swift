@@ -1,0 +1,22 @@
+import ArgumentParser
+import Foundation
+import PinwatchCore
+
+extension Pinwatch {
+    /// Checks a configuration without probing anything.
+    struct Validate: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Check the configuration and exit: 0 when valid, 2 with one line per problem.")
+
+        @OptionGroup var options: ConfigOptions
+
+        func run() throws {
+            try reportingFailures {
+                let config = try options.load()
+                let name = config.path ?? "configuration"
+                let hooks = config.hooks.isEmpty ? "" : ", \(config.hooks.count) hook\(config.hooks.count == 1 ? "" : "s")"
+                Output.standardOutput("\(name): valid, \(config.hosts.count) host\(config.hosts.count == 1 ? "" : "s")\(hooks)\n")
+            }
+        }
+    }
+}
