@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 
 /// A minimal HTTP/1.1 GET over a loopback socket, for talking to `serve`
 /// and to a test's own Prometheus without any HTTP client library.
@@ -14,44 +15,74 @@ enum LoopbackHTTP {
 
     /// `pathAndQuery` goes on the request line as is (percent-encode it).
     static func get(port: Int, _ pathAndQuery: String, timeout: TimeInterval = 10) throws -> Response {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw Failure(description: "socket: \(String(cString: strerror(errno)))") }
-        defer { close(descriptor) }
-        var limit = timeval(tv_sec: Int(timeout), tv_usec: 0)
-        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
-        setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        inet_pton(AF_INET, "127.0.0.1", &address.sin_addr)
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        let connection = try Connection(port: port, timeout: timeout)
+        defer { connection.close() }
+        try connection.send(pathAndQuery)
+        return try connection.receive(timeout: timeout)
+    }
+
+    /// One connection: opened, a request sent, the response read; split so
+    /// a test can hold many open at once.
+    final class Connection {
+        private let descriptor: Int32
+
+        init(port: Int, timeout: TimeInterval = 10) throws {
+            self.port = port
+            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            self.descriptor = descriptor
+            guard descriptor >= 0 else { throw Failure(description: "socket: \(String(cString: strerror(errno)))") }
+            var limit = timeval(tv_sec: Int(timeout), tv_usec: 0)
+            setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+            setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = in_port_t(UInt16(port).bigEndian)
+            inet_pton(AF_INET, "127.0.0.1", &address.sin_addr)
+            let connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            guard connected == 0 else {
+                let reason = String(cString: strerror(errno))
+                Glibc.close(descriptor)
+                throw Failure(description: "connect to 127.0.0.1:\(port): \(reason)")
+            }
         }
-        guard connected == 0 else { throw Failure(description: "connect to 127.0.0.1:\(port): \(String(cString: strerror(errno)))") }
-        let request = Array("GET \(pathAndQuery) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n\r\n".utf8)
-        var sent = 0
-        while sent < request.count {
-            let count = request[sent...].withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            guard count > 0 else { throw Failure(description: "send: \(String(cString: strerror(errno)))") }
-            sent += count
+
+        private let port: Int
+
+        func send(_ pathAndQuery: String) throws {
+            let request = Array("GET \(pathAndQuery) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n\r\n".utf8)
+            var sent = 0
+            while sent < request.count {
+                let count = request[sent...].withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                guard count > 0 else { throw Failure(description: "send: \(String(cString: strerror(errno)))") }
+                sent += count
+            }
         }
-        var received: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65_536)
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            let count = recv(descriptor, &buffer, buffer.count, 0)
-            if count <= 0 { break }
-            received += buffer.prefix(count)
-            if let response = complete(received) { return response }
+
+        func receive(timeout: TimeInterval) throws -> Response {
+            var received: [UInt8] = []
+            var buffer = [UInt8](repeating: 0, count: 65_536)
+            let deadline = Date().addingTimeInterval(timeout)
+            while Date() < deadline {
+                let count = recv(descriptor, &buffer, buffer.count, 0)
+                if count <= 0 { break }
+                received += buffer.prefix(count)
+                if let response = LoopbackHTTP.complete(received) { return response }
+            }
+            guard let response = LoopbackHTTP.parse(received) else {
+                throw Failure(description: "no HTTP response from 127.0.0.1:\(port)")
+            }
+            return response
         }
-        guard let response = parse(received) else {
-            throw Failure(description: "no HTTP response from 127.0.0.1:\(port)\(pathAndQuery.prefix(60))")
+
+        func close() {
+            Glibc.close(descriptor)
         }
-        return response
     }
 
     /// A response whose Content-Length says it is all here.
-    private static func complete(_ bytes: [UInt8]) -> Response? {
+    fileprivate static func complete(_ bytes: [UInt8]) -> Response? {
         guard let response = parse(bytes), let headerEnd = bytes.firstRange(of: Array("\r\n\r\n".utf8)) else { return nil }
         let head = String(decoding: bytes[..<headerEnd.lowerBound], as: UTF8.self).lowercased()
         guard let line = head.split(separator: "\r\n").first(where: { $0.hasPrefix("content-length:") }),
@@ -60,7 +91,7 @@ enum LoopbackHTTP {
         return bytes.count - headerEnd.upperBound >= length ? response : nil
     }
 
-    private static func parse(_ bytes: [UInt8]) -> Response? {
+    fileprivate static func parse(_ bytes: [UInt8]) -> Response? {
         guard let headerEnd = bytes.firstRange(of: Array("\r\n\r\n".utf8)) else { return nil }
         let head = String(decoding: bytes[..<headerEnd.lowerBound], as: UTF8.self)
         let parts = head.split(separator: " ", maxSplits: 2)
