@@ -127,7 +127,8 @@ private final class ExporterRequestHandler: ChannelInboundHandler {
                 Self.respond(context: context, status: .serviceUnavailable, body: "no cycle has completed yet\n", close: close)
                 return
             }
-            Self.respond(context: context, status: .ok, body: exporter.metrics, contentType: PrometheusExposition.contentType, close: close)
+            let body = MetricsBuffer.shared.buffer(for: exporter.metrics, allocator: context.channel.allocator)
+            Self.respond(context: context, status: .ok, body: body, contentType: PrometheusExposition.contentType, close: close)
         case "/probe":
             probe(query: parts.count > 1 ? String(parts[1]) : "", context: context, close: close)
         case "/-/healthy":
@@ -195,18 +196,45 @@ private final class ExporterRequestHandler: ChannelInboundHandler {
     }
 
     static func respond(context: ChannelHandlerContext, status: HTTPResponseStatus, body: Data, contentType: String, close: Bool) {
+        var buffer = context.channel.allocator.buffer(capacity: body.count)
+        buffer.writeBytes(body)
+        respond(context: context, status: status, body: buffer, contentType: contentType, close: close)
+    }
+
+    static func respond(context: ChannelHandlerContext, status: HTTPResponseStatus, body: ByteBuffer, contentType: String, close: Bool) {
         var headers = HTTPHeaders()
         headers.add(name: "Content-Type", value: contentType)
-        headers.add(name: "Content-Length", value: String(body.count))
+        headers.add(name: "Content-Length", value: String(body.readableBytes))
         if close { headers.add(name: "Connection", value: "close") }
         context.write(
             NIOAny(HTTPServerResponsePart.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))), promise: nil)
-        var buffer = context.channel.allocator.buffer(capacity: body.count)
-        buffer.writeBytes(body)
-        context.write(NIOAny(HTTPServerResponsePart.body(.byteBuffer(buffer))), promise: nil)
+        context.write(NIOAny(HTTPServerResponsePart.body(.byteBuffer(body))), promise: nil)
         let done = context.writeAndFlush(NIOAny(HTTPServerResponsePart.end(nil)))
         if close {
             done.whenComplete { _ in context.close(promise: nil) }
         }
+    }
+}
+
+/// The last cycle's text as one ByteBuffer, made once per cycle: every
+/// scrape writes the same storage, so a scrape of 10,000 hosts copies
+/// nothing.
+private final class MetricsBuffer: @unchecked Sendable {
+    static let shared = MetricsBuffer()
+
+    private let lock = NSLock()
+    private var generation = -1
+    private var cached = ByteBuffer()
+
+    func buffer(for metrics: (text: Data, generation: Int), allocator: ByteBufferAllocator) -> ByteBuffer {
+        lock.lock()
+        defer { lock.unlock() }
+        if metrics.generation != generation {
+            var fresh = allocator.buffer(capacity: metrics.text.count)
+            fresh.writeBytes(metrics.text)
+            cached = fresh
+            generation = metrics.generation
+        }
+        return cached
     }
 }

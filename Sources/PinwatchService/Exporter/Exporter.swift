@@ -45,8 +45,9 @@ public final class Exporter: @unchecked Sendable {
     /// Ready once the first cycle has completed (`/-/ready`).
     public var isReady: Bool { published.isReady }
 
-    /// The last completed cycle as Prometheus text.
-    public var metrics: Data { published.metrics }
+    /// The last completed cycle as Prometheus text, with a number that
+    /// changes whenever the text does (so a server can keep its own copy).
+    public var metrics: (text: Data, generation: Int) { published.metrics }
 
     public func startPolling() {
         queue.async { [self] in schedule(interval: config.interval) }
@@ -175,19 +176,21 @@ public final class Exporter: @unchecked Sendable {
 private final class PublishedMetrics: @unchecked Sendable {
     private let lock = NSLock()
     private var data = Data()
+    private var generation = 0
     private var ready = false
 
     func publish(_ metrics: Data) {
         lock.lock()
         data = metrics
+        generation += 1
         ready = true
         lock.unlock()
     }
 
-    var metrics: Data {
+    var metrics: (text: Data, generation: Int) {
         lock.lock()
         defer { lock.unlock() }
-        return data
+        return (data, generation)
     }
 
     var isReady: Bool {
