@@ -7,12 +7,19 @@ import Foundation
 /// with it (and dumps core where configured).
 public enum TerminalGuard {
     /// Written once, before any handler is installed; read only by the
-    /// handlers, which cannot take arguments.
-    nonisolated(unsafe) private static var savedModes = termios()
+    /// handlers, which cannot take arguments. Heap memory with room to
+    /// spare rather than a `termios` global: AddressSanitizer caught
+    /// tcgetattr writing 60 bytes into a global Swift had laid out as 57.
+    nonisolated(unsafe) private static let savedModes: UnsafeMutablePointer<termios> = {
+        let bytes = max(256, MemoryLayout<termios>.stride)
+        let raw = UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: 16)
+        raw.initializeMemory(as: UInt8.self, repeating: 0, count: bytes)
+        return raw.bindMemory(to: termios.self, capacity: 1)
+    }()
     nonisolated(unsafe) private static var hasSavedModes = false
 
     public static func install() {
-        guard tcgetattr(STDIN_FILENO, &savedModes) == 0 else { return }
+        guard tcgetattr(STDIN_FILENO, savedModes) == 0 else { return }
         hasSavedModes = true
         for fatal in [SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE] {
             var action = sigaction()
@@ -30,7 +37,7 @@ public enum TerminalGuard {
 
     /// Leaves the alternate screen, shows the cursor, resets colours.
     private static func restoreAfterFatal() {
-        if hasSavedModes { tcsetattr(STDIN_FILENO, TCSANOW, &savedModes) }
+        if hasSavedModes { tcsetattr(STDIN_FILENO, TCSANOW, savedModes) }
         let reset: StaticString = "\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l\r\n"
         _ = write(STDOUT_FILENO, reset.utf8Start, reset.utf8CodeUnitCount)
     }
