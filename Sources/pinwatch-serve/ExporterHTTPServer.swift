@@ -115,7 +115,7 @@ private final class ExporterRequestHandler: ChannelInboundHandler {
 
     private func route(_ request: HTTPRequestHead, context: ChannelHandlerContext) {
         let close = !request.isKeepAlive
-        guard request.method == .GET || request.method == .HEAD else {
+        guard request.method == .GET else {
             Self.respond(context: context, status: .methodNotAllowed, body: "only GET\n", close: close)
             return
         }
