@@ -93,6 +93,25 @@ final class DashboardTests: XCTestCase {
         try waitForScreen { $0.contains("EXITED:0") }
     }
 
+    /// A hundred resizes in a row (a window being dragged): no crash, and
+    /// the last size is the one laid out.
+    func testHundredResizesEndInTheRightLayout() throws {
+        try startDashboard()
+        for step in 0..<100 {
+            try session?.resize(columns: 40 + (step * 37) % 120, rows: 10 + (step * 13) % 35)
+        }
+        try session?.resize(columns: 100, rows: 30)
+        let final = try waitForScreen { screen in
+            DashboardFleet.names.allSatisfy { (try? self.row($0, in: screen)) != nil } && screen.contains("q quit")
+        }
+        let lines = final.split(separator: "\n", omittingEmptySubsequences: false)
+        XCTAssertTrue(lines.allSatisfy { DisplayWidthProbe.columns(of: $0) <= 100 }, final)
+        XCTAssertGreaterThanOrEqual(lines.count, 30)
+        XCTAssertTrue(lines[29].contains("q quit"), "the footer sits on the last of 30 rows: \(final)")
+        try session?.send("q")
+        try waitForScreen { $0.contains("EXITED:0") }
+    }
+
     // MARK: Leaving
 
     func testQuitExitsZeroAndRestoresTheTerminal() throws {
