@@ -2,6 +2,10 @@ import Foundation
 import PinwatchProbe
 import XCTest
 
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
 /// `demo --snapshot`, and servers that send what no real CA would.
 final class CommandsDemoAndHostileTests: LocalFleetTestCase {
 
@@ -44,6 +48,21 @@ final class CommandsDemoAndHostileTests: LocalFleetTestCase {
         for name in ["payments.demo", "auth.demo", "legacy.demo", "gone.demo", "api.demo"] {
             XCTAssertTrue(outcome.stdout.contains(name), name)
         }
+    }
+
+    func testDemoSnapshotAsSVGAndHTMLForRunbooks() throws {
+        let svg = try PinwatchBinary.run(
+            ["demo", "--snapshot", "--format", "svg", "--width", "120"], currentDirectory: fleet.directory, timeout: 30)
+        XCTAssertEqual(svg.status, 0, svg.stderr)
+        XCTAssertTrue(svg.stdout.hasPrefix("<?xml"), String(svg.stdout.prefix(80)))
+        XCTAssertTrue(XMLParser(data: Data(svg.stdout.utf8)).parse(), "the SVG is well-formed XML")
+        let html = try PinwatchBinary.run(["demo", "--snapshot", "--format", "html"], currentDirectory: fleet.directory, timeout: 30)
+        XCTAssertEqual(html.status, 0, html.stderr)
+        for name in ["payments.demo", "auth.demo", "legacy.demo", "gone.demo", "api.demo"] {
+            XCTAssertTrue(svg.stdout.contains(name), name)
+            XCTAssertTrue(html.stdout.contains(name), name)
+        }
+        XCTAssertFalse(svg.stdout.containsControlBytes)
     }
 
     func testHostileChainsEndAsTLSErrors() throws {

@@ -30,7 +30,7 @@ extension Pinwatch {
                 // Load the theme before probing: a bad theme must not cost a
                 // cycle. Only ansi uses it, so text and json never fail on one.
                 let chosenTheme =
-                    output.format == .ansi
+                    output.format.usesTheme
                     ? try ThemeChoice.load(requested: theme, config: config, colorCount: 256)
                     : ThemeLoader.mono
                 output.printCycle(config: config, environment: ProcessInfo.processInfo.environment, theme: chosenTheme)

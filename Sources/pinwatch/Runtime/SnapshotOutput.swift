@@ -7,7 +7,11 @@ import PinwatchUI
 /// How `snapshot` and `demo --snapshot` print one cycle, and the options
 /// that choose it.
 struct SnapshotOutput: ParsableArguments {
-    @Option(help: "Output format: text, ansi, json or prometheus (text exposition, for node_exporter's textfile collector).")
+    @Option(
+        help: """
+            Output format: text, ansi, json, prometheus (text exposition, for node_exporter's textfile collector), \
+            or svg and html (the screen as a standalone picture for runbooks).
+            """)
     var format: SnapshotFormat = .text
 
     @Option(help: ArgumentHelp("Width of the text/ansi screen (default: the terminal's, else 120).", valueName: "columns"))
@@ -20,7 +24,8 @@ struct SnapshotOutput: ParsableArguments {
     }
 
     /// Runs one cycle and prints it: the dashboard's own Frame for runbooks
-    /// (text, or ANSI in `theme`'s colours), or DESIGN §8's JSON.
+    /// (text, ANSI, or a standalone SVG or HTML picture in `theme`'s
+    /// colours), the versioned JSON, or Prometheus text.
     func printCycle(config: Config, environment: [String: String], theme: Theme) {
         let started = Date()
         let reports = HostPoller(config: config, environment: environment).runCycle()
@@ -31,17 +36,26 @@ struct SnapshotOutput: ParsableArguments {
             Output.standardOutput(PrometheusExposition.render(reports, cycle: cycle, version: PinwatchVersion.current))
         case .json:
             Output.streamJSON(reports, generatedAt: now)
-        case .text, .ansi:
+        case .text, .ansi, .svg, .html:
             var state = DashboardState.make(config: config, environment: environment, themeName: theme.name)
             state.record(cycle: reports, at: now)
             let frame = DashboardLayout.snapshotFrame(for: state, width: width ?? TTY.columns() ?? 120, now: now)
-            Output.standardOutput(format == .ansi ? ANSIRenderer.render(frame, theme: theme) : TextRenderer.render(frame))
+            let title = "pinwatch snapshot \(DateText.iso8601(now))"
+            switch format {
+            case .ansi: Output.standardOutput(ANSIRenderer.render(frame, theme: theme))
+            case .svg: Output.standardOutput(PictureRenderer.svg(frame, theme: theme, title: title))
+            case .html: Output.standardOutput(PictureRenderer.html(frame, theme: theme, title: title))
+            default: Output.standardOutput(TextRenderer.render(frame))
+            }
         }
     }
 }
 
 enum SnapshotFormat: String, ExpressibleByArgument, CaseIterable {
-    case text, ansi, json, prometheus
+    case text, ansi, json, prometheus, svg, html
+
+    /// Formats drawn in a theme's colours.
+    var usesTheme: Bool { self == .ansi || self == .svg || self == .html }
 }
 
 extension DashboardState {
