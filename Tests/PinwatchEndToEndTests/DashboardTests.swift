@@ -67,6 +67,10 @@ final class DashboardTests: XCTestCase {
     func testEnterOpensTheDetailAndEscReturns() throws {
         try startDashboard()
         let steady = fleet.displayName(DashboardFleet.steady)
+        // The selection starts on the top row: worst first that is the down
+        // host; in configuration order, the first configured one.
+        try session?.send("s")
+        try waitForScreen { $0.contains("config order") }
         try session?.send("Enter")
         let detail = try waitForScreen { $0.contains("detail: \(steady)") && $0.contains("subject") }
         XCTAssertTrue(detail.contains("CN=\(DashboardFleet.steady)"), detail)

@@ -229,6 +229,29 @@ final class LayoutTests: XCTestCase {
         XCTAssertTrue(lines[0].contains("1 unknown"), lines[0])
     }
 
+    /// Issue 13: once the user moves the selection, it stays on that host
+    /// when the rows re-sort.
+    func testChosenSelectionFollowsItsHostAcrossReSorts() {
+        var state = Fixture.mixedState()
+        XCTAssertEqual(state.selectedHost, 2, "charlie (blocked) is on top")
+        _ = state.handle(.down)
+        XCTAssertEqual(state.selectedHost, 3, "delta, the next row")
+        let delta = state.hosts[3]
+        state.record(Fixture.report(for: delta, status: .ok), forHost: 3, at: now)
+        XCTAssertEqual(state.selectedHost, 3, "still delta, now further down")
+        XCTAssertNotEqual(state.visibleHostIndices.firstIndex(of: 3), 1)
+    }
+
+    /// Issue 13: a snapshot says the day and the zone of its cycle; the
+    /// live screen keeps the short clock.
+    func testSnapshotHeaderIsSelfDated() {
+        let state = Fixture.mixedState()
+        let snapshot = DashboardLayout.snapshotFrame(for: state, width: 120, now: now).text(ofRow: 1)
+        XCTAssertNotNil(snapshot.range(of: #"last cycle \d{4}-\d{2}-\d{2} \d{2}:\d{2} (UTC|GMT)"#, options: .regularExpression), snapshot)
+        let live = DashboardLayout.frame(for: state, width: 120, height: 24, now: now).text(ofRow: 1)
+        XCTAssertNotNil(live.range(of: #"last cycle \d{2}:\d{2}:\d{2} "#, options: .regularExpression), live)
+    }
+
     func testExpiredHostGetsABannerToo() {
         let host = Fixture.host("old.example", pins: PinSet())
         var state = DashboardState(configPath: "c.yaml", hosts: [host], timeZone: Fixture.utc)
@@ -333,7 +356,9 @@ final class LayoutTests: XCTestCase {
         let live = DashboardLayout.frame(for: state, width: 80, height: 24, now: now)
         let selectedRows = (0..<live.height).filter { row in live.row(row).contains { $0.style.selected } }
         XCTAssertEqual(selectedRows.count, 1)
-        XCTAssertTrue(live.text(ofRow: selectedRows[0]).contains("alpha.example"))
+        // Issue 13: the selection starts on the top row of the sorted table
+        // (the worst host), not on the first configured one.
+        XCTAssertTrue(live.text(ofRow: selectedRows[0]).contains("charlie.example"), live.text(ofRow: selectedRows[0]))
         let snapshot = DashboardLayout.snapshotFrame(for: state, width: 80, now: now)
         XCTAssertFalse(snapshot.cells.contains { $0.style.selected })
         XCTAssertFalse(Fixture.text(snapshot).contains("q quit"))

@@ -49,7 +49,7 @@ public enum DashboardLayout {
         let message = table.footerMessage.map { [[Span(" " + $0, Style(.warn))]] } ?? []
         let height = HeaderLayout.height + banner.count + 1 + rows + message.count
         var frame = Frame(width: width, height: height)
-        drawHeader(table, into: &frame, now: now)
+        drawHeader(table, into: &frame, now: now, dated: true)
         drawBanner(banner, into: &frame, startRow: HeaderLayout.height)
         let top = HeaderLayout.height + banner.count
         drawTable(table, into: &frame, top: top, rowCount: rows, highlight: false, now: now, scrollOffset: 0)
@@ -76,10 +76,12 @@ public enum DashboardLayout {
         return max(0, min(liveBannerLimit(height: height), spare))
     }
 
-    private static func drawHeader(_ state: DashboardState, into frame: inout Frame, now: Date) {
+    /// `dated`: a snapshot names the day and time zone of its cycle, so a
+    /// picture pasted into a runbook says when it was true.
+    private static func drawHeader(_ state: DashboardState, into frame: inout Frame, now: Date, dated: Bool = false) {
         frame.draw(HeaderLayout.titleLine(for: state), row: 0)
         frame.restyle(row: 0) { $0.role == .normal ? Style(.header, bold: $0.bold) : $0 }
-        frame.draw(HeaderLayout.statusLine(for: state, now: now), row: 1)
+        frame.draw(HeaderLayout.statusLine(for: state, now: now, dated: dated), row: 1)
     }
 
     private static func drawBanner(_ lines: [StyledLine], into frame: inout Frame, startRow: Int) {

@@ -12,6 +12,17 @@ enum Formatting {
         return "\(value / 86400)d"
     }
 
+    /// `2026-11-23 07:31 UTC`: a moment a reader elsewhere can place.
+    static func dateAndZone(_ date: Date, timeZone: TimeZone) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)
+        let zone = timeZone.abbreviation(for: date) ?? timeZone.identifier
+        return String(
+            format: "%04d-%02d-%02d %02d:%02d %@", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0, parts.hour ?? 0, parts.minute ?? 0,
+            zone)
+    }
+
     /// `14:03:07` in the dashboard's time zone.
     static func clock(_ date: Date, timeZone: TimeZone) -> String {
         var calendar = Calendar(identifier: .gregorian)

@@ -27,14 +27,16 @@ enum HeaderLayout {
         return line
     }
 
-    static func statusLine(for state: DashboardState, now: Date) -> StyledLine {
+    static func statusLine(for state: DashboardState, now: Date, dated: Bool = false) -> StyledLine {
         var line: StyledLine = []
         func add(_ text: String, _ style: Style = Style(.dim)) {
             if !line.isEmpty { line.append(Span(" · ", Style(.dim))) }
             line.append(Span(text, style))
         }
         if let finished = state.lastCycleFinishedAt {
-            add("last cycle \(Formatting.clock(finished, timeZone: state.timeZone))", .normal)
+            let when =
+                dated ? Formatting.dateAndZone(finished, timeZone: state.timeZone) : Formatting.clock(finished, timeZone: state.timeZone)
+            add("last cycle \(when)", .normal)
         } else {
             add("no cycle completed yet")
         }

@@ -37,8 +37,14 @@ public struct DashboardState: Sendable {
     }
     public private(set) var isEditingFilter = false
     public var view: DashboardView = .table
-    /// Selected host by configuration index, so the bar follows the host when rows re-sort.
-    public private(set) var selectedHost: Int?
+    /// Selected host by configuration index, so the bar follows the host
+    /// when rows re-sort. Until the user moves it, the selection is the
+    /// top row of the table as sorted now (the worst host, by default).
+    public var selectedHost: Int? {
+        chosenHost ?? visibleHostIndices.first
+    }
+    /// Set once the user moves the selection; nil follows the top row.
+    private var chosenHost: Int?
     /// First visible table row.
     public private(set) var scrollOffset = 0
     /// First visible line of the detail view.
@@ -65,7 +71,6 @@ public struct DashboardState: Sendable {
         self.timeZone = timeZone
         reports = Array(repeating: nil, count: hosts.count)
         statusSince = Array(repeating: nil, count: hosts.count)
-        selectedHost = hosts.isEmpty ? nil : 0
     }
 
     public init(config: Config, proxyIndicator: String? = nil, themeName: String? = nil, timeZone: TimeZone = .current) {
@@ -116,7 +121,7 @@ public struct DashboardState: Sendable {
         statusSince = newHosts.map { byIdentity[$0.identityKey]?.since ?? nil }
         self.warnDays = warnDays
         self.criticalDays = criticalDays
-        selectedHost = newHosts.firstIndex { $0.identityKey == selectedIdentity } ?? (newHosts.isEmpty ? nil : 0)
+        chosenHost = chosenHost == nil ? nil : newHosts.firstIndex { $0.identityKey == selectedIdentity }
         if case .detail = view { view = .table }
         derived = DerivedRows()
         clampScroll()
@@ -224,7 +229,7 @@ public struct DashboardState: Sendable {
         }
         let current = selectedRow ?? 0
         let target = min(rows.count - 1, max(0, current + delta))
-        selectedHost = rows[target]
+        chosenHost = rows[target]
         clampScroll()
     }
 
@@ -254,7 +259,7 @@ public struct DashboardState: Sendable {
             clampScroll()
             return
         }
-        selectedHost = rows.first ?? selectedHost
+        chosenHost = rows.first ?? chosenHost
         scrollOffset = 0
         clampScroll()
     }
