@@ -16,6 +16,7 @@ final class ExporterHTTPServer {
     static let maximumHeadBytes = 16 * 1024
 
     private let exporter: Exporter
+    private let metrics = MetricsBuffer()
     private let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
 
     init(exporter: Exporter) {
@@ -26,9 +27,10 @@ final class ExporterHTTPServer {
     /// when the address cannot be used.
     func start(listen: String) throws {
         guard let (host, port) = ListenAddress.split(listen) else {
-            throw ProbeQueryProblem("listen address \(EchoedInput.quoted(listen)) is not host:port")
+            throw ListenError(description: ListenAddress.problem(listen) ?? "not host:port")
         }
         let exporter = self.exporter
+        let metrics = self.metrics
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(ChannelOptions.backlog, value: 512)
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
@@ -38,7 +40,7 @@ final class ExporterHTTPServer {
                 ).flatMapThrowing {
                     try channel.pipeline.syncOperations.addHandlers([
                         IdleStateHandler(readTimeout: .seconds(30)), IdleConnectionCloser(), HeadSizeLimit(),
-                        ExporterRequestHandler(exporter: exporter),
+                        ExporterRequestHandler(exporter: exporter, metrics: metrics),
                     ])
                 }
             }
@@ -64,11 +66,9 @@ private final class IdleConnectionCloser: ChannelInboundHandler, RemovableChanne
 
 /// Closes connections whose request head is longer than the limit, counted
 /// as the bytes arrive, before NIO's own larger limit.
-private final class HeadSizeLimit: ChannelDuplexHandler, RemovableChannelHandler {
+private final class HeadSizeLimit: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
-    typealias OutboundIn = HTTPServerResponsePart
-    typealias OutboundOut = HTTPServerResponsePart
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         if case .head(let head) = unwrapInboundIn(data) {
@@ -81,10 +81,6 @@ private final class HeadSizeLimit: ChannelDuplexHandler, RemovableChannelHandler
         }
         context.fireChannelRead(data)
     }
-
-    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        context.write(data, promise: promise)
-    }
 }
 
 /// One request at a time per connection (pipelining is serialised by NIO).
@@ -93,10 +89,12 @@ private final class ExporterRequestHandler: ChannelInboundHandler {
     typealias OutboundOut = HTTPServerResponsePart
 
     private let exporter: Exporter
+    private let metrics: MetricsBuffer
     private var head: HTTPRequestHead?
 
-    init(exporter: Exporter) {
+    init(exporter: Exporter, metrics: MetricsBuffer) {
         self.exporter = exporter
+        self.metrics = metrics
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -127,7 +125,7 @@ private final class ExporterRequestHandler: ChannelInboundHandler {
                 Self.respond(context: context, status: .serviceUnavailable, body: "no cycle has completed yet\n", close: close)
                 return
             }
-            let body = MetricsBuffer.shared.buffer(for: exporter.metrics, allocator: context.channel.allocator)
+            let body = metrics.buffer(for: exporter.metrics, allocator: context.channel.allocator)
             Self.respond(context: context, status: .ok, body: body, contentType: PrometheusExposition.contentType, close: close)
         case "/probe":
             probe(query: parts.count > 1 ? String(parts[1]) : "", context: context, close: close)
@@ -220,8 +218,6 @@ private final class ExporterRequestHandler: ChannelInboundHandler {
 /// scrape writes the same storage, so a scrape of 10,000 hosts copies
 /// nothing.
 private final class MetricsBuffer: @unchecked Sendable {
-    static let shared = MetricsBuffer()
-
     private let lock = NSLock()
     private var generation = -1
     private var cached = ByteBuffer()
@@ -237,4 +233,8 @@ private final class MetricsBuffer: @unchecked Sendable {
         }
         return cached
     }
+}
+
+struct ListenError: Error, CustomStringConvertible {
+    var description: String
 }

@@ -39,8 +39,8 @@ struct ServeCommand: ParsableCommand {
         if let listen, let problem = ListenAddress.problem(listen) {
             throw ValidationError("--listen: \(problem)")
         }
-        if let shard, Shard(parsing: shard) == nil {
-            throw ValidationError("--shard \(EchoedInput.quoted(shard)): expected I/N with 0 ≤ I < N, e.g. 0/3")
+        if let shard, let problem = Shard.problem(shard) {
+            throw ValidationError("--shard \(problem)")
         }
     }
 

@@ -112,11 +112,3 @@ enum ProcessTree {
         return fields.count > 1 ? pid_t(fields[1]) : nil
     }
 }
-
-/// Terminal columns of captured text: ✓ ✗ · ⚠ and the box characters are
-/// one column each, as the dashboard draws them.
-enum DisplayWidthProbe {
-    static func columns(of line: Substring) -> Int {
-        line.unicodeScalars.count
-    }
-}

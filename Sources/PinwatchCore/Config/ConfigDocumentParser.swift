@@ -91,11 +91,11 @@ struct ConfigDocumentParser: NodeReading {
             }
         }
         if let node = values["shard"], let value = string(node, key: "shard") {
-            if let shard = Shard(parsing: value) {
-                // Applied by the commands, so that --shard can override it.
-                config.shard = shard
+            if let problem = Shard.problem(value) {
+                report(node, key: "shard", problem)
             } else {
-                report(node, key: "shard", "\(EchoedInput.quoted(value)) is not a shard: expected I/N with 0 ≤ I < N, e.g. 0/3")
+                // Applied by the commands, so that --shard can override it.
+                config.shard = Shard(parsing: value)
             }
         }
         if let node = values["hooks"] { config.hooks = hooks(node) }

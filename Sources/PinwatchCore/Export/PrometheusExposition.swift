@@ -26,15 +26,10 @@ public enum PrometheusExposition {
 
     public static let contentType = "text/plain; version=0.0.4; charset=utf-8"
 
+    /// One rendering with a fresh renderer (`snapshot`, `/probe`); `serve`
+    /// keeps a `PrometheusRenderer` for its cycles.
     public static func render(_ reports: [HostReport], cycle: Cycle?, version: String) -> String {
-        String(decoding: renderBytes(reports, cycle: cycle, version: version), as: UTF8.self)
-    }
-
-    /// The same text as bytes, built in one buffer: `serve` renders 10,000
-    /// hosts (20 MB) once per cycle, and string interpolation per sample
-    /// would cost several times the budget.
-    public static func renderBytes(_ reports: [HostReport], cycle: Cycle?, version: String) -> [UInt8] {
-        PrometheusRenderer().render(reports, cycle: cycle, version: version)
+        String(decoding: PrometheusRenderer().render(reports, cycle: cycle, version: version), as: UTF8.self)
     }
 }
 

@@ -20,6 +20,11 @@ public struct Shard: Hashable, Sendable, CustomStringConvertible {
 
     public var description: String { "\(index)/\(count)" }
 
+    /// Why `text` is not a shard, for `--shard` and `shard:` alike; nil when it is one.
+    public static func problem(_ text: String) -> String? {
+        Shard(parsing: text) == nil ? "\(EchoedInput.quoted(text)) is not a shard: expected I/N with 0 ≤ I < N, e.g. 0/3" : nil
+    }
+
     /// Whether this shard watches `host`. The hash (FNV-1a, 64 bits, over
     /// `host:port/sni`) is the same on every machine and every run, unlike
     /// Swift's seeded `Hasher`, so N instances agree without talking.

@@ -268,15 +268,14 @@ final class ProbeConnection {
             guard sendPendingOutput() else { return }
             loop.watch(self, for: .readable)
         case .failed(let error):
-            finish(failure: ProbeFailure(kind: .tls, message: TLSFailureText.handshakeFailure(sslError: error, systemError: 0)))
+            finish(failure: ProbeFailure(kind: .tls, message: TLSFailureText.handshakeFailure(sslError: error)))
         }
     }
 
     /// Reads at most one chunk from the socket into OpenSSL's input.
     /// Returns false when the probe must wait for the socket or has ended.
     private func feedOneChunk(into session: TLSSession) -> Bool {
-        var chunk = [UInt8](repeating: 0, count: Self.readChunkBytes)
-        let count = chunk.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
+        let count = loop.handshakeBuffer.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
         if count < 0 {
             if errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR {
                 loop.watch(self, for: .readable)
@@ -297,7 +296,7 @@ final class ProbeConnection {
                     message: "the server sent more than \(Self.maximumHandshakeBytes / 1024) KiB without completing the TLS handshake"))
             return false
         }
-        chunk.withUnsafeBytes { session.feed(UnsafeRawBufferPointer(rebasing: $0.prefix(count))) }
+        loop.handshakeBuffer.withUnsafeBytes { session.feed(UnsafeRawBufferPointer(rebasing: $0.prefix(count))) }
         return true
     }
 

@@ -45,6 +45,10 @@ final class ProbeEventLoop: @unchecked Sendable {
     private var nextConnectionID = 0
     private var running = true
     let issuerFacts = IssuerFactsCache()
+    /// One read's worth of handshake bytes, shared by every probe of this
+    /// loop: they run one at a time on its thread, and OpenSSL copies what
+    /// it is fed.
+    var handshakeBuffer = [UInt8](repeating: 0, count: ProbeConnection.readChunkBytes)
     /// The loop's thread, set under `inboxLock` once it runs.
     private var loopThread: pthread_t?
 

@@ -10,23 +10,22 @@ enum TLSFailureText {
         SSL_R_HTTPS_PROXY_REQUEST, SSL_R_UNKNOWN_PROTOCOL, SSL_R_RECORD_LENGTH_MISMATCH,
     ]
 
-    static func handshakeFailure(sslError: Int32, systemError: Int32) -> String {
+    /// OpenSSL only sees memory BIOs: socket errors are reported by the
+    /// probe itself, so a bare SYSCALL error here is an end of input.
+    static func handshakeFailure(sslError: Int32) -> String {
         let codes = OpenSSLErrorQueue.drainCodes()
         let reasons = codes.map { ERR_GET_REASON($0) }
         if reasons.contains(where: plaintextReasons.contains) {
             return "not a TLS server (got plaintext)"
         }
         if reasons.contains(SSL_R_UNEXPECTED_EOF_WHILE_READING)
-            || (sslError == SSL_ERROR_SYSCALL && codes.isEmpty && systemError == 0)
+            || (sslError == SSL_ERROR_SYSCALL && codes.isEmpty)
             || sslError == SSL_ERROR_ZERO_RETURN
         {
             return "connection closed by the server during the TLS handshake"
         }
         if reasons.contains(SSL_R_EXCESSIVE_MESSAGE_SIZE) {
             return "TLS handshake failed: the server's certificate message exceeds \(TLSContext.maximumCertificateListBytes / 1024) KiB"
-        }
-        if sslError == SSL_ERROR_SYSCALL, codes.isEmpty {
-            return "TLS handshake failed: \(String(cString: strerror(systemError)))"
         }
         return "TLS handshake failed: " + OpenSSLErrorQueue.text(of: codes)
     }

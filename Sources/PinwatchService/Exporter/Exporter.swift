@@ -18,7 +18,7 @@ public final class Exporter: @unchecked Sendable {
     private let logger: Logger
     private let published = PublishedMetrics()
 
-    private var config: Config
+    /// The running configuration is the poller's own.
     private var poller: HostPoller
     private var hooks: HookRunner
     private var pendingConfig: Config?
@@ -34,7 +34,6 @@ public final class Exporter: @unchecked Sendable {
     private let renderer = PrometheusRenderer()
 
     public init(config: Config, environment: [String: String], version: String, logger: Logger) {
-        self.config = config
         self.environment = environment
         self.version = version
         self.logger = logger
@@ -50,13 +49,13 @@ public final class Exporter: @unchecked Sendable {
     public var metrics: (text: Data, generation: Int) { published.metrics }
 
     public func startPolling() {
-        queue.async { [self] in schedule(interval: config.interval) }
+        queue.async { [self] in schedule(interval: poller.config.interval) }
     }
 
     /// Takes `config` for the next cycle; hosts that stay keep their state.
     public func reload(_ newConfig: Config) {
         queue.async { [self] in
-            let intervalChanged = newConfig.interval != config.interval
+            let intervalChanged = newConfig.interval != poller.config.interval
             pendingConfig = newConfig
             if !cycleRunning { applyPendingConfig() }
             if intervalChanged { schedule(interval: newConfig.interval) }
@@ -67,15 +66,14 @@ public final class Exporter: @unchecked Sendable {
     /// Probes one target now, with the configured pins for it or a named
     /// pinset: `/probe`. At most 16 at once; the rest are turned away.
     public func probe(_ query: ProbeQuery) async -> Result<Data, ProbeQueryProblem> {
-        let config = await withCheckedContinuation { continuation in queue.async { continuation.resume(returning: self.config) } }
+        let poller = await withCheckedContinuation { continuation in queue.async { continuation.resume(returning: self.poller) } }
         let host: HostConfig
-        switch query.host(in: config) {
+        switch query.host(in: poller.config) {
         case .failure(let problem): return .failure(problem)
         case .success(let found): host = found
         }
         guard adHocProbes.enter() else { return .failure(ProbeQueryProblem("too many probes in flight; try again")) }
         defer { adHocProbes.leave() }
-        let poller = await withCheckedContinuation { continuation in queue.async { continuation.resume(returning: self.poller) } }
         let report = await withCheckedContinuation { (continuation: CheckedContinuation<HostReport, Never>) in
             poller.probeOnce(host) { continuation.resume(returning: $0) }
         }
@@ -150,7 +148,6 @@ public final class Exporter: @unchecked Sendable {
     private func applyPendingConfig() {
         guard let newConfig = pendingConfig else { return }
         pendingConfig = nil
-        config = newConfig
         poller = HostPoller(config: newConfig, environment: environment)
         hooks = Self.makeHookRunner(newConfig.hooks, logger: logger)
         let kept = Set(newConfig.hosts.map(\.identityKey))

@@ -37,8 +37,6 @@ public final class HookRunner: @unchecked Sendable {
         self.report = report
     }
 
-    public var isEmpty: Bool { hooks.isEmpty }
-
     public func run(for transitions: [SeverityTransition]) {
         guard !hooks.isEmpty, !transitions.isEmpty else { return }
         lock.lock()

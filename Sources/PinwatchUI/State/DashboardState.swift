@@ -115,13 +115,13 @@ public struct DashboardState: Sendable {
         for (index, host) in hosts.enumerated() {
             byIdentity[host.identityKey] = (reports[index], statusSince[index])
         }
-        let selectedIdentity = selectedHost.flatMap { hosts.indices.contains($0) ? hosts[$0].identityKey : nil }
+        let chosenIdentity = chosenHost.flatMap { hosts.indices.contains($0) ? hosts[$0].identityKey : nil }
         hosts = newHosts
         reports = newHosts.map { byIdentity[$0.identityKey]?.report ?? nil }
         statusSince = newHosts.map { byIdentity[$0.identityKey]?.since ?? nil }
         self.warnDays = warnDays
         self.criticalDays = criticalDays
-        chosenHost = chosenHost == nil ? nil : newHosts.firstIndex { $0.identityKey == selectedIdentity }
+        chosenHost = chosenIdentity.flatMap { identity in newHosts.firstIndex { $0.identityKey == identity } }
         if case .detail = view { view = .table }
         derived = DerivedRows()
         clampScroll()

@@ -25,9 +25,11 @@ final class DashboardController: @unchecked Sendable {
         var reloadConfig: (() throws -> Config)?
     }
 
-    private var config: Config
+    /// The running configuration is the poller's own.
+    private var config: Config { poller.config }
     private var pendingConfig: Config?
-    private var alertHooks: HookRunner
+    /// Made on first use: its reports capture the controller.
+    private lazy var alertHooks = makeHookRunner(config.hooks)
     private let environment: [String: String]
     private var poller: HostPoller
     private let bellEnabled: Bool
@@ -44,17 +46,14 @@ final class DashboardController: @unchecked Sendable {
     private var firstFrameTiming: FirstFrameTiming
 
     init(config: Config, environment: [String: String], theme: Theme, bellEnabled: Bool, hooks: Hooks = Hooks()) throws {
-        self.config = config
         self.environment = environment
         self.poller = HostPoller(config: config, environment: environment)
-        self.alertHooks = HookRunner(hooks: [], report: { _ in })
         self.bellEnabled = bellEnabled
         self.hooks = hooks
         self.theme = theme
         self.firstFrameTiming = FirstFrameTiming(environment: ProcessInfo.processInfo.environment)
         self.state = DashboardState.make(config: config, environment: environment, themeName: theme.name)
         self.screen = try TerminalScreen()
-        self.alertHooks = makeHookRunner(config.hooks)
         if ThemeLoader.prefersMono(environment: environment, colorCount: screen.colorCount), theme.name != "mono" {
             self.theme = ThemeLoader.mono
             state.themeName = "mono"
@@ -158,7 +157,6 @@ final class DashboardController: @unchecked Sendable {
         guard let newConfig = pendingConfig else { return }
         pendingConfig = nil
         let intervalChanged = newConfig.interval != config.interval
-        config = newConfig
         poller = HostPoller(config: newConfig, environment: environment)
         alertHooks = makeHookRunner(newConfig.hooks)
         state.replaceHosts(newConfig.hosts, warnDays: newConfig.warnDays, criticalDays: newConfig.criticalDays)

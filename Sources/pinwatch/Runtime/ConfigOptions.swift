@@ -14,8 +14,8 @@ struct ConfigOptions: ParsableArguments {
     var shard: String?
 
     func validate() throws {
-        if let shard, Shard(parsing: shard) == nil {
-            throw ValidationError("--shard \(EchoedInput.quoted(shard)): expected I/N with 0 ≤ I < N, e.g. 0/3")
+        if let shard, let problem = Shard.problem(shard) {
+            throw ValidationError("--shard \(problem)")
         }
     }
 
