@@ -108,6 +108,22 @@ let package = Package(
             dependencies: ["PinwatchCore"],
             path: "Benchmarks/MetricsBench"
         ),
+        // scripts/fuzz builds it with libFuzzer; an ordinary build replays
+        // the committed corpus (Fuzz/corpus) for the tests.
+        .executableTarget(
+            name: "pinwatch-fuzz",
+            dependencies: ["PinwatchCore", "PinwatchProbe"],
+            path: "Fuzz/pinwatch-fuzz",
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        // scripts/soak's mixed fleet (good, leaf-only, untrusted, refused,
+        // black hole, slow handshake, flapping); not part of the product.
+        .executableTarget(
+            name: "pinwatch-soak-lab",
+            dependencies: ["PinwatchCore", "PinwatchProbe", "PinwatchTestSupport"],
+            path: "Benchmarks/SoakLab",
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
         .testTarget(name: "PinwatchCoreTests", dependencies: ["PinwatchCore"]),
         .testTarget(
             name: "PinwatchProbeTests",
@@ -117,7 +133,9 @@ let package = Package(
         .testTarget(name: "PinwatchUITests", dependencies: ["PinwatchUI", "PinwatchCore"]),
         .testTarget(
             name: "PinwatchEndToEndTests",
-            dependencies: ["PinwatchProbe", "PinwatchCore", "PinwatchService", "PinwatchTestSupport", "pinwatch-serve"],
+            dependencies: [
+                "PinwatchProbe", "PinwatchCore", "PinwatchService", "PinwatchTestSupport", "pinwatch-serve", "pinwatch-fuzz",
+            ],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
     ]

@@ -146,7 +146,7 @@ private final class ExporterRequestHandler: ChannelInboundHandler {
     }
 
     private func probe(query: String, context: ChannelHandlerContext, close: Bool) {
-        let items = Self.queryItems(query)
+        let items = ProbeQuery.items(fromQueryString: query)
         let query: ProbeQuery
         switch ProbeQuery.parse(items) {
         case .failure(let problem):
@@ -169,20 +169,6 @@ private final class ExporterRequestHandler: ChannelInboundHandler {
                     Self.respond(context: context, status: .badRequest, body: problem.description + "\n", close: close)
                 }
             }
-        }
-    }
-
-    /// `name=value&…`, percent-decoded; `+` is a space, as forms send it.
-    static func queryItems(_ query: String) -> [(name: String, value: String)] {
-        guard !query.isEmpty else { return [] }
-        return query.split(separator: "&", omittingEmptySubsequences: true).prefix(64).map { pair in
-            let halves = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            func decode(_ text: Substring?) -> String {
-                let plain = (text.map(String.init) ?? "").replacingOccurrences(of: "+", with: " ")
-                // A broken escape stays as typed: the parser then refuses it.
-                return plain.removingPercentEncoding ?? plain
-            }
-            return (decode(halves.first), decode(halves.count > 1 ? halves[1] : nil))
         }
     }
 

@@ -153,6 +153,20 @@ final class HostileInputTests: XCTestCase {
         XCTAssertFalse(found.map(\.message).joined().unicodeScalars.contains { $0.value < 0x20 })
     }
 
+    /// Found by `scripts/fuzz config`: an unknown key is echoed, and a
+    /// quoted key can hold any control character.
+    func testUnknownKeysAreEchoedWithoutControlCharacters() {
+        let found = problems(
+            "\"\\e]52;c;aGk=\\a\": 1\n\"tab\\there\": 2\n\"\(String(repeating: "k", count: 500))\": 3\nhosts: [{host: a.test}]\n")
+        XCTAssertEqual(found.count, 3, "\(found)")
+        for problem in found {
+            XCTAssertFalse(
+                problem.description.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }, problem.description)
+            XCTAssertTrue(problem.description.hasSuffix("unknown key"), problem.description)
+            XCTAssertLessThan(problem.description.count, 200)
+        }
+    }
+
     func testProxyURLProblemsNeverRepeatACredential() {
         for url in ["http://user:S3cr3tPW", "user:S3cr3tPW", "S3cr3tPW://proxy:1", "http://user:S3cr3tPW@"] {
             do {

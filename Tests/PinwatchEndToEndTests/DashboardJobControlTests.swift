@@ -64,4 +64,26 @@ final class DashboardJobControlTests: XCTestCase {
         let exited = try session.waitForScreen(timeout: 10) { $0.contains("EXITED:") }
         XCTAssertTrue(exited.contains("EXITED:0"), exited)
     }
+
+    /// The terminal goes away under a running dashboard (an ssh session
+    /// dropped, a tmux window killed): SIGHUP, then end of input. The
+    /// dashboard leaves promptly instead of spinning on a dead terminal.
+    func testDashboardLeavesWhenItsTerminalGoesAway() throws {
+        let pidFile = FileManager.default.temporaryDirectory.appendingPathComponent("pinwatch-hangup-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: pidFile) }
+        let invocation = [PinwatchBinary.url.path, "demo", "--interval", "1s", "--no-bell"].map(TmuxSession.quote).joined(separator: " ")
+        let inner = "echo $$ > \(TmuxSession.quote(pidFile)); exec " + invocation
+        let session = try TmuxSession(command: "bash -c " + TmuxSession.quote(inner), columns: 100, rows: 30)
+        try session.waitForScreen(timeout: 15) { $0.contains("built-in demo") && $0.contains("payments.demo") }
+        let text = try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        let pid = try XCTUnwrap(pid_t(text))
+        XCTAssertEqual(kill(pid, 0), 0, "the dashboard runs before the hang-up")
+
+        session.close()
+        let deadline = Date().addingTimeInterval(10)
+        while kill(pid, 0) == 0, Date() < deadline { usleep(50_000) }
+        let stillRunning = kill(pid, 0) == 0
+        if stillRunning { kill(pid, SIGKILL) }
+        XCTAssertFalse(stillRunning, "the dashboard outlived its terminal by 10 s")
+    }
 }

@@ -1,8 +1,25 @@
+import Foundation
+
 /// `GET /probe?target=HOST[:PORT]&pinset=NAME`, the blackbox/ssl_exporter
 /// multi-target style: which host to probe now and with which pins.
 public struct ProbeQuery: Equatable, Sendable {
     public var target: HostPort
     public var pinset: String?
+
+    /// `name=value&…`, percent-decoded; `+` is a space, as forms send it.
+    public static func items(fromQueryString query: String) -> [(name: String, value: String)] {
+        // At most 64 items: a longer query is refused by `parse` anyway.
+        guard !query.isEmpty else { return [] }
+        return query.split(separator: "&", omittingEmptySubsequences: true).prefix(64).map { pair in
+            let halves = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            func decode(_ text: Substring?) -> String {
+                let plain = (text.map(String.init) ?? "").replacingOccurrences(of: "+", with: " ")
+                // A broken escape stays as typed: the parser then refuses it.
+                return plain.removingPercentEncoding ?? plain
+            }
+            return (decode(halves.first), decode(halves.count > 1 ? halves[1] : nil))
+        }
+    }
 
     /// From the decoded query items; a problem is one sentence for a 400.
     public static func parse(_ items: [(name: String, value: String)]) -> Result<ProbeQuery, ProbeQueryProblem> {

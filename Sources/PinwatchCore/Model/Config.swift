@@ -123,10 +123,13 @@ public struct ConfigProblem: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// `file:line: key: message`, leaving out what does not apply (a file
-    /// that cannot be read has neither line nor key).
+    /// that cannot be read has neither line nor key). An unknown key is the
+    /// file's own text, so it is echoed like any input: one line, no
+    /// control characters, shortened (found by fuzzing: a tab in a key).
     public var description: String {
         let place = line > 0 ? "\(file):\(line)" : file
-        return key.isEmpty ? "\(place): \(message)" : "\(place): \(key): \(message)"
+        let line = key.isEmpty ? "\(place): \(message)" : "\(place): \(EchoedInput.shortened(key)): \(message)"
+        return TerminalText.sanitize(line)
     }
 }
 

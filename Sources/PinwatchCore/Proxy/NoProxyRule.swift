@@ -5,17 +5,17 @@
 /// an IP literal only matches itself; ports in entries are ignored; case
 /// does not matter; and, unlike some tools, loopback is not exempt unless
 /// listed, because a pinned client would not exempt it either.
-struct NoProxyRule: Sendable {
+package struct NoProxyRule: Sendable {
     private let matchesEverything: Bool
     private let entries: [String]
 
-    init(_ list: String) {
+    package init(_ list: String) {
         let raw = list.split(whereSeparator: { $0 == "," || $0 == " " || $0 == "\t" }).map(String.init)
         matchesEverything = raw.contains("*")
         entries = raw.compactMap(Self.normalizedEntry)
     }
 
-    func excludes(host: String) -> Bool {
+    package func excludes(host: String) -> Bool {
         if matchesEverything { return true }
         let name = Self.normalizedHost(host)
         guard !name.isEmpty else { return false }

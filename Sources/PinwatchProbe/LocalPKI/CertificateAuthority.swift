@@ -72,12 +72,13 @@ public struct CertificateAuthority: Sendable {
         dnsNames: [String] = [],
         ipAddresses: [String] = [],
         organization: String? = nil,
+        subjectExtras: [(field: String, value: String)] = [],
         key: PrivateKey? = nil,
         validity: ValidityWindow = .lasting(days: 90),
         paddingBytes: Int = 0
     ) throws -> IssuedCertificate {
         let leafKey = try key ?? PrivateKey.ecdsa(.p256)
-        let issued = try withSubjectName(commonName: commonName, organization: organization) { name in
+        let issued = try withSubjectName(commonName: commonName, organization: organization, extras: subjectExtras) { name in
             try CertificateDraft(
                 subject: name,
                 publicKey: leafKey.pointer,

@@ -5,8 +5,12 @@ import Foundation
 /// and lends it to `body`.
 ///
 /// Values go in as UTF-8 bytes untouched, so the demo can issue names with
-/// control characters to prove that the dashboard sanitises them.
-func withSubjectName<T>(commonName: String, organization: String?, _ body: (OpaquePointer) throws -> T) throws -> T {
+/// control characters to prove that the dashboard sanitises them. `extras`
+/// follow the CN (a dotted OID escapes the 64-character limits of the
+/// named fields, for the hostile-peer tests' huge subjects).
+func withSubjectName<T>(
+    commonName: String, organization: String?, extras: [(field: String, value: String)] = [], _ body: (OpaquePointer) throws -> T
+) throws -> T {
     guard let name = X509_NAME_new() else {
         throw LocalPKIError.issuing("cannot allocate a name")
     }
@@ -14,13 +18,14 @@ func withSubjectName<T>(commonName: String, organization: String?, _ body: (Opaq
     var entries: [(String, String)] = []
     if let organization { entries.append(("O", organization)) }
     entries.append(("CN", commonName))
+    entries += extras.map { ($0.field, $0.value) }
     for (field, value) in entries {
         let bytes = Array(value.utf8)
         let added = bytes.withUnsafeBufferPointer { buffer in
             X509_NAME_add_entry_by_txt(name, field, MBSTRING_UTF8, buffer.baseAddress, Int32(buffer.count), -1, 0)
         }
         guard added == 1 else {
-            throw LocalPKIError.issuing("name \(field)=\(value): \(OpenSSLErrorQueue.drain())")
+            throw LocalPKIError.issuing("name \(field)=\(value.prefix(64)): \(OpenSSLErrorQueue.drain())")
         }
     }
     return try body(name)

@@ -4,15 +4,15 @@ import PinwatchCore
 /// The bytes of a proxy handshake (HTTP CONNECT or SOCKS5), without any I/O:
 /// the probe writes `outgoing`, feeds what it reads to `receive`, and
 /// starts TLS once the exchange is `established`.
-struct ProxyExchange {
-    enum Progress: Equatable {
+package struct ProxyExchange {
+    package enum Progress: Equatable {
         case needMore
         case established
         case failed(String)
     }
 
     /// HTTP proxies answer with a header; anything longer is not a proxy.
-    static let maximumResponseBytes = 8 * 1024
+    package static let maximumResponseBytes = 8 * 1024
 
     private enum Stage {
         case httpResponse
@@ -21,8 +21,11 @@ struct ProxyExchange {
         case socksReply
     }
 
-    private(set) var outgoing: [UInt8]
+    package private(set) var outgoing: [UInt8]
     private var received: [UInt8] = []
+    /// Where the search for the header's end resumes: a proxy that sends
+    /// one byte at a time must not make each byte rescan the whole header.
+    private var headerScanStart = 0
     private var stage: Stage
     private let route: ProxyRoute
     private let targetHost: String
@@ -30,7 +33,7 @@ struct ProxyExchange {
 
     /// `targetHost` is a name or an IP literal; for plain `socks5` the
     /// caller passes the locally resolved IP.
-    init(route: ProxyRoute, targetHost: String, targetPort: Int) {
+    package init(route: ProxyRoute, targetHost: String, targetPort: Int) {
         self.route = route
         self.targetHost = targetHost
         self.targetPort = targetPort
@@ -52,11 +55,11 @@ struct ProxyExchange {
         }
     }
 
-    mutating func didSend(_ count: Int) {
+    package mutating func didSend(_ count: Int) {
         outgoing.removeFirst(min(count, outgoing.count))
     }
 
-    mutating func receive(_ bytes: [UInt8]) -> Progress {
+    package mutating func receive(_ bytes: [UInt8]) -> Progress {
         received += bytes
         switch stage {
         case .httpResponse: return httpResponse()
@@ -68,7 +71,8 @@ struct ProxyExchange {
 
     private mutating func httpResponse() -> Progress {
         let terminator: [UInt8] = [13, 10, 13, 10]
-        guard let end = received.firstRange(of: terminator) else {
+        guard let end = received[headerScanStart...].firstRange(of: terminator) else {
+            headerScanStart = max(0, received.count - (terminator.count - 1))
             if received.count > Self.maximumResponseBytes {
                 return .failed("proxy answer to CONNECT exceeds \(Self.maximumResponseBytes / 1024) KiB")
             }

@@ -21,9 +21,9 @@ package final class ListeningServerCore: LoopHandler {
     /// starve the others sharing the loop.
     private static let acceptsPerRound = 64
 
-    package init(makeConnection: @escaping ConnectionFactory) throws {
+    package init(port: Int = 0, makeConnection: @escaping ConnectionFactory) throws {
         loop = try LocalEventLoop.shared()
-        (fileDescriptor, port) = try LoopbackSocket.listen()
+        (fileDescriptor, self.port) = try LoopbackSocket.listen(port: port)
         self.makeConnection = makeConnection
         loop.execute { [self] in
             if !stopped { loop.register(self) }

@@ -23,13 +23,19 @@ package enum LoopbackSocket {
         case failed
     }
 
-    /// A listening socket on 127.0.0.1 with a kernel-chosen port.
-    package static func listen(backlog: Int32 = 1024) throws -> (descriptor: Int32, port: Int) {
+    /// A listening socket on 127.0.0.1, on `port` or (0) a kernel-chosen one.
+    package static func listen(port: Int = 0, backlog: Int32 = 1024) throws -> (descriptor: Int32, port: Int) {
         let descriptor = try makeSocket(family: AF_INET)
         do {
+            if port != 0 {
+                // A server that comes back on its old port (the soak lab's
+                // flapping hosts) must not wait for TIME_WAIT to pass.
+                var on: Int32 = 1
+                setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &on, socklen_t(MemoryLayout<Int32>.size))
+            }
             var address = sockaddr_in()
             address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = 0
+            address.sin_port = in_port_t(UInt16(port).bigEndian)
             guard inet_pton(AF_INET, "127.0.0.1", &address.sin_addr) == 1 else {
                 throw LocalServerError.socket("inet_pton 127.0.0.1")
             }

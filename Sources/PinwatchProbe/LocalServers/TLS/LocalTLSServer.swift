@@ -14,10 +14,11 @@ public final class LocalTLSServer: LocalServer, @unchecked Sendable {
     private let current: CurrentContext
 
     /// Starts listening at once; `stallTimeout` bounds how long one
-    /// connection may take, handshake and close included.
-    public init(identity: Identity, stallTimeout: TimeInterval = 5) throws {
+    /// connection may take, handshake and close included. `port` 0 lets
+    /// the kernel choose; another port is taken even from TIME_WAIT.
+    public init(identity: Identity, stallTimeout: TimeInterval = 5, port: Int = 0) throws {
         let current = CurrentContext(try ServerTLSContext(identity: identity))
-        core = try ListeningServerCore { descriptor, owner in
+        core = try ListeningServerCore(port: port) { descriptor, owner in
             TLSServerConnection(
                 descriptor: descriptor, context: current.context, owner: owner, stallTimeout: stallTimeout)
         }
