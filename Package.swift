@@ -32,6 +32,12 @@ let package = Package(
             // the headers are on the default include path.
             providers: [.apt(["libncurses-dev"])]
         ),
+        // The history store's database: the system's libsqlite3, one
+        // small C API instead of a Swift database package (see DECISIONS).
+        .systemLibrary(
+            name: "CSQLite",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
         .target(
             name: "PinwatchCore",
             dependencies: [.product(name: "Yams", package: "Yams")]
@@ -41,6 +47,12 @@ let package = Package(
             dependencies: ["PinwatchCore", "COpenSSL", "CLinux"],
             // C pointers and Dispatch callbacks: thread confinement is by
             // queue and event loop, which Swift 6's checker cannot see.
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        // The history store: chains and statuses per host across restarts.
+        .target(
+            name: "PinwatchHistory",
+            dependencies: ["PinwatchCore", "CSQLite"],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         // The long-running side: the exporter's polling and published
@@ -59,7 +71,7 @@ let package = Package(
         .executableTarget(
             name: "pinwatch-serve",
             dependencies: [
-                "PinwatchCore", "PinwatchProbe", "PinwatchService",
+                "PinwatchCore", "PinwatchProbe", "PinwatchService", "PinwatchHistory",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -80,7 +92,7 @@ let package = Package(
         .executableTarget(
             name: "pinwatch",
             dependencies: [
-                "PinwatchCore", "PinwatchProbe", "PinwatchService", "PinwatchUI", "PinwatchTerminal",
+                "PinwatchCore", "PinwatchProbe", "PinwatchService", "PinwatchUI", "PinwatchTerminal", "PinwatchHistory",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -4,6 +4,7 @@ import Foundation
 import Glibc
 import Logging
 import PinwatchCore
+import PinwatchHistory
 import PinwatchProbe
 import PinwatchService
 
@@ -35,6 +36,12 @@ struct ServeCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Address to listen on (default: listen: in the config, else 127.0.0.1:9715).", valueName: "host:port"))
     var listen: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "History store file, or off (default: state: in the config, else $XDG_STATE_HOME/pinwatch/state.sqlite).",
+            valueName: "path|off"))
+    var state: String?
+
     func validate() throws {
         if let listen, let problem = ListenAddress.problem(listen) {
             throw ValidationError("--listen: \(problem)")
@@ -51,10 +58,17 @@ struct ServeCommand: ParsableCommand {
         } catch {
             Self.fail(error.lines)
         }
+        let history: HistoryStore?
+        do {
+            history = try HistoryStore.open(loaded.state, override: state, historyDays: loaded.historyDays)
+        } catch {
+            Self.fail([error.description])
+        }
         LoggingSystem.bootstrap { LogfmtLogHandler(label: $0) }
         let logger = Logger(label: "pinwatch")
         let exporter = Exporter(
-            config: loaded, environment: ProcessInfo.processInfo.environment, version: PinwatchVersion.current, logger: logger)
+            config: loaded, environment: ProcessInfo.processInfo.environment, version: PinwatchVersion.current, logger: logger,
+            history: history)
         let address = listen ?? loaded.listen ?? ListenAddress.defaultValue
         do {
             try ExporterHTTPServer(exporter: exporter).start(listen: address)

@@ -18,7 +18,9 @@ struct Pinwatch: ParsableCommand {
             `check` uses the Nagios codes 0/1/2/3.
             """,
         version: PinwatchVersion.current,
-        subcommands: [Watch.self, Snapshot.self, Check.self, Serve.self, Validate.self, Inspect.self, PinFiles.self, Demo.self],
+        subcommands: [
+            Watch.self, Snapshot.self, Check.self, Serve.self, History.self, Validate.self, Inspect.self, PinFiles.self, Demo.self,
+        ],
         defaultSubcommand: Watch.self
     )
 }

@@ -44,7 +44,16 @@ struct HostObject: Decodable {
     var proxy: ProxyObject
     var error: ErrorObject?
     var elapsedMs: Int
+    var statusSince: String?
+    var changes24h: Int?
+    var renewalEstimate: RenewalObject?
     var chain: [LevelObject]
+}
+
+struct RenewalObject: Decodable {
+    var date: String
+    var basis: String
+    var cadenceDays: Int?
 }
 
 struct ProxyObject: Decodable {
@@ -88,7 +97,7 @@ enum SnapshotKeys {
     static let severity: Set<String> = ["critical", "unknown", "warning", "ok"]
     static let host: Set<String> = [
         "host", "port", "sni", "address", "status", "matched_tiers", "alerts", "severity", "reason", "trusted", "trust_error",
-        "leaf_days_left", "leaf_not_after", "proxy", "error", "elapsed_ms", "chain",
+        "leaf_days_left", "leaf_not_after", "proxy", "error", "elapsed_ms", "status_since", "changes_24h", "renewal_estimate", "chain",
     ]
     static let proxy: Set<String> = ["detected", "source", "url", "intercepted"]
     static let error: Set<String> = ["kind", "message"]

@@ -32,7 +32,7 @@ struct ConfigDocumentParser: NodeReading {
 
     static let topLevelKeys: Set<String> = [
         "interval", "timeout", "concurrency", "warn_days", "critical_days", "theme", "trust", "proxy",
-        "pinsets", "hosts", "listen", "shard", "hooks",
+        "pinsets", "hosts", "listen", "shard", "hooks", "state", "history_days",
     ]
 
     mutating func parse(_ root: Node?) -> Config {
@@ -89,6 +89,16 @@ struct ConfigDocumentParser: NodeReading {
             } else {
                 config.listen = value
             }
+        }
+        if let node = values["state"], let value = string(node, key: "state") {
+            if value.isEmpty {
+                report(node, key: "state", "give a file path or off")
+            } else {
+                config.state = StateSetting.parse(value, resolve: resolve)
+            }
+        }
+        if let node = values["history_days"], let value = integer(node, key: "history_days", in: ConfigLimits.historyDays) {
+            config.historyDays = value
         }
         if let node = values["shard"], let value = string(node, key: "shard") {
             if let problem = Shard.problem(value) {

@@ -12,6 +12,7 @@ public enum ConfigLimits {
     public static let minimumTimeout: TimeInterval = 0.01
     public static let concurrency: ClosedRange<Int> = 1...10_000
     public static let days: ClosedRange<Int> = 0...3650
+    public static let historyDays: ClosedRange<Int> = 1...3650
 
     /// Why `seconds` cannot be an interval, or nil when it can.
     public static func intervalProblem(_ seconds: TimeInterval) -> String? {

@@ -49,6 +49,19 @@ public struct HostConfig: Hashable, Sendable {
     }
 }
 
+/// Where the history store lives.
+public enum StateSetting: Hashable, Sendable {
+    /// `$XDG_STATE_HOME/pinwatch/state.sqlite` (`~/.local/state/…`).
+    case automatic
+    case off
+    case file(String)
+
+    /// `off`, or a path resolved by `resolve` (relative to the config file).
+    public static func parse(_ text: String, resolve: (String) -> String) -> StateSetting {
+        text == "off" ? .off : .file(resolve(text))
+    }
+}
+
 /// A whole, valid configuration (DESIGN §4). Only the loader makes one from
 /// a file, and only when every key in it is valid.
 public struct Config: Hashable, Sendable {
@@ -72,13 +85,21 @@ public struct Config: Hashable, Sendable {
     public var shard: Shard?
     /// `hooks:`: commands run on every severity transition.
     public var hooks: [HookCommand]
+    /// `state:`: the history store's file (resolved), `off`, or nil for the
+    /// default under $XDG_STATE_HOME.
+    public var state: StateSetting
+    /// `history_days:`: how long the store keeps what it recorded.
+    public var historyDays: Int
 
     public init(
         path: String? = nil, interval: TimeInterval = 60, timeout: TimeInterval = 5, concurrency: Int = 32,
         warnDays: Int = 21, criticalDays: Int = 7, theme: String = "default", trust: TrustSource = .system,
         proxy: ProxySetting = .auto, pinsets: [String: PinSet] = [:], hosts: [HostConfig] = [],
-        listen: String? = nil, shard: Shard? = nil, hooks: [HookCommand] = []
+        listen: String? = nil, shard: Shard? = nil, hooks: [HookCommand] = [], state: StateSetting = .automatic,
+        historyDays: Int = 400
     ) {
+        self.state = state
+        self.historyDays = historyDays
         self.listen = listen
         self.shard = shard
         self.hooks = hooks

@@ -20,6 +20,9 @@ public enum HostAlert: String, Sendable, Codable, CaseIterable {
     case proxy
     case intercepted
     case probeError = "probe_error"
+    /// The CA-level keys changed since the last chain seen, pins matching
+    /// or not: for one cycle, the first sign of a CA rotation.
+    case chainChanged = "chain_changed"
 }
 
 /// A configured pin that matched one level.
@@ -83,10 +86,14 @@ public struct HostReport: Hashable, Sendable {
     public private(set) var severity: HostSeverity
     /// One sentence for the severity: what the on-call reads first.
     public private(set) var reason: String
+    /// What the history store knows (since, flaps, renewal forecast);
+    /// nil with `state: off` or before the store has seen the host.
+    public private(set) var history: HostHistory?
 
     public init(
         config: HostConfig, result: ProbeResult, status: HostStatus, matchedTiers: [PinTier],
-        alerts: [HostAlert], levels: [LevelReport], leafDaysLeft: Int?, proxy: ProxyReport
+        alerts: [HostAlert], levels: [LevelReport], leafDaysLeft: Int?, proxy: ProxyReport, history: HostHistory? = nil,
+        now: Date = Date()
     ) {
         self.config = config
         self.result = result
@@ -96,8 +103,21 @@ public struct HostReport: Hashable, Sendable {
         self.levels = levels
         self.leafDaysLeft = leafDaysLeft
         self.proxy = proxy
-        let assessment = Verdict.assess(status: status, alerts: alerts, result: result, leafDaysLeft: leafDaysLeft, proxy: proxy)
+        self.history = history
+        let assessment = Verdict.assess(
+            status: status, alerts: alerts, result: result, leafDaysLeft: leafDaysLeft, proxy: proxy, history: history, now: now)
         severity = assessment.severity
         reason = assessment.reason
+    }
+
+    /// The same verdict decided again with the host's history: the
+    /// `chain_changed` alert, and a `leaf_only` reason that says when the
+    /// next renewal will break pinned clients.
+    public func with(history: HostHistory, now: Date) -> HostReport {
+        var alerts = self.alerts
+        if history.caKeysChanged, status != .error, !alerts.contains(.chainChanged) { alerts.append(.chainChanged) }
+        return HostReport(
+            config: config, result: result, status: status, matchedTiers: matchedTiers, alerts: alerts, levels: levels,
+            leafDaysLeft: leafDaysLeft, proxy: proxy, history: history, now: now)
     }
 }

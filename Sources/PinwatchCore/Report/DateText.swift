@@ -25,4 +25,9 @@ public enum DateText {
         let iso = iso8601(date)
         return String(iso.prefix(10)) + " " + String(iso.dropFirst(11).prefix(5)) + " UTC"
     }
+
+    /// `2026-12-14`: a day in UTC, for forecasts and timelines.
+    public static func day(_ date: Date) -> String {
+        String(iso8601(date).prefix(10))
+    }
 }

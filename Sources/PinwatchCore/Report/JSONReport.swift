@@ -78,7 +78,18 @@ public enum JSONReport {
             ("proxy", proxy(report.proxy)),
             ("error", error),
             ("elapsed_ms", .int(Int((max(0, result.elapsed) * 1000).rounded()))),
+            ("status_since", .optional(report.history?.statusSince.map(DateText.iso8601))),
+            ("changes_24h", .optional(report.history?.changesLast24Hours)),
+            ("renewal_estimate", report.history?.renewal.map(renewal) ?? .null),
             ("chain", .array(report.levels.map(level))),
+        ])
+    }
+
+    static func renewal(_ estimate: RenewalEstimate) -> JSONValue {
+        .object([
+            ("date", .string(DateText.iso8601(estimate.date))),
+            ("basis", .string(estimate.basis.rawValue)),
+            ("cadence_days", .optional(estimate.cadence.map { Int(($0 / 86_400).rounded()) })),
         ])
     }
 

@@ -1,3 +1,5 @@
+import Foundation
+
 /// How urgent a host is, decided once (DESIGN §5) and read by every
 /// output: header counts, banner, bell, sort, `check`, snapshots.
 public enum HostSeverity: String, Sendable, Codable, CaseIterable {
@@ -51,7 +53,8 @@ extension Verdict {
     /// combination lands in exactly one branch; the first that applies
     /// names the cause the on-call acts on first.
     public static func assess(
-        status: HostStatus, alerts: [HostAlert], result: ProbeResult, leafDaysLeft: Int?, proxy: ProxyReport
+        status: HostStatus, alerts: [HostAlert], result: ProbeResult, leafDaysLeft: Int?, proxy: ProxyReport,
+        history: HostHistory? = nil, now: Date = Date()
     ) -> HostAssessment {
         let has = Set(alerts)
         if status == .error {
@@ -72,7 +75,9 @@ extension Verdict {
         if has.contains(.expired) {
             return HostAssessment(severity: .critical, reason: "the leaf certificate expired \(daysText(-(leafDaysLeft ?? 0))) ago")
         }
-        let leafOnlyCause = "only the leaf pin still matches: breaks at the next leaf renewal"
+        let leafOnlyCause =
+            history?.renewal.map { "only the leaf pin still matches: breaks in ~\(daysText($0.days(from: now))) (next leaf renewal)" }
+            ?? "only the leaf pin still matches: breaks at the next leaf renewal"
         if has.contains(.criticalExpiry) {
             var reason = "the leaf certificate expires in \(daysText(leafDaysLeft ?? 0))"
             if status == .leafOnly { reason += "; " + leafOnlyCause }
@@ -82,6 +87,12 @@ extension Verdict {
             var reason = leafOnlyCause
             if let days = leafDaysLeft { reason += " (leaf expires in \(daysText(days)))" }
             return HostAssessment(severity: .warning, reason: reason)
+        }
+        if has.contains(.chainChanged) {
+            let previous = history?.previousCANames.joined(separator: ", ") ?? ""
+            let was = previous.isEmpty ? "" : " (was \(previous))"
+            return HostAssessment(
+                severity: .warning, reason: "the CA-level keys changed\(was): pins still match, but a CA rotation may have begun")
         }
         if has.contains(.expiring) {
             return HostAssessment(severity: .warning, reason: "the leaf certificate expires in \(daysText(leafDaysLeft ?? 0))")

@@ -16,6 +16,9 @@ public final class HostPoller: @unchecked Sendable {
     public typealias Batch = [(index: Int, report: HostReport)]
 
     public let config: Config
+    /// Records each cycle and adds history to its reports; nil with
+    /// `state: off`. Called on the queue that receives the reports.
+    public var history: HostHistoryRecorder?
     private let environment: [String: String]
     private let targets: [ProbeTarget]
     private let engine: ProbeEngine
@@ -35,7 +38,14 @@ public final class HostPoller: @unchecked Sendable {
     public func startCycle(
         on queue: DispatchQueue, onReports: @escaping (Batch) -> Void, onFinish: @escaping () -> Void
     ) -> ProbeCycle {
-        let gathering = BatchGathering(queue: queue, onReports: onReports, onFinish: onFinish)
+        let history = self.history
+        let gathering = BatchGathering(
+            queue: queue,
+            onReports: { batch in
+                guard let history else { return onReports(batch) }
+                let annotated = history.record(batch.map(\.report), at: Date())
+                onReports(zip(batch, annotated).map { ($0.index, $1) })
+            }, onFinish: onFinish)
         let config = self.config
         return engine.start(
             targets,
@@ -49,7 +59,8 @@ public final class HostPoller: @unchecked Sendable {
     /// Polls every host once and returns the reports in configuration order.
     public func runCycle() -> [HostReport] {
         let results = engine.run(targets)
-        return zip(config.hosts, results).map { host, result in Self.report(for: host, result: result, config: config) }
+        let reports = zip(config.hosts, results).map { host, result in Self.report(for: host, result: result, config: config) }
+        return history?.record(reports, at: Date()) ?? reports
     }
 
     /// One host that is not (necessarily) configured, probed now with this

@@ -33,11 +33,16 @@ public final class Exporter: @unchecked Sendable {
     private let adHocProbes = InFlightLimit(maximum: 16)
     private let renderer = PrometheusRenderer()
 
-    public init(config: Config, environment: [String: String], version: String, logger: Logger) {
+    /// Kept across reloads: records every cycle (used on `queue` only).
+    private let history: HostHistoryRecorder?
+
+    public init(config: Config, environment: [String: String], version: String, logger: Logger, history: HostHistoryRecorder? = nil) {
         self.environment = environment
         self.version = version
         self.logger = logger
+        self.history = history
         poller = HostPoller(config: config, environment: environment)
+        poller.history = history
         hooks = Self.makeHookRunner(config.hooks, logger: logger)
     }
 
@@ -149,6 +154,7 @@ public final class Exporter: @unchecked Sendable {
         guard let newConfig = pendingConfig else { return }
         pendingConfig = nil
         poller = HostPoller(config: newConfig, environment: environment)
+        poller.history = history
         hooks = Self.makeHookRunner(newConfig.hooks, logger: logger)
         let kept = Set(newConfig.hosts.map(\.identityKey))
         latest = latest.filter { kept.contains($0.key) }

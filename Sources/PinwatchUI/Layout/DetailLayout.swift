@@ -39,6 +39,9 @@ enum DetailLayout {
         field(
             "elapsed", Span("\(Int((report.result.elapsed * 1000).rounded())) ms"),
             Span("  finished \(Formatting.clock(report.result.finishedAt, timeZone: state.timeZone))", Style(.dim)))
+        if let history = report.history {
+            appendHistory(history, status: report.status, to: &lines)
+        }
         lines.append([])
         lines.append([Span(" chain: \(report.levels.count) level\(report.levels.count == 1 ? "" : "s")", Style(.normal, bold: true))])
         for level in report.levels {
@@ -56,6 +59,29 @@ enum DetailLayout {
             lines.append([Span(" press y for a ready-to-paste pins: stanza", Style(.dim))])
         }
         return lines
+    }
+
+    /// Since when, how often it flapped, when the leaf renews, and the
+    /// latest entries of the timeline (`pinwatch history` has them all).
+    private static func appendHistory(_ history: HostHistory, status: HostStatus, to lines: inout [StyledLine]) {
+        func field(_ label: String, _ spans: Span...) {
+            lines.append([Span(" " + label.padding(toLength: 10, withPad: " ", startingAt: 0), Style(.dim))] + spans)
+        }
+        if let since = history.statusSince {
+            let flaps = history.changesLast24Hours
+            field(
+                "since", Span("\(status.rawValue) since \(DateText.readableUTC(since))"),
+                Span(flaps == 0 ? "" : "  \(flaps) status change\(flaps == 1 ? "" : "s") in 24 h", Style(.warn)))
+        }
+        if let renewal = history.renewal {
+            field("renewal", Span(renewal.text, status == .leafOnly ? Style(.warn) : Style(.normal)))
+        }
+        if !history.recent.isEmpty {
+            field("history", Span("latest changes (all: pinwatch history HOST)", Style(.dim)))
+            for entry in history.recent {
+                lines.append([Span("   \(DateText.readableUTC(entry.date))  ", Style(.dim)), Span(entry.text)])
+            }
+        }
     }
 
     private static func appendLevel(_ level: LevelReport, pins: PinSet, state: DashboardState, to lines: inout [StyledLine]) {

@@ -96,7 +96,10 @@ public struct DashboardState: Sendable {
     public mutating func record(_ report: HostReport, forHost index: Int, at date: Date) -> Bool {
         guard hosts.indices.contains(index) else { return false }
         let previous = reports[index]
-        if previous?.status != report.status || statusSince[index] == nil {
+        if let since = report.history?.statusSince {
+            // The store remembers across restarts; the screen trusts it.
+            statusSince[index] = since
+        } else if previous?.status != report.status || statusSince[index] == nil {
             statusSince[index] = date
         }
         reports[index] = report

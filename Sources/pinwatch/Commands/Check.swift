@@ -20,10 +20,15 @@ extension Pinwatch {
 
         @OptionGroup var options: ConfigOptions
 
+        @OptionGroup var history: StateOptions
+
         func run() throws {
             let config: Config
+            let store: HostHistoryRecorder?
             do {
                 config = try options.load()
+                // Quiet when a watch holds the store: a plugin's output is its status.
+                store = try history.openForOneShot(config, note: nil)
             } catch let failure as UserFacingError {
                 // A plugin that cannot run says UNKNOWN, as monitoring systems expect.
                 let outcome = CheckReport.unknown(failure.message)
@@ -31,7 +36,9 @@ extension Pinwatch {
                 Output.standardError("pinwatch: \(failure.message)")
                 throw ExitCode(outcome.exitCode)
             }
-            let reports = HostPoller(config: config).runCycle()
+            let poller = HostPoller(config: config)
+            poller.history = store
+            let reports = poller.runCycle()
             let outcome = CheckReport.render(reports, warnDays: config.warnDays, criticalDays: config.criticalDays)
             Output.standardOutput(outcome.text.hasSuffix("\n") ? outcome.text : outcome.text + "\n")
             throw ExitCode(outcome.exitCode)

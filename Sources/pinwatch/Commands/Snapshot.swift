@@ -21,6 +21,8 @@ extension Pinwatch {
 
         @OptionGroup var output: SnapshotOutput
 
+        @OptionGroup var history: StateOptions
+
         @Option(help: ArgumentHelp("Theme for ansi: a name or a path to a YAML file.", valueName: "name|path"))
         var theme: String?
 
@@ -33,7 +35,8 @@ extension Pinwatch {
                     output.format.usesTheme
                     ? try ThemeChoice.load(requested: theme, config: config, colorCount: 256)
                     : ThemeLoader.mono
-                output.printCycle(config: config, environment: ProcessInfo.processInfo.environment, theme: chosenTheme)
+                let store = try history.openForOneShot(config) { Output.standardError($0) }
+                output.printCycle(config: config, environment: ProcessInfo.processInfo.environment, theme: chosenTheme, history: store)
             }
         }
     }

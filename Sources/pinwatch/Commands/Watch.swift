@@ -26,6 +26,8 @@ extension Pinwatch {
         @Flag(help: "Do not ring the bell when a host turns leaf_only, blocked or expired.")
         var noBell = false
 
+        @OptionGroup var history: StateOptions
+
         func validate() throws {
             if let interval { _ = try IntervalOption.seconds(interval) }
         }
@@ -37,8 +39,9 @@ extension Pinwatch {
                 let environment = ProcessInfo.processInfo.environment
                 let chosenTheme = try ThemeChoice.load(requested: theme, config: config, colorCount: 256, environment: environment)
                 let hooks = DashboardController.Hooks(reloadConfig: { try self.loadWithOverrides() })
+                let store = try history.openForWatching(config)
                 let controller = try Self.makeController(
-                    config: config, environment: environment, theme: chosenTheme, bell: !noBell, hooks: hooks)
+                    config: config, environment: environment, theme: chosenTheme, bell: !noBell, hooks: hooks, history: store)
                 controller.run()
             }
         }
@@ -64,10 +67,11 @@ extension Pinwatch {
 
         static func makeController(
             config: Config, environment: [String: String], theme: Theme, bell: Bool,
-            hooks: DashboardController.Hooks = .init()
+            hooks: DashboardController.Hooks = .init(), history: HostHistoryRecorder?
         ) throws -> DashboardController {
             do {
-                return try DashboardController(config: config, environment: environment, theme: theme, bellEnabled: bell, hooks: hooks)
+                return try DashboardController(
+                    config: config, environment: environment, theme: theme, bellEnabled: bell, hooks: hooks, history: history)
             } catch {
                 throw UserFacingError(message: "cannot start the dashboard: \(error)")
             }

@@ -32,6 +32,8 @@ final class DashboardController: @unchecked Sendable {
     private lazy var alertHooks = makeHookRunner(config.hooks)
     private let environment: [String: String]
     private var poller: HostPoller
+    /// Kept across reloads (a new `state:` takes a restart).
+    private let history: HostHistoryRecorder?
     private let bellEnabled: Bool
     private let hooks: Hooks
     private let screen: TerminalScreen
@@ -45,9 +47,14 @@ final class DashboardController: @unchecked Sendable {
     private var paintScheduled = false
     private var firstFrameTiming: FirstFrameTiming
 
-    init(config: Config, environment: [String: String], theme: Theme, bellEnabled: Bool, hooks: Hooks = Hooks()) throws {
+    init(
+        config: Config, environment: [String: String], theme: Theme, bellEnabled: Bool, hooks: Hooks = Hooks(),
+        history: HostHistoryRecorder? = nil
+    ) throws {
         self.environment = environment
         self.poller = HostPoller(config: config, environment: environment)
+        self.history = history
+        poller.history = history
         self.bellEnabled = bellEnabled
         self.hooks = hooks
         self.theme = theme
@@ -158,6 +165,7 @@ final class DashboardController: @unchecked Sendable {
         pendingConfig = nil
         let intervalChanged = newConfig.interval != config.interval
         poller = HostPoller(config: newConfig, environment: environment)
+        poller.history = history
         alertHooks = makeHookRunner(newConfig.hooks)
         state.replaceHosts(newConfig.hosts, warnDays: newConfig.warnDays, criticalDays: newConfig.criticalDays)
         if intervalChanged {

@@ -52,7 +52,7 @@ extension Pinwatch {
                 }
                 let chosenTheme = try ThemeChoice.load(requested: theme, config: config, colorCount: 256)
                 if snapshot {
-                    output.printCycle(config: config, environment: fleet.environment, theme: chosenTheme)
+                    output.printCycle(config: config, environment: fleet.environment, theme: chosenTheme, history: try DemoHistory.open())
                     fleet.stop()
                     return
                 }
@@ -68,7 +68,8 @@ extension Pinwatch {
                     }
                 })
                 let controller = try Watch.makeController(
-                    config: config, environment: fleet.environment, theme: chosenTheme, bell: !noBell, hooks: hooks)
+                    config: config, environment: fleet.environment, theme: chosenTheme, bell: !noBell, hooks: hooks,
+                    history: try DemoHistory.open())
                 controller.announce(
                     "demo: \(config.hosts.count) local hosts; the intermediate of \(DemoFleet.rotatingHost) rotates after the second cycle")
                 controller.run()

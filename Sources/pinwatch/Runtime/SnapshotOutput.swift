@@ -26,9 +26,11 @@ struct SnapshotOutput: ParsableArguments {
     /// Runs one cycle and prints it: the dashboard's own Frame for runbooks
     /// (text, ANSI, or a standalone SVG or HTML picture in `theme`'s
     /// colours), the versioned JSON, or Prometheus text.
-    func printCycle(config: Config, environment: [String: String], theme: Theme) {
+    func printCycle(config: Config, environment: [String: String], theme: Theme, history: HostHistoryRecorder?) {
         let started = Date()
-        let reports = HostPoller(config: config, environment: environment).runCycle()
+        let poller = HostPoller(config: config, environment: environment)
+        poller.history = history
+        let reports = poller.runCycle()
         let now = Date()
         switch format {
         case .prometheus:

@@ -5,6 +5,7 @@ import Foundation
 final class BackgroundProcess {
     let pid: pid_t
     let stderrURL: URL
+    private var stateHome: String?
 
     init(_ path: String, _ arguments: [String], directory: URL, name: String, environment: [String: String] = [:]) throws {
         stderrURL = directory.appendingPathComponent("\(name).stderr")
@@ -17,7 +18,9 @@ final class BackgroundProcess {
         posix_spawn_file_actions_addopen(&actions, 2, stderrURL.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         var env = ProcessInfo.processInfo.environment
         for key in ["https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY", "http_proxy", "HTTP_PROXY"] { env.removeValue(forKey: key) }
+        env.removeValue(forKey: "XDG_STATE_HOME")
         env.merge(environment) { _, new in new }
+        stateHome = IsolatedStateHome.apply(to: &env)
         let envp = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
         defer {
@@ -30,7 +33,10 @@ final class BackgroundProcess {
         pid = child
     }
 
-    deinit { stop() }
+    deinit {
+        stop()
+        IsolatedStateHome.remove(stateHome)
+    }
 
     var stderr: String { (try? String(contentsOf: stderrURL, encoding: .utf8)) ?? "" }
 

@@ -55,7 +55,10 @@ struct PinwatchBinary {
             env.removeValue(forKey: key)
         }
         env["LANG"] = "C.UTF-8"
+        env.removeValue(forKey: "XDG_STATE_HOME")
         env.merge(environment) { _, new in new }
+        let stateHome = IsolatedStateHome.apply(to: &env)
+        defer { IsolatedStateHome.remove(stateHome) }
         process.environment = env
         if let currentDirectory { process.currentDirectoryURL = currentDirectory }
         let stdoutPipe = Pipe()

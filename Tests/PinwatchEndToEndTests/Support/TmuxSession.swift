@@ -9,10 +9,13 @@ import XCTest
 final class TmuxSession {
     let socket: String
     private(set) var closed = false
+    private var stateHome: String?
 
     /// Starts `command` (a shell command line) in a window of `columns`×`rows`.
     init(command: String, columns: Int = 120, rows: Int = 40, environment: [String: String] = [:]) throws {
         socket = "pinwatch-test-\(getpid())-\(UUID().uuidString.prefix(8))"
+        var environment = environment
+        stateHome = IsolatedStateHome.apply(to: &environment)
         var exports = ["LANG=C.UTF-8", "TERM=xterm-256color"]
         exports += environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
         // `remain-on-exit` keeps the pane after the program exits, so a test
@@ -28,6 +31,7 @@ final class TmuxSession {
         guard !closed else { return }
         closed = true
         _ = try? tmux(["kill-server"])
+        IsolatedStateHome.remove(stateHome)
     }
 
     func send(_ keys: String...) throws {

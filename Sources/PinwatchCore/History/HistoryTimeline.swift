@@ -1,0 +1,111 @@
+import Foundation
+
+/// One line of a host's history: `2026-10-02 04:10  leaf key changed (…)`.
+public struct TimelineEntry: Hashable, Sendable {
+    public enum Kind: String, Sendable {
+        case chain
+        case status
+    }
+
+    public var date: Date
+    public var kind: Kind
+    public var text: String
+
+    public init(date: Date, kind: Kind, text: String) {
+        self.date = date
+        self.kind = kind
+        self.text = text
+    }
+}
+
+/// A status as the history recorded it.
+public struct RecordedStatus: Hashable, Sendable {
+    public var date: Date
+    public var status: HostStatus
+    public var severity: HostSeverity
+    public var reason: String
+
+    public init(date: Date, status: HostStatus, severity: HostSeverity, reason: String) {
+        self.date = date
+        self.status = status
+        self.severity = severity
+        self.reason = reason
+    }
+}
+
+public enum HistoryTimeline {
+    /// Chains (when each was first seen) and status changes, merged in time
+    /// order; each chain after the first is described by what changed.
+    public static func entries(chains: [(firstSeen: Date, chain: ObservedChain)], statuses: [RecordedStatus]) -> [TimelineEntry] {
+        var entries: [TimelineEntry] = []
+        var previous: ObservedChain?
+        for (date, chain) in chains.sorted(by: { $0.firstSeen < $1.firstSeen }) {
+            let text: String
+            if let previous {
+                text = describeChange(from: previous, to: chain).joined(separator: "; ")
+            } else {
+                text = "first seen: " + describe(chain)
+            }
+            if !text.isEmpty { entries.append(TimelineEntry(date: date, kind: .chain, text: text)) }
+            previous = chain
+        }
+        var previousStatus: RecordedStatus?
+        for status in statuses.sorted(by: { $0.date < $1.date }) {
+            let change = previousStatus.map { "\($0.status.rawValue) → \(status.status.rawValue)" } ?? status.status.rawValue
+            entries.append(
+                TimelineEntry(date: status.date, kind: .status, text: "status \(change) (\(status.severity.rawValue)): \(status.reason)"))
+            previousStatus = status
+        }
+        // A chain change and the status it caused share a second: chain first.
+        return entries.enumerated().sorted { left, right in
+            left.element.date != right.element.date ? left.element.date < right.element.date : left.offset < right.offset
+        }.map(\.element)
+    }
+
+    /// What differs between two chains of one host, most telling first.
+    public static func describeChange(from old: ObservedChain, to new: ObservedChain) -> [String] {
+        var changes: [String] = []
+        if let before = old.leaf, let after = new.leaf {
+            if before.spkiSHA256 != after.spkiSHA256 {
+                changes.append("leaf key changed (\(commonName(after.subject)), new \(PinText.sha256(after.spkiSHA256)))")
+            } else if before.certSHA256 != after.certSHA256 {
+                changes.append("leaf renewed with the same key (\(commonName(after.subject)), until \(DateText.day(after.notAfter)))")
+            }
+        }
+        let oldCA = Array(old.levels.dropFirst())
+        let newCA = Array(new.levels.dropFirst())
+        for index in 0..<max(oldCA.count, newCA.count) {
+            let before = index < oldCA.count ? oldCA[index] : nil
+            let after = index < newCA.count ? newCA[index] : nil
+            let role = (after ?? before).map { $0.role.rawValue } ?? "level"
+            switch (before, after) {
+            case (let before?, let after?) where before.spkiSHA256 != after.spkiSHA256:
+                changes.append(
+                    "\(role) changed \(commonName(before.subject)) → \(commonName(after.subject)) (new \(PinText.sha256(after.spkiSHA256)))"
+                )
+            case (nil, let after?):
+                changes.append("\(role) added: \(commonName(after.subject))")
+            case (let before?, nil):
+                changes.append("\(role) no longer sent: \(commonName(before.subject))")
+            default:
+                break
+            }
+        }
+        return changes
+    }
+
+    static func describe(_ chain: ObservedChain) -> String {
+        guard let leaf = chain.leaf else { return "empty chain" }
+        let above = chain.levels.dropFirst().map { commonName($0.subject) }
+        let issuers = above.isEmpty ? "" : " under " + above.joined(separator: " → ")
+        return "\(commonName(leaf.subject))\(issuers), leaf \(PinText.sha256(leaf.spkiSHA256))"
+    }
+
+    /// `CN=R13` from `CN=R13,O=Let's Encrypt,C=US`; the whole name when it
+    /// has no CN. Sanitised: certificate text is untrusted.
+    public static func commonName(_ subject: String) -> String {
+        let parts = subject.split(separator: ",", omittingEmptySubsequences: true)
+        let name = parts.first { $0.hasPrefix("CN=") }.map(String.init) ?? subject
+        return EchoedInput.shortened(name)
+    }
+}

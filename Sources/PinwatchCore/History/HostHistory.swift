@@ -1,0 +1,35 @@
+import Foundation
+
+/// What the history store knows of one host, beside its latest report.
+public struct HostHistory: Hashable, Sendable {
+    /// When the host's current status began (survives restarts).
+    public var statusSince: Date?
+    /// Status changes in the last 24 hours: a flapping host shows here.
+    public var changesLast24Hours: Int
+    public var renewal: RenewalEstimate?
+    /// The CA-level keys differ from the previous chain's, this cycle.
+    public var caKeysChanged: Bool
+    /// The previous chain's CA levels, for the reason text.
+    public var previousCANames: [String]
+    /// The latest timeline entries, newest last (a handful, for the
+    /// detail view).
+    public var recent: [TimelineEntry]
+
+    public init(
+        statusSince: Date? = nil, changesLast24Hours: Int = 0, renewal: RenewalEstimate? = nil, caKeysChanged: Bool = false,
+        previousCANames: [String] = [], recent: [TimelineEntry] = []
+    ) {
+        self.recent = recent
+        self.statusSince = statusSince
+        self.changesLast24Hours = changesLast24Hours
+        self.renewal = renewal
+        self.caKeysChanged = caKeysChanged
+        self.previousCANames = previousCANames
+    }
+}
+
+/// Records each cycle's reports and gives them back with their history.
+/// The poller calls it on the queue that receives the reports.
+public protocol HostHistoryRecorder: AnyObject {
+    func record(_ reports: [HostReport], at date: Date) -> [HostReport]
+}

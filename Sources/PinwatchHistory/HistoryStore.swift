@@ -1,0 +1,462 @@
+import Foundation
+import PinwatchCore
+
+/// Why the state file cannot be used; every message names the path and
+/// the way out.
+public struct HistoryError: Error, CustomStringConvertible {
+    public var description: String
+    /// Another pinwatch writes to this file now: one-shot commands go on
+    /// without recording instead of failing.
+    public var isInUse = false
+
+    init(_ path: String, _ problem: String, inUse: Bool = false) {
+        description = "\(path): \(problem); set `state: off` (or --state off) to run without history"
+        isInUse = inUse
+    }
+}
+
+/// The embedded history (SQLite, WAL, one writer): a row per change of
+/// chain or status per host, plus when each chain was last seen. A cycle
+/// of unchanged hosts costs one transaction of `last_seen` updates.
+///
+/// Not thread-safe: the poller calls `record` on the queue that receives
+/// reports, and commands read from their own thread.
+public final class HistoryStore: HostHistoryRecorder {
+    public enum Mode: Sendable {
+        /// `watch`, `serve`, `snapshot`, `check`: records, holds the lock.
+        case writer
+        /// `history`: reads while a writer runs.
+        case reader
+    }
+
+    public static let schemaVersion: Int32 = 1
+    /// `PRAGMA application_id`: "pwat". A SQLite file without it is not ours.
+    static let applicationID: Int32 = 0x7077_6174
+    public static let inMemoryPath = ":memory:"
+
+    /// The store `setting` (or `override`, a path relative to the working
+    /// directory, or `off`) names; nil when history is off.
+    public static func open(
+        _ setting: StateSetting, override: String?, historyDays: Int, mode: Mode = .writer,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws(HistoryError) -> HistoryStore? {
+        let chosen = override.map { text in StateSetting.parse(text) { $0 } } ?? setting
+        switch chosen {
+        case .off: return nil
+        case .automatic: return try HistoryStore(path: defaultPath(environment: environment), mode: mode, historyDays: historyDays)
+        case .file(let path): return try HistoryStore(path: path, mode: mode, historyDays: historyDays)
+        }
+    }
+
+    public let path: String
+    let connection: SQLiteConnection
+    private let lock: StateLock?
+    private var hosts: [String: HostState] = [:]
+    private var certificateIDs: [[UInt8]: Int64] = [:]
+    /// Set when writing stopped after a failure (disk full…); the poller
+    /// goes on without history.
+    public private(set) var failure: String?
+
+    struct HostState {
+        var id: Int64
+        var chainID: Int64?
+        var certificateDigests: [[UInt8]] = []
+        var chain: ObservedChain?
+        var status: (status: String, severity: String)?
+        var since: Date?
+        var recentChanges: [Date] = []
+        var leafChanges: [Date] = []
+        var recent: [TimelineEntry] = []
+
+        static let recentCount = 5
+
+        mutating func remember(_ entry: TimelineEntry) {
+            recent.append(entry)
+            if recent.count > Self.recentCount { recent.removeFirst(recent.count - Self.recentCount) }
+        }
+    }
+
+    /// `$XDG_STATE_HOME/pinwatch/state.sqlite`, else `~/.local/state/…`.
+    public static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        if let base = environment["XDG_STATE_HOME"], base.hasPrefix("/") {
+            return "\(base)/pinwatch/state.sqlite"
+        }
+        let home = environment["HOME"] ?? NSHomeDirectory()
+        return "\(home)/.local/state/pinwatch/state.sqlite"
+    }
+
+    /// Opens (creating when missing) and prunes entries older than
+    /// `historyDays`. Refuses, without touching it, a file that is not a
+    /// pinwatch state file, is damaged, or comes from a newer pinwatch.
+    public init(path: String, mode: Mode, historyDays: Int = 400, now: Date = Date()) throws(HistoryError) {
+        self.path = path
+        let inMemory = path == Self.inMemoryPath
+        if !inMemory {
+            try Self.checkExistingFile(path, mode: mode)
+        }
+        lock = mode == .writer && !inMemory ? try StateLock(path: path) : nil
+        do {
+            connection = try SQLiteConnection(path: path, readOnly: mode == .reader)
+        } catch {
+            let failure = error as? SQLiteError ?? SQLiteError(code: 1, message: "\(error)")
+            // SQLITE_CANTOPEN: a folder that cannot be written, mostly.
+            throw HistoryError(path, failure.code == 14 ? "cannot create the state file (\(failure.message))" : Self.describe(failure))
+        }
+        do {
+            let (application, version) = try readHeader()
+            let hasTables = try tableCount() > 0
+            if hasTables && application != Self.applicationID {
+                throw HistoryError(path, "is an SQLite database of another program; it was left untouched")
+            }
+            if version > Self.schemaVersion {
+                throw HistoryError(
+                    path, "was written by a newer pinwatch (state schema \(version); this one knows \(Self.schemaVersion))")
+            }
+            guard mode == .writer else { return }
+            if !inMemory { try connection.execute("PRAGMA journal_mode=WAL") }
+            try connection.execute("PRAGMA synchronous=NORMAL")
+            if version < Self.schemaVersion { try migrate(from: version) }
+            try prune(olderThan: now.addingTimeInterval(-Double(max(1, historyDays)) * 86_400))
+        } catch let error as HistoryError {
+            throw error
+        } catch let error as SQLiteError {
+            throw HistoryError(path, Self.describe(error))
+        } catch {
+            throw HistoryError(path, "\(error)")
+        }
+    }
+
+    private static func describe(_ error: SQLiteError) -> String {
+        if error.isDamage { return "is damaged or not an SQLite database (\(error.message)); it was left untouched" }
+        if error.code == 8 { return "cannot be written (read-only file or folder)" }
+        return error.message
+    }
+
+    /// A file that exists must start like an SQLite database; an empty one
+    /// is fine (a crash between create and first write).
+    private static func checkExistingFile(_ path: String, mode: Mode) throws(HistoryError) {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            if mode == .reader { throw HistoryError(path, "no state file (nothing has been recorded yet)") }
+            return
+        }
+        guard info.st_mode & S_IFMT == S_IFREG else { throw HistoryError(path, "is not a regular file") }
+        guard info.st_size > 0 else { return }
+        guard let handle = FileHandle(forReadingAtPath: path) else { throw HistoryError(path, "cannot be read") }
+        defer { try? handle.close() }
+        let header = (try? handle.read(upToCount: 16)) ?? Data()
+        if header != Data("SQLite format 3\0".utf8) {
+            throw HistoryError(path, "is not a pinwatch state file (not an SQLite database); it was left untouched")
+        }
+    }
+
+    private func readHeader() throws -> (application: Int32, version: Int32) {
+        var application: Int32 = 0
+        var version: Int32 = 0
+        try connection.query("PRAGMA application_id") { application = Int32(truncatingIfNeeded: $0.integer(0)) }
+        try connection.query("PRAGMA user_version") { version = Int32(truncatingIfNeeded: $0.integer(0)) }
+        return (application, version)
+    }
+
+    private func tableCount() throws -> Int {
+        var count = 0
+        try connection.query("SELECT count(*) FROM sqlite_master") { count = Int($0.integer(0)) }
+        return count
+    }
+
+    // MARK: Schema
+
+    /// Each entry takes the schema from version N to N+1, in one transaction.
+    private static let migrations: [String] = [
+        """
+        CREATE TABLE host(
+            id INTEGER PRIMARY KEY, identity TEXT NOT NULL UNIQUE,
+            host TEXT NOT NULL, port INTEGER NOT NULL, sni TEXT NOT NULL, connect TEXT);
+        CREATE TABLE certificate(
+            id INTEGER PRIMARY KEY, digest BLOB NOT NULL UNIQUE, spki BLOB NOT NULL,
+            subject TEXT NOT NULL, issuer TEXT NOT NULL, not_before INTEGER NOT NULL, not_after INTEGER NOT NULL);
+        CREATE TABLE chain(
+            id INTEGER PRIMARY KEY, host_id INTEGER NOT NULL REFERENCES host(id),
+            levels TEXT NOT NULL, first_seen INTEGER NOT NULL, last_seen INTEGER NOT NULL);
+        CREATE INDEX chain_by_host ON chain(host_id, first_seen);
+        CREATE TABLE status_change(
+            id INTEGER PRIMARY KEY, host_id INTEGER NOT NULL REFERENCES host(id), at INTEGER NOT NULL,
+            status TEXT NOT NULL, severity TEXT NOT NULL, reason TEXT NOT NULL, alerts TEXT NOT NULL);
+        CREATE INDEX status_by_host ON status_change(host_id, at);
+        """
+    ]
+
+    private func migrate(from version: Int32) throws {
+        try connection.transaction {
+            for step in Int(version)..<Int(Self.schemaVersion) {
+                try connection.execute(Self.migrations[step])
+            }
+            try connection.execute("PRAGMA application_id=\(Self.applicationID)")
+            try connection.execute("PRAGMA user_version=\(Self.schemaVersion)")
+        }
+    }
+
+    /// Retention (`history_days`): chains last seen and status changes
+    /// before `cutoff` go, but never a host's latest of either.
+    private func prune(olderThan cutoff: Date) throws {
+        let seconds = Int64(cutoff.timeIntervalSince1970)
+        try connection.transaction {
+            try connection.query(
+                """
+                DELETE FROM chain WHERE last_seen < ?1
+                AND id NOT IN (SELECT max(id) FROM chain GROUP BY host_id)
+                """, [.integer(seconds)])
+            try connection.query(
+                """
+                DELETE FROM status_change WHERE at < ?1
+                AND id NOT IN (SELECT max(id) FROM status_change GROUP BY host_id)
+                """, [.integer(seconds)])
+            try connection.query("DELETE FROM certificate WHERE not_after < ?1", [.integer(seconds)])
+        }
+    }
+
+    // MARK: Recording
+
+    public func record(_ reports: [HostReport], at date: Date) -> [HostReport] {
+        guard failure == nil else { return reports }
+        do {
+            return try connection.transaction { try reports.map { try record($0, at: date) } }
+        } catch {
+            failure = "\(path): history recording stopped: \(error)"
+            return reports
+        }
+    }
+
+    private func record(_ report: HostReport, at date: Date) throws -> HostReport {
+        var state = try hostState(for: report.config)
+        let seconds = Int64(date.timeIntervalSince1970)
+        var caKeysChanged = false
+        var previousCANames: [String] = []
+        if let chain = ObservedChain(report) {
+            let digests = chain.levels.map(\.certSHA256)
+            if digests == state.certificateDigests, let chainID = state.chainID {
+                try connection.query("UPDATE chain SET last_seen = ?1 WHERE id = ?2", [.integer(seconds), .integer(chainID)])
+            } else {
+                if let previous = state.chain {
+                    let change = HistoryTimeline.describeChange(from: previous, to: chain).joined(separator: "; ")
+                    if !change.isEmpty { state.remember(TimelineEntry(date: date, kind: .chain, text: change)) }
+                    caKeysChanged = previous.caKeys != chain.caKeys
+                    previousCANames = previous.levels.dropFirst().map { HistoryTimeline.commonName($0.subject) }
+                    if previous.leaf?.certSHA256 != chain.leaf?.certSHA256 { state.leafChanges.append(date) }
+                } else {
+                    state.leafChanges.append(date)
+                }
+                state.chainID = try storeChain(chain, hostID: state.id, seconds: seconds)
+                state.certificateDigests = digests
+                state.chain = chain
+            }
+        }
+        let current = (status: report.status.rawValue, severity: report.severity.rawValue)
+        if state.status == nil || state.status! != current {
+            try connection.query(
+                "INSERT INTO status_change(host_id, at, status, severity, reason, alerts) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                [
+                    .integer(state.id), .integer(seconds), .text(current.status), .text(current.severity), .text(report.reason),
+                    .text(report.alerts.map(\.rawValue).joined(separator: ",")),
+                ])
+            let from = state.status.map { "\($0.status) → " } ?? ""
+            state.remember(
+                TimelineEntry(
+                    date: date, kind: .status, text: "status \(from)\(current.status) (\(current.severity)): \(report.reason)"))
+            if state.status?.status != current.status || state.since == nil {
+                if state.status != nil { state.recentChanges.append(date) }
+                state.since = date
+            }
+            state.status = current
+        }
+        state.recentChanges.removeAll { date.timeIntervalSince($0) > 86_400 }
+        hosts[report.config.identityKey] = state
+
+        var renewal: RenewalEstimate?
+        if let leaf = state.chain?.leaf {
+            renewal = RenewalForecast.estimate(
+                leafChanges: Array(state.leafChanges.suffix(12)), notBefore: leaf.notBefore, notAfter: leaf.notAfter, now: date)
+        }
+        let history = HostHistory(
+            statusSince: state.since, changesLast24Hours: state.recentChanges.count, renewal: renewal,
+            caKeysChanged: caKeysChanged, previousCANames: previousCANames, recent: state.recent)
+        return report.with(history: history, now: date)
+    }
+
+    /// A chain seen before on this host (a rollback) gets its row back;
+    /// otherwise a new row, with any new certificates.
+    private func storeChain(_ chain: ObservedChain, hostID: Int64, seconds: Int64) throws -> Int64 {
+        var parts: [String] = []
+        for level in chain.levels {
+            parts.append("\(level.role.rawValue):\(try certificateID(level))")
+        }
+        let levels = parts.joined(separator: " ")
+        var existing: Int64?
+        try connection.query("SELECT id FROM chain WHERE host_id = ?1 AND levels = ?2", [.integer(hostID), .text(levels)]) {
+            existing = $0.integer(0)
+        }
+        if let existing {
+            try connection.query("UPDATE chain SET last_seen = ?1 WHERE id = ?2", [.integer(seconds), .integer(existing)])
+            return existing
+        }
+        try connection.query(
+            "INSERT INTO chain(host_id, levels, first_seen, last_seen) VALUES (?1, ?2, ?3, ?3)",
+            [.integer(hostID), .text(levels), .integer(seconds)])
+        return connection.lastInsertedRowID
+    }
+
+    private func certificateID(_ certificate: ObservedCertificate) throws -> Int64 {
+        if let id = certificateIDs[certificate.certSHA256] { return id }
+        var id: Int64?
+        try connection.query("SELECT id FROM certificate WHERE digest = ?1", [.blob(certificate.certSHA256)]) { id = $0.integer(0) }
+        if id == nil {
+            try connection.query(
+                """
+                INSERT INTO certificate(digest, spki, subject, issuer, not_before, not_after)
+                VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+                """,
+                [
+                    .blob(certificate.certSHA256), .blob(certificate.spkiSHA256), .text(certificate.subject), .text(certificate.issuer),
+                    .integer(Int64(certificate.notBefore.timeIntervalSince1970)),
+                    .integer(Int64(certificate.notAfter.timeIntervalSince1970)),
+                ])
+            id = connection.lastInsertedRowID
+        }
+        certificateIDs[certificate.certSHA256] = id
+        return id!
+    }
+
+    /// The host's row and what the store remembers of it, read once per run.
+    private func hostState(for host: HostConfig) throws -> HostState {
+        if let state = hosts[host.identityKey] { return state }
+        var id: Int64?
+        try connection.query("SELECT id FROM host WHERE identity = ?1", [.text(host.identityKey)]) { id = $0.integer(0) }
+        guard let id else {
+            try connection.query(
+                "INSERT INTO host(identity, host, port, sni, connect) VALUES (?1, ?2, ?3, ?4, ?5)",
+                [
+                    .text(host.identityKey), .text(host.host), .integer(Int64(host.port)), .text(host.serverName),
+                    host.connectAddress.map { .text($0) } ?? .null,
+                ])
+            return HostState(id: connection.lastInsertedRowID)
+        }
+        var state = HostState(id: id)
+        let chains = try chains(hostID: id, limit: 13)
+        if let latest = chains.last {
+            state.chainID = latest.id
+            state.chain = latest.chain
+            state.certificateDigests = latest.chain.levels.map(\.certSHA256)
+        }
+        var previousLeaf: [UInt8]?
+        for entry in chains where entry.chain.leaf?.certSHA256 != previousLeaf {
+            state.leafChanges.append(entry.firstSeen)
+            previousLeaf = entry.chain.leaf?.certSHA256
+        }
+        let statuses = try statuses(hostID: id, since: nil)
+        if let last = statuses.last {
+            state.status = (last.status.rawValue, last.severity.rawValue)
+            // Since the status began: the first row of the latest run of it.
+            var since = last.date
+            for status in statuses.reversed() {
+                guard status.status == last.status else { break }
+                since = status.date
+            }
+            state.since = since
+        }
+        var previous: HostStatus?
+        for status in statuses where status.status != previous {
+            if previous != nil { state.recentChanges.append(status.date) }
+            previous = status.status
+        }
+        state.recentChanges = state.recentChanges.filter { Date().timeIntervalSince($0) <= 86_400 }
+        state.recent = Array(
+            HistoryTimeline.entries(chains: chains.map { ($0.firstSeen, $0.chain) }, statuses: statuses).suffix(HostState.recentCount))
+        return state
+    }
+
+    // MARK: Reading
+
+    struct StoredChain {
+        var id: Int64
+        var firstSeen: Date
+        var lastSeen: Date
+        var chain: ObservedChain
+    }
+
+    /// The host's chains, oldest first (the newest `limit` when given).
+    func chains(hostID: Int64, limit: Int? = nil) throws -> [StoredChain] {
+        var rows: [(id: Int64, levels: String, first: Int64, last: Int64)] = []
+        try connection.query(
+            "SELECT id, levels, first_seen, last_seen FROM chain WHERE host_id = ?1 ORDER BY first_seen DESC, id DESC LIMIT ?2",
+            [.integer(hostID), .integer(Int64(limit ?? Int(Int32.max)))]
+        ) { rows.append(($0.integer(0), $0.text(1), $0.integer(2), $0.integer(3))) }
+        return try rows.reversed().map { row in
+            var levels: [ObservedCertificate] = []
+            for part in row.levels.split(separator: " ") {
+                let pieces = part.split(separator: ":")
+                guard pieces.count == 2, let role = ChainRole(rawValue: String(pieces[0])), let certificateID = Int64(pieces[1]) else {
+                    continue
+                }
+                try connection.query(
+                    "SELECT digest, spki, subject, issuer, not_before, not_after FROM certificate WHERE id = ?1",
+                    [.integer(certificateID)]
+                ) { certificate in
+                    levels.append(
+                        ObservedCertificate(
+                            role: role, spkiSHA256: certificate.blob(1), certSHA256: certificate.blob(0), subject: certificate.text(2),
+                            issuer: certificate.text(3), notBefore: Date(timeIntervalSince1970: Double(certificate.integer(4))),
+                            notAfter: Date(timeIntervalSince1970: Double(certificate.integer(5)))))
+                }
+            }
+            return StoredChain(
+                id: row.id, firstSeen: Date(timeIntervalSince1970: Double(row.first)),
+                lastSeen: Date(timeIntervalSince1970: Double(row.last)), chain: ObservedChain(levels: levels))
+        }
+    }
+
+    func statuses(hostID: Int64, since: Date?) throws -> [RecordedStatus] {
+        var statuses: [RecordedStatus] = []
+        try connection.query(
+            "SELECT at, status, severity, reason FROM status_change WHERE host_id = ?1 AND at >= ?2 ORDER BY at, id",
+            [.integer(hostID), .integer(Int64(since?.timeIntervalSince1970 ?? 0))]
+        ) { row in
+            guard let status = HostStatus(rawValue: row.text(1)), let severity = HostSeverity(rawValue: row.text(2)) else { return }
+            statuses.append(
+                RecordedStatus(
+                    date: Date(timeIntervalSince1970: Double(row.integer(0))), status: status, severity: severity, reason: row.text(3)))
+        }
+        return statuses
+    }
+
+    /// Every recorded host named `host` (on `port`, when given): one per
+    /// SNI/connect combination.
+    public func timelines(host: String, port: Int?, now: Date = Date()) throws(HistoryError) -> [HostTimeline] {
+        do {
+            var rows: [(id: Int64, host: String, port: Int, sni: String, connect: String?)] = []
+            try connection.query(
+                "SELECT id, host, port, sni, connect FROM host WHERE lower(host) = lower(?1) AND (?2 = 0 OR port = ?2) ORDER BY port, id",
+                [.text(host), .integer(Int64(port ?? 0))]
+            ) { rows.append(($0.integer(0), $0.text(1), Int($0.integer(2)), $0.text(3), $0.isNull(4) ? nil : $0.text(4))) }
+            return try rows.map { row in
+                let chains = try chains(hostID: row.id)
+                let statuses = try statuses(hostID: row.id, since: nil)
+                var leafChanges: [Date] = []
+                var previousLeaf: [UInt8]?
+                for entry in chains where entry.chain.leaf?.certSHA256 != previousLeaf {
+                    leafChanges.append(entry.firstSeen)
+                    previousLeaf = entry.chain.leaf?.certSHA256
+                }
+                let renewal = chains.last?.chain.leaf.map {
+                    RenewalForecast.estimate(
+                        leafChanges: Array(leafChanges.suffix(12)), notBefore: $0.notBefore, notAfter: $0.notAfter, now: now)
+                }
+                return HostTimeline(
+                    host: row.host, port: row.port, serverName: row.sni, connect: row.connect,
+                    entries: HistoryTimeline.entries(chains: chains.map { ($0.firstSeen, $0.chain) }, statuses: statuses),
+                    renewal: renewal, firstSeen: chains.first?.firstSeen, lastSeen: chains.last?.lastSeen)
+            }
+        } catch {
+            throw HistoryError(path, Self.describe(error as? SQLiteError ?? SQLiteError(code: 1, message: "\(error)")))
+        }
+    }
+}

@@ -1,0 +1,132 @@
+import CSQLite
+import Foundation
+
+/// An SQLite failure: the library's own message and its primary code.
+struct SQLiteError: Error, CustomStringConvertible {
+    var code: Int32
+    var message: String
+
+    var description: String { message }
+
+    /// The file is not a database at all, or its pages are damaged.
+    var isDamage: Bool { code == SQLITE_NOTADB || code == SQLITE_CORRUPT }
+}
+
+/// One connection, used from one thread at a time (the store's callers
+/// serialise). A thin layer: statements, bindings, rows, transactions.
+final class SQLiteConnection {
+    private var handle: OpaquePointer?
+    private var cache: [String: OpaquePointer] = [:]
+
+    init(path: String, readOnly: Bool) throws {
+        let flags = readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+        let status = sqlite3_open_v2(path, &handle, flags | SQLITE_OPEN_NOMUTEX, nil)
+        guard status == SQLITE_OK else {
+            let error = SQLiteError(code: status & 0xFF, message: handle.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open")
+            sqlite3_close_v2(handle)
+            handle = nil
+            throw error
+        }
+        // Another process mid-transaction (a `history` reader) is waited
+        // for briefly instead of failing at once.
+        sqlite3_busy_timeout(handle, 2000)
+    }
+
+    deinit {
+        for statement in cache.values { sqlite3_finalize(statement) }
+        sqlite3_close_v2(handle)
+    }
+
+    private func failure(_ status: Int32) -> SQLiteError {
+        SQLiteError(code: status & 0xFF, message: String(cString: sqlite3_errmsg(handle)))
+    }
+
+    func execute(_ sql: String) throws {
+        let status = sqlite3_exec(handle, sql, nil, nil, nil)
+        guard status == SQLITE_OK else { throw failure(status) }
+    }
+
+    /// Runs `sql` with `values` bound in order, calling `row` per result row.
+    func query(_ sql: String, _ values: [SQLiteValue] = [], row: ((SQLiteRow) throws -> Void)? = nil) throws {
+        let statement = try prepared(sql)
+        defer {
+            sqlite3_reset(statement)
+            sqlite3_clear_bindings(statement)
+        }
+        for (offset, value) in values.enumerated() {
+            let index = Int32(offset + 1)
+            let status: Int32
+            switch value {
+            case .null: status = sqlite3_bind_null(statement, index)
+            case .integer(let number): status = sqlite3_bind_int64(statement, index, number)
+            case .text(let text): status = sqlite3_bind_text(statement, index, text, -1, SQLITE_TRANSIENT_POINTER)
+            case .blob(let bytes):
+                status = bytes.withUnsafeBytes { buffer in
+                    sqlite3_bind_blob(statement, index, buffer.baseAddress, Int32(buffer.count), SQLITE_TRANSIENT_POINTER)
+                }
+            }
+            guard status == SQLITE_OK else { throw failure(status) }
+        }
+        while true {
+            let status = sqlite3_step(statement)
+            if status == SQLITE_DONE { return }
+            guard status == SQLITE_ROW else { throw failure(status) }
+            try row?(SQLiteRow(statement: statement!))
+        }
+    }
+
+    var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
+    /// Everything in `body` commits together or not at all; a crash at any
+    /// moment leaves the last committed state (WAL).
+    func transaction<T>(_ body: () throws -> T) throws -> T {
+        try execute("BEGIN IMMEDIATE")
+        do {
+            let value = try body()
+            try execute("COMMIT")
+            return value
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    private func prepared(_ sql: String) throws -> OpaquePointer? {
+        if let statement = cache[sql] { return statement }
+        var statement: OpaquePointer?
+        let status = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
+        guard status == SQLITE_OK else { throw failure(status) }
+        cache[sql] = statement
+        return statement
+    }
+}
+
+/// SQLite copies bound text and blobs (SQLITE_TRANSIENT), which Swift
+/// cannot spell as the C macro's cast of -1.
+private let SQLITE_TRANSIENT_POINTER = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
+
+enum SQLiteValue {
+    case null
+    case integer(Int64)
+    case text(String)
+    case blob([UInt8])
+}
+
+struct SQLiteRow {
+    let statement: OpaquePointer
+
+    func integer(_ column: Int32) -> Int64 { sqlite3_column_int64(statement, column) }
+
+    func text(_ column: Int32) -> String {
+        guard let pointer = sqlite3_column_text(statement, column) else { return "" }
+        return String(cString: pointer)
+    }
+
+    func blob(_ column: Int32) -> [UInt8] {
+        let count = Int(sqlite3_column_bytes(statement, column))
+        guard count > 0, let pointer = sqlite3_column_blob(statement, column) else { return [] }
+        return Array(UnsafeRawBufferPointer(start: pointer, count: count))
+    }
+
+    func isNull(_ column: Int32) -> Bool { sqlite3_column_type(statement, column) == SQLITE_NULL }
+}

@@ -1,0 +1,35 @@
+import ArgumentParser
+import Foundation
+import PinwatchCore
+import PinwatchHistory
+
+/// `--state`: where the commands that poll keep their history.
+struct StateOptions: ParsableArguments {
+    @Option(
+        help: ArgumentHelp(
+            "History store file, or off (default: state: in the config, else $XDG_STATE_HOME/pinwatch/state.sqlite).",
+            valueName: "path|off"))
+    var state: String?
+
+    /// The store for a long-running command: any problem ends the command.
+    func openForWatching(_ config: Config) throws -> HistoryStore? {
+        do {
+            return try HistoryStore.open(config.state, override: state, historyDays: config.historyDays)
+        } catch {
+            throw UserFacingError(message: error.description)
+        }
+    }
+
+    /// The store for a one-shot command: while a `watch` or `serve` holds
+    /// it, the cycle is simply not recorded (`note` says so, or nothing).
+    func openForOneShot(_ config: Config, note: ((String) -> Void)?) throws -> HistoryStore? {
+        do {
+            return try HistoryStore.open(config.state, override: state, historyDays: config.historyDays)
+        } catch  where error.isInUse {
+            note?("pinwatch: history not recorded: \(error.description)")
+            return nil
+        } catch {
+            throw UserFacingError(message: error.description)
+        }
+    }
+}
