@@ -142,6 +142,11 @@ let package = Package(
             dependencies: ["PinwatchProbe", "PinwatchCore", "PinwatchTestSupport"],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
+        .testTarget(
+            name: "PinwatchHistoryTests",
+            dependencies: ["PinwatchHistory", "PinwatchCore", "CSQLite"],
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
         .testTarget(name: "PinwatchUITests", dependencies: ["PinwatchUI", "PinwatchCore"]),
         .testTarget(
             name: "PinwatchEndToEndTests",

@@ -34,7 +34,7 @@ echo "render: $("$BENCH" "$HOSTS" 20)"
   done
 } > "$work/pinwatch.yaml"
 port=$((20000 + RANDOM % 20000))
-"$PINWATCH" serve --config "$work/pinwatch.yaml" --listen "127.0.0.1:$port" 2> "$work/serve.log" &
+"$PINWATCH" serve --config "$work/pinwatch.yaml" --listen "127.0.0.1:$port" --state "$work/state.sqlite" 2> "$work/serve.log" &
 pid=$!
 for _ in $(seq 1 600); do
   curl -sf "127.0.0.1:$port/-/ready" >/dev/null 2>&1 && break

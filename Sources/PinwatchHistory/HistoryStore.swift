@@ -245,6 +245,7 @@ public final class HistoryStore: HostHistoryRecorder {
                     if previous.leaf?.certSHA256 != chain.leaf?.certSHA256 { state.leafChanges.append(date) }
                 } else {
                     state.leafChanges.append(date)
+                    state.remember(TimelineEntry(date: date, kind: .chain, text: HistoryTimeline.firstSeen(chain)))
                 }
                 state.chainID = try storeChain(chain, hostID: state.id, seconds: seconds)
                 state.certificateDigests = digests

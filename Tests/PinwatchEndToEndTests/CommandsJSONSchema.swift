@@ -45,7 +45,8 @@ struct HostObject: Decodable {
     var error: ErrorObject?
     var elapsedMs: Int
     var statusSince: String?
-    var changes24h: Int?
+    // convertFromSnakeCase capitalises "24h" too.
+    var changes24H: Int?
     var renewalEstimate: RenewalObject?
     var chain: [LevelObject]
 }

@@ -44,7 +44,7 @@ public enum HistoryTimeline {
             if let previous {
                 text = describeChange(from: previous, to: chain).joined(separator: "; ")
             } else {
-                text = "first seen: " + describe(chain)
+                text = firstSeen(chain)
             }
             if !text.isEmpty { entries.append(TimelineEntry(date: date, kind: .chain, text: text)) }
             previous = chain
@@ -92,6 +92,11 @@ public enum HistoryTimeline {
             }
         }
         return changes
+    }
+
+    /// `first seen: CN=api… under CN=R11 → CN=Root, leaf sha256/…`.
+    public static func firstSeen(_ chain: ObservedChain) -> String {
+        "first seen: " + describe(chain)
     }
 
     static func describe(_ chain: ObservedChain) -> String {

@@ -12,7 +12,7 @@ extension Pinwatch {
             helpNames: []
         )
 
-        @Argument(parsing: .allUnrecognized, help: "Options of pinwatch-serve: --config, --shard, --listen.")
+        @Argument(parsing: .allUnrecognized, help: "Options of pinwatch-serve: --config, --shard, --listen, --state.")
         var arguments: [String] = []
 
         func run() throws {

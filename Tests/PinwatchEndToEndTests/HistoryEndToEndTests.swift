@@ -1,0 +1,143 @@
+import Foundation
+import PinwatchProbe
+import PinwatchTestSupport
+import XCTest
+
+/// The history store through the real binary: restarts, a rotation seen
+/// between two runs, `pinwatch history`, one writer, and kill -9.
+final class HistoryEndToEndTests: LocalFleetTestCase {
+    private var statePath: String { fleet.directory.appendingPathComponent("state.sqlite").path }
+
+    func testARotationBetweenTwoSnapshotsIsInTheHistoryAndSinceSurvives() throws {
+        let (rotating, leaf) = try fleet.serveLeaf("rotating.test")
+        fleet.add(
+            LocalFleet.Host(
+                name: "rotating.test", port: rotating.port, ca: [LocalFleet.pin(fleet.root.certificate)], leafCertificate: leaf.certificate)
+        )
+        try fleet.addOK("steady.test")
+        try fleet.writeConfig()
+
+        let first = try fleet.run(["snapshot", "--format", "json", "--state", statePath])
+        XCTAssertEqual(first.status, 0, first.stderr)
+        let before = try SnapshotJSON.decode(first.stdout)
+        let steadySince = try XCTUnwrap(try before.host("steady.test").statusSince)
+        XCTAssertEqual(try before.host("rotating.test").changes24H, 0)
+        XCTAssertEqual(try before.host("rotating.test").renewalEstimate?.basis, "lifetime")
+
+        try fleet.world.rotateIntermediate(of: rotating, hostName: "rotating.test", newIssuerName: "Rotated Issuing CA")
+        sleep(1)
+        let second = try fleet.run(["snapshot", "--format", "json", "--state", statePath])
+        XCTAssertEqual(second.status, 0, second.stderr)
+        let after = try SnapshotJSON.decode(second.stdout)
+        XCTAssertEqual(try after.host("steady.test").statusSince, steadySince, "since comes from the first run")
+        let rotated = try after.host("rotating.test")
+        XCTAssertEqual(rotated.status, "ok", "the root pin still matches")
+        XCTAssertTrue(rotated.alerts.contains("chain_changed"), "\(rotated.alerts)")
+        XCTAssertEqual(rotated.severity, "warning")
+        XCTAssertTrue(rotated.reason.contains("CA-level keys changed"), rotated.reason)
+
+        let history = try fleet.run(["history", "rotating.test", "--state", statePath])
+        XCTAssertEqual(history.status, 0, history.stderr)
+        XCTAssertTrue(history.stdout.contains("first seen: CN=rotating.test"), history.stdout)
+        XCTAssertTrue(history.stdout.contains("intermediate changed CN=E2E Issuing CA 1 → CN=Rotated Issuing CA"), history.stdout)
+        XCTAssertTrue(history.stdout.contains("renews ~"), history.stdout)
+        let json = try fleet.run(["history", "rotating.test:\(rotating.port)", "--state", statePath, "--format", "json"])
+        let document = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+        let hosts = try XCTUnwrap(document?["hosts"] as? [[String: Any]])
+        XCTAssertEqual(hosts.count, 1)
+        XCTAssertEqual((hosts[0]["entries"] as? [[String: Any]])?.filter { $0["kind"] as? String == "chain" }.count, 2)
+
+        let unknown = try fleet.run(["history", "nowhere.test", "--state", statePath])
+        XCTAssertEqual(unknown.status, 1)
+        XCTAssertTrue(unknown.stderr.contains("no history for \"nowhere.test\""), unknown.stderr)
+    }
+
+    func testOneWriterPerStateFileAndOneShotsStepAside() throws {
+        try fleet.addOK("shared.test")
+        try fleet.writeConfig(settings: ["interval: 1s"], timeout: "500ms")
+        let port = try LocalPorts.closedPort()
+        let serve = try BackgroundProcess(
+            PinwatchBinary.url.path,
+            ["serve", "--config", fleet.configURL.path, "--listen", "127.0.0.1:\(port)", "--state", statePath],
+            directory: fleet.directory, name: "serve")
+        defer { serve.stop() }
+        try waitFor("serve ready: \(serve.stderr)") { (try? LoopbackHTTP.get(port: port, "/-/ready", timeout: 2))?.status == 200 }
+
+        let second = try fleet.run(["serve", "--listen", "127.0.0.1:\(try LocalPorts.closedPort())", "--state", statePath], timeout: 20)
+        XCTAssertEqual(second.status, 2)
+        XCTAssertTrue(second.stderr.contains("is in use by pinwatch (PID \(serve.pid))"), second.stderr)
+
+        let snapshot = try fleet.run(["snapshot", "--format", "text", "--state", statePath])
+        XCTAssertEqual(snapshot.status, 0, snapshot.stderr)
+        XCTAssertTrue(snapshot.stderr.contains("history not recorded"), snapshot.stderr)
+        let check = try fleet.run(["check", "--state", statePath])
+        XCTAssertEqual(check.status, 0, check.stdout)
+        XCTAssertEqual(check.stderr, "", "a plugin's output is its status line")
+        let history = try fleet.run(["history", "shared.test", "--state", statePath])
+        XCTAssertEqual(history.status, 0, "history reads while serve writes: \(history.stderr)")
+    }
+
+    /// kill -9 at arbitrary moments of a writer that records every second:
+    /// each time the file opens again, nothing recorded before is gone.
+    func testKillNineNeverLosesWhatWasRecorded() throws {
+        let flapping = try fleet.keep(ScriptedPeer(.close))
+        try fleet.addOK("steady.test")
+        fleet.add(LocalFleet.Host(name: "flap.test", port: flapping.port, ca: [LocalFleet.pin(fleet.root.certificate)]))
+        try fleet.writeConfig(settings: ["interval: 1s"], timeout: "300ms")
+        var recordedBefore = 0
+        var generator = SystemRandomNumberGenerator()
+        for round in 1...6 {
+            let port = try LocalPorts.closedPort()
+            let serve = try BackgroundProcess(
+                PinwatchBinary.url.path,
+                ["serve", "--config", fleet.configURL.path, "--listen", "127.0.0.1:\(port)", "--state", statePath],
+                directory: fleet.directory, name: "serve-\(round)")
+            try waitFor("serve \(round) ready: \(serve.stderr)") {
+                (try? LoopbackHTTP.get(port: port, "/-/ready", timeout: 2))?.status == 200
+            }
+            usleep(UInt32.random(in: 100_000...1_600_000, using: &generator))
+            serve.signal(SIGKILL)
+            XCTAssertNotNil(serve.waitForExit(timeout: 5))
+
+            let history = try fleet.run(["history", "steady.test", "--state", statePath, "--format", "json"])
+            XCTAssertEqual(history.status, 0, "round \(round): \(history.stderr)")
+            let lastSeen = try XCTUnwrap(
+                ((try JSONSerialization.jsonObject(with: Data(history.stdout.utf8)) as? [String: Any])?["hosts"] as? [[String: Any]])?
+                    .first?["last_seen"] as? String, "round \(round)")
+            let recorded = Int(ISO8601DateFormatter().date(from: lastSeen)?.timeIntervalSince1970 ?? 0)
+            XCTAssertGreaterThanOrEqual(recorded, recordedBefore, "round \(round): last_seen went back")
+            recordedBefore = recorded
+        }
+        // The writer's lock died with it: a new writer opens the file.
+        let snapshot = try fleet.run(["snapshot", "--format", "json", "--state", statePath])
+        XCTAssertEqual(snapshot.status, 0, snapshot.stderr)
+        XCTAssertFalse(snapshot.stderr.contains("not recorded"), snapshot.stderr)
+        XCTAssertNotNil(try SnapshotJSON.decode(snapshot.stdout).host("steady.test").statusSince)
+    }
+
+    func testBadStateFilesAreClearErrorsNamingTheWayOut() throws {
+        try fleet.addOK("any.test")
+        try fleet.writeConfig()
+        let foreign = fleet.directory.appendingPathComponent("notes.txt").path
+        try "my notes\n".write(toFile: foreign, atomically: true, encoding: .utf8)
+        for arguments in [["snapshot", "--format", "json"], ["check"]] {
+            let outcome = try fleet.run(arguments + ["--state", foreign])
+            XCTAssertEqual(outcome.status, arguments[0] == "check" ? 3 : 2, outcome.stdout)
+            XCTAssertTrue(outcome.stderr.contains("\(foreign): is not a pinwatch state file"), outcome.stderr)
+            XCTAssertTrue(outcome.stderr.contains("--state off"), outcome.stderr)
+        }
+        XCTAssertEqual(try String(contentsOfFile: foreign, encoding: .utf8), "my notes\n", "never overwritten")
+        let off = try fleet.run(["snapshot", "--format", "json", "--state", "off"])
+        XCTAssertEqual(off.status, 0, off.stderr)
+        XCTAssertNil(try SnapshotJSON.decode(off.stdout).host("any.test").statusSince, "no history with state off")
+    }
+
+    private func waitFor(_ what: @autoclosure () -> String, _ condition: () throws -> Bool) throws {
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline {
+            if try condition() { return }
+            usleep(100_000)
+        }
+        XCTFail("not within 20 s: \(what())")
+    }
+}
