@@ -128,6 +128,13 @@ let package = Package(
             path: "Fuzz/pinwatch-fuzz",
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
+        // Benchmarks/history.sh: the history store's cost per cycle and size.
+        .executableTarget(
+            name: "pinwatch-history-bench",
+            dependencies: ["PinwatchCore", "PinwatchHistory"],
+            path: "Benchmarks/HistoryBench",
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
         // scripts/soak's mixed fleet (good, leaf-only, untrusted, refused,
         // black hole, slow handshake, flapping); not part of the product.
         .executableTarget(

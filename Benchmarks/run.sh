@@ -100,7 +100,7 @@ measure() {
 run_pinwatch() {
   local n="$1" run="$2" out="$RESULTS/out/N$1-pinwatch-$2.out"
   measure "$n" pinwatch "$run" python3 "$LIB/check_snapshot.py" "$out" "$n" "$EXPECTED" -- \
-    "$PINWATCH" snapshot --format json --config "$CONFIG"
+    "$PINWATCH" snapshot --format json --config "$CONFIG" --state off
 }
 
 run_reference() {

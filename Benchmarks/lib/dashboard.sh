@@ -46,7 +46,7 @@ dashboard_first_frame() {
   python3 "$LIB/farm_config.py" "$DASHBOARD_HOSTS" "$EXPECTED" "$ROOT_PEM" --interval 1h > "$idle_config"
   rm -f "$stamp"
   local launch
-  printf -v launch 'date +%%s%%N > %q; exec %q watch --no-bell --config %q' "$stamp" "$PINWATCH" "$idle_config"
+  printf -v launch 'date +%%s%%N > %q; exec %q watch --no-bell --state off --config %q' "$stamp" "$PINWATCH" "$idle_config"
   LANG=C.UTF-8 LC_ALL=C.UTF-8 tmux -L "$DASHBOARD_SOCKET" -f /dev/null \
     new-session -d -s bench -x 160 -y 50 "$launch"
   local seen="" k

@@ -53,6 +53,7 @@ public final class HistoryStore: HostHistoryRecorder {
     private let lock: StateLock?
     private var hosts: [String: HostState] = [:]
     private var certificateIDs: [[UInt8]: Int64] = [:]
+    private var nameIDs: [String: Int64] = [:]
     /// Set when writing stopped after a failure (disk full…); the poller
     /// goes on without history.
     public private(set) var failure: String?
@@ -172,9 +173,12 @@ public final class HistoryStore: HostHistoryRecorder {
         CREATE TABLE host(
             id INTEGER PRIMARY KEY, identity TEXT NOT NULL UNIQUE,
             host TEXT NOT NULL, port INTEGER NOT NULL, sni TEXT NOT NULL, connect TEXT);
+        CREATE TABLE name(id INTEGER PRIMARY KEY, text TEXT NOT NULL UNIQUE);
         CREATE TABLE certificate(
-            id INTEGER PRIMARY KEY, digest BLOB NOT NULL UNIQUE, spki BLOB NOT NULL,
-            subject TEXT NOT NULL, issuer TEXT NOT NULL, not_before INTEGER NOT NULL, not_after INTEGER NOT NULL);
+            id INTEGER PRIMARY KEY, digest_key INTEGER NOT NULL, digest BLOB NOT NULL, spki BLOB NOT NULL,
+            subject_id INTEGER NOT NULL REFERENCES name(id), issuer_id INTEGER NOT NULL REFERENCES name(id),
+            not_before INTEGER NOT NULL, not_after INTEGER NOT NULL);
+        CREATE INDEX certificate_by_digest ON certificate(digest_key);
         CREATE TABLE chain(
             id INTEGER PRIMARY KEY, host_id INTEGER NOT NULL REFERENCES host(id),
             levels TEXT NOT NULL, first_seen INTEGER NOT NULL, last_seen INTEGER NOT NULL);
@@ -220,14 +224,24 @@ public final class HistoryStore: HostHistoryRecorder {
     public func record(_ reports: [HostReport], at date: Date) -> [HostReport] {
         guard failure == nil else { return reports }
         do {
-            return try connection.transaction { try reports.map { try record($0, at: date) } }
+            return try connection.transaction {
+                var unchanged: [Int64] = []
+                let annotated = try reports.map { try record($0, at: date, unchangedChains: &unchanged) }
+                // One statement for every chain seen again: most hosts, most cycles.
+                if !unchanged.isEmpty {
+                    try connection.query(
+                        "UPDATE chain SET last_seen = ?1 WHERE id IN (SELECT value FROM json_each(?2))",
+                        [.integer(Int64(date.timeIntervalSince1970)), .text("[" + unchanged.map(String.init).joined(separator: ",") + "]")])
+                }
+                return annotated
+            }
         } catch {
             failure = "\(path): history recording stopped: \(error)"
             return reports
         }
     }
 
-    private func record(_ report: HostReport, at date: Date) throws -> HostReport {
+    private func record(_ report: HostReport, at date: Date, unchangedChains: inout [Int64]) throws -> HostReport {
         var state = try hostState(for: report.config)
         let seconds = Int64(date.timeIntervalSince1970)
         var caKeysChanged = false
@@ -235,7 +249,7 @@ public final class HistoryStore: HostHistoryRecorder {
         if let chain = ObservedChain(report) {
             let digests = chain.levels.map(\.certSHA256)
             if digests == state.certificateDigests, let chainID = state.chainID {
-                try connection.query("UPDATE chain SET last_seen = ?1 WHERE id = ?2", [.integer(seconds), .integer(chainID)])
+                unchangedChains.append(chainID)
             } else {
                 if let previous = state.chain {
                     let change = HistoryTimeline.describeChange(from: previous, to: chain).joined(separator: "; ")
@@ -289,7 +303,7 @@ public final class HistoryStore: HostHistoryRecorder {
     private func storeChain(_ chain: ObservedChain, hostID: Int64, seconds: Int64) throws -> Int64 {
         var parts: [String] = []
         for level in chain.levels {
-            parts.append("\(level.role.rawValue):\(try certificateID(level))")
+            parts.append("\(Self.roleLetter[level.role]!)\(try certificateID(level))")
         }
         let levels = parts.joined(separator: " ")
         var existing: Int64?
@@ -306,24 +320,50 @@ public final class HistoryStore: HostHistoryRecorder {
         return connection.lastInsertedRowID
     }
 
+    /// Levels are stored as `l12 i3 r1`: role letter and certificate row.
+    static let roleLetter: [ChainRole: Character] = [.leaf: "l", .intermediate: "i", .root: "r"]
+
+    /// A digest's first 8 bytes: the index holds these instead of the
+    /// whole 32, the row keeps the whole digest to compare.
+    static func digestKey(_ digest: [UInt8]) -> Int64 {
+        digest.prefix(8).reduce(0) { ($0 << 8) | Int64($1) }
+    }
+
     private func certificateID(_ certificate: ObservedCertificate) throws -> Int64 {
         if let id = certificateIDs[certificate.certSHA256] { return id }
+        let key = Self.digestKey(certificate.certSHA256)
         var id: Int64?
-        try connection.query("SELECT id FROM certificate WHERE digest = ?1", [.blob(certificate.certSHA256)]) { id = $0.integer(0) }
+        try connection.query("SELECT id, digest FROM certificate WHERE digest_key = ?1", [.integer(key)]) { row in
+            if row.blob(1) == certificate.certSHA256 { id = row.integer(0) }
+        }
         if id == nil {
             try connection.query(
                 """
-                INSERT INTO certificate(digest, spki, subject, issuer, not_before, not_after)
-                VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+                INSERT INTO certificate(digest_key, digest, spki, subject_id, issuer_id, not_before, not_after)
+                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
                 """,
                 [
-                    .blob(certificate.certSHA256), .blob(certificate.spkiSHA256), .text(certificate.subject), .text(certificate.issuer),
+                    .integer(key), .blob(certificate.certSHA256), .blob(certificate.spkiSHA256),
+                    .integer(try nameID(certificate.subject)), .integer(try nameID(certificate.issuer)),
                     .integer(Int64(certificate.notBefore.timeIntervalSince1970)),
                     .integer(Int64(certificate.notAfter.timeIntervalSince1970)),
                 ])
             id = connection.lastInsertedRowID
         }
         certificateIDs[certificate.certSHA256] = id
+        return id!
+    }
+
+    /// Subjects and issuers repeat at every renewal: each is stored once.
+    private func nameID(_ text: String) throws -> Int64 {
+        if let id = nameIDs[text] { return id }
+        var id: Int64?
+        try connection.query("SELECT id FROM name WHERE text = ?1", [.text(text)]) { id = $0.integer(0) }
+        if id == nil {
+            try connection.query("INSERT INTO name(text) VALUES (?1)", [.text(text)])
+            id = connection.lastInsertedRowID
+        }
+        nameIDs[text] = id
         return id!
     }
 
@@ -394,12 +434,15 @@ public final class HistoryStore: HostHistoryRecorder {
         return try rows.reversed().map { row in
             var levels: [ObservedCertificate] = []
             for part in row.levels.split(separator: " ") {
-                let pieces = part.split(separator: ":")
-                guard pieces.count == 2, let role = ChainRole(rawValue: String(pieces[0])), let certificateID = Int64(pieces[1]) else {
-                    continue
-                }
+                guard let letter = part.first, let role = Self.roleLetter.first(where: { $0.value == letter })?.key,
+                    let certificateID = Int64(part.dropFirst())
+                else { continue }
                 try connection.query(
-                    "SELECT digest, spki, subject, issuer, not_before, not_after FROM certificate WHERE id = ?1",
+                    """
+                    SELECT digest, spki, subject.text, issuer.text, not_before, not_after FROM certificate
+                    JOIN name AS subject ON subject.id = subject_id JOIN name AS issuer ON issuer.id = issuer_id
+                    WHERE certificate.id = ?1
+                    """,
                     [.integer(certificateID)]
                 ) { certificate in
                     levels.append(
