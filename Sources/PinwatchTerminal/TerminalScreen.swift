@@ -188,6 +188,7 @@ public final class TerminalScreen {
         case KEY_ENTER: return .enter
         case KEY_BACKSPACE: return .backspace
         case KEY_RESIZE: return .resize
+        case (KEY_F0 + 1)...(KEY_F0 + 12): return .function(Int(code - KEY_F0))
         default: return nil
         }
     }
@@ -195,6 +196,7 @@ public final class TerminalScreen {
     private static func key(forCharacter value: wint_t) -> Key? {
         switch value {
         case 0x03: return .ctrlC
+        case 0x15: return .ctrlU
         case 0x0A, 0x0D: return .enter
         case 0x1B: return .escape
         case 0x08, 0x7F: return .backspace

@@ -119,6 +119,35 @@ final class DashboardTests: XCTestCase {
 
     // MARK: Leaving
 
+    /// q steps back from details and help; Q and F10 quit from anywhere;
+    /// F1 opens help.
+    func testBackQuitAndHelpKeysAsAPersonPressesThem() throws {
+        try startDashboard()
+        try session?.send("Enter")
+        try waitForScreen { $0.contains("detail:") && $0.contains("chain:") }
+        try session?.send("q")
+        try waitForScreen { screen in
+            !screen.contains("detail:") && DashboardFleet.names.allSatisfy { screen.contains(self.fleet.displayName($0)) }
+        }
+        try session?.send("F1")
+        try waitForScreen { $0.contains("┌ help — any key closes") }
+        try session?.send("q")
+        let table = try waitForScreen { !$0.contains("help — any key closes") && $0.contains("q quit") }
+        XCTAssertFalse(table.contains("EXITED"), "q closed help, it did not quit")
+        try session?.send("Enter")
+        try waitForScreen { $0.contains("detail:") }
+        try session?.send("F10")
+        try assertRestored(status: "EXITED:0")
+    }
+
+    func testCapitalQQuitsFromTheDetailView() throws {
+        try startDashboard()
+        try session?.send("Enter")
+        try waitForScreen { $0.contains("detail:") }
+        try session?.send("Q")
+        try assertRestored(status: "EXITED:0")
+    }
+
     func testQuitExitsZeroAndRestoresTheTerminal() throws {
         try startDashboard()
         try session?.send("q")

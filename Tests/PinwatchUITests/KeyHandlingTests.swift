@@ -73,7 +73,27 @@ final class KeyHandlingTests: XCTestCase {
         _ = state.handle(.down)
         _ = state.handle(.enter)
         XCTAssertEqual(state.handle(.character("y")), [.copyPins(hostIndex: 1)])
-        XCTAssertEqual(state.handle(.character("q")), [.quit])
+        XCTAssertEqual(state.handle(.character("q")), [], "q in the detail view goes back")
+        XCTAssertEqual(state.view, .table)
+        XCTAssertEqual(state.handle(.character("q")), [.quit], "q in the table quits")
+    }
+
+    func testQuitFromAnywhereAndHelpOnF1() {
+        var state = manyHosts(3)
+        _ = state.handle(.enter)
+        XCTAssertEqual(state.handle(.character("Q")), [.quit], "Q quits from the detail view")
+        XCTAssertEqual(state.handle(.function(10)), [.quit], "F10 quits from the detail view")
+        XCTAssertEqual(state.handle(.function(1)), [])
+        XCTAssertEqual(state.view, .help, "F1 opens help")
+        XCTAssertEqual(state.handle(.character("q")), [], "q closes help")
+        XCTAssertEqual(state.view, .table)
+        _ = state.handle(.function(1))
+        XCTAssertEqual(state.handle(.function(1)), [])
+        XCTAssertEqual(state.view, .table, "F1 again closes it")
+        _ = state.handle(.character("/"))
+        XCTAssertEqual(state.handle(.character("Q")), [], "while typing a filter, Q is a letter")
+        XCTAssertEqual(state.filter, "Q")
+        XCTAssertEqual(state.handle(.function(10)), [.quit], "F10 still quits")
     }
 
     func testFilterEditing() {
@@ -104,6 +124,11 @@ final class KeyHandlingTests: XCTestCase {
         _ = state.handle(.character("/"))
         _ = state.handle(.character("\u{1B}"))
         XCTAssertEqual(state.filter, "", "control characters never enter the filter")
+        for character in "h2" { _ = state.handle(.character(character)) }
+        _ = state.handle(.ctrlU)
+        XCTAssertEqual(state.filter, "", "Ctrl-U clears what was typed")
+        XCTAssertTrue(state.isEditingFilter, "and typing goes on")
+        XCTAssertEqual(state.visibleHostIndices.count, 30)
     }
 
     func testEscapeInTableClearsAKeptFilter() {

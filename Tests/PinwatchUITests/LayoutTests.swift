@@ -377,6 +377,24 @@ final class LayoutTests: XCTestCase {
         XCTAssertEqual(state.view, .table)
     }
 
+    /// A bordered box; at 50×15 the entries that do not fit are counted,
+    /// not silently lost.
+    func testHelpBoxHasCornersAndSaysWhatDoesNotFit() {
+        var state = Fixture.mixedState()
+        _ = state.handle(.character("?"))
+        let tall = Fixture.lines(DashboardLayout.frame(for: state, width: 80, height: 30, now: now))
+        XCTAssertEqual(tall.filter { $0.contains("┌ help — any key closes") && $0.contains("┐") }.count, 1, tall.joined(separator: "\n"))
+        XCTAssertEqual(tall.filter { $0.contains("└") && $0.contains("┘") }.count, 1)
+        XCTAssertFalse(tall.joined().contains("more: a taller terminal"))
+        XCTAssertTrue(tall.joined().contains("pin matched / not / no pins"), "every entry fits at 30 rows")
+
+        let small = Fixture.lines(DashboardLayout.frame(for: state, width: 50, height: 15, now: now))
+        let text = small.joined(separator: "\n")
+        XCTAssertTrue(text.contains("┌") && text.contains("┘"), text)
+        let shownEntries = HelpLayout.entries.filter { text.contains($0.1) }.count
+        XCTAssertTrue(text.contains("… \(HelpLayout.entries.count - shownEntries) more: a taller terminal shows them"), text)
+    }
+
     func testDetailViewShowsTheWholeChain() throws {
         var state = Fixture.mixedState()
         state.resize(rows: 60, columns: 120)

@@ -126,7 +126,7 @@ public enum DashboardLayout {
         frame.draw(
             [
                 Span(" detail: \(title)", Style(.header, bold: true)),
-                Span("   Esc back · y pins stanza · ↑↓ PgUp PgDn scroll", Style(.header)),
+                Span("   Esc/q back · y pins stanza · ↑↓ PgUp PgDn scroll", Style(.header)),
             ], row: top)
         frame.restyle(row: top) { _ in Style(.header) }
         let lines = DetailLayout.lines(for: state, hostIndex: hostIndex, now: now)

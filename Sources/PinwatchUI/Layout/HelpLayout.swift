@@ -1,7 +1,8 @@
 /// The `?` overlay: every key, drawn over the table.
 enum HelpLayout {
     static let entries: [(String, String)] = [
-        ("q  Ctrl-C", "quit"),
+        ("q", "quit (in detail and help: back)"),
+        ("Q F10 ^C", "quit from anywhere"),
         ("r", "probe every host now"),
         ("↑ ↓  j k", "move the selection"),
         ("PgUp PgDn", "move a page"),
@@ -12,32 +13,45 @@ enum HelpLayout {
         ("s", "worst first ↔ config order"),
         ("t", "next colour theme"),
         ("y", "pins: stanza (detail view)"),
-        ("?", "this help"),
+        ("? F1", "this help"),
+        ("^U", "clear the filter being typed"),
         ("✓ ✗ ·", "pin matched / not / no pins"),
         ("L I R", "leaf, intermediate, root"),
     ]
 
+    /// A bordered box in the middle of the screen; when the screen is too
+    /// small for every entry, the last line says how many are left out.
     static func draw(into frame: inout Frame) {
-        let boxWidth = min(frame.width - 2, 46)
+        let boxWidth = min(frame.width - 2, 50)
         let boxHeight = min(frame.height - 2, entries.count + 3)
         guard boxWidth > 10, boxHeight > 3 else { return }
         let left = (frame.width - boxWidth) / 2
         let top = (frame.height - boxHeight) / 2
         let border = Style(.header)
-        let title = " help — any key closes"
+        let inner = boxWidth - 2
+        let title = " help — any key closes "
+        let titleWidth = min(DisplayWidth.of(title), inner)
         frame.put(
-            title + String(repeating: " ", count: max(0, boxWidth - DisplayWidth.of(title))), row: top, column: left, maxWidth: boxWidth,
+            "┌" + title + String(repeating: "─", count: max(0, inner - titleWidth)) + "┐", row: top, column: left, maxWidth: boxWidth,
             style: border)
-        for row in 1..<boxHeight {
+        for row in 1..<(boxHeight - 1) {
             frame.put(String(repeating: " ", count: boxWidth), row: top + row, column: left, maxWidth: boxWidth, style: .normal)
             frame.put("│", row: top + row, column: left, style: border)
             frame.put("│", row: top + row, column: left + boxWidth - 1, style: border)
         }
-        frame.put(String(repeating: "─", count: boxWidth), row: top + boxHeight - 1, column: left, maxWidth: boxWidth, style: border)
-        for (offset, entry) in entries.prefix(boxHeight - 3).enumerated() {
+        frame.put(
+            "└" + String(repeating: "─", count: inner) + "┘", row: top + boxHeight - 1, column: left, maxWidth: boxWidth, style: border)
+        let room = boxHeight - 3
+        let shown = entries.count <= room ? entries.count : max(0, room - 1)
+        for (offset, entry) in entries.prefix(shown).enumerated() {
             let row = top + 2 + offset
             frame.put(entry.0, row: row, column: left + 2, maxWidth: 12, style: Style(.normal, bold: true))
             frame.put(entry.1, row: row, column: left + 15, maxWidth: boxWidth - 17)
+        }
+        if shown < entries.count {
+            frame.put(
+                "… \(entries.count - shown) more: a taller terminal shows them", row: top + 2 + shown, column: left + 2,
+                maxWidth: boxWidth - 4, style: Style(.dim))
         }
     }
 }

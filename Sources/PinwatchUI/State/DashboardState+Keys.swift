@@ -2,12 +2,18 @@
 extension DashboardState {
     /// Applies one key and returns what the controller must do.
     public mutating func handle(_ key: Key) -> [DashboardCommand] {
-        if key == .ctrlC { return [.quit] }
+        // Quit from anywhere: Ctrl-C, Q, F10 (htop's key). `q` quits from
+        // the table and goes back from the detail view and help.
+        if key == .ctrlC || key == .function(10) { return [.quit] }
         if key == .resize { return [] }
         if isEditingFilter { return handleFilterEditing(key) }
+        if key == .character("Q") { return [.quit] }
+        if key == .function(1) {
+            view = view == .help ? .table : .help
+            return []
+        }
         switch view {
         case .help:
-            if key == .character("q") { return [.quit] }
             view = .table
             return []
         case .detail(let hostIndex):
@@ -54,12 +60,11 @@ extension DashboardState {
 
     private mutating func handleDetail(_ key: Key, hostIndex: Int) -> [DashboardCommand] {
         switch key {
-        case .character("q"): return [.quit]
         case .character("r"): return [.refresh]
         case .character("t"): return [.nextTheme]
         case .character("y"): return [.copyPins(hostIndex: hostIndex)]
         case .character("?"): view = .help
-        case .escape, .backspace:
+        case .escape, .backspace, .character("q"):
             view = .table
             stanzaText = nil
         case .up, .character("k"): scrollDetail(by: -1)
@@ -83,6 +88,9 @@ extension DashboardState {
             stopEditingFilter()
         case .backspace:
             if !filter.isEmpty { filter.removeLast() }
+            keepSelectionVisible()
+        case .ctrlU:
+            filter = ""
             keepSelectionVisible()
         case .character(let character):
             // Control characters never become part of the filter (nor of the screen).

@@ -4,6 +4,10 @@ public enum Key: Hashable, Sendable {
     case up, down, pageUp, pageDown, home, end
     case enter, escape, backspace
     case ctrlC
+    /// Ctrl-U: clears the filter being typed, as in a shell.
+    case ctrlU
+    /// F1 … F12.
+    case function(Int)
     /// The terminal changed size; the controller re-queries it and redraws.
     case resize
 }

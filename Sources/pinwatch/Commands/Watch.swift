@@ -9,9 +9,9 @@ extension Pinwatch {
         static let configuration = CommandConfiguration(
             abstract: "Open the live dashboard (the default command).",
             discussion: """
-                Polls every host at once on start, then every interval. Keys: q quit, r refresh, \
-                ↑/↓ j/k PgUp/PgDn g/G move, Enter details, Esc back, / filter, s sort, t theme, \
-                y copy pins (in details), ? help.
+                Polls every host at once on start, then every interval. Keys: q quit (in details: back), \
+                Q/F10 quit from anywhere, r refresh, ↑/↓ j/k PgUp/PgDn g/G move, Enter details, Esc back, \
+                / filter (Ctrl-U clears it), s sort, t theme, y copy pins (in details), ?/F1 help.
                 """
         )
 
