@@ -25,10 +25,62 @@ struct Pinwatch: ParsableCommand {
     )
 }
 
+/// What to say about a first word that names no command.
+enum CommandSuggestion {
+    static var commandNames: [String] {
+        Pinwatch.configuration.subcommands.map { $0._commandName }
+            + ["help", "version"]
+    }
+
+    static func problem(for word: String) -> String? {
+        let names = commandNames
+        guard !names.contains(word) else { return nil }
+        let quoted = EchoedInput.quoted(word)
+        let closest = names.map { ($0, distance(word.lowercased(), $0)) }.min { $0.1 < $1.1 }
+        if let closest, closest.1 <= max(1, closest.0.count / 3) {
+            return "unknown command \(quoted); did you mean `pinwatch \(closest.0)`? (commands: \(names.joined(separator: ", ")))"
+        }
+        return "unknown command \(quoted) (commands: \(names.joined(separator: ", ")); `pinwatch --help` says more)"
+    }
+
+    /// Edit distance (insert, delete, substitute, swap of neighbours).
+    static func distance(_ left: String, _ right: String) -> Int {
+        let a = Array(left)
+        let b = Array(right)
+        guard !a.isEmpty, !b.isEmpty else { return max(a.count, b.count) }
+        var table = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
+        for i in 0...a.count { table[i][0] = i }
+        for j in 0...b.count { table[0][j] = j }
+        for i in 1...a.count {
+            for j in 1...b.count {
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                table[i][j] = min(table[i - 1][j] + 1, table[i][j - 1] + 1, table[i - 1][j - 1] + cost)
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                    table[i][j] = min(table[i][j], table[i - 2][j - 2] + 1)
+                }
+            }
+        }
+        return table[a.count][b.count]
+    }
+}
+
 /// Usage errors exit with 2 (DESIGN §7), where ArgumentParser would use 64.
 @main
 enum Entry {
     static func main() {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if let first = arguments.first {
+            if first == "-V" || first == "version" {
+                Output.standardOutput("pinwatch \(PinwatchVersion.current)\n")
+                exit(0)
+            }
+            // The dashboard takes no words, so a word that is no command is a
+            // typo: say so, instead of showing watch's usage.
+            if !first.hasPrefix("-"), let problem = CommandSuggestion.problem(for: first) {
+                Output.standardError("pinwatch: \(problem)")
+                exit(2)
+            }
+        }
         do {
             var command = try Pinwatch.parseAsRoot()
             try command.run()

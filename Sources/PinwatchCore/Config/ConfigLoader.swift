@@ -28,7 +28,9 @@ public struct ConfigLoader: Sendable {
         do {
             text = try RegularFile.readText(path, limit: Self.maximumFileBytes)
         } catch {
-            let message = error.line == nil ? "cannot read the file: \(error.reason)" : error.reason
+            // `x.yaml: no such file` says it all; other failures need the context.
+            let plain = error.line != nil || error.reason == RegularFile.noSuchFile
+            let message = plain ? error.reason : "cannot read the file: \(error.reason)"
             throw ConfigError(problems: [ConfigProblem(file: path, line: error.line ?? 0, key: "", message: message)])
         }
         return try load(yaml: text, path: path)
@@ -45,7 +47,7 @@ public struct ConfigLoader: Sendable {
         do {
             root = try Yams.compose(yaml: yaml)
         } catch {
-            throw ConfigError(problems: [YAMLSyntaxProblem.problem(for: error, file: path)])
+            throw ConfigError(problems: [YAMLSyntaxProblem.problem(for: error, file: path, text: yaml)])
         }
         let config = parser.parse(root)
         if !parser.problems.isEmpty {

@@ -86,9 +86,11 @@ public enum RegularFile {
         }
     }
 
+    public static let noSuchFile = "no such file"
+
     private static func openFailure(_ code: Int32) -> String {
         switch code {
-        case ENOENT: return "no such file"
+        case ENOENT: return noSuchFile
         case EACCES, EPERM: return "permission denied"
         case EISDIR: return "a directory, not a regular file"
         default: return String(cString: strerror(code))

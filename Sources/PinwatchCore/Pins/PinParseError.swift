@@ -26,7 +26,10 @@ public enum PinParseError: Error, Hashable, Sendable, CustomStringConvertible {
         case .badHex:
             return "digest is not valid hex"
         case .wrongLength(let count):
-            return "digest is \(count) bytes, a SHA-256 digest is 32"
+            // 64 hex digits read as base64 give 48 bytes: a hex digest
+            // written after sha256/.
+            let hint = count == 48 ? " (a hex digest? write it as spki:HEX)" : ""
+            return "digest is \(count) bytes, a SHA-256 digest is 32\(hint)"
         }
     }
 }

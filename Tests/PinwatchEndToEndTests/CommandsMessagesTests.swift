@@ -1,0 +1,49 @@
+import Foundation
+import XCTest
+
+/// The messages a newcomer meets first (issue 13): each says what was
+/// wrong, where, and what to do.
+final class CommandsMessagesTests: LocalFleetTestCase {
+    func testMissingConfigurationFileIsNamedPlainly() throws {
+        let outcome = try fleet.run(["snapshot", "--config", "missing.yaml"])
+        XCTAssertEqual(outcome.status, 2)
+        XCTAssertEqual(outcome.stderr, "pinwatch: missing.yaml: no such file\n")
+    }
+
+    func testTabsInIndentationAreNamedWithTheirLine() throws {
+        try fleet.write("interval: 30s\nhosts:\n\t- host: a.test\n", to: "tabs.yaml")
+        let outcome = try fleet.run(["validate", "--config", "tabs.yaml"])
+        XCTAssertEqual(outcome.status, 2)
+        XCTAssertTrue(outcome.stderr.contains("tabs.yaml:3: tabs are not allowed for indentation in YAML (line 3)"), outcome.stderr)
+    }
+
+    func testAHexDigestAfterSha256SuggestsSpki() throws {
+        let hex = String(repeating: "0f", count: 32)
+        try fleet.write("hosts:\n  - host: a.test\n    pins:\n      ca: [sha256/\(hex)]\n", to: "hex.yaml")
+        let outcome = try fleet.run(["validate", "--config", "hex.yaml"])
+        XCTAssertEqual(outcome.status, 2)
+        XCTAssertTrue(
+            outcome.stderr.contains("digest is 48 bytes, a SHA-256 digest is 32 (a hex digest? write it as spki:HEX)"), outcome.stderr)
+    }
+
+    func testAMistypedCommandGetsASuggestionNotWatchsUsage() throws {
+        let typo = try fleet.run(["snapshto", "--format", "json"])
+        XCTAssertEqual(typo.status, 2)
+        XCTAssertTrue(typo.stderr.hasPrefix("pinwatch: unknown command \"snapshto\"; did you mean `pinwatch snapshot`?"), typo.stderr)
+        XCTAssertFalse(typo.stderr.contains("Usage: pinwatch watch"), typo.stderr)
+        let nonsense = try fleet.run(["banana"])
+        XCTAssertEqual(nonsense.status, 2)
+        XCTAssertTrue(nonsense.stderr.contains("unknown command \"banana\" (commands: watch, snapshot, check"), nonsense.stderr)
+    }
+
+    func testVersionThreeWays() throws {
+        var printed: Set<String> = []
+        for arguments in [["-V"], ["version"], ["--version"]] {
+            let outcome = try fleet.run(arguments)
+            XCTAssertEqual(outcome.status, 0, "\(arguments)")
+            XCTAssertTrue(outcome.stdout.range(of: #"^(pinwatch )?\d+\.\d+\.\d+\n$"#, options: .regularExpression) != nil, outcome.stdout)
+            printed.insert(outcome.stdout.replacingOccurrences(of: "pinwatch ", with: ""))
+        }
+        XCTAssertEqual(printed.count, 1, "the same version every way")
+    }
+}
