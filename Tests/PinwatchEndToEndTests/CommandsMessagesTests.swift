@@ -46,4 +46,19 @@ final class CommandsMessagesTests: LocalFleetTestCase {
         }
         XCTAssertEqual(printed.count, 1, "the same version every way")
     }
+
+    /// The fleet's folder has no themes/: every theme comes from the binary,
+    /// and the example config's spelling `colour-blind` works.
+    func testBuiltInThemesWorkOutsideTheCheckout() throws {
+        try fleet.addOK("themed.test")
+        try fleet.writeConfig()
+        let colourBlind = try fleet.run(["snapshot", "--format", "ansi", "--theme", "colour-blind"])
+        XCTAssertEqual(colourBlind.status, 0, colourBlind.stderr)
+        XCTAssertTrue(colourBlind.stdout.contains("48;5;25"), "the colour-blind header (#0072b2)")
+        let highContrast = try fleet.run(["snapshot", "--format", "ansi", "--theme", "high-contrast"])
+        XCTAssertEqual(highContrast.status, 0, highContrast.stderr)
+        let unknown = try fleet.run(["snapshot", "--format", "ansi", "--theme", "sepia"])
+        XCTAssertEqual(unknown.status, 2)
+        XCTAssertTrue(unknown.stderr.contains("built in: default, mono, high-contrast, colorblind"), unknown.stderr)
+    }
 }

@@ -86,9 +86,45 @@ final class ThemeTests: XCTestCase {
         XCTAssertEqual(fromFile, ThemeLoader.builtInDefault)
         let mono = try ThemeLoader.load(nameOrPath: "mono", currentDirectory: directory, environment: [:], executablePath: nil)
         XCTAssertEqual(mono, ThemeLoader.mono)
+        for (name, yaml) in BuiltInThemes.all {
+            let shipped = try ThemeLoader.load(nameOrPath: name, currentDirectory: directory, environment: [:], executablePath: nil)
+            XCTAssertEqual(try ThemeLoader.parse(yaml: yaml, file: "\(name).yaml"), shipped, "\(name): built-in copy differs from themes/")
+        }
         XCTAssertEqual(ThemeLoader.builtInDefault.roles[.leaf]?.foreground, .indexed(2), "leaf green (DESIGN §2)")
         XCTAssertEqual(ThemeLoader.builtInDefault.roles[.intermediate]?.foreground, .indexed(4), "intermediate blue")
         XCTAssertEqual(ThemeLoader.builtInDefault.roles[.root]?.foreground, .indexed(1), "root red")
+    }
+
+    /// From a directory without `themes/`, every theme name (and the
+    /// example config's spelling) still loads, and `t` cycles all four.
+    func testEveryThemeWorksFromAnyDirectory() throws {
+        let nowhere = FileManager.default.temporaryDirectory.appendingPathComponent("pinwatch-nothemes-\(UUID().uuidString)").path
+        for name in ["default", "mono", "high-contrast", "colorblind", "colour-blind", "color-blind"] {
+            let theme = try ThemeLoader.load(nameOrPath: name, currentDirectory: nowhere, environment: [:], executablePath: nil)
+            XCTAssertFalse(theme.roles.isEmpty, name)
+        }
+        XCTAssertEqual(
+            try ThemeLoader.load(nameOrPath: "colour-blind", currentDirectory: nowhere, environment: [:], executablePath: nil).name,
+            "colorblind")
+        XCTAssertEqual(
+            ThemeLoader.availableNames(currentDirectory: nowhere, environment: [:], executablePath: nil),
+            ["default", "colorblind", "high-contrast", "mono"])
+    }
+
+    /// No theme may draw a selected cell in its own background colour
+    /// (high-contrast drew the selected leaf_only row yellow on yellow).
+    func testNoSelectedCellHasEqualForegroundAndBackground() throws {
+        for (name, yaml) in BuiltInThemes.all {
+            let theme = try ThemeLoader.parse(yaml: yaml, file: name)
+            for role in StyleRole.allCases {
+                for bold in [false, true] {
+                    let look = theme.appearance(for: Style(role, bold: bold, selected: true))
+                    if look.foreground != .terminalDefault {
+                        XCTAssertNotEqual(look.foreground, look.background, "\(name): selected \(role)")
+                    }
+                }
+            }
+        }
     }
 
     func testMonoHasNoColours() {
@@ -131,8 +167,8 @@ final class ThemeTests: XCTestCase {
             XCTAssertTrue(String(describing: error).contains("nope.yaml"))
         }
         let names = ThemeLoader.availableNames(currentDirectory: project.path, environment: environment, executablePath: executable)
-        XCTAssertEqual(names, ["default", "mono", "shared"])
-        XCTAssertEqual(ThemeLoader.nextName(after: "default", in: names), "mono")
+        XCTAssertEqual(names, ["default", "colorblind", "high-contrast", "mono", "shared"])
+        XCTAssertEqual(ThemeLoader.nextName(after: "default", in: names), "colorblind")
         XCTAssertEqual(ThemeLoader.nextName(after: "shared", in: names), "default")
         XCTAssertEqual(ThemeLoader.nextName(after: "unknown", in: names), "default")
     }

@@ -47,6 +47,12 @@ public struct Theme: Hashable, Sendable {
             look.bold = look.bold || bar.bold
             look.reverse = look.reverse != bar.reverse
             look.underline = look.underline || bar.underline
+            // A role coloured like the bar (a yellow warning on a yellow bar)
+            // would vanish: it takes the bar's text colour, else the normal one.
+            if look.foreground == look.background, look.foreground != .terminalDefault {
+                let normal = roles[.normal]?.foreground ?? .terminalDefault
+                look.foreground = [bar.foreground, normal].first { $0 != .terminalDefault && $0 != look.background } ?? .terminalDefault
+            }
         }
         return look
     }

@@ -27,8 +27,9 @@ public enum ThemeLoader {
     /// `.yaml`, else `NAME.yaml` in the `searchDirectories`, else a
     /// built-in one.
     public static func load(
-        nameOrPath: String, currentDirectory: String, environment: [String: String], executablePath: String?
+        nameOrPath requested: String, currentDirectory: String, environment: [String: String], executablePath: String?
     ) throws -> Theme {
+        let nameOrPath = BuiltInThemes.aliases[requested] ?? requested
         if nameOrPath.contains("/") || nameOrPath.hasSuffix(".yaml") {
             let path = nameOrPath.hasPrefix("/") ? nameOrPath : (currentDirectory as NSString).appendingPathComponent(nameOrPath)
             return try loadFile(path)
@@ -38,14 +39,13 @@ public enum ThemeLoader {
             let path = (directory as NSString).appendingPathComponent(nameOrPath + ".yaml")
             if FileManager.default.fileExists(atPath: path) { return try loadFile(path) }
         }
-        switch nameOrPath {
-        case "default": return builtInDefault
-        case "mono": return mono
-        default:
-            throw ThemeError(
-                file: nameOrPath, line: 0,
-                message: "no such theme (looked for \(nameOrPath).yaml in \(directories.joined(separator: ", ")))")
+        if let builtIn = BuiltInThemes.all.first(where: { $0.name == nameOrPath }) {
+            return nameOrPath == "default" ? builtInDefault : nameOrPath == "mono" ? mono : Self.builtIn(builtIn.yaml, name: builtIn.name)
         }
+        let names = BuiltInThemes.all.map(\.name).joined(separator: ", ")
+        throw ThemeError(
+            file: nameOrPath, line: 0,
+            message: "no such theme (built in: \(names); also looked for \(nameOrPath).yaml in \(directories.joined(separator: ", ")))")
     }
 
     /// Where themes are looked for, in order.
@@ -68,7 +68,7 @@ public enum ThemeLoader {
     /// Theme names for `t` to cycle through: `default` first, then every
     /// other theme found, alphabetically, without duplicates.
     public static func availableNames(currentDirectory: String, environment: [String: String], executablePath: String?) -> [String] {
-        var names: Set<String> = ["default", "mono"]
+        var names = Set(BuiltInThemes.all.map(\.name))
         for directory in searchDirectories(currentDirectory: currentDirectory, environment: environment, executablePath: executablePath) {
             let entries = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
             for entry in entries where entry.hasSuffix(".yaml") {
