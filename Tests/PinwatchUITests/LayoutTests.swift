@@ -264,7 +264,7 @@ final class LayoutTests: XCTestCase {
         var state = Fixture.mixedState()
         state.proxyIndicator = "proxy http://proxy.internal:3128 (https_proxy)"
         let lines = Fixture.lines(DashboardLayout.frame(for: state, width: 200, height: 24, now: now))
-        XCTAssertTrue(lines[0].contains("/etc/pinwatch.yaml"))
+        XCTAssertTrue(lines[0].contains(" pinwatch.yaml "), lines[0])
         XCTAssertTrue(lines[0].contains("6 hosts"))
         XCTAssertTrue(lines[0].contains("✓ ok 1"), lines[0])
         XCTAssertTrue(lines[0].contains("⚠ leaf_only 1"), lines[0])
@@ -363,6 +363,25 @@ final class LayoutTests: XCTestCase {
         XCTAssertFalse(snapshot.cells.contains { $0.style.selected })
         XCTAssertFalse(Fixture.text(snapshot).contains("q quit"))
         XCTAssertEqual(snapshot.height, 2 + 3 + 1 + 6, "header, three banner lines (critical, unknown, warning), column titles, six rows")
+    }
+
+    /// 80 columns: the config file's name (not its folder), and zero
+    /// status counts make room for the non-zero ones.
+    func testHeaderAtEightyColumnsKeepsWhatIsNonZero() {
+        var state = Fixture.mixedState()
+        state.configPath = "/etc/pinwatch/production/very/long/folder/names/pinwatch.yaml"
+
+        let wide = Fixture.lines(DashboardLayout.frame(for: state, width: 200, height: 24, now: now))[0]
+        XCTAssertTrue(wide.contains(" pinwatch.yaml "), wide)
+        XCTAssertFalse(wide.contains("/etc/pinwatch"), wide)
+        var sparse = DashboardState(
+            configPath: state.configPath, hosts: [Fixture.host("one.example")], themeName: "default", timeZone: Fixture.utc)
+        sparse.record(Fixture.report(for: sparse.hosts[0], status: .leafOnly, leafDays: 23), forHost: 0, at: now)
+        let narrow = Fixture.lines(DashboardLayout.frame(for: sparse, width: 80, height: 24, now: now))[0]
+        XCTAssertTrue(narrow.contains("⚠ leaf_only 1"), narrow)
+        XCTAssertFalse(narrow.contains(" 0 "), "zero counts are dropped first: \(narrow)")
+        let roomy = Fixture.lines(DashboardLayout.frame(for: sparse, width: 160, height: 24, now: now))[0]
+        XCTAssertTrue(roomy.contains("✓ ok 0"), "with room, every count shows: \(roomy)")
     }
 
     func testHelpOverlayListsKeys() {

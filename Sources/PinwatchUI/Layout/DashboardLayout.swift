@@ -79,7 +79,7 @@ public enum DashboardLayout {
     /// `dated`: a snapshot names the day and time zone of its cycle, so a
     /// picture pasted into a runbook says when it was true.
     private static func drawHeader(_ state: DashboardState, into frame: inout Frame, now: Date, dated: Bool = false) {
-        frame.draw(HeaderLayout.titleLine(for: state), row: 0)
+        frame.draw(HeaderLayout.titleLine(for: state, width: frame.width), row: 0)
         frame.restyle(row: 0) { $0.role == .normal ? Style(.header, bold: $0.bold) : $0 }
         frame.draw(HeaderLayout.statusLine(for: state, now: now, dated: dated), row: 1)
     }

@@ -5,12 +5,16 @@ import PinwatchCore
 enum HeaderLayout {
     static let height = 2
 
-    static func titleLine(for state: DashboardState) -> StyledLine {
+    /// Everything fits at 120 columns; on a narrower screen the status
+    /// counts that are zero go first, so the non-zero ones stay in view.
+    static func titleLine(for state: DashboardState, width: Int = .max) -> StyledLine {
         let header = Style(.header)
         let counts = state.statusCounts
+        // The file's name, not its folder: the path can fill an 80-column line.
+        let configName = (state.configPath as NSString).lastPathComponent
         var line: StyledLine = [
             Span(" pinwatch ", header.with(bold: true)),
-            Span(" \(state.configPath) ", header),
+            Span(" \(configName.isEmpty ? state.configPath : configName) ", header),
             Span(" \(state.hosts.count) host\(state.hosts.count == 1 ? "" : "s") ", header),
         ]
         // By severity first, the counts the on-call acts on; zero ones are left out.
@@ -20,11 +24,12 @@ enum HeaderLayout {
             line.append(Span(" \(count) \(severity.rawValue) ", header.with(bold: true)))
         }
         let order: [HostStatus] = [.ok, .leafOnly, .blocked, .error, .unpinned]
-        for status in order {
-            let symbol = Formatting.status(status).text
-            line.append(Span(" \(symbol) \(counts[status] ?? 0) ", header))
+        let statusSpans = order.map { status in
+            (count: counts[status] ?? 0, span: Span(" \(Formatting.status(status).text) \(counts[status] ?? 0) ", header))
         }
-        return line
+        let full = line + statusSpans.map(\.span)
+        if full.reduce(0, { $0 + DisplayWidth.of($1.text) }) <= width { return full }
+        return line + statusSpans.filter { $0.count > 0 }.map(\.span)
     }
 
     static func statusLine(for state: DashboardState, now: Date, dated: Bool = false) -> StyledLine {
