@@ -140,6 +140,21 @@ final class DashboardTests: XCTestCase {
         try assertRestored(status: "EXITED:0")
     }
 
+    /// A short window: the footer says which rows are shown of how many.
+    func testShortWindowSaysWhichRowsAreShown() throws {
+        try startDashboard()
+        // Header, banner, column titles and footer leave room for fewer rows than hosts.
+        try session?.resize(columns: 120, rows: 9)
+        let screen = try waitForScreen {
+            $0.range(of: #"rows 1–\d+ of \#(DashboardFleet.names.count) · #1"#, options: .regularExpression) != nil
+        }
+        XCTAssertTrue(screen.contains("q quit"), screen)
+        try session?.send("G")
+        try waitForScreen { $0.contains("of \(DashboardFleet.names.count) · #\(DashboardFleet.names.count)") }
+        try session?.send("q")
+        try assertRestored(status: "EXITED:0")
+    }
+
     func testCapitalQQuitsFromTheDetailView() throws {
         try startDashboard()
         try session?.send("Enter")

@@ -384,6 +384,28 @@ final class LayoutTests: XCTestCase {
         XCTAssertTrue(roomy.contains("✓ ok 0"), "with room, every count shows: \(roomy)")
     }
 
+    /// Rows below the screen and hosts the filter hides are announced in
+    /// the footer, with where the selection is.
+    func testFooterSaysWhichRowsAreShownAndWhatTheFilterHides() {
+        let hosts = (0..<41).map { Fixture.host("h\($0).example") }
+        var state = DashboardState(configPath: "c.yaml", hosts: hosts, timeZone: Fixture.utc)
+        state.sortOrder = .configuration
+        state.resize(rows: 24, columns: 120)
+        func footer() -> String { Fixture.lines(DashboardLayout.frame(for: state, width: 120, height: 24, now: now)).last ?? "" }
+        let capacity = DashboardLayout.tableCapacity(for: state, height: 24)
+        XCTAssertTrue(footer().contains("rows 1–\(capacity) of 41 · #1"), footer())
+        for _ in 0..<30 { _ = state.handle(.down) }
+        let lines = Fixture.lines(DashboardLayout.frame(for: state, width: 120, height: 24, now: now))
+        XCTAssertTrue(lines.last?.contains("rows \(31 - capacity + 1)–31 of 41 · #31") ?? false, lines.last ?? "")
+        XCTAssertTrue(lines.contains { $0.contains("h30.example") }, "the selected row is on screen")
+        _ = state.handle(.character("/"))
+        for character in "h1" { _ = state.handle(.character(character)) }
+        _ = state.handle(.enter)
+        XCTAssertEqual(state.visibleHostIndices.count, 11)
+        XCTAssertTrue(footer().contains("30 hidden by the filter"), footer())
+        XCTAssertFalse(footer().contains("rows "), "all 11 fit: \(footer())")
+    }
+
     func testHelpOverlayListsKeys() {
         var state = Fixture.mixedState()
         _ = state.handle(.character("?"))

@@ -21,7 +21,12 @@ public enum DashboardLayout {
             return frame
         }
         drawHeader(state, into: &frame, now: now)
-        let footer = footerLines(for: state)
+        var footer = footerLines(for: state)
+        if state.view != .table || state.isEditingFilter {
+            // Details and help have their own lines; the filter prompt its own.
+        } else if let position = tablePosition(state, capacity: tableCapacity(for: state, height: height)) {
+            footer[footer.count - 1].insert(contentsOf: [Span(position, Style(.warn)), Span("  ")], at: 1)
+        }
         for (offset, line) in footer.enumerated() {
             frame.draw(line, row: height - footer.count + offset)
         }
@@ -57,6 +62,33 @@ public enum DashboardLayout {
             frame.draw(line, row: height - message.count + offset)
         }
         return frame
+    }
+
+    /// `rows 1–20 of 41 · #7` when the table does not fit, and how many
+    /// hosts the filter hides: nothing below the screen goes unnoticed.
+    static func tablePosition(_ state: DashboardState, capacity: Int) -> String? {
+        let visible = state.visibleHostIndices
+        let hidden = state.hosts.count - visible.count
+        var parts: [String] = []
+        if visible.count > capacity, capacity > 0 {
+            let first = tableWindowStart(state, capacity: capacity)
+            var text = "rows \(first + 1)–\(min(visible.count, first + capacity)) of \(visible.count)"
+            if let selected = state.selectedRow { text += " · #\(selected + 1)" }
+            parts.append(text)
+        }
+        if hidden > 0 { parts.append("\(hidden) hidden by the filter") }
+        return parts.isEmpty ? nil : parts.joined(separator: " · ")
+    }
+
+    /// The first table row on screen, as `drawTable` chooses it.
+    private static func tableWindowStart(_ state: DashboardState, capacity: Int) -> Int {
+        let count = state.visibleHostIndices.count
+        var first = min(state.scrollOffset, max(0, count - capacity))
+        if let selected = state.selectedRow {
+            if selected < first { first = selected }
+            if selected >= first + capacity { first = selected - capacity + 1 }
+        }
+        return first
     }
 
     /// Table rows that fit on a live screen of `height` rows.
@@ -105,11 +137,7 @@ public enum DashboardLayout {
             return
         }
         // The state keeps the selection in view; clamp again in case the frame is not the size it assumed.
-        var first = min(scrollOffset ?? state.scrollOffset, max(0, visible.count - rowCount))
-        if scrollOffset == nil, let selected = state.selectedRow {
-            if selected < first { first = selected }
-            if selected >= first + rowCount { first = selected - rowCount + 1 }
-        }
+        let first = scrollOffset.map { min($0, max(0, visible.count - rowCount)) } ?? tableWindowStart(state, capacity: rowCount)
         for offset in 0..<min(rowCount, visible.count - first) {
             let hostIndex = visible[first + offset]
             let row = top + 1 + offset
@@ -145,14 +173,15 @@ public enum DashboardLayout {
         }
         if state.isEditingFilter {
             lines.append([
-                Span(" / ", Style(.header, bold: true)), Span(state.filter + "▏"), Span("   Enter keep · Esc clear", Style(.dim)),
+                Span(" / ", Style(.header, bold: true)), Span(state.filter + "▏"),
+                Span("   Enter keep · Esc clear · ^U erase", Style(.dim)),
             ])
             return lines
         }
         let keys: [(String, String)]
         switch state.view {
         case .detail:
-            keys = [("Esc", "back"), ("↑↓", "scroll"), ("y", "pins"), ("r", "refresh"), ("t", "theme"), ("q", "quit")]
+            keys = [("Esc/q", "back"), ("↑↓", "scroll"), ("y", "pins"), ("r", "refresh"), ("t", "theme"), ("Q", "quit")]
         case .table, .help:
             keys = [
                 ("q", "quit"), ("r", "refresh"), ("↑↓", "move"), ("Enter", "detail"), ("/", "filter"),
