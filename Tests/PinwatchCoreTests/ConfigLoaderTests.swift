@@ -285,4 +285,56 @@ final class ConfigLoaderTests: XCTestCase {
         XCTAssertTrue(FileManager.default.createFile(atPath: cwd + "/pinwatch.yaml", contents: Data()))
         XCTAssertEqual(ConfigLocator.locate(explicit: nil, currentDirectory: cwd, environment: environment), cwd + "/pinwatch.yaml")
     }
+
+    /// One name behind two backends is two hosts; the same entry twice is not.
+    func testTheSameHostWithAnotherConnectAddressIsAnotherHost() throws {
+        let config = try load(
+            """
+            hosts:
+              - {host: api.example.com, connect: 192.0.2.10}
+              - {host: api.example.com, connect: 192.0.2.11}
+              - {host: api.example.com}
+            """)
+        XCTAssertEqual(config.hosts.map(\.connectAddress), ["192.0.2.10", "192.0.2.11", nil])
+        let found = problems(
+            """
+            hosts:
+              - {host: api.example.com, connect: 192.0.2.10}
+              - {host: API.example.com, connect: 192.0.2.10}
+            """)
+        XCTAssertEqual(found.count, 1)
+        XCTAssertTrue(
+            found.first?.message.contains("duplicate host API.example.com:443 (sni API.example.com, connect 192.0.2.10)") ?? false,
+            "\(found)")
+    }
+
+    /// `host: a.test:8443` used to probe port 443 with SNI "a.test:8443".
+    func testHostWithPortIsSplitAndAURLIsRefusedWithTheStanza() throws {
+        let config = try load(
+            """
+            hosts:
+              - host: a.test:8443
+              - host: "[2001:db8::1]:8443"
+              - host: "[2001:db8::2]"
+              - host: 2001:db8::3
+              - host: b.test:9443
+                port: 9443
+            """)
+        XCTAssertEqual(config.hosts.map(\.host), ["a.test", "2001:db8::1", "2001:db8::2", "2001:db8::3", "b.test"])
+        XCTAssertEqual(config.hosts.map(\.port), [8443, 8443, 443, 443, 9443])
+        XCTAssertEqual(config.hosts.map(\.serverName), ["a.test", "2001:db8::1", "2001:db8::2", "2001:db8::3", "b.test"])
+        let found = problems(
+            """
+            hosts:
+              - host: https://user@c.test:8443/health
+              - host: d.test:99
+                port: 100
+            """)
+        XCTAssertEqual(
+            found.map(\.message),
+            [
+                "\"https://user@c.test:8443/health\" is a URL; write host: c.test and port: 8443",
+                "100 contradicts the port in host: \"d.test:99\"",
+            ])
+    }
 }

@@ -126,14 +126,17 @@ final class LayoutTests: XCTestCase {
         XCTAssertEqual(cells[root].style.role, .root)
     }
 
+    /// The name loses its middle, never its port.
     func testVeryLongHostNameIsTruncatedWithEllipsis() {
         let long = String(repeating: "very-long-label.", count: 20) + "example"
-        var state = DashboardState(configPath: "c.yaml", hosts: [Fixture.host(long)], timeZone: Fixture.utc)
+        var state = DashboardState(configPath: "c.yaml", hosts: [Fixture.host(long, port: 8443)], timeZone: Fixture.utc)
         state.record(Fixture.report(for: state.hosts[0], status: .ok), forHost: 0, at: now)
-        for width in [40, 80, 120, 200] {
+        for width in [40, 50, 80, 120, 200] {
             let lines = Fixture.lines(DashboardLayout.frame(for: state, width: width, height: 12, now: now))
-            let row = lines.first { $0.contains("very-long-label") } ?? ""
+            let row = lines.first { $0.contains("✓ ok") && !$0.contains("pinwatch") } ?? ""
             XCTAssertTrue(row.contains("…"), "width \(width): \(row)")
+            XCTAssertTrue(row.contains("ple:8443"), "width \(width): the port survives: \(row)")
+            XCTAssertTrue(row.contains(" ver"), "width \(width): so does the start: \(row)")
             XCTAssertTrue(row.contains("✓ ok"))
             XCTAssertEqual(DisplayWidth.of(row), width)
         }
@@ -382,6 +385,38 @@ final class LayoutTests: XCTestCase {
         XCTAssertFalse(narrow.contains(" 0 "), "zero counts are dropped first: \(narrow)")
         let roomy = Fixture.lines(DashboardLayout.frame(for: sparse, width: 160, height: 24, now: now))[0]
         XCTAssertTrue(roomy.contains("✓ ok 0"), "with room, every count shows: \(roomy)")
+    }
+
+    /// Two rows with one name: each says which backend it is.
+    func testRowsOfOneHostBehindTwoBackendsShowTheirAddress() {
+        let hosts = [
+            HostConfig(host: "api.example.com", connectAddress: "192.0.2.10", pins: Fixture.pinned),
+            HostConfig(host: "api.example.com", connectAddress: "192.0.2.11", pins: Fixture.pinned),
+            HostConfig(host: "solo.example.com", connectAddress: "192.0.2.12", pins: Fixture.pinned),
+        ]
+        let state = DashboardState(configPath: "c.yaml", hosts: hosts, timeZone: Fixture.utc)
+        let text = Fixture.text(DashboardLayout.frame(for: state, width: 120, height: 12, now: now))
+        XCTAssertTrue(text.contains("api.example.com:443→192.0.2.10"), text)
+        XCTAssertTrue(text.contains("api.example.com:443→192.0.2.11"), text)
+        XCTAssertTrue(text.contains("solo.example.com:443 "), "a unique name needs no address: \(text)")
+        XCTAssertFalse(text.contains("→192.0.2.12"), text)
+    }
+
+    /// At 200 columns an error row's reason is whole: spare width goes to
+    /// it, not to a host column wider than any host name.
+    func testSpareWidthGoesToTheReasonNotTheHostColumn() {
+        let hosts = [Fixture.host("down.example"), Fixture.host("up.example")]
+        var state = DashboardState(configPath: "c.yaml", hosts: hosts, timeZone: Fixture.utc)
+        let failure = ProbeFailure(kind: .timeout, message: "timed out after 5 s during the TLS handshake (203.0.113.10:443)")
+        let report = HostReport(
+            config: hosts[0], result: ProbeResult(failure: failure, elapsed: 5, finishedAt: now), status: .error, matchedTiers: [],
+            alerts: [.probeError], levels: [], leafDaysLeft: nil, proxy: ProxyReport())
+        state.record(report, forHost: 0, at: now)
+        state.record(Fixture.report(for: hosts[1], status: .ok), forHost: 1, at: now)
+        let row = Fixture.lines(DashboardLayout.frame(for: state, width: 200, height: 12, now: now)).first {
+            $0.contains("down.example:443") && $0.contains("timeout")
+        }
+        XCTAssertTrue(row?.contains("timed out after 5 s during the TLS handshake (203.0.113.10:443)") ?? false, row ?? "no row")
     }
 
     /// Rows below the screen and hosts the filter hides are announced in

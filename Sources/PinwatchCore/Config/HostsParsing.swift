@@ -3,11 +3,13 @@ import Yams
 extension ConfigDocumentParser {
     static let hostKeys: Set<String> = ["host", "port", "sni", "connect", "pinset", "pins", "trust"]
 
-    /// Identity of a host for duplicate detection: what is dialled and verified.
+    /// Identity of a host for duplicate detection: what is dialled and
+    /// verified. The same name behind two backends (`connect:`) is two hosts.
     private struct HostIdentity: Hashable {
         var host: String
         var port: Int
         var serverName: String
+        var connect: String
     }
 
     /// `hosts:`, in configuration order; duplicates found with a set so
@@ -19,11 +21,14 @@ extension ConfigDocumentParser {
         var firstSeen: [HostIdentity: (index: Int, line: Int)] = [:]
         for (index, item) in items.enumerated() {
             guard let host = host(item, key: "hosts[\(index)]", defaults: defaults) else { continue }
-            let identity = HostIdentity(host: host.host.lowercased(), port: host.port, serverName: host.serverName.lowercased())
+            let identity = HostIdentity(
+                host: host.host.lowercased(), port: host.port, serverName: host.serverName.lowercased(),
+                connect: host.connectAddress?.lowercased() ?? "")
             if let first = firstSeen[identity] {
                 report(
                     item, key: "hosts[\(index)]",
-                    "duplicate host \(host.displayName) (sni \(host.serverName)), first at hosts[\(first.index)] line \(first.line)")
+                    "duplicate host \(host.displayName) (sni \(host.serverName)\(host.connectAddress.map { ", connect \($0)" } ?? "")), "
+                        + "first at hosts[\(first.index)] line \(first.line)")
                 continue
             }
             firstSeen[identity] = (index, line(of: item))
@@ -55,15 +60,30 @@ extension ConfigDocumentParser {
             report(node, key: "\(key).host", "missing (every entry needs a host)")
             return nil
         }
-        guard let name = string(hostNode, key: "\(key).host") else { return nil }
-        if let problem = HostNameCheck.problem(name) {
+        guard let written = string(hostNode, key: "\(key).host") else { return nil }
+        if let url = HostURLHint.problem(written) {
+            report(hostNode, key: "\(key).host", url)
+            return nil
+        }
+        if let problem = HostNameCheck.problem(written) {
             report(hostNode, key: "\(key).host", problem)
             return nil
         }
+        // `host: a.test:8443` and `[2001:db8::1]:8443` mean what they say.
+        let (name, writtenPort) = HostURLHint.split(written)
         var entry = HostConfig(host: name, trust: defaults.trust, line: line(of: node))
         var valid = true
+        if let writtenPort { entry.port = writtenPort }
         if let node = values["port"] {
-            if let port = integer(node, key: "\(key).port", in: 1...65_535) { entry.port = port } else { valid = false }
+            if let port = integer(node, key: "\(key).port", in: 1...65_535) {
+                if let writtenPort, writtenPort != port {
+                    report(node, key: "\(key).port", "\(port) contradicts the port in host: \(EchoedInput.quoted(written))")
+                    valid = false
+                }
+                entry.port = port
+            } else {
+                valid = false
+            }
         }
         if let node = values["sni"] {
             if let sni = hostName(node, key: "\(key).sni") { entry.serverName = sni } else { valid = false }

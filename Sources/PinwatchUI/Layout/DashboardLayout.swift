@@ -128,7 +128,8 @@ public enum DashboardLayout {
         scrollOffset: Int? = nil
     ) {
         let visible = state.visibleHostIndices
-        let columns = TableLayout.columns(width: frame.width, chainLevels: TableLayout.maxLevels(visible, state: state))
+        let columns = TableLayout.columns(
+            width: frame.width, chainLevels: TableLayout.maxLevels(visible, state: state), hostWidth: state.hostLabels.widest)
         TableLayout.drawHeader(into: &frame, row: top, columns: columns)
         guard rowCount > 0 else { return }
         if visible.isEmpty {

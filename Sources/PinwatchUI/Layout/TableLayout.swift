@@ -23,8 +23,10 @@ enum TableLayout {
     static let minimumHostWidth = 12
 
     /// Column widths for `width` cells; optional columns are dropped, least
-    /// useful first, until the host name gets a readable width.
-    static func columns(width: Int, chainLevels: Int) -> [(Column, Int)] {
+    /// useful first, until the host name gets a readable width. The host
+    /// column takes no more than its widest label (`hostWidth`); the rest
+    /// goes to the chain column, where an error row writes its reason.
+    static func columns(width: Int, chainLevels: Int, hostWidth wanted: Int = .max) -> [(Column, Int)] {
         let chainWidth = min(14, max(5, chainLevels * 3 - 1))
         var columns: [(Column, Int)] = [
             (.status, 11), (.host, 0), (.chain, chainWidth), (.tier, 7), (.days, 4), (.proxy, 5), (.age, 4), (.since, 5),
@@ -38,7 +40,10 @@ enum TableLayout {
             columns.removeAll { $0.0 == column }
         }
         if let hostIndex = columns.firstIndex(where: { $0.0 == .host }) {
-            columns[hostIndex].1 = max(1, hostWidth())
+            let available = max(1, hostWidth())
+            let host = min(available, max(minimumHostWidth, wanted))
+            columns[hostIndex].1 = host
+            if let chainIndex = columns.firstIndex(where: { $0.0 == .chain }) { columns[chainIndex].1 += available - host }
         }
         return columns
     }
@@ -71,7 +76,7 @@ enum TableLayout {
                 remaining = remaining.dropFirst(merged.count)
                 continue
             }
-            let line = cell(kind, host: host, report: report, hostIndex: hostIndex, state: state, now: now)
+            let line = cell(kind, host: host, report: report, hostIndex: hostIndex, state: state, now: now, width: width)
             frame.draw(line, row: row, column: column, maxWidth: width)
             column += width + 1
             remaining = remaining.dropFirst()
@@ -88,14 +93,14 @@ enum TableLayout {
     }
 
     private static func cell(
-        _ kind: Column, host: HostConfig, report: HostReport?, hostIndex: Int, state: DashboardState, now: Date
+        _ kind: Column, host: HostConfig, report: HostReport?, hostIndex: Int, state: DashboardState, now: Date, width: Int
     ) -> StyledLine {
         let waiting = [Span("…", Style(.dim))]
         switch kind {
         case .status:
             return [Formatting.status(of: report)]
         case .host:
-            return [Span(host.displayName)]
+            return [Span(state.hostLabels.label(hostIndex, width: width))]
         case .chain:
             guard let report else { return waiting }
             if report.levels.isEmpty { return [Span("—", Style(.dim))] }

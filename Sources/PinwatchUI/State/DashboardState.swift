@@ -13,7 +13,11 @@ public struct DashboardState: Sendable {
     public var criticalDays: Int
     /// e.g. `proxy http://proxy:3128 (https_proxy)`; nil when the environment has none.
     public var proxyIndicator: String?
-    public private(set) var hosts: [HostConfig]
+    public private(set) var hosts: [HostConfig] {
+        didSet { hostLabels = HostLabels(hosts) }
+    }
+    /// Row labels and their widest, worked out once per host list.
+    private(set) var hostLabels = HostLabels([])
     /// Clock times in the header and detail view.
     public var timeZone: TimeZone
 
@@ -64,6 +68,7 @@ public struct DashboardState: Sendable {
     ) {
         self.configPath = configPath
         self.hosts = hosts
+        hostLabels = HostLabels(hosts)
         self.warnDays = warnDays
         self.criticalDays = criticalDays
         self.proxyIndicator = proxyIndicator

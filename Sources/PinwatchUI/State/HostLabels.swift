@@ -1,0 +1,51 @@
+import PinwatchCore
+
+/// What each table row calls its host: `name:port`, and `name:port→address`
+/// when the same name and port are configured more than once (one host
+/// behind several backends, told apart by `connect:`).
+struct HostLabels: Hashable, Sendable {
+    /// Per host: the name part, which may be shortened, and the part that
+    /// must stay whole (`:port`, `→address`).
+    private(set) var parts: [(name: String, suffix: String)] = []
+    /// The widest label: the host column needs no more.
+    private(set) var widest = 0
+
+    init(_ hosts: [HostConfig]) {
+        var seen: [String: Int] = [:]
+        for host in hosts { seen[host.displayName.lowercased(), default: 0] += 1 }
+        parts = hosts.map { host in
+            let name = host.host.contains(":") ? "[\(host.host)]" : host.host
+            var suffix = ":\(host.port)"
+            if let address = host.connectAddress, (seen[host.displayName.lowercased()] ?? 0) > 1 { suffix += "→\(address)" }
+            return (name, suffix)
+        }
+        widest = parts.map { DisplayWidth.of($0.name) + DisplayWidth.of($0.suffix) }.max() ?? 0
+    }
+
+    /// The label in at most `width` cells: a long name loses its middle
+    /// (`very-long…-name.example.com:8443`), never its port.
+    func label(_ index: Int, width: Int) -> String {
+        guard parts.indices.contains(index) else { return "" }
+        let (name, suffix) = parts[index]
+        let suffixWidth = DisplayWidth.of(suffix)
+        guard DisplayWidth.of(name) + suffixWidth > width else { return name + suffix }
+        let room = width - suffixWidth - 1
+        guard room >= 2 else { return String((name + suffix).prefix(max(0, width))) }
+        let characters = Array(name)
+        let head = (room + 1) / 2
+        let tail = room - head
+        return String(characters.prefix(head)) + "…" + String(characters.suffix(tail)) + suffix
+    }
+
+    static func == (left: HostLabels, right: HostLabels) -> Bool {
+        left.widest == right.widest && left.parts.elementsEqual(right.parts) { $0.name == $1.name && $0.suffix == $1.suffix }
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(widest)
+        for part in parts {
+            hasher.combine(part.name)
+            hasher.combine(part.suffix)
+        }
+    }
+}
