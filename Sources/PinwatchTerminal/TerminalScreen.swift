@@ -225,22 +225,25 @@ public final class TerminalScreen {
         beep()
     }
 
-    /// Puts `text` on the user's clipboard with OSC 52, through tmux or
-    /// screen when TERM/TMUX say they are in between.
-    public func sendClipboard(_ text: String) {
-        guard !isRestored else { return }
+    /// Puts `text` on the user's clipboard with OSC 52. Plain OSC 52 inside
+    /// tmux too: tmux takes it itself when `set-clipboard` is on (and passes
+    /// it on to the outer terminal), while a passthrough wrapper is dropped
+    /// by tmux 3.3+ unless `allow-passthrough` is set. GNU screen needs its
+    /// DCS wrapper. Returns how many bytes of text were sent.
+    @discardableResult
+    public func sendClipboard(_ text: String) -> Int {
+        guard !isRestored else { return 0 }
         let payload = Data(text.utf8).base64EncodedString()
         let environment = ProcessInfo.processInfo.environment
         let osc = "\u{1B}]52;c;\(payload)\u{07}"
         let sequence: String
-        if environment["TMUX"] != nil || (environment["TERM"] ?? "").hasPrefix("tmux") {
-            sequence = "\u{1B}Ptmux;" + osc.replacingOccurrences(of: "\u{1B}", with: "\u{1B}\u{1B}") + "\u{1B}\\"
-        } else if (environment["TERM"] ?? "").hasPrefix("screen") {
+        if environment["TMUX"] == nil, (environment["TERM"] ?? "").hasPrefix("screen") {
             sequence = "\u{1B}P" + osc + "\u{1B}\\"
         } else {
             sequence = osc
         }
         writeToTerminal(sequence)
+        return text.utf8.count
     }
 
     private func writeToTerminal(_ text: String) {

@@ -155,6 +155,33 @@ final class DashboardTests: XCTestCase {
         try assertRestored(status: "EXITED:0")
     }
 
+    /// `y` sends plain OSC 52, which tmux takes when set-clipboard is on:
+    /// the stanza arrives in tmux's paste buffer, and the footer says what
+    /// was sent rather than promising the clipboard.
+    func testCopiedStanzaReachesTmuxAndTheFooterIsHonest() throws {
+        try startDashboard()
+        let session = try XCTUnwrap(session)
+        try session.setGlobalOption("set-clipboard", "on")
+        // The top row is the host that cannot be reached: the next has a chain.
+        try session.send("j")
+        try session.send("Enter")
+        try waitForScreen { $0.contains("detail:") }
+        try session.send("y")
+        let screen = try waitForScreen { $0.contains("bytes sent as OSC 52") }
+        XCTAssertTrue(screen.contains("copied only if the terminal allows it (tmux: set-clipboard on)"), screen)
+        var buffer = ""
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline {
+            buffer = (try? session.newestPasteBuffer()) ?? ""
+            if buffer.contains("hosts:") { break }
+            usleep(100_000)
+        }
+        XCTAssertTrue(buffer.hasPrefix("hosts:\n"), "tmux got: \(buffer)")
+        XCTAssertTrue(buffer.contains("sha256/"), buffer)
+        try session.send("Q")
+        try assertRestored(status: "EXITED:0")
+    }
+
     func testCapitalQQuitsFromTheDetailView() throws {
         try startDashboard()
         try session?.send("Enter")

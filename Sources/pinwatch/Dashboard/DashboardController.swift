@@ -259,9 +259,13 @@ final class DashboardController: @unchecked Sendable {
         let host = report.config
         let stanza =
             "hosts:\n" + PinStanza.yaml(host: host.host, port: host.port, sni: host.serverName, chain: report.levels.map(\.certificate))
-        screen.sendClipboard(stanza)
+        let bytes = screen.sendClipboard(stanza)
         state.stanzaText = stanza
-        announce("pins stanza for \(host.displayName) sent to the clipboard (OSC 52)")
+        // pinwatch cannot know whether the terminal took it: say what was sent.
+        let inTmux = environment["TMUX"] != nil
+        announce(
+            "stanza: \(bytes) bytes sent as OSC 52, copied only if the terminal allows it"
+                + (inTmux ? " (tmux: set-clipboard on)" : "") + "; shown below")
     }
 
     // MARK: Signals and time

@@ -91,6 +91,16 @@ final class TmuxSession {
         return nil
     }
 
+    func setGlobalOption(_ name: String, _ value: String) throws {
+        try tmux(["set-option", "-g", name, value])
+    }
+
+    /// The newest paste buffer: where tmux puts what an application sent
+    /// with OSC 52 when `set-clipboard` is on.
+    func newestPasteBuffer() throws -> String {
+        try tmux(["show-buffer"])
+    }
+
     @discardableResult
     private func tmux(_ arguments: [String]) throws -> String {
         // Not Foundation's Process: see SpawnedCommand for the hang it avoids.
