@@ -11,7 +11,7 @@ final class CommandsInspectPinTests: LocalFleetTestCase {
     func testInspectPrintsEveryLevelAndAStanzaThatWorks() throws {
         let (server, leaf) = try fleet.serveLeaf("shop.test")
         let outcome = try fleet.run([
-            "inspect", "127.0.0.1:\(server.port)", "--sni", "shop.test", "--trust", fleet.trustURL.path, "--timeout", "5",
+            "inspect", "127.0.0.1:\(server.port)", "--sni", "shop.test", "--trust", fleet.trustURL.path, "--timeout", "5s",
         ])
         XCTAssertEqual(outcome.status, 0, outcome.stderr)
         XCTAssertFalse(outcome.stdout.containsControlBytes)
@@ -46,12 +46,31 @@ final class CommandsInspectPinTests: LocalFleetTestCase {
         let stanza = try XCTUnwrap(outcome.stdout.range(of: "hosts:\n"), "a config stanza:\n\(outcome.stdout)")
         let pasted = String(outcome.stdout[stanza.lowerBound...])
         XCTAssertTrue(pasted.contains("sni: shop.test"), pasted)
-        let config = try fleet.write("timeout: 5s\ntrust: trust.pem\n" + pasted, to: "pasted.yaml")
+        XCTAssertTrue(pasted.contains("trust: \"\(fleet.trustURL.path)\""), "the stanza names the trust it was checked with:\n\(pasted)")
+        // Nothing added around it: the stanza alone probes as inspect did.
+        let config = try fleet.write("timeout: 5s\n" + pasted, to: "pasted.yaml")
         let snapshot = try fleet.run(["snapshot", "--format", "json", "--config", config.path])
         XCTAssertEqual(snapshot.status, 0, "pasted stanza is a valid config: \(snapshot.stderr)\n\(pasted)")
         let host = try SnapshotJSON.decode(snapshot.stdout).host("127.0.0.1")
         XCTAssertEqual(host.status, "ok", "\(host.alerts) \(host.error.map { "\($0.kind) \($0.message)" } ?? "")")
         XCTAssertEqual(host.matchedTiers, ["ca", "leaf"])
+    }
+
+    /// A host behind a `connect:` address: the stanza keeps it, and
+    /// `--timeout` takes a duration like the configuration does.
+    func testInspectStanzaKeepsTheConnectAddressAndTimeoutIsADuration() throws {
+        let (server, _) = try fleet.serveLeaf("backend.test")
+        let outcome = try fleet.run([
+            "inspect", "backend.test:\(server.port)", "--connect", "127.0.0.1", "--trust", fleet.trustURL.path, "--timeout", "1500ms",
+        ])
+        XCTAssertEqual(outcome.status, 0, outcome.stderr)
+        XCTAssertTrue(
+            outcome.stdout.contains("  - host: backend.test\n    port: \(server.port)\n    connect: \"127.0.0.1\"\n"), outcome.stdout)
+        for bad in ["0", "1ms", "abc", "2h"] {
+            let refused = try fleet.run(["inspect", "backend.test", "--timeout", bad])
+            XCTAssertEqual(refused.status, 2, bad)
+            XCTAssertTrue(refused.stderr.contains("--timeout must be a duration from 10ms to 10m"), refused.stderr)
+        }
     }
 
     func testInspectJSONIsOneHostObject() throws {
@@ -60,7 +79,10 @@ final class CommandsInspectPinTests: LocalFleetTestCase {
             "inspect", "127.0.0.1:\(server.port)", "--sni", "shop.test", "--trust", fleet.trustURL.path, "--format", "json",
         ])
         XCTAssertEqual(outcome.status, 0, outcome.stderr)
-        let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any])
+        var object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any])
+        let stanza = try XCTUnwrap(object.removeValue(forKey: "stanza") as? String, "inspect's JSON carries the stanza")
+        XCTAssertTrue(stanza.hasPrefix("hosts:\n  - host: \"127.0.0.1\"\n    port: \(server.port)\n    sni: shop.test\n"), stanza)
+        XCTAssertTrue(stanza.contains(PinText.sha256(leaf.certificate.facts.spkiSHA256)), stanza)
         try SnapshotJSON.assertHostKeys(object)
         let decoder = JSONDecoder()
         decoder.keyDecodingStrategy = .convertFromSnakeCase

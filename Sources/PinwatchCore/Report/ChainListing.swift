@@ -32,7 +32,7 @@ public enum ChainListing {
         if !chain.isEmpty {
             out += "\nconfig stanza (CA tier: intermediates and root; leaf tier: the leaf):\n\n"
             out += "hosts:\n"
-            out += PinStanza.yaml(host: config.host, port: config.port, sni: config.serverName, chain: chain)
+            out += PinStanza.yaml(for: config, chain: chain)
         }
         return out
     }

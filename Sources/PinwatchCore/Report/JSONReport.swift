@@ -54,6 +54,15 @@ public enum JSONReport {
         host(report).render() + "\n"
     }
 
+    /// `inspect --format json`: the host object with the ready-to-paste
+    /// `hosts:` stanza (null when no chain was obtained).
+    public static func renderInspectedHost(_ report: HostReport) -> String {
+        guard case .object(var fields) = host(report) else { return renderHost(report) }
+        let chain = report.levels.map(\.certificate)
+        fields.append(("stanza", chain.isEmpty ? .null : .string("hosts:\n" + PinStanza.yaml(for: report.config, chain: chain))))
+        return JSONValue.object(fields).render() + "\n"
+    }
+
     static func host(_ report: HostReport) -> JSONValue {
         let result = report.result
         let chainObtained = report.status != .error

@@ -5,9 +5,14 @@ public enum PinStanza {
     ///
     /// Subjects come from the server: sanitising makes each a single line,
     /// and a YAML comment may hold anything else, so none can add keys.
-    public static func yaml(host: String, port: Int, sni: String?, chain: [ChainCertificate]) -> String {
+    public static func yaml(
+        host: String, port: Int, sni: String?, connect: String? = nil, trust: TrustSource = .system, chain: [ChainCertificate]
+    ) -> String {
         var lines = ["  - host: \(scalar(host))", "    port: \(port)"]
         if let sni, sni != host { lines.append("    sni: \(scalar(sni))") }
+        // What was dialled and trusted, so the pasted entry probes the same.
+        if let connect { lines.append("    connect: \(scalar(connect))") }
+        if case .bundle(let path) = trust { lines.append("    trust: \(scalar(path))") }
         guard !chain.isEmpty else {
             lines.append("    # no certificate was obtained: no pins to suggest")
             return lines.joined(separator: "\n") + "\n"
@@ -21,6 +26,12 @@ public enum PinStanza {
         lines.append("      leaf:")
         lines.append(pinLine(chain[0]))
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The stanza for a configured (or inspected) host: its name, port,
+    /// SNI, `connect:` and `trust:` bundle as given, and the chain's pins.
+    public static func yaml(for host: HostConfig, chain: [ChainCertificate]) -> String {
+        yaml(host: host.host, port: host.port, sni: host.serverName, connect: host.connectAddress, trust: host.trust, chain: chain)
     }
 
     private static func pinLine(_ certificate: ChainCertificate) -> String {

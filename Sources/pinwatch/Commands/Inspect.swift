@@ -27,8 +27,11 @@ extension Pinwatch {
         @Option(help: ArgumentHelp("Trust store: `system` or a PEM bundle.", valueName: "system|path"))
         var trust: String = "system"
 
-        @Option(help: ArgumentHelp("Deadline for DNS, connect, proxy and handshake, in seconds.", valueName: "seconds"))
-        var timeout: Double = 10
+        @Option(help: ArgumentHelp("Deadline for DNS, connect, proxy and handshake (e.g. 10s, 500ms, 1m).", valueName: "duration"))
+        var timeout: String = "10s"
+
+        /// `--timeout` in seconds: a duration as everywhere else, or a bare number of seconds.
+        private var timeoutSeconds: TimeInterval? { ConfigDuration.parse(timeout) }
 
         @Option(help: "Output format: text or json.")
         var format: ListingFormat = .text
@@ -40,7 +43,9 @@ extension Pinwatch {
                     throw ValidationError("\(option): \(problem)")
                 }
             }
-            guard timeout > 0, timeout <= 600 else { throw ValidationError("--timeout must be between 0 and 600 seconds") }
+            guard let seconds = timeoutSeconds, seconds >= ConfigLimits.minimumTimeout, seconds <= 600 else {
+                throw ValidationError("--timeout must be a duration from 10ms to 10m (e.g. 10s, 500ms), not \(EchoedInput.quoted(timeout))")
+            }
         }
 
         func run() throws {
@@ -62,14 +67,14 @@ extension Pinwatch {
                 }
                 let host = HostConfig(
                     host: endpoint.host, port: endpoint.port, serverName: sni, connectAddress: connect, trust: trustSource)
-                let config = Config(timeout: timeout, concurrency: 1, hosts: [host])
+                let config = Config(timeout: timeoutSeconds ?? 10, concurrency: 1, hosts: [host])
                 let reports = HostPoller(config: config).runCycle()
                 guard let report = reports.first else { return }
                 switch format {
                 case .text:
                     Output.standardOutput(ChainListing.text(report: report))
                 case .json:
-                    Output.standardOutput(JSONReport.renderHost(report) + "\n")
+                    Output.standardOutput(JSONReport.renderInspectedHost(report) + "\n")
                 }
                 if report.result.failure != nil, format == .text {
                     throw ExitCode(1)

@@ -258,7 +258,7 @@ final class DashboardController: @unchecked Sendable {
         }
         let host = report.config
         let stanza =
-            "hosts:\n" + PinStanza.yaml(host: host.host, port: host.port, sni: host.serverName, chain: report.levels.map(\.certificate))
+            "hosts:\n" + PinStanza.yaml(for: host, chain: report.levels.map(\.certificate))
         let bytes = screen.sendClipboard(stanza)
         state.stanzaText = stanza
         // pinwatch cannot know whether the terminal took it: say what was sent.
