@@ -62,3 +62,28 @@ final class CommandsMessagesTests: LocalFleetTestCase {
         XCTAssertTrue(unknown.stderr.contains("built in: default, mono, high-contrast, colorblind"), unknown.stderr)
     }
 }
+
+/// docs/man/pinwatch.1 is generated (scripts/man) and committed: it must
+/// not fall behind the commands the binary has.
+final class ManualPageTests: XCTestCase {
+    func testTheManualNamesEveryCommand() throws {
+        let manual = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("docs/man/pinwatch.1")
+        let page = try String(contentsOf: manual, encoding: .utf8)
+        let help = try PinwatchBinary.run(["--help"])
+        let commands =
+            help.stdout.components(separatedBy: "SUBCOMMANDS:").last?
+            .split(separator: "\n").compactMap { line -> String? in
+                let words = line.split(separator: " ")
+                guard line.hasPrefix("  "), !line.hasPrefix("   "), let first = words.first, first.allSatisfy({ $0.isLowercase }) else {
+                    return nil
+                }
+                return String(first)
+            } ?? []
+        XCTAssertGreaterThanOrEqual(commands.count, 9, help.stdout)
+        for command in commands where command != "help" {
+            XCTAssertTrue(page.contains(".It Em \(command)\n"), "docs/man/pinwatch.1 lacks \(command): run scripts/man")
+        }
+    }
+}
