@@ -419,6 +419,22 @@ final class LayoutTests: XCTestCase {
         XCTAssertTrue(row?.contains("timed out after 5 s during the TLS handshake (203.0.113.10:443)") ?? false, row ?? "no row")
     }
 
+    /// `/status:NAME` keeps hosts by status or severity.
+    func testFilterByStatusOrSeverity() {
+        var state = Fixture.mixedState()
+        func filtered(_ text: String) -> [String] {
+            state.filter = text
+            return state.visibleHostIndices.map { state.hosts[$0].host }
+        }
+        XCTAssertEqual(filtered("status:blocked"), ["charlie.example"])
+        XCTAssertEqual(filtered("status:leaf"), ["bravo.example"], "a prefix is enough")
+        XCTAssertEqual(filtered("status:leaf-only"), ["bravo.example"])
+        XCTAssertEqual(Set(filtered("status:critical")), ["charlie.example"])
+        XCTAssertEqual(filtered("status:waiting"), ["foxtrot.example"], "a host without a result yet")
+        XCTAssertEqual(filtered("status:nonsense"), [])
+        XCTAssertEqual(filtered("bravo"), ["bravo.example"], "plain text still matches names")
+    }
+
     /// Rows below the screen and hosts the filter hides are announced in
     /// the footer, with where the selection is.
     func testFooterSaysWhichRowsAreShownAndWhatTheFilterHides() {
@@ -447,7 +463,7 @@ final class LayoutTests: XCTestCase {
         XCTAssertEqual(state.view, .help)
         let text = Fixture.text(DashboardLayout.frame(for: state, width: 80, height: 24, now: now))
         XCTAssertTrue(text.contains("help"))
-        XCTAssertTrue(text.contains("filter hosts by name"))
+        XCTAssertTrue(text.contains("filter by name, or status:NAME"))
         XCTAssertTrue(text.contains("next colour theme"))
         _ = state.handle(.character("x"))
         XCTAssertEqual(state.view, .table)

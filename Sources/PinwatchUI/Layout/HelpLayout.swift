@@ -9,7 +9,7 @@ enum HelpLayout {
         ("g G", "first / last host"),
         ("Enter", "chain detail of the host"),
         ("Esc", "back / clear the filter"),
-        ("/", "filter hosts by name"),
+        ("/", "filter by name, or status:NAME"),
         ("s", "worst first ↔ config order"),
         ("t", "next colour theme"),
         ("y", "pins: stanza (detail view)"),

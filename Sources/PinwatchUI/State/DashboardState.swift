@@ -162,11 +162,23 @@ public struct DashboardState: Sendable {
         return rows
     }
 
+    /// `/status:blocked` (or `status:critical`, a severity) keeps the hosts
+    /// in that state, `leaf` matching `leaf_only`; any other text matches
+    /// host names and SNI.
     private func computeVisibleHostIndices() -> [Int] {
-        let needle = filter.lowercased()
-        let matching = hosts.indices.filter { index in
-            needle.isEmpty || hosts[index].displayName.lowercased().contains(needle)
-                || hosts[index].serverName.lowercased().contains(needle)
+        let needle = filter.lowercased().trimmingCharacters(in: .whitespaces)
+        let matching: [Int]
+        if needle.hasPrefix("status:") {
+            let wanted = needle.dropFirst("status:".count).replacingOccurrences(of: "-", with: "_")
+            matching = hosts.indices.filter { index in
+                guard let report = reports[index] else { return wanted.isEmpty || "waiting".hasPrefix(wanted) }
+                return report.status.rawValue.hasPrefix(wanted) || report.severity.rawValue.hasPrefix(wanted)
+            }
+        } else {
+            matching = hosts.indices.filter { index in
+                needle.isEmpty || hosts[index].displayName.lowercased().contains(needle)
+                    || hosts[index].serverName.lowercased().contains(needle)
+            }
         }
         switch sortOrder {
         case .configuration:
