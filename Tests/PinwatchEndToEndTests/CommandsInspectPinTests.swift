@@ -151,3 +151,40 @@ final class CommandsInspectPinTests: LocalFleetTestCase {
         bytes.map { String(format: "%02x", $0) }.joined()
     }
 }
+
+/// `pin` on keys that are not in a certificate yet: backup pins.
+final class CommandsPinKeyTests: LocalFleetTestCase {
+    func testCertificateRequestsAndPublicKeysGiveBackupPins() throws {
+        let key = try PrivateKey.ecdsa(.p256)
+        let expected = PinText.sha256(key.subjectPublicKeyInfoSHA256)
+        let csr = try fleet.write(try key.certificateRequestPEM(commonName: "next.example.com"), to: "next.csr")
+        let csrDER = try fleet.write(try key.certificateRequestDER(commonName: "next.example.com"), to: "next.csr.der")
+        let publicKey = try fleet.write(key.publicKeyPEM, to: "next.pub")
+        let publicKeyDER = try fleet.write(key.subjectPublicKeyInfoDER, to: "next.pub.der")
+        for file in [csr, csrDER, publicKey, publicKeyDER] {
+            let outcome = try fleet.run(["pin", file.lastPathComponent])
+            XCTAssertEqual(outcome.status, 0, "\(file.lastPathComponent): \(outcome.stderr)")
+            XCTAssertTrue(outcome.stdout.contains("pins     \(expected)"), outcome.stdout)
+            XCTAssertTrue(outcome.stdout.contains("        - \(expected)   # backup: \(file.lastPathComponent)"), outcome.stdout)
+            XCTAssertFalse(outcome.stdout.contains("cert:"), "a key has no certificate digest")
+        }
+        XCTAssertTrue(try fleet.run(["pin", "next.csr"]).stdout.contains("from a certificate request CN=next.example.com"))
+
+        let piped = try PinwatchBinary.runShell(
+            "cat \(TmuxSession.quote(publicKey.path)) | \(TmuxSession.quote(PinwatchBinary.url.path)) pin - --format json")
+        XCTAssertEqual(piped.status, 0, piped.stderr)
+        let documents = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(piped.stdout.utf8)) as? [[String: Any]])
+        XCTAssertEqual(documents.first?["file"] as? String, "standard input")
+        let keys = try XCTUnwrap(documents.first?["keys"] as? [[String: Any]])
+        XCTAssertEqual((keys.first?["pins"] as? [String])?.first, expected)
+    }
+
+    func testAFileThatHoldsNoKeyIsNamedOnce() throws {
+        try fleet.write("hello\n", to: "notes.txt")
+        let junk = try fleet.run(["pin", "notes.txt"])
+        XCTAssertEqual(junk.status, 2)
+        XCTAssertEqual(junk.stderr, "pinwatch: notes.txt: neither PEM nor a DER certificate; nor a certificate request or public key\n")
+        let missing = try fleet.run(["pin", "missing.pem"])
+        XCTAssertEqual(missing.stderr, "pinwatch: missing.pem: no such file\n", "the name once")
+    }
+}

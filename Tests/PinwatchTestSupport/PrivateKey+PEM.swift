@@ -1,4 +1,5 @@
 internal import COpenSSL
+import Foundation
 import PinwatchProbe
 
 /// Key files, which only the tests read and write: the product keeps its
@@ -38,4 +39,41 @@ extension PrivateKey {
         }
     }
 
+    /// The public key as PEM (`BEGIN PUBLIC KEY`): what `openssl pkey -pubout` writes.
+    package var publicKeyPEM: String {
+        "-----BEGIN PUBLIC KEY-----\n" + Self.base64Lines(subjectPublicKeyInfoDER) + "-----END PUBLIC KEY-----\n"
+    }
+
+    /// A certificate request for `commonName`, signed by this key, in DER.
+    package func certificateRequestDER(commonName: String) throws -> [UInt8] {
+        guard let request = X509_REQ_new(), let name = X509_NAME_new() else { throw LocalPKIError.keyEncoding("cannot allocate a request") }
+        defer {
+            X509_REQ_free(request)
+            X509_NAME_free(name)
+        }
+        let bytes = Array(commonName.utf8)
+        guard X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_UTF8, bytes, Int32(bytes.count), -1, 0) == 1,
+            X509_REQ_set_subject_name(request, name) == 1, X509_REQ_set_pubkey(request, pointer) == 1,
+            X509_REQ_sign(request, pointer, EVP_sha256()) > 0
+        else { throw LocalPKIError.keyEncoding(OpenSSLErrorQueue.drain()) }
+        var out: UnsafeMutablePointer<UInt8>? = nil
+        let length = i2d_X509_REQ(request, &out)
+        guard length > 0, let out else { throw LocalPKIError.keyEncoding(OpenSSLErrorQueue.drain()) }
+        defer { pinwatch_OPENSSL_free(out) }
+        return Array(UnsafeBufferPointer(start: out, count: Int(length)))
+    }
+
+    /// The request as PEM (`BEGIN CERTIFICATE REQUEST`).
+    package func certificateRequestPEM(commonName: String) throws -> String {
+        "-----BEGIN CERTIFICATE REQUEST-----\n" + Self.base64Lines(try certificateRequestDER(commonName: commonName))
+            + "-----END CERTIFICATE REQUEST-----\n"
+    }
+
+    private static func base64Lines(_ der: [UInt8]) -> String {
+        let text = Data(der).base64EncodedString()
+        return stride(from: 0, to: text.count, by: 64).map { start in
+            let from = text.index(text.startIndex, offsetBy: start)
+            return String(text[from..<(text.index(from, offsetBy: 64, limitedBy: text.endIndex) ?? text.endIndex)]) + "\n"
+        }.joined()
+    }
 }

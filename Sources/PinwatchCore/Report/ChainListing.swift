@@ -47,6 +47,45 @@ public enum ChainListing {
         return out
     }
 
+    /// `pin` on a certificate request or public key file: each key's pin
+    /// forms, and the stanza lines that add them as backup pins.
+    public static func text(file: String, keys: [PublicKeyPins]) -> String {
+        let name = TerminalText.sanitize(file)
+        var out = "\(name): \(keys.count) public key\(keys.count == 1 ? "" : "s") (not yet in a certificate)\n"
+        for (index, key) in keys.enumerated() {
+            let subject = key.subject.map { " \(TerminalText.sanitize($0))" } ?? ""
+            out += "\nkey \(index + 1) · from a \(key.source)\(subject)\n"
+            out += "  key      \(key.keyDescription)\n"
+            for (position, form) in key.pinForms.enumerated() {
+                out += "  \(position == 0 ? "pins " : "     ")    \(form)\n"
+            }
+        }
+        out += "\nbackup pins for a config stanza (add them to the tier the key will serve in):\n\n      leaf:\n"
+        for key in keys {
+            out += "        - \(PinText.sha256(key.spkiSHA256))   # backup: \(name)\n"
+        }
+        return out
+    }
+
+    /// `pin --format json` for a key file.
+    public static func json(file: String, keys: [PublicKeyPins]) -> String {
+        JSONValue.object([
+            ("file", .string(file)),
+            (
+                "keys",
+                .array(
+                    keys.map { key in
+                        .object([
+                            ("source", .string(key.source)), ("subject", .optional(key.subject)), ("key", .string(key.keyDescription)),
+                            ("spki_sha256", .string(PinText.base64(key.spkiSHA256))),
+                            ("key_sha256", .string(PinText.base64(key.keySHA256))),
+                            ("pins", .array(key.pinForms.map(JSONValue.string))),
+                        ])
+                    })
+            ),
+        ]).render()
+    }
+
     /// `pin --format json`: one object per file.
     public static func json(file: String, certificates: [CertificateFacts], now: Date = Date()) -> String {
         JSONValue.object([

@@ -9,7 +9,12 @@ public enum CertificateReader {
     public static let maximumFileSize = 10 * 1024 * 1024
 
     public static func certificates(inFile path: String) throws -> [X509Certificate] {
-        let bytes = try contents(of: path)
+        try certificates(in: try contents(of: path), source: path)
+    }
+
+    /// The same for bytes already read (`pin -` reads standard input);
+    /// `source` names them in errors.
+    public static func certificates(in bytes: [UInt8], source path: String) throws -> [X509Certificate] {
         if bytes.isEmpty {
             throw CertificateError.unreadable(path: path, reason: "file is empty")
         }
@@ -36,12 +41,29 @@ public enum CertificateReader {
         }
     }
 
+    /// A file's bytes, or standard input's for `-`, bounded like a file.
+    public static func read(_ path: String) throws -> [UInt8] {
+        guard path == "-" else { return try contents(of: path) }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = Glibc.read(STDIN_FILENO, &buffer, buffer.count)
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { break }
+            bytes += buffer.prefix(count)
+            if bytes.count > maximumFileSize {
+                throw CertificateError.unreadable(path: "standard input", reason: "more than \(maximumFileSize / 1024 / 1024) MiB")
+            }
+        }
+        return bytes
+    }
+
     /// SHA-256 of each certificate's DER, in file order: the config's `file:` pins.
     public static func certificateDigests(inFile path: String) throws -> [[UInt8]] {
         try certificates(inFile: path).map { SHA256Digest.of($0.der) }
     }
 
-    private static func contents(of path: String) throws -> [UInt8] {
+    static func contents(of path: String) throws -> [UInt8] {
         do {
             return try RegularFile.read(path, limit: maximumFileSize)
         } catch {

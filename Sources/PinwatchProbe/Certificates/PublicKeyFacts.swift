@@ -41,6 +41,11 @@ enum PublicKeyFacts {
     /// SHA-256 of the DER SubjectPublicKeyInfo: RFC 7469's pin-sha256.
     static func spkiDigest(of x509: OpaquePointer) -> [UInt8] {
         guard let publicKey = X509_get_X509_PUBKEY(x509) else { return [] }
+        return spkiDigest(ofPublicKey: publicKey)
+    }
+
+    /// The same for a bare `X509_PUBKEY` (a CSR's, a PUBLIC KEY file's).
+    static func spkiDigest(ofPublicKey publicKey: OpaquePointer) -> [UInt8] {
         var out: UnsafeMutablePointer<UInt8>? = nil
         let length = i2d_X509_PUBKEY(publicKey, &out)
         guard length > 0, let out else {
@@ -58,6 +63,10 @@ enum PublicKeyFacts {
     /// `04‖X‖Y`, whatever form the certificate carries.
     static func rawKeyDigest(of x509: OpaquePointer) -> [UInt8] {
         guard let publicKey = X509_get_X509_PUBKEY(x509) else { return [] }
+        return rawKeyDigest(ofPublicKey: publicKey, key: X509_get0_pubkey(x509))
+    }
+
+    static func rawKeyDigest(ofPublicKey publicKey: OpaquePointer, key: OpaquePointer?) -> [UInt8] {
         var keyBytes: UnsafePointer<UInt8>? = nil
         var keyLength: Int32 = 0
         guard X509_PUBKEY_get0_param(nil, &keyBytes, &keyLength, nil, publicKey) == 1,
@@ -68,7 +77,7 @@ enum PublicKeyFacts {
         }
         let raw = UnsafeBufferPointer(start: keyBytes, count: Int(keyLength))
         let isCompressedPoint = raw[0] == 0x02 || raw[0] == 0x03
-        if isCompressedPoint, let key = X509_get0_pubkey(x509), EVP_PKEY_get_base_id(key) == EVP_PKEY_EC,
+        if isCompressedPoint, let key, EVP_PKEY_get_base_id(key) == EVP_PKEY_EC,
             let uncompressed = uncompressedPoint(raw, of: key)
         {
             return SHA256Digest.of(uncompressed)

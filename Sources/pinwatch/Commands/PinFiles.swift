@@ -8,11 +8,15 @@ extension Pinwatch {
     struct PinFiles: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "pin",
-            abstract: "Print every pin form of the certificates in PEM or DER files, offline.",
-            discussion: "Each file may hold one DER certificate or any number of PEM certificates."
+            abstract: "Print every pin form of the certificates or keys in PEM or DER files, offline.",
+            discussion: """
+                Each file may hold one DER certificate or any number of PEM certificates, or a certificate \
+                request (CSR) or public key, PEM or DER: backup pins for a key that is not yet in a \
+                certificate. `-` reads standard input.
+                """
         )
 
-        @Argument(help: ArgumentHelp("PEM bundles or DER certificate files.", valueName: "file"))
+        @Argument(help: ArgumentHelp("Certificates, certificate requests or public keys (PEM or DER), or - for stdin.", valueName: "file"))
         var files: [String]
 
         @Option(help: "Output format: text or json.")
@@ -27,16 +31,31 @@ extension Pinwatch {
                 var sections: [String] = []
                 var jsonFiles: [String] = []
                 for path in files {
+                    let name = path == "-" ? "standard input" : path
+                    let bytes: [UInt8]
+                    do {
+                        bytes = try CertificateReader.read(path)
+                    } catch {
+                        // The reader's message already names the file.
+                        throw UserFacingError(message: "\(error)")
+                    }
                     let certificates: [CertificateFacts]
                     do {
-                        certificates = try CertificateReader.certificates(inFile: path).map(\.facts)
+                        certificates = try CertificateReader.certificates(in: bytes, source: name).map(\.facts)
                     } catch {
-                        throw UserFacingError(message: "\(path): \(error)")
+                        let keys = PublicKeyReader.keys(in: bytes)
+                        guard !keys.isEmpty else {
+                            throw UserFacingError(message: "\(error); nor a certificate request or public key")
+                        }
+                        switch format {
+                        case .text: sections.append(ChainListing.text(file: name, keys: keys))
+                        case .json: jsonFiles.append(ChainListing.json(file: name, keys: keys))
+                        }
+                        continue
                     }
-                    if certificates.isEmpty { throw UserFacingError(message: "\(path): no certificate found") }
                     switch format {
-                    case .text: sections.append(ChainListing.text(file: path, certificates: certificates))
-                    case .json: jsonFiles.append(ChainListing.json(file: path, certificates: certificates))
+                    case .text: sections.append(ChainListing.text(file: name, certificates: certificates))
+                    case .json: jsonFiles.append(ChainListing.json(file: name, certificates: certificates))
                     }
                 }
                 switch format {
