@@ -242,7 +242,7 @@ public final class HistoryStore: HostHistoryRecorder {
     }
 
     private func record(_ report: HostReport, at date: Date, unchangedChains: inout [Int64]) throws -> HostReport {
-        var state = try hostState(for: report.config)
+        var state = try hostState(for: report.config, at: date)
         let seconds = Int64(date.timeIntervalSince1970)
         var caKeysChanged = false
         var previousCANames: [String] = []
@@ -368,7 +368,7 @@ public final class HistoryStore: HostHistoryRecorder {
     }
 
     /// The host's row and what the store remembers of it, read once per run.
-    private func hostState(for host: HostConfig) throws -> HostState {
+    private func hostState(for host: HostConfig, at date: Date) throws -> HostState {
         if let state = hosts[host.identityKey] { return state }
         var id: Int64?
         try connection.query("SELECT id FROM host WHERE identity = ?1", [.text(host.identityKey)]) { id = $0.integer(0) }
@@ -409,7 +409,7 @@ public final class HistoryStore: HostHistoryRecorder {
             if previous != nil { state.recentChanges.append(status.date) }
             previous = status.status
         }
-        state.recentChanges = state.recentChanges.filter { Date().timeIntervalSince($0) <= 86_400 }
+        state.recentChanges = state.recentChanges.filter { date.timeIntervalSince($0) <= 86_400 }
         state.recent = Array(
             HistoryTimeline.entries(chains: chains.map { ($0.firstSeen, $0.chain) }, statuses: statuses).suffix(HostState.recentCount))
         return state
