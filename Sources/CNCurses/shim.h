@@ -27,6 +27,25 @@ static inline void pinwatch_getmaxyx(WINDOW *window, int *rows, int *cols) {
     *cols = x;
 }
 
+/// The mouse events the dashboard asks for: a left press (a click selects
+/// at once, without waiting for a release) and the wheel, which xterm-style
+/// terminals report as buttons 4 and 5. The masks are macros.
+static inline mmask_t pinwatch_mouse_events(void) {
+    return BUTTON1_PRESSED | BUTTON1_CLICKED | BUTTON4_PRESSED | BUTTON5_PRESSED;
+}
+
+/// Reads the pending mouse event: 1 a left press or click, 4 wheel up,
+/// 5 wheel down, 0 anything else; the screen row in *row.
+static inline int pinwatch_read_mouse(int *row) {
+    MEVENT event;
+    if (getmouse(&event) != OK) return 0;
+    *row = event.y;
+    if (event.bstate & BUTTON4_PRESSED) return 4;
+    if (event.bstate & BUTTON5_PRESSED) return 5;
+    if (event.bstate & (BUTTON1_PRESSED | BUTTON1_CLICKED)) return 1;
+    return 0;
+}
+
 /// stdscr is a macro over a function in some ncurses builds.
 static inline WINDOW *pinwatch_stdscr(void) { return stdscr; }
 

@@ -35,7 +35,9 @@ public final class TerminalScreen {
     ///
     /// Installs the crash-time restore first, and keeps ncurses' own
     /// SIGTSTP handler out (`JobControl` handles Ctrl-Z instead).
-    public init() throws {
+    /// `mouse`: report the wheel and clicks (`--no-mouse` leaves the
+    /// terminal's own selection alone).
+    public init(mouse: Bool = true) throws {
         TerminalGuard.install()
         JobControl.keepCursesHandlerOut()
         Self.chooseUTF8Locale()
@@ -59,6 +61,11 @@ public final class TerminalScreen {
         // Esc must feel immediate; the default waits a whole second for a sequence.
         set_escdelay(25)
         curs_set(0)
+        if mouse {
+            mousemask(pinwatch_mouse_events(), nil)
+            // Presses at once, no wait to tell a click from a drag.
+            mouseinterval(0)
+        }
         if has_colors() {
             start_color()
             hasDefaultColors = use_default_colors() == OK
@@ -188,6 +195,14 @@ public final class TerminalScreen {
         case KEY_ENTER: return .enter
         case KEY_BACKSPACE: return .backspace
         case KEY_RESIZE: return .resize
+        case KEY_MOUSE:
+            var row: Int32 = 0
+            switch pinwatch_read_mouse(&row) {
+            case 1: return .click(row: Int(row))
+            case 4: return .wheelUp
+            case 5: return .wheelDown
+            default: return nil
+            }
         case (KEY_F0 + 1)...(KEY_F0 + 12): return .function(Int(code - KEY_F0))
         default: return nil
         }

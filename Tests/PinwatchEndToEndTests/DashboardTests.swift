@@ -182,6 +182,42 @@ final class DashboardTests: XCTestCase {
         try assertRestored(status: "EXITED:0")
     }
 
+    /// The wheel moves the selection and a click selects the row under it,
+    /// as xterm reports them (SGR mouse mode); the mode is off again after q.
+    func testWheelAndClickSelectAndTheMouseModeEndsWithTheDashboard() throws {
+        let screen = try startDashboard()
+        let session = try XCTUnwrap(session)
+        XCTAssertEqual(try session.paneVariable("mouse_any_flag") == "1" || session.paneVariable("mouse_button_flag") == "1", true)
+        let lines = screen.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let target = try XCTUnwrap(lines.lastIndex { $0.contains(fleet.displayName(DashboardFleet.steady)) })
+        // SGR reports are 1-based: column 10, the target's line.
+        try session.typeRaw("\u{1B}[<0;10;\(target + 1)M\u{1B}[<0;10;\(target + 1)m")
+        try session.send("Enter")
+        try waitForScreen { $0.contains("detail: \(self.fleet.displayName(DashboardFleet.steady))") }
+        try session.send("Escape")
+        try session.send("g")
+        // One notch down moves three rows: from the first row to the fourth.
+        let order = try DashboardFleet.names.sorted { left, right in
+            try XCTUnwrap(lines.firstIndex(of: try row(left, in: screen))) < XCTUnwrap(lines.firstIndex(of: try row(right, in: screen)))
+        }
+        try session.typeRaw("\u{1B}[<65;10;3M")
+        try session.send("Enter")
+        try waitForScreen { $0.contains("detail: \(self.fleet.displayName(order[3]))") }
+        try session.send("Q")
+        try assertRestored(status: "EXITED:0")
+        XCTAssertEqual(try session.paneVariable("mouse_any_flag"), "0", "mouse reporting is off after the dashboard")
+        XCTAssertEqual(try session.paneVariable("mouse_button_flag"), "0")
+    }
+
+    func testNoMouseLeavesTheMouseToTheTerminal() throws {
+        try startDashboard(arguments: ["--no-mouse"])
+        let session = try XCTUnwrap(session)
+        XCTAssertEqual(try session.paneVariable("mouse_any_flag"), "0")
+        XCTAssertEqual(try session.paneVariable("mouse_button_flag"), "0")
+        try session.send("q")
+        try assertRestored(status: "EXITED:0")
+    }
+
     func testCapitalQQuitsFromTheDetailView() throws {
         try startDashboard()
         try session?.send("Enter")
@@ -227,11 +263,14 @@ final class DashboardTests: XCTestCase {
 
     /// Opens the dashboard and waits until every host has a result.
     @discardableResult
-    private func startDashboard(environment: [String: String] = [:], file: StaticString = #filePath, line: UInt = #line) throws -> String {
+    private func startDashboard(
+        environment: [String: String] = [:], arguments: [String] = [], file: StaticString = #filePath, line: UInt = #line
+    ) throws -> String {
         // A crash reports at once instead of waiting 30 s for a debugger;
         // colours are under test, whatever NO_COLOR the runner has.
         let environment = environment.merging(["SWIFT_BACKTRACE": "interactive=no", "NO_COLOR": ""]) { _, new in new }
-        let session = try TmuxSession(command: fleet.watchCommand(), columns: 120, rows: 40, environment: environment)
+        let session = try TmuxSession(
+            command: fleet.watchCommand(extraArguments: arguments), columns: 120, rows: 40, environment: environment)
         self.session = session
         return try waitForScreen(file: file, line: line) { screen in
             DashboardFleet.names.allSatisfy { name in

@@ -78,6 +78,26 @@ final class KeyHandlingTests: XCTestCase {
         XCTAssertEqual(state.handle(.character("q")), [.quit], "q in the table quits")
     }
 
+    /// Screen rows 0–1 are the header, row 2 the column titles (no banner
+    /// without results), so host rows start at screen row 3.
+    func testWheelMovesThreeRowsAndAClickSelectsTheRowUnderIt() {
+        var state = manyHosts(30)
+        _ = state.handle(.wheelDown)
+        XCTAssertEqual(state.selectedHost, 3)
+        _ = state.handle(.wheelUp)
+        _ = state.handle(.wheelUp)
+        XCTAssertEqual(state.selectedHost, 0, "never above the first row")
+        _ = state.handle(.click(row: 3 + 5))
+        XCTAssertEqual(state.selectedHost, 5)
+        _ = state.handle(.click(row: 0))
+        XCTAssertEqual(state.selectedHost, 5, "a click on the header selects nothing")
+        _ = state.handle(.click(row: 23))
+        XCTAssertEqual(state.selectedHost, 5, "nor one on the footer")
+        _ = state.handle(.enter)
+        _ = state.handle(.wheelDown)
+        XCTAssertEqual(state.view, .detail(hostIndex: 5), "in details the wheel scrolls")
+    }
+
     func testQuitFromAnywhereAndHelpOnF1() {
         var state = manyHosts(3)
         _ = state.handle(.enter)

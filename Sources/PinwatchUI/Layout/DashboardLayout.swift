@@ -80,6 +80,18 @@ public enum DashboardLayout {
         return parts.isEmpty ? nil : parts.joined(separator: " · ")
     }
 
+    /// The table row (index into `visibleHostIndices`) drawn on `screenRow`
+    /// of the live screen, or nil when that row shows no host.
+    static func tableRow(atScreenRow screenRow: Int, state: DashboardState) -> Int? {
+        let banner = BannerLayout.liveCount(for: state, limit: bannerLimit(for: state, height: state.screenRows))
+        let firstHostRow = HeaderLayout.height + banner + 1
+        let capacity = tableCapacity(for: state, height: state.screenRows)
+        let offset = screenRow - firstHostRow
+        guard offset >= 0, offset < capacity else { return nil }
+        let row = tableWindowStart(state, capacity: capacity) + offset
+        return row < state.visibleHostIndices.count ? row : nil
+    }
+
     /// The first table row on screen, as `drawTable` chooses it.
     private static func tableWindowStart(_ state: DashboardState, capacity: Int) -> Int {
         let count = state.visibleHostIndices.count

@@ -15,6 +15,7 @@ enum HelpLayout {
         ("y", "pins: stanza (detail view)"),
         ("? F1", "this help"),
         ("^U", "clear the filter being typed"),
+        ("wheel click", "move / select (--no-mouse: off)"),
         ("✓ ✗ ·", "pin matched / not / no pins"),
         ("L I R", "leaf, intermediate, root"),
     ]

@@ -1,5 +1,8 @@
 /// Key handling: the whole keyboard contract of the dashboard in one place.
 extension DashboardState {
+    /// Rows one notch of the wheel moves, as in most terminal programs.
+    static let wheelStep = 3
+
     /// Applies one key and returns what the controller must do.
     public mutating func handle(_ key: Key) -> [DashboardCommand] {
         // Quit from anywhere: Ctrl-C, Q, F10 (htop's key). `q` quits from
@@ -34,6 +37,10 @@ extension DashboardState {
         case .pageDown: moveSelection(by: tablePageSize)
         case .home, .character("g"): selectRow(0)
         case .end, .character("G"): selectRow(visibleHostIndices.count - 1)
+        case .wheelUp: moveSelection(by: -Self.wheelStep)
+        case .wheelDown: moveSelection(by: Self.wheelStep)
+        case .click(let row):
+            if let tableRow = DashboardLayout.tableRow(atScreenRow: row, state: self) { selectRow(tableRow) }
         case .character("s"):
             sortOrder = sortOrder == .worstFirst ? .configuration : .worstFirst
             keepSelectionVisible()
@@ -69,6 +76,8 @@ extension DashboardState {
             stanzaText = nil
         case .up, .character("k"): scrollDetail(by: -1)
         case .down, .character("j"): scrollDetail(by: 1)
+        case .wheelUp: scrollDetail(by: -Self.wheelStep)
+        case .wheelDown: scrollDetail(by: Self.wheelStep)
         case .pageUp: scrollDetail(by: -detailPageSize)
         case .pageDown: scrollDetail(by: detailPageSize)
         case .home, .character("g"): setDetailScroll(0)

@@ -8,6 +8,9 @@ public enum Key: Hashable, Sendable {
     case ctrlU
     /// F1 … F12.
     case function(Int)
+    /// The mouse: the wheel, and a click on a screen row (0 is the top).
+    case wheelUp, wheelDown
+    case click(row: Int)
     /// The terminal changed size; the controller re-queries it and redraws.
     case resize
 }

@@ -26,6 +26,9 @@ extension Pinwatch {
         @Flag(help: "Do not ring the bell when a host turns leaf_only, blocked or expired.")
         var noBell = false
 
+        @Flag(help: "Leave the mouse to the terminal (no wheel scrolling or click to select).")
+        var noMouse = false
+
         @OptionGroup var history: StateOptions
 
         func validate() throws {
@@ -41,7 +44,8 @@ extension Pinwatch {
                 let hooks = DashboardController.Hooks(reloadConfig: { try self.loadWithOverrides() })
                 let store = try history.openForWatching(config)
                 let controller = try Self.makeController(
-                    config: config, environment: environment, theme: chosenTheme, bell: !noBell, hooks: hooks, history: store)
+                    config: config, environment: environment, theme: chosenTheme, bell: !noBell, mouse: !noMouse, hooks: hooks,
+                    history: store)
                 controller.run()
             }
         }
@@ -66,12 +70,13 @@ extension Pinwatch {
         }
 
         static func makeController(
-            config: Config, environment: [String: String], theme: Theme, bell: Bool,
+            config: Config, environment: [String: String], theme: Theme, bell: Bool, mouse: Bool = true,
             hooks: DashboardController.Hooks = .init(), history: HostHistoryRecorder?
         ) throws -> DashboardController {
             do {
                 return try DashboardController(
-                    config: config, environment: environment, theme: theme, bellEnabled: bell, hooks: hooks, history: history)
+                    config: config, environment: environment, theme: theme, bellEnabled: bell, mouse: mouse, hooks: hooks,
+                    history: history)
             } catch {
                 throw UserFacingError(message: "cannot start the dashboard: \(error)")
             }

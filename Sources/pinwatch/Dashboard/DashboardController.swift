@@ -48,7 +48,7 @@ final class DashboardController: @unchecked Sendable {
     private var firstFrameTiming: FirstFrameTiming
 
     init(
-        config: Config, environment: [String: String], theme: Theme, bellEnabled: Bool, hooks: Hooks = Hooks(),
+        config: Config, environment: [String: String], theme: Theme, bellEnabled: Bool, mouse: Bool = true, hooks: Hooks = Hooks(),
         history: HostHistoryRecorder? = nil
     ) throws {
         self.environment = environment
@@ -60,7 +60,7 @@ final class DashboardController: @unchecked Sendable {
         self.theme = theme
         self.firstFrameTiming = FirstFrameTiming(environment: ProcessInfo.processInfo.environment)
         self.state = DashboardState.make(config: config, environment: environment, themeName: theme.name)
-        self.screen = try TerminalScreen()
+        self.screen = try TerminalScreen(mouse: mouse)
         if ThemeLoader.prefersMono(environment: environment, colorCount: screen.colorCount), theme.name != "mono" {
             self.theme = ThemeLoader.mono
             state.themeName = "mono"

@@ -31,6 +31,9 @@ extension Pinwatch {
         @Flag(help: "Do not ring the bell.")
         var noBell = false
 
+        @Flag(help: "Leave the mouse to the terminal (no wheel scrolling or click to select).")
+        var noMouse = false
+
         func validate() throws {
             _ = try IntervalOption.seconds(interval)
         }
@@ -68,7 +71,7 @@ extension Pinwatch {
                     }
                 })
                 let controller = try Watch.makeController(
-                    config: config, environment: fleet.environment, theme: chosenTheme, bell: !noBell, hooks: hooks,
+                    config: config, environment: fleet.environment, theme: chosenTheme, bell: !noBell, mouse: !noMouse, hooks: hooks,
                     history: try DemoHistory.open())
                 controller.announce(
                     "demo: \(config.hosts.count) local hosts; the intermediate of \(DemoFleet.rotatingHost) rotates after the second cycle")

@@ -91,6 +91,17 @@ final class TmuxSession {
         return nil
     }
 
+    /// A pane format variable (`mouse_any_flag`: whether the program asked
+    /// for mouse events).
+    func paneVariable(_ name: String) throws -> String {
+        try tmux(["display-message", "-p", "-t", "0", "#{\(name)}"]).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Bytes typed as they are, escape sequences included (a mouse report).
+    func typeRaw(_ text: String) throws {
+        try tmux(["send-keys", "-t", "0", "-l", text])
+    }
+
     func setGlobalOption(_ name: String, _ value: String) throws {
         try tmux(["set-option", "-g", name, value])
     }
