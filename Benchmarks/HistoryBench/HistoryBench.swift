@@ -48,12 +48,12 @@ enum HistoryBench {
                 storeTimes.append(Double(recorded - verdicts) / 1e6)
             }
         }
-        let store_ = median(storeTimes)
+        let storeMedian = median(storeTimes)
         let verdict = median(verdictTimes)
         print(
             String(
                 format: "unchanged cycle, 1000 hosts: store %.2f ms (median of %d), verdicts %.2f ms; store/verdicts = %.2f",
-                store_, storeTimes.count, verdict, store_ / verdict))
+                storeMedian, storeTimes.count, verdict, storeMedian / verdict))
     }
 
     static func growth(hosts: Int, days: Int, folder: String) throws {

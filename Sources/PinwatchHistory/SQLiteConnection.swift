@@ -59,10 +59,10 @@ final class SQLiteConnection {
             switch value {
             case .null: status = sqlite3_bind_null(statement, index)
             case .integer(let number): status = sqlite3_bind_int64(statement, index, number)
-            case .text(let text): status = sqlite3_bind_text(statement, index, text, -1, SQLITE_TRANSIENT_POINTER)
+            case .text(let text): status = sqlite3_bind_text(statement, index, text, -1, transientDestructor)
             case .blob(let bytes):
                 status = bytes.withUnsafeBytes { buffer in
-                    sqlite3_bind_blob(statement, index, buffer.baseAddress, Int32(buffer.count), SQLITE_TRANSIENT_POINTER)
+                    sqlite3_bind_blob(statement, index, buffer.baseAddress, Int32(buffer.count), transientDestructor)
                 }
             }
             guard status == SQLITE_OK else { throw failure(status) }
@@ -103,7 +103,7 @@ final class SQLiteConnection {
 
 /// SQLite copies bound text and blobs (SQLITE_TRANSIENT), which Swift
 /// cannot spell as the C macro's cast of -1.
-private let SQLITE_TRANSIENT_POINTER = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
+private let transientDestructor = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
 
 enum SQLiteValue {
     case null
