@@ -417,6 +417,11 @@ final class LayoutTests: XCTestCase {
             $0.contains("down.example:443") && $0.contains("timeout")
         }
         XCTAssertTrue(row?.contains("timed out after 5 s during the TLS handshake (203.0.113.10:443)") ?? false, row ?? "no row")
+        let wide = Fixture.lines(DashboardLayout.frame(for: state, width: 200, height: 12, now: now))
+        XCTAssertTrue(wide.contains { $0.contains("since reason") }, "a reason column on a wide screen")
+        XCTAssertTrue(wide.contains { $0.contains("up.example:443") && $0.contains(state.reports[1]?.reason ?? "?") }, "every row says why")
+        let narrow = Fixture.lines(DashboardLayout.frame(for: state, width: 80, height: 12, now: now))
+        XCTAssertFalse(narrow.contains { $0.contains("reason") }, "no room for it at 80 columns")
     }
 
     /// `/status:NAME` keeps hosts by status or severity.

@@ -5,6 +5,8 @@ import PinwatchCore
 enum TableLayout {
     enum Column: CaseIterable {
         case status, host, chain, tier, days, proxy, age, since
+        /// The severity's one sentence, on screens wide enough for it.
+        case reason
 
         var title: String {
             switch self {
@@ -16,16 +18,19 @@ enum TableLayout {
             case .proxy: return "proxy"
             case .age: return "age"
             case .since: return "since"
+            case .reason: return "reason"
             }
         }
     }
 
     static let minimumHostWidth = 12
+    static let minimumReasonWidth = 20
 
     /// Column widths for `width` cells; optional columns are dropped, least
     /// useful first, until the host name gets a readable width. The host
-    /// column takes no more than its widest label (`hostWidth`); the rest
-    /// goes to the chain column, where an error row writes its reason.
+    /// column takes no more than its widest label (`hostWidth`); what is
+    /// left becomes a `reason` column, so a wide screen says why for every
+    /// row (an error row's whole message included).
     static func columns(width: Int, chainLevels: Int, hostWidth wanted: Int = .max) -> [(Column, Int)] {
         let chainWidth = min(14, max(5, chainLevels * 3 - 1))
         var columns: [(Column, Int)] = [
@@ -42,8 +47,13 @@ enum TableLayout {
         if let hostIndex = columns.firstIndex(where: { $0.0 == .host }) {
             let available = max(1, hostWidth())
             let host = min(available, max(minimumHostWidth, wanted))
-            columns[hostIndex].1 = host
-            if let chainIndex = columns.firstIndex(where: { $0.0 == .chain }) { columns[chainIndex].1 += available - host }
+            // A reason column narrower than a few words helps nobody.
+            if available - host - 1 >= minimumReasonWidth {
+                columns[hostIndex].1 = host
+                columns.append((.reason, available - host - 1))
+            } else {
+                columns[hostIndex].1 = available
+            }
         }
         return columns
     }
@@ -135,6 +145,9 @@ enum TableLayout {
         case .since:
             guard let since = state.statusSince[hostIndex] else { return waiting }
             return [Span(Formatting.duration(now.timeIntervalSince(since)), Style(.dim))]
+        case .reason:
+            guard let report else { return waiting }
+            return [Span(report.reason, report.severity == .ok ? Style(.dim) : Style(.normal))]
         }
     }
 
