@@ -8,10 +8,14 @@ public struct HistoryError: Error, CustomStringConvertible {
     /// Another pinwatch writes to this file now: one-shot commands go on
     /// without recording instead of failing.
     public var isInUse = false
+    /// The place cannot hold a state file (no folder can be made, nothing
+    /// can be written); unlike a damaged or foreign file, nothing is at risk.
+    public var isUnavailable = false
 
-    init(_ path: String, _ problem: String, inUse: Bool = false) {
+    init(_ path: String, _ problem: String, inUse: Bool = false, unavailable: Bool = false) {
         description = "\(path): \(problem); set `state: off` (or --state off) to run without history"
         isInUse = inUse
+        isUnavailable = unavailable
     }
 }
 
@@ -101,7 +105,9 @@ public final class HistoryStore: HostHistoryRecorder {
         } catch {
             let failure = error as? SQLiteError ?? SQLiteError(code: 1, message: "\(error)")
             // SQLITE_CANTOPEN: a folder that cannot be written, mostly.
-            throw HistoryError(path, failure.code == 14 ? "cannot create the state file (\(failure.message))" : Self.describe(failure))
+            throw HistoryError(
+                path, failure.code == 14 ? "cannot create the state file (\(failure.message))" : Self.describe(failure),
+                unavailable: failure.code == 14 || failure.code == 8)
         }
         do {
             let (application, version) = try readHeader()

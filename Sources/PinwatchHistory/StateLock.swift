@@ -14,12 +14,12 @@ final class StateLock {
                 try FileManager.default.createDirectory(
                     atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             } catch {
-                throw HistoryError(path, "cannot create the folder \(folder) (\(Self.reason(errno)))")
+                throw HistoryError(path, "cannot create the folder \(folder) (\(Self.reason(errno)))", unavailable: true)
             }
         }
         descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
-            throw HistoryError(path, "cannot create \(lockPath) (\(Self.reason(errno)))")
+            throw HistoryError(path, "cannot create \(lockPath) (\(Self.reason(errno)))", unavailable: true)
         }
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
             var buffer = [UInt8](repeating: 0, count: 32)

@@ -132,6 +132,30 @@ final class HistoryEndToEndTests: LocalFleetTestCase {
         XCTAssertNil(try SnapshotJSON.decode(off.stdout).host("any.test").statusSince, "no history with state off")
     }
 
+    /// A monitoring user whose home cannot hold a state file: `check`
+    /// still answers, without history, and says nothing extra.
+    func testAnUnwritableDefaultStatePlaceDoesNotStopCheck() throws {
+        try fleet.addOK("monitored.test")
+        try fleet.writeConfig()
+        let check = try fleet.run(["check"], environment: ["XDG_STATE_HOME": "/proc/pinwatch-nowhere"])
+        XCTAssertEqual(check.status, 0, check.stdout + check.stderr)
+        XCTAssertTrue(check.stdout.hasPrefix("PINWATCH OK"), check.stdout)
+        XCTAssertEqual(check.stderr, "")
+        let snapshot = try fleet.run(["snapshot", "--format", "json"], environment: ["XDG_STATE_HOME": "/proc/pinwatch-nowhere"])
+        XCTAssertEqual(snapshot.status, 0, snapshot.stderr)
+        XCTAssertTrue(snapshot.stderr.contains("history not recorded"), snapshot.stderr)
+        // Asked for by name, the same place is an error.
+        let explicit = try fleet.run(["check", "--state", "/proc/pinwatch-nowhere/state.sqlite"])
+        XCTAssertEqual(explicit.status, 3, explicit.stdout)
+        // A foreign file at the default place is never passed over in silence.
+        let home = fleet.directory.appendingPathComponent("state-home")
+        try FileManager.default.createDirectory(at: home.appendingPathComponent("pinwatch"), withIntermediateDirectories: true)
+        try "not a database\n".write(to: home.appendingPathComponent("pinwatch/state.sqlite"), atomically: true, encoding: .utf8)
+        let foreign = try fleet.run(["check"], environment: ["XDG_STATE_HOME": home.path])
+        XCTAssertEqual(foreign.status, 3, foreign.stdout)
+        XCTAssertTrue(foreign.stdout.contains("is not a pinwatch state file"), foreign.stdout)
+    }
+
     private func waitFor(_ what: @autoclosure () -> String, _ condition: () throws -> Bool) throws {
         let deadline = Date().addingTimeInterval(20)
         while Date() < deadline {

@@ -22,14 +22,17 @@ struct StateOptions: ParsableArguments {
 
     /// The store for a one-shot command: while a `watch` or `serve` holds
     /// it, the cycle is simply not recorded (`note` says so, or nothing).
+    /// The same when nobody asked for a state file and the default place
+    /// cannot hold one (a monitoring user without a writable home): a
+    /// `check` must not turn UNKNOWN over a history it was never given.
     func openForOneShot(_ config: Config, note: ((String) -> Void)?) throws -> HistoryStore? {
+        let chosenByUser = state != nil || config.state != .automatic
         do {
             return try HistoryStore.open(config.state, override: state, historyDays: config.historyDays)
-        } catch  where error.isInUse {
+        } catch {
+            guard error.isInUse || (error.isUnavailable && !chosenByUser) else { throw UserFacingError(message: error.description) }
             note?("pinwatch: history not recorded: \(error.description)")
             return nil
-        } catch {
-            throw UserFacingError(message: error.description)
         }
     }
 }
