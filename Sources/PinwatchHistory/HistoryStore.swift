@@ -23,8 +23,8 @@ public struct HistoryError: Error, CustomStringConvertible {
 /// chain or status per host, plus when each chain was last seen. A cycle
 /// of unchanged hosts costs one transaction of `last_seen` updates.
 ///
-/// Not thread-safe: the poller calls `record` on the queue that receives
-/// reports, and commands read from their own thread.
+/// Not thread-safe: the poller records on one serial queue, and commands
+/// read from their own thread.
 public final class HistoryStore: HostHistoryRecorder {
     public enum Mode: Sendable {
         /// `watch`, `serve`, `snapshot`, `check`: records, holds the lock.
@@ -293,11 +293,7 @@ public final class HistoryStore: HostHistoryRecorder {
         state.recentChanges.removeAll { date.timeIntervalSince($0) > 86_400 }
         hosts[report.config.identityKey] = state
 
-        var renewal: RenewalEstimate?
-        if let leaf = state.chain?.leaf {
-            renewal = RenewalForecast.estimate(
-                leafChanges: Array(state.leafChanges.suffix(12)), notBefore: leaf.notBefore, notAfter: leaf.notAfter, now: date)
-        }
+        let renewal = Self.renewal(leafChanges: state.leafChanges, leaf: state.chain?.leaf, now: date)
         let history = HostHistory(
             statusSince: state.since, changesLast24Hours: state.recentChanges.count, renewal: renewal,
             caKeysChanged: caKeysChanged, previousCANames: previousCANames, recent: state.recent)
@@ -394,11 +390,7 @@ public final class HistoryStore: HostHistoryRecorder {
             state.chain = latest.chain
             state.certificateDigests = latest.chain.levels.map(\.certSHA256)
         }
-        var previousLeaf: [UInt8]?
-        for entry in chains where entry.chain.leaf?.certSHA256 != previousLeaf {
-            state.leafChanges.append(entry.firstSeen)
-            previousLeaf = entry.chain.leaf?.certSHA256
-        }
+        state.leafChanges = Self.leafChanges(in: chains)
         let statuses = try statuses(hostID: id, since: nil)
         if let last = statuses.last {
             state.status = (last.status.rawValue, last.severity.rawValue)
@@ -422,6 +414,25 @@ public final class HistoryStore: HostHistoryRecorder {
     }
 
     // MARK: Reading
+
+    /// When each new leaf was first seen, oldest first.
+    static func leafChanges(in chains: [StoredChain]) -> [Date] {
+        var dates: [Date] = []
+        var previousLeaf: [UInt8]?
+        for entry in chains where entry.chain.leaf?.certSHA256 != previousLeaf {
+            dates.append(entry.firstSeen)
+            previousLeaf = entry.chain.leaf?.certSHA256
+        }
+        return dates
+    }
+
+    /// The forecast from the latest dozen renewals: older ones say little
+    /// about the cadence now.
+    static func renewal(leafChanges: [Date], leaf: ObservedCertificate?, now: Date) -> RenewalEstimate? {
+        leaf.map {
+            RenewalForecast.estimate(leafChanges: Array(leafChanges.suffix(12)), notBefore: $0.notBefore, notAfter: $0.notAfter, now: now)
+        }
+    }
 
     struct StoredChain {
         var id: Int64
@@ -490,16 +501,7 @@ public final class HistoryStore: HostHistoryRecorder {
             return try rows.map { row in
                 let chains = try chains(hostID: row.id)
                 let statuses = try statuses(hostID: row.id, since: nil)
-                var leafChanges: [Date] = []
-                var previousLeaf: [UInt8]?
-                for entry in chains where entry.chain.leaf?.certSHA256 != previousLeaf {
-                    leafChanges.append(entry.firstSeen)
-                    previousLeaf = entry.chain.leaf?.certSHA256
-                }
-                let renewal = chains.last?.chain.leaf.map {
-                    RenewalForecast.estimate(
-                        leafChanges: Array(leafChanges.suffix(12)), notBefore: $0.notBefore, notAfter: $0.notAfter, now: now)
-                }
+                let renewal = Self.renewal(leafChanges: Self.leafChanges(in: chains), leaf: chains.last?.chain.leaf, now: now)
                 return HostTimeline(
                     host: row.host, port: row.port, serverName: row.sni, connect: row.connect,
                     entries: HistoryTimeline.entries(chains: chains.map { ($0.firstSeen, $0.chain) }, statuses: statuses),

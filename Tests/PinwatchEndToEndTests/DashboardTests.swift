@@ -191,7 +191,7 @@ final class DashboardTests: XCTestCase {
         let lines = screen.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let target = try XCTUnwrap(lines.lastIndex { $0.contains(fleet.displayName(DashboardFleet.steady)) })
         // SGR reports are 1-based: column 10, the target's line.
-        try session.typeRaw("\u{1B}[<0;10;\(target + 1)M\u{1B}[<0;10;\(target + 1)m")
+        try session.type("\u{1B}[<0;10;\(target + 1)M\u{1B}[<0;10;\(target + 1)m")
         try session.send("Enter")
         try waitForScreen { $0.contains("detail: \(self.fleet.displayName(DashboardFleet.steady))") }
         try session.send("Escape")
@@ -200,7 +200,7 @@ final class DashboardTests: XCTestCase {
         let order = try DashboardFleet.names.sorted { left, right in
             try XCTUnwrap(lines.firstIndex(of: try row(left, in: screen))) < XCTUnwrap(lines.firstIndex(of: try row(right, in: screen)))
         }
-        try session.typeRaw("\u{1B}[<65;10;3M")
+        try session.type("\u{1B}[<65;10;3M")
         try session.send("Enter")
         try waitForScreen { $0.contains("detail: \(self.fleet.displayName(order[3]))") }
         try session.send("Q")

@@ -61,7 +61,9 @@ final class HistoryEndToEndTests: LocalFleetTestCase {
             ["serve", "--config", fleet.configURL.path, "--listen", "127.0.0.1:\(port)", "--state", statePath],
             directory: fleet.directory, name: "serve")
         defer { serve.stop() }
-        try waitFor("serve ready: \(serve.stderr)") { (try? LoopbackHTTP.get(port: port, "/-/ready", timeout: 2))?.status == 200 }
+        try waitUntil(timeout: 20, "serve ready: \(serve.stderr)") {
+            (try? LoopbackHTTP.get(port: port, "/-/ready", timeout: 2))?.status == 200
+        }
 
         let second = try fleet.run(["serve", "--listen", "127.0.0.1:\(try LocalPorts.closedPort())", "--state", statePath], timeout: 20)
         XCTAssertEqual(second.status, 2)
@@ -92,7 +94,7 @@ final class HistoryEndToEndTests: LocalFleetTestCase {
                 PinwatchBinary.url.path,
                 ["serve", "--config", fleet.configURL.path, "--listen", "127.0.0.1:\(port)", "--state", statePath],
                 directory: fleet.directory, name: "serve-\(round)")
-            try waitFor("serve \(round) ready: \(serve.stderr)") {
+            try waitUntil(timeout: 20, "serve \(round) ready: \(serve.stderr)") {
                 (try? LoopbackHTTP.get(port: port, "/-/ready", timeout: 2))?.status == 200
             }
             usleep(UInt32.random(in: 100_000...1_600_000, using: &generator))
@@ -154,14 +156,5 @@ final class HistoryEndToEndTests: LocalFleetTestCase {
         let foreign = try fleet.run(["check"], environment: ["XDG_STATE_HOME": home.path])
         XCTAssertEqual(foreign.status, 3, foreign.stdout)
         XCTAssertTrue(foreign.stdout.contains("is not a pinwatch state file"), foreign.stdout)
-    }
-
-    private func waitFor(_ what: @autoclosure () -> String, _ condition: () throws -> Bool) throws {
-        let deadline = Date().addingTimeInterval(20)
-        while Date() < deadline {
-            if try condition() { return }
-            usleep(100_000)
-        }
-        XCTFail("not within 20 s: \(what())")
     }
 }

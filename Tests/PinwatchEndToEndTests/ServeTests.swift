@@ -52,16 +52,6 @@ final class ServeTests: LocalFleetTestCase {
         return (process, port)
     }
 
-    private func waitUntil(timeout: TimeInterval, _ what: @autoclosure () -> String, _ condition: () throws -> Bool) throws {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if try condition() { return }
-            usleep(200_000)
-        }
-        XCTFail("not within \(timeout) s: \(what())")
-        throw LoopbackHTTP.Failure(description: "timed out")
-    }
-
     // MARK: The shipped files
 
     func testShippedRulesAndScrapeConfigPassPromtool() throws {

@@ -1,5 +1,4 @@
 internal import COpenSSL
-import Foundation
 import PinwatchProbe
 
 /// Key files, which only the tests read and write: the product keeps its
@@ -21,31 +20,31 @@ extension PrivateKey {
 
     /// The key as unencrypted PKCS#8 PEM (`BEGIN PRIVATE KEY`).
     package var pem: String {
-        get throws {
-            guard let bio = BIO_new(BIO_s_mem()) else {
-                throw LocalPKIError.keyEncoding("cannot allocate a memory BIO")
-            }
-            defer { BIO_free(bio) }
-            guard PEM_write_bio_PKCS8PrivateKey(bio, pointer, nil, nil, 0, nil, nil) == 1 else {
-                throw LocalPKIError.keyEncoding(OpenSSLErrorQueue.drain())
-            }
-            var data: UnsafeMutablePointer<CChar>? = nil
-            let length = pinwatch_BIO_get_mem_data(bio, &data)
-            guard length > 0, let data else {
-                throw LocalPKIError.keyEncoding("empty PEM output")
-            }
-            let bytes = UnsafeRawBufferPointer(start: data, count: length)
-            return String(decoding: bytes, as: UTF8.self)
-        }
+        get throws { try Self.pemText { PEM_write_bio_PKCS8PrivateKey($0, pointer, nil, nil, 0, nil, nil) } }
     }
 
     /// The public key as PEM (`BEGIN PUBLIC KEY`): what `openssl pkey -pubout` writes.
     package var publicKeyPEM: String {
-        "-----BEGIN PUBLIC KEY-----\n" + Self.base64Lines(subjectPublicKeyInfoDER) + "-----END PUBLIC KEY-----\n"
+        get throws { try Self.pemText { PEM_write_bio_PUBKEY($0, pointer) } }
     }
 
     /// A certificate request for `commonName`, signed by this key, in DER.
     package func certificateRequestDER(commonName: String) throws -> [UInt8] {
+        try withCertificateRequest(commonName: commonName) { request in
+            var out: UnsafeMutablePointer<UInt8>? = nil
+            let length = i2d_X509_REQ(request, &out)
+            guard length > 0, let out else { throw LocalPKIError.keyEncoding(OpenSSLErrorQueue.drain()) }
+            defer { pinwatch_OPENSSL_free(out) }
+            return Array(UnsafeBufferPointer(start: out, count: Int(length)))
+        }
+    }
+
+    /// The request as PEM (`BEGIN CERTIFICATE REQUEST`).
+    package func certificateRequestPEM(commonName: String) throws -> String {
+        try withCertificateRequest(commonName: commonName) { request in try Self.pemText { PEM_write_bio_X509_REQ($0, request) } }
+    }
+
+    private func withCertificateRequest<T>(commonName: String, _ body: (OpaquePointer) throws -> T) throws -> T {
         guard let request = X509_REQ_new(), let name = X509_NAME_new() else { throw LocalPKIError.keyEncoding("cannot allocate a request") }
         defer {
             X509_REQ_free(request)
@@ -56,24 +55,23 @@ extension PrivateKey {
             X509_REQ_set_subject_name(request, name) == 1, X509_REQ_set_pubkey(request, pointer) == 1,
             X509_REQ_sign(request, pointer, EVP_sha256()) > 0
         else { throw LocalPKIError.keyEncoding(OpenSSLErrorQueue.drain()) }
-        var out: UnsafeMutablePointer<UInt8>? = nil
-        let length = i2d_X509_REQ(request, &out)
-        guard length > 0, let out else { throw LocalPKIError.keyEncoding(OpenSSLErrorQueue.drain()) }
-        defer { pinwatch_OPENSSL_free(out) }
-        return Array(UnsafeBufferPointer(start: out, count: Int(length)))
+        return try body(request)
     }
 
-    /// The request as PEM (`BEGIN CERTIFICATE REQUEST`).
-    package func certificateRequestPEM(commonName: String) throws -> String {
-        "-----BEGIN CERTIFICATE REQUEST-----\n" + Self.base64Lines(try certificateRequestDER(commonName: commonName))
-            + "-----END CERTIFICATE REQUEST-----\n"
-    }
-
-    private static func base64Lines(_ der: [UInt8]) -> String {
-        let text = Data(der).base64EncodedString()
-        return stride(from: 0, to: text.count, by: 64).map { start in
-            let from = text.index(text.startIndex, offsetBy: start)
-            return String(text[from..<(text.index(from, offsetBy: 64, limitedBy: text.endIndex) ?? text.endIndex)]) + "\n"
-        }.joined()
+    /// What one of OpenSSL's `PEM_write_bio_*` functions writes, as text.
+    private static func pemText(_ write: (OpaquePointer) -> Int32) throws -> String {
+        guard let bio = BIO_new(BIO_s_mem()) else {
+            throw LocalPKIError.keyEncoding("cannot allocate a memory BIO")
+        }
+        defer { BIO_free(bio) }
+        guard write(bio) == 1 else {
+            throw LocalPKIError.keyEncoding(OpenSSLErrorQueue.drain())
+        }
+        var data: UnsafeMutablePointer<CChar>? = nil
+        let length = pinwatch_BIO_get_mem_data(bio, &data)
+        guard length > 0, let data else {
+            throw LocalPKIError.keyEncoding("empty PEM output")
+        }
+        return String(decoding: UnsafeRawBufferPointer(start: data, count: length), as: UTF8.self)
     }
 }

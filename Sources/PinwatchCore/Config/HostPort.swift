@@ -7,6 +7,8 @@ public struct HostPort: Equatable, Sendable {
 
     public var host: String
     public var port: Int
+    /// False when `port` is the default because the text named none.
+    public var portWasWritten = false
 
     /// Longer than any host name (253) plus a port: the rest is not a target.
     public static let maximumLength = 270
@@ -31,6 +33,7 @@ public struct HostPort: Equatable, Sendable {
                 self.port = defaultPort
             } else if rest.hasPrefix(":") {
                 self.port = try port(rest.dropFirst())
+                portWasWritten = true
             } else {
                 throw Problem(description: "\(quoted): expected ':port' after ']'")
             }
@@ -40,6 +43,7 @@ public struct HostPort: Equatable, Sendable {
         } else if let colon = trimmed.lastIndex(of: ":") {
             host = String(trimmed[..<colon])
             self.port = try port(trimmed[trimmed.index(after: colon)...])
+            portWasWritten = true
         } else {
             host = trimmed
             self.port = defaultPort

@@ -15,22 +15,11 @@ enum HostURLHint {
         return "\(EchoedInput.quoted(written)) is a URL; write \(EchoedInput.shortened(stanza))"
     }
 
-    /// `name:port` and `[v6]:port` split; `[v6]` unwrapped; a bare IPv6
-    /// literal (several colons) or a plain name left whole.
+    /// `name:port` and `[v6]:port` split and `[v6]` unwrapped, as on the
+    /// command line (`HostPort`); anything else — a bare IPv6 literal, a
+    /// plain name, a port out of range — is left whole.
     static func split(_ written: String) -> (host: String, port: Int?) {
-        if written.hasPrefix("["), let close = written.firstIndex(of: "]") {
-            let inside = String(written[written.index(after: written.startIndex)..<close])
-            let rest = written[written.index(after: close)...]
-            if rest.isEmpty { return (inside, nil) }
-            if rest.hasPrefix(":"), let port = Int(rest.dropFirst()), (1...65_535).contains(port) { return (inside, port) }
-            return (written, nil)
-        }
-        let colons = written.filter { $0 == ":" }.count
-        guard colons == 1, let colon = written.firstIndex(of: ":") else { return (written, nil) }
-        let name = String(written[..<colon])
-        guard !name.isEmpty, let port = Int(written[written.index(after: colon)...]), (1...65_535).contains(port) else {
-            return (written, nil)
-        }
-        return (name, port)
+        guard let endpoint = try? HostPort(parsing: written) else { return (written, nil) }
+        return (endpoint.host, endpoint.portWasWritten ? endpoint.port : nil)
     }
 }

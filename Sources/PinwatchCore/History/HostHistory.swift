@@ -29,7 +29,7 @@ public struct HostHistory: Hashable, Sendable {
 }
 
 /// Records each cycle's reports and gives them back with their history.
-/// The poller calls it on the queue that receives the reports.
+/// The poller calls it on one serial queue of its own, off the caller's.
 public protocol HostHistoryRecorder: AnyObject {
     func record(_ reports: [HostReport], at date: Date) -> [HostReport]
 }

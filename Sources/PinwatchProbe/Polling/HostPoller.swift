@@ -17,14 +17,17 @@ public final class HostPoller: @unchecked Sendable {
 
     public let config: Config
     /// Records each cycle and adds history to its reports; nil with
-    /// `state: off`. Called on the queue that receives the reports.
-    public var history: HostHistoryRecorder?
+    /// `state: off`.
+    public let history: HostHistoryRecorder?
     private let environment: [String: String]
     private let targets: [ProbeTarget]
     private let engine: ProbeEngine
 
-    public init(config: Config, environment: [String: String] = ProcessInfo.processInfo.environment) {
+    public init(
+        config: Config, environment: [String: String] = ProcessInfo.processInfo.environment, history: HostHistoryRecorder? = nil
+    ) {
         self.config = config
+        self.history = history
         self.environment = environment
         targets = config.probeTargets(environment: environment)
         engine = ProbeEngine(concurrency: config.concurrency)
@@ -32,20 +35,31 @@ public final class HostPoller: @unchecked Sendable {
 
     public var hosts: [HostConfig] { config.hosts }
 
+    /// One queue for every store's recording: a recorder is used by one
+    /// thread at a time, whichever poller (old or reloaded) calls it.
+    private static let historyQueue = DispatchQueue(label: "pinwatch.history")
+
     /// Polls every host once; reports come in batches on `queue`, then
     /// `onFinish` once, after the last batch.
     @discardableResult
     public func startCycle(
         on queue: DispatchQueue, onReports: @escaping (Batch) -> Void, onFinish: @escaping () -> Void
     ) -> ProbeCycle {
-        let history = self.history
-        let gathering = BatchGathering(
-            queue: queue,
-            onReports: { batch in
-                guard let history else { return onReports(batch) }
-                let annotated = history.record(batch.map(\.report), at: Date())
-                onReports(zip(batch, annotated).map { ($0.index, $1) })
-            }, onFinish: onFinish)
+        let gathering: BatchGathering
+        if let history {
+            // The store's disk work stays off `queue` (the dashboard's main
+            // queue): batches are recorded on one serial queue, then handed
+            // on in order, the finish after the last of them.
+            gathering = BatchGathering(
+                queue: Self.historyQueue,
+                onReports: { batch in
+                    let annotated = history.record(batch.map(\.report), at: Date())
+                    let delivered = zip(batch, annotated).map { (index: $0.index, report: $1) }
+                    queue.async { onReports(delivered) }
+                }, onFinish: { queue.async(execute: onFinish) })
+        } else {
+            gathering = BatchGathering(queue: queue, onReports: onReports, onFinish: onFinish)
+        }
         let config = self.config
         return engine.start(
             targets,

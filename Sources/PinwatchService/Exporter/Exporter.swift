@@ -33,7 +33,7 @@ public final class Exporter: @unchecked Sendable {
     private let adHocProbes = InFlightLimit(maximum: 16)
     private let renderer = PrometheusRenderer()
 
-    /// Kept across reloads: records every cycle (used on `queue` only).
+    /// Kept across reloads: records every cycle.
     private let history: HostHistoryRecorder?
 
     public init(config: Config, environment: [String: String], version: String, logger: Logger, history: HostHistoryRecorder? = nil) {
@@ -41,8 +41,7 @@ public final class Exporter: @unchecked Sendable {
         self.version = version
         self.logger = logger
         self.history = history
-        poller = HostPoller(config: config, environment: environment)
-        poller.history = history
+        poller = HostPoller(config: config, environment: environment, history: history)
         hooks = Self.makeHookRunner(config.hooks, logger: logger)
     }
 
@@ -153,8 +152,7 @@ public final class Exporter: @unchecked Sendable {
     private func applyPendingConfig() {
         guard let newConfig = pendingConfig else { return }
         pendingConfig = nil
-        poller = HostPoller(config: newConfig, environment: environment)
-        poller.history = history
+        poller = HostPoller(config: newConfig, environment: environment, history: history)
         hooks = Self.makeHookRunner(newConfig.hooks, logger: logger)
         let kept = Set(newConfig.hosts.map(\.identityKey))
         latest = latest.filter { kept.contains($0.key) }

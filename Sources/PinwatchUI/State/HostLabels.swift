@@ -6,7 +6,12 @@ import PinwatchCore
 struct HostLabels: Hashable, Sendable {
     /// Per host: the name part, which may be shortened, and the part that
     /// must stay whole (`:port`, `→address`).
-    private(set) var parts: [(name: String, suffix: String)] = []
+    struct Part: Hashable, Sendable {
+        var name: String
+        var suffix: String
+    }
+
+    private(set) var parts: [Part] = []
     /// The widest label: the host column needs no more.
     private(set) var widest = 0
 
@@ -17,7 +22,7 @@ struct HostLabels: Hashable, Sendable {
             let name = host.host.contains(":") ? "[\(host.host)]" : host.host
             var suffix = ":\(host.port)"
             if let address = host.connectAddress, (seen[host.displayName.lowercased()] ?? 0) > 1 { suffix += "→\(address)" }
-            return (name, suffix)
+            return Part(name: name, suffix: suffix)
         }
         widest = parts.map { DisplayWidth.of($0.name) + DisplayWidth.of($0.suffix) }.max() ?? 0
     }
@@ -26,7 +31,8 @@ struct HostLabels: Hashable, Sendable {
     /// (`very-long…-name.example.com:8443`), never its port.
     func label(_ index: Int, width: Int) -> String {
         guard parts.indices.contains(index) else { return "" }
-        let (name, suffix) = parts[index]
+        let name = parts[index].name
+        let suffix = parts[index].suffix
         let suffixWidth = DisplayWidth.of(suffix)
         guard DisplayWidth.of(name) + suffixWidth > width else { return name + suffix }
         let room = width - suffixWidth - 1
@@ -35,17 +41,5 @@ struct HostLabels: Hashable, Sendable {
         let head = (room + 1) / 2
         let tail = room - head
         return String(characters.prefix(head)) + "…" + String(characters.suffix(tail)) + suffix
-    }
-
-    static func == (left: HostLabels, right: HostLabels) -> Bool {
-        left.widest == right.widest && left.parts.elementsEqual(right.parts) { $0.name == $1.name && $0.suffix == $1.suffix }
-    }
-
-    func hash(into hasher: inout Hasher) {
-        hasher.combine(widest)
-        for part in parts {
-            hasher.combine(part.name)
-            hasher.combine(part.suffix)
-        }
     }
 }

@@ -36,9 +36,7 @@ extension Pinwatch {
                 Output.standardError("pinwatch: \(failure.message)")
                 throw ExitCode(outcome.exitCode)
             }
-            let poller = HostPoller(config: config)
-            poller.history = store
-            let reports = poller.runCycle()
+            let reports = HostPoller(config: config, history: store).runCycle()
             let outcome = CheckReport.render(reports, warnDays: config.warnDays, criticalDays: config.criticalDays)
             Output.standardOutput(outcome.text.hasSuffix("\n") ? outcome.text : outcome.text + "\n")
             throw ExitCode(outcome.exitCode)

@@ -55,13 +55,11 @@ extension Pinwatch {
             }
         }
 
-        /// `host` and the port when one was written: parsed with two
-        /// different defaults, a port that follows the default was not given.
+        /// `host`, and the port when one was written.
         static func parse(_ text: String) throws -> (host: String, port: Int?) {
             do {
-                let withDefault = try HostPort(parsing: text, defaultPort: 443)
-                let withOther = try HostPort(parsing: text, defaultPort: 1)
-                return (withDefault.host, withDefault.port == withOther.port ? withDefault.port : nil)
+                let endpoint = try HostPort(parsing: text)
+                return (endpoint.host, endpoint.portWasWritten ? endpoint.port : nil)
             } catch {
                 throw UserFacingError(message: "history: \(error.description)")
             }

@@ -52,9 +52,8 @@ final class DashboardController: @unchecked Sendable {
         history: HostHistoryRecorder? = nil
     ) throws {
         self.environment = environment
-        self.poller = HostPoller(config: config, environment: environment)
+        self.poller = HostPoller(config: config, environment: environment, history: history)
         self.history = history
-        poller.history = history
         self.bellEnabled = bellEnabled
         self.hooks = hooks
         self.theme = theme
@@ -164,8 +163,7 @@ final class DashboardController: @unchecked Sendable {
         guard let newConfig = pendingConfig else { return }
         pendingConfig = nil
         let intervalChanged = newConfig.interval != config.interval
-        poller = HostPoller(config: newConfig, environment: environment)
-        poller.history = history
+        poller = HostPoller(config: newConfig, environment: environment, history: history)
         alertHooks = makeHookRunner(newConfig.hooks)
         state.replaceHosts(newConfig.hosts, warnDays: newConfig.warnDays, criticalDays: newConfig.criticalDays)
         if intervalChanged {

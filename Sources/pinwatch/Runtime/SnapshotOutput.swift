@@ -28,9 +28,7 @@ struct SnapshotOutput: ParsableArguments {
     /// colours), the versioned JSON, or Prometheus text.
     func printCycle(config: Config, environment: [String: String], theme: Theme, history: HostHistoryRecorder?) {
         let started = Date()
-        let poller = HostPoller(config: config, environment: environment)
-        poller.history = history
-        let reports = poller.runCycle()
+        let reports = HostPoller(config: config, environment: environment, history: history).runCycle()
         let now = Date()
         switch format {
         case .prometheus:

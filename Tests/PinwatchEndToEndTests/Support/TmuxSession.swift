@@ -97,11 +97,6 @@ final class TmuxSession {
         try tmux(["display-message", "-p", "-t", "0", "#{\(name)}"]).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    /// Bytes typed as they are, escape sequences included (a mouse report).
-    func typeRaw(_ text: String) throws {
-        try tmux(["send-keys", "-t", "0", "-l", text])
-    }
-
     func setGlobalOption(_ name: String, _ value: String) throws {
         try tmux(["set-option", "-g", name, value])
     }
