@@ -42,9 +42,15 @@ let package = Package(
             name: "PinwatchCore",
             dependencies: [.product(name: "Yams", package: "Yams")]
         ),
+        // Pins from the clients' own files (Android, TrustKit, OkHttp, curl,
+        // HPKP, signed lists): pure parsing, XML through Foundation's parser.
+        .target(
+            name: "PinwatchImport",
+            dependencies: ["PinwatchCore"]
+        ),
         .target(
             name: "PinwatchProbe",
-            dependencies: ["PinwatchCore", "COpenSSL", "CLinux"],
+            dependencies: ["PinwatchCore", "PinwatchImport", "COpenSSL", "CLinux"],
             // C pointers and Dispatch callbacks: thread confinement is by
             // queue and event loop, which Swift 6's checker cannot see.
             swiftSettings: [.swiftLanguageMode(.v5)]
@@ -93,6 +99,7 @@ let package = Package(
             name: "pinwatch",
             dependencies: [
                 "PinwatchCore", "PinwatchProbe", "PinwatchService", "PinwatchUI", "PinwatchTerminal", "PinwatchHistory",
+                "PinwatchImport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -144,6 +151,7 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         .testTarget(name: "PinwatchCoreTests", dependencies: ["PinwatchCore"]),
+        .testTarget(name: "PinwatchImportTests", dependencies: ["PinwatchImport", "PinwatchCore"]),
         .testTarget(
             name: "PinwatchProbeTests",
             dependencies: ["PinwatchProbe", "PinwatchCore", "PinwatchTestSupport"],

@@ -5,14 +5,16 @@ import Yams
 struct ConfigDocumentParser: NodeReading {
     let file: String
     let certificateDigests: ConfigLoader.CertificateDigests
+    let clientReader: ClientSourceReader?
     /// Relative paths in the file (trust, file: pins, theme) start here.
     let baseDirectory: String
     private(set) var problems: [ConfigProblem] = []
     /// Trust bundles already read, with the problem found in each (nil: fine).
     private var checkedTrustFiles: [String: String?] = [:]
 
-    init(file: String, certificateDigests: @escaping ConfigLoader.CertificateDigests) {
+    init(file: String, certificateDigests: @escaping ConfigLoader.CertificateDigests, clientReader: ClientSourceReader? = nil) {
         self.file = file
+        self.clientReader = clientReader
         self.certificateDigests = certificateDigests
         let folder = (file as NSString).deletingLastPathComponent
         self.baseDirectory = folder.isEmpty ? FileManager.default.currentDirectoryPath : folder
@@ -32,7 +34,7 @@ struct ConfigDocumentParser: NodeReading {
 
     static let topLevelKeys: Set<String> = [
         "interval", "timeout", "concurrency", "warn_days", "critical_days", "theme", "trust", "proxy",
-        "pinsets", "hosts", "listen", "shard", "hooks", "state", "history_days",
+        "pinsets", "hosts", "listen", "shard", "hooks", "state", "history_days", "clients",
     ]
 
     mutating func parse(_ root: Node?) -> Config {
@@ -83,6 +85,11 @@ struct ConfigDocumentParser: NodeReading {
         if let node = values["proxy"], let value = proxy(node) { config.proxy = value }
         if let node = values["pinsets"] { config.pinsets = pinsets(node) }
         if let node = values["hosts"] { config.hosts = hosts(node, defaults: config) }
+        if let node = values["clients"] {
+            config.clientSources = clientSources(node)
+            // Only a configuration valid so far is worth reading sources for.
+            if problems.isEmpty { loadClients(config.clientSources, reader: clientReader, into: &config) }
+        }
         if let node = values["listen"], let value = string(node, key: "listen") {
             if let problem = ListenAddress.problem(value) {
                 report(node, key: "listen", problem)

@@ -14,9 +14,13 @@ public struct ConfigLoader: Sendable {
     public typealias CertificateDigests = @Sendable (String) throws -> [[UInt8]]
 
     private let certificateDigests: CertificateDigests
+    /// Reads `clients:` sources; nil leaves them unread (they are listed
+    /// in `clientSources` only).
+    private let clientReader: ClientSourceReader?
 
-    public init(certificateDigests: @escaping CertificateDigests) {
+    public init(certificateDigests: @escaping CertificateDigests, clientReader: ClientSourceReader? = nil) {
         self.certificateDigests = certificateDigests
+        self.clientReader = clientReader
     }
 
     /// Far more than 10,000 hosts need; a larger file is not a configuration.
@@ -39,7 +43,7 @@ public struct ConfigLoader: Sendable {
     /// Validates YAML text as if it had been read from `path` (relative
     /// paths in it are resolved against `path`'s folder).
     public func load(yaml: String, path: String) throws(ConfigError) -> Config {
-        var parser = ConfigDocumentParser(file: path, certificateDigests: certificateDigests)
+        var parser = ConfigDocumentParser(file: path, certificateDigests: certificateDigests, clientReader: clientReader)
         if let found = YAMLAliasGuard.firstAliasOrAnchor(in: yaml) {
             throw ConfigError(problems: [ConfigProblem(file: path, line: found.line, key: "", message: YAMLAliasGuard.message(for: found))])
         }

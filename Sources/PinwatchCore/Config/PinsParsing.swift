@@ -13,13 +13,18 @@ extension ConfigDocumentParser {
         return sets
     }
 
-    /// `{ca: [...], leaf: [...]}` with `owner` ("host x" / "pinset y") named in pin messages.
+    /// `{ca: [...], leaf: [...], auto: [...]}` with `owner` ("host x" /
+    /// "pinset y") named in pin messages.
     mutating func pinSet(_ node: Node, key: String, owner: String) -> PinSet {
         var set = PinSet()
         guard !isNull(node), let pairs = mapping(node, key: key) else { return set }
         for pair in pairs {
+            if pair.key == "auto" {
+                set.auto += pinList(pair.value, key: "\(key).auto", owner: owner)
+                continue
+            }
             guard let tier = PinTier(rawValue: pair.key) else {
-                report(pair.keyNode, key: "\(key).\(pair.key)", "unknown key (expected ca or leaf)")
+                report(pair.keyNode, key: "\(key).\(pair.key)", "unknown key (expected ca, leaf or auto)")
                 continue
             }
             let pins = pinList(pair.value, key: "\(key).\(tier.rawValue)", owner: owner)

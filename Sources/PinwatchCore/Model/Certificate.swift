@@ -19,6 +19,8 @@ public struct CertificateFacts: Hashable, Sendable {
     public var keySHA256: [UInt8]
     /// SHA-256 of the whole DER certificate.
     public var certSHA256: [UInt8]
+    /// SHA-1 of the DER SubjectPublicKeyInfo, for legacy `sha1/` pins.
+    public var spkiSHA1: [UInt8]
     /// DNS names and IP addresses of the subjectAltName extension.
     public var subjectAltNames: [String]
     public var isCA: Bool
@@ -27,8 +29,9 @@ public struct CertificateFacts: Hashable, Sendable {
     public init(
         subject: String, issuer: String, notBefore: Date, notAfter: Date,
         keyDescription: String, spkiSHA256: [UInt8], keySHA256: [UInt8], certSHA256: [UInt8],
-        subjectAltNames: [String] = [], isCA: Bool = false, isSelfSigned: Bool = false
+        subjectAltNames: [String] = [], isCA: Bool = false, isSelfSigned: Bool = false, spkiSHA1: [UInt8] = []
     ) {
+        self.spkiSHA1 = spkiSHA1
         self.subject = subject
         self.issuer = issuer
         self.notBefore = notBefore
@@ -47,6 +50,7 @@ public struct CertificateFacts: Hashable, Sendable {
         case .spki: return spkiSHA256
         case .key: return keySHA256
         case .cert: return certSHA256
+        case .spkiSHA1: return spkiSHA1
         }
     }
 }

@@ -90,6 +90,12 @@ public struct Config: Hashable, Sendable {
     public var state: StateSetting
     /// `history_days:`: how long the store keeps what it recorded.
     public var historyDays: Int
+    /// `clients:` as written.
+    public var clientSources: [ClientSource] = []
+    /// The client releases whose pins were read; their hosts are in `hosts`.
+    public var clients: [ClientPolicy] = []
+    /// Optional client sources that could not be read, one line each.
+    public var clientWarnings: [String] = []
 
     public init(
         path: String? = nil, interval: TimeInterval = 60, timeout: TimeInterval = 5, concurrency: Int = 32,

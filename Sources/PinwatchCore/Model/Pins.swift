@@ -11,10 +11,17 @@ public struct Pin: Hashable, Sendable {
         case key
         /// SHA-256 of the whole DER certificate (`cert:`, `file:`).
         case cert
+        /// SHA-1 of the DER SubjectPublicKeyInfo (`sha1/`): legacy OkHttp 2
+        /// and HPKP drafts. Recognised so imported pins still match, and
+        /// linted, as modern clients no longer accept it.
+        case spkiSHA1 = "spki_sha1"
+
+        /// 20 bytes for SHA-1, 32 for the SHA-256 forms.
+        public var digestLength: Int { self == .spkiSHA1 ? 20 : 32 }
     }
 
     public let kind: Kind
-    /// 32 bytes.
+    /// `kind.digestLength` bytes.
     public let digest: [UInt8]
     /// The pin as written in the configuration (for a `file:` pin, the
     /// `cert:` form of one certificate of the file), used in reports.
@@ -38,13 +45,24 @@ public enum PinTier: String, Sendable, CaseIterable, Codable {
 public struct PinSet: Hashable, Sendable {
     public var ca: [Pin]
     public var leaf: [Pin]
+    /// `auto:`: pins whose tier the live chain decides (imported from a
+    /// client, which does not say): one that matches the leaf level counts
+    /// as a leaf pin, one that matches any other level as a CA pin.
+    public var auto: [Pin]
 
-    public init(ca: [Pin] = [], leaf: [Pin] = []) {
+    public init(ca: [Pin] = [], leaf: [Pin] = [], auto: [Pin] = []) {
         self.ca = ca
         self.leaf = leaf
+        self.auto = auto
     }
 
-    public var isEmpty: Bool { ca.isEmpty && leaf.isEmpty }
+    public var isEmpty: Bool { ca.isEmpty && leaf.isEmpty && auto.isEmpty }
+
+    /// Every pin, whatever its tier, without repeats.
+    public var all: [Pin] {
+        var seen = Set<Pin>()
+        return (ca + leaf + auto).filter { seen.insert($0).inserted }
+    }
 
     public func pins(in tier: PinTier) -> [Pin] {
         switch tier {
@@ -60,6 +78,6 @@ public struct PinSet: Hashable, Sendable {
             var seen = Set<Pin>()
             return (a + b).filter { seen.insert($0).inserted }
         }
-        return PinSet(ca: union(ca, other.ca), leaf: union(leaf, other.leaf))
+        return PinSet(ca: union(ca, other.ca), leaf: union(leaf, other.leaf), auto: union(auto, other.auto))
     }
 }

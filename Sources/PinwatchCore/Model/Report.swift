@@ -23,6 +23,11 @@ public enum HostAlert: String, Sendable, Codable, CaseIterable {
     /// The CA-level keys changed since the last chain seen, pins matching
     /// or not: for one cycle, the first sign of a CA rotation.
     case chainChanged = "chain_changed"
+    /// A client's pins for this host are past their expiration: Android
+    /// and TrustKit stop enforcing them, so that release pins nothing.
+    case pinsExpired = "pins_expired"
+    /// A client's pins (or signed-list entry) expire within `warn_days`.
+    case pinsExpiring = "pins_expiring"
 }
 
 /// A configured pin that matched one level.
@@ -89,12 +94,18 @@ public struct HostReport: Hashable, Sendable {
     /// What the history store knows (since, flaps, renewal forecast);
     /// nil with `state: off` or before the store has seen the host.
     public private(set) var history: HostHistory?
+    /// The client release whose view decided this report (it was worse
+    /// than the configured pins' or the host has none); it leads the reason.
+    public let decidedBy: String?
+    /// What each client release that pins this host sees (`clients:`).
+    public var clients: [ClientHostVerdict] = []
 
     public init(
         config: HostConfig, result: ProbeResult, status: HostStatus, matchedTiers: [PinTier],
         alerts: [HostAlert], levels: [LevelReport], leafDaysLeft: Int?, proxy: ProxyReport, history: HostHistory? = nil,
-        now: Date = Date()
+        decidedBy: String? = nil, now: Date = Date()
     ) {
+        self.decidedBy = decidedBy
         self.config = config
         self.result = result
         self.status = status
@@ -107,7 +118,19 @@ public struct HostReport: Hashable, Sendable {
         let assessment = Verdict.assess(
             status: status, alerts: alerts, result: result, leafDaysLeft: leafDaysLeft, proxy: proxy, history: history, now: now)
         severity = assessment.severity
-        reason = assessment.reason
+        reason = decidedBy.map { "\($0): \(assessment.reason)" } ?? assessment.reason
+    }
+
+    /// The same facts with another status and alerts, assessed again:
+    /// how a client's view adjusts the plain verdict.
+    public func replacing(status: HostStatus? = nil, alerts: [HostAlert]? = nil, decidedBy: String?? = nil, now: Date) -> HostReport {
+        let status = status ?? self.status
+        var copy = HostReport(
+            config: config, result: result, status: status, matchedTiers: status == .unpinned ? [] : matchedTiers,
+            alerts: alerts ?? self.alerts, levels: levels, leafDaysLeft: leafDaysLeft, proxy: proxy, history: history,
+            decidedBy: decidedBy ?? self.decidedBy, now: now)
+        copy.clients = clients
+        return copy
     }
 
     /// The same verdict decided again with the host's history: the
@@ -116,8 +139,10 @@ public struct HostReport: Hashable, Sendable {
     public func with(history: HostHistory, now: Date) -> HostReport {
         var alerts = self.alerts
         if history.caKeysChanged, status != .error, !alerts.contains(.chainChanged) { alerts.append(.chainChanged) }
-        return HostReport(
+        var copy = HostReport(
             config: config, result: result, status: status, matchedTiers: matchedTiers, alerts: alerts, levels: levels,
-            leafDaysLeft: leafDaysLeft, proxy: proxy, history: history, now: now)
+            leafDaysLeft: leafDaysLeft, proxy: proxy, history: history, decidedBy: decidedBy, now: now)
+        copy.clients = clients
+        return copy
     }
 }

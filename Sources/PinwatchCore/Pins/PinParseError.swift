@@ -12,13 +12,15 @@ public enum PinParseError: Error, Hashable, Sendable, CustomStringConvertible {
     case badHex
     /// The digest decoded, but not to the 32 bytes of a SHA-256.
     case wrongLength(Int)
+    /// A `sha1/` digest that is not 20 bytes.
+    case wrongSHA1Length(Int)
 
     public var description: String {
         switch self {
         case .empty:
             return "empty pin"
         case .unknownForm(let prefix):
-            return "unknown pin form \(EchoedInput.quoted(prefix)) (expected sha256/, spki:, key:, cert: or file:)"
+            return "unknown pin form \(EchoedInput.quoted(prefix)) (expected sha256/, sha1/, spki:, key:, cert: or file:)"
         case .fileForm:
             return "file: pins are only allowed in a configuration file"
         case .badBase64:
@@ -30,6 +32,8 @@ public enum PinParseError: Error, Hashable, Sendable, CustomStringConvertible {
             // written after sha256/.
             let hint = count == 48 ? " (a hex digest? write it as spki:HEX)" : ""
             return "digest is \(count) bytes, a SHA-256 digest is 32\(hint)"
+        case .wrongSHA1Length(let count):
+            return "digest is \(count) bytes, a SHA-1 digest is 20"
         }
     }
 }

@@ -10,6 +10,10 @@ extension Pin {
             let digest = try decodeBase64(String(trimmed.dropFirst("sha256/".count)))
             return Pin(kind: .spki, digest: digest, text: trimmed)
         }
+        if trimmed.hasPrefix("sha1/") {
+            let digest = try decodeBase64(String(trimmed.dropFirst("sha1/".count)), length: 20)
+            return Pin(kind: .spkiSHA1, digest: digest, text: trimmed)
+        }
         guard let colon = trimmed.firstIndex(of: ":") else {
             throw .unknownForm(trimmed)
         }
@@ -33,9 +37,9 @@ extension Pin {
         return looksHex ? try decodeHex(value) : try decodeBase64(value)
     }
 
-    private static func decodeBase64(_ value: String) throws(PinParseError) -> [UInt8] {
+    private static func decodeBase64(_ value: String, length: Int = 32) throws(PinParseError) -> [UInt8] {
         guard let bytes = PinText.decodeBase64(value) else { throw .badBase64 }
-        guard bytes.count == 32 else { throw .wrongLength(bytes.count) }
+        guard bytes.count == length else { throw length == 32 ? .wrongLength(bytes.count) : .wrongSHA1Length(bytes.count) }
         return bytes
     }
 

@@ -90,7 +90,34 @@ public enum JSONReport {
             ("status_since", .optional(report.history?.statusSince.map(DateText.iso8601))),
             ("changes_24h", .optional(report.history?.changesLast24Hours)),
             ("renewal_estimate", report.history?.renewal.map(renewal) ?? .null),
+            ("clients", .array(report.clients.map(client))),
             ("chain", .array(report.levels.map(level))),
+        ])
+    }
+
+    static func client(_ verdict: ClientHostVerdict) -> JSONValue {
+        .object([
+            ("client", .string(verdict.client)),
+            ("format", .string(verdict.format.rawValue)),
+            ("status", .string(verdict.report.status.rawValue)),
+            ("severity", .string(verdict.report.severity.rawValue)),
+            ("reason", .string(verdict.report.reason)),
+            ("alerts", .array(verdict.report.alerts.map { .string($0.rawValue) })),
+            ("matched_tiers", .array(verdict.report.matchedTiers.map { .string($0.rawValue) })),
+            ("enforced", .bool(verdict.enforced)),
+            ("pins_expire", .optional(verdict.pinsExpire.map(DateText.iso8601))),
+            (
+                "rules",
+                .array(
+                    verdict.rules.map { rule in
+                        .object([
+                            ("domain", .string(rule.domain)),
+                            ("include_subdomains", .bool(rule.includeSubdomains)),
+                            ("pins", .array(rule.pins.map { .string($0.text) })),
+                            ("origin", .string(rule.origin)),
+                        ])
+                    })
+            ),
         ])
     }
 

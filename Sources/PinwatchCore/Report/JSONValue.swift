@@ -2,7 +2,7 @@
 ///
 /// DESIGN §8 fixes the field order, which `JSONEncoder` does not promise,
 /// so reports are built as these values and written by `render`.
-enum JSONValue: Sendable {
+package enum JSONValue: Sendable {
     case null
     case bool(Bool)
     case int(Int)
@@ -10,11 +10,11 @@ enum JSONValue: Sendable {
     case array([JSONValue])
     case object([(String, JSONValue)])
 
-    static func optional(_ text: String?) -> JSONValue { text.map(JSONValue.string) ?? .null }
-    static func optional(_ number: Int?) -> JSONValue { number.map(JSONValue.int) ?? .null }
+    package static func optional(_ text: String?) -> JSONValue { text.map(JSONValue.string) ?? .null }
+    package static func optional(_ number: Int?) -> JSONValue { number.map(JSONValue.int) ?? .null }
 
     /// Two-space indented, one field per line.
-    func render(indent: Int = 0) -> String {
+    package func render(indent: Int = 0) -> String {
         var out = ""
         write(to: &out, indent: indent)
         return out

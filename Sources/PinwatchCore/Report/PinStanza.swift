@@ -40,7 +40,7 @@ public enum PinStanza {
     }
 
     /// Plain when it is obviously a host name, else double-quoted with escapes.
-    private static func scalar(_ text: String) -> String {
+    public static func scalar(_ text: String) -> String {
         let plain =
             !text.isEmpty && text.first?.isLetter == true
             && text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "-") }

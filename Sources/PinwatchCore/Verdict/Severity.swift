@@ -94,6 +94,14 @@ extension Verdict {
             return HostAssessment(
                 severity: .warning, reason: "the CA-level keys changed\(was): pins still match, but a CA rotation may have begun")
         }
+        if has.contains(.pinsExpired) {
+            return HostAssessment(
+                severity: .warning, reason: "the app's pins for this host have expired: it no longer checks them (ship new pins)")
+        }
+        if has.contains(.pinsExpiring) {
+            return HostAssessment(
+                severity: .warning, reason: "the app's pins for this host expire within warn_days: then it stops checking them")
+        }
         if has.contains(.expiring) {
             return HostAssessment(severity: .warning, reason: "the leaf certificate expires in \(daysText(leafDaysLeft ?? 0))")
         }

@@ -22,7 +22,7 @@ public enum Verdict {
                 role: ChainRole.role(
                     ofLevel: level, isSelfSigned: certificate.facts.isSelfSigned,
                     isTrustAnchor: result.trusted && level == result.chain.count - 1),
-                certificate: certificate, matches: matches(of: certificate.facts, pins: host.pins),
+                certificate: certificate, matches: matches(of: certificate.facts, atLevel: level, pins: host.pins),
                 daysLeft: daysLeft(until: certificate.facts.notAfter, now: now))
         }
         let matchedTiers = PinTier.allCases.filter { tier in
@@ -61,12 +61,19 @@ public enum Verdict {
 
     /// Every pin of every tier against the digest of its own kind: a CA pin
     /// that happens to match the leaf still counts, as it does in clients.
-    static func matches(of facts: CertificateFacts, pins: PinSet) -> [PinMatch] {
-        PinTier.allCases.flatMap { tier in
+    /// An `auto` pin takes the tier of the level it matches: the leaf's
+    /// key changes at renewal whoever pinned it.
+    static func matches(of facts: CertificateFacts, atLevel level: Int, pins: PinSet) -> [PinMatch] {
+        let written = PinTier.allCases.flatMap { tier in
             pins.pins(in: tier)
                 .filter { $0.digest == facts.digest(for: $0.kind) }
                 .map { PinMatch(tier: tier, pin: $0) }
         }
+        let inferredTier: PinTier = level == 0 ? .leaf : .ca
+        let inferred = pins.auto
+            .filter { $0.digest == facts.digest(for: $0.kind) && !written.contains(PinMatch(tier: inferredTier, pin: $0)) }
+            .map { PinMatch(tier: inferredTier, pin: $0) }
+        return written + inferred
     }
 
     /// Whole days, rounded down, so the last day before expiry reads 0 and

@@ -39,13 +39,13 @@ enum PublicKeyFacts {
     }
 
     /// SHA-256 of the DER SubjectPublicKeyInfo: RFC 7469's pin-sha256.
-    static func spkiDigest(of x509: OpaquePointer) -> [UInt8] {
+    static func spkiDigest(of x509: OpaquePointer, sha1: Bool = false) -> [UInt8] {
         guard let publicKey = X509_get_X509_PUBKEY(x509) else { return [] }
-        return spkiDigest(ofPublicKey: publicKey)
+        return spkiDigest(ofPublicKey: publicKey, sha1: sha1)
     }
 
     /// The same for a bare `X509_PUBKEY` (a CSR's, a PUBLIC KEY file's).
-    static func spkiDigest(ofPublicKey publicKey: OpaquePointer) -> [UInt8] {
+    static func spkiDigest(ofPublicKey publicKey: OpaquePointer, sha1: Bool = false) -> [UInt8] {
         var out: UnsafeMutablePointer<UInt8>? = nil
         let length = i2d_X509_PUBKEY(publicKey, &out)
         guard length > 0, let out else {
@@ -53,7 +53,7 @@ enum PublicKeyFacts {
             return []
         }
         defer { pinwatch_OPENSSL_free(out) }
-        return SHA256Digest.of(UnsafeRawBufferPointer(start: out, count: Int(length)))
+        return SHA256Digest.of(UnsafeRawBufferPointer(start: out, count: Int(length)), sha1: sha1)
     }
 
     /// SHA-256 of the key as iOS's `SecKeyCopyExternalRepresentation`

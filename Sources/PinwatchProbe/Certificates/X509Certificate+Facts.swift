@@ -26,7 +26,8 @@ extension X509Certificate {
                 // self-signed: the chain role "root" depends on both. OpenSSL
                 // checks the signature only once the names match, so an
                 // ordinary leaf costs no verification.
-                isSelfSigned: X509_self_signed(x509, 1) == 1
+                isSelfSigned: X509_self_signed(x509, 1) == 1,
+                spkiSHA1: PublicKeyFacts.spkiDigest(of: x509, sha1: true)
             )
         }
     }

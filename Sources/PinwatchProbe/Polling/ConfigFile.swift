@@ -1,5 +1,6 @@
 import Foundation
 import PinwatchCore
+import PinwatchImport
 
 /// Finds and loads the configuration every command uses (DESIGN §4's
 /// lookup order), with certificate files read through OpenSSL, and keeps
@@ -10,6 +11,11 @@ package enum ConfigFile {
         package var lines: [String]
         package var description: String { lines.joined(separator: "\n") }
     }
+
+    /// Reads `clients:` sources: signatures through OpenSSL.
+    package static let clientSources = ClientSourceLoader(verify: { message, signature, key in
+        SignedListSignature.verify(message: message, signature: signature, publicKey: key)
+    })
 
     package static func load(explicit: String?, shard: Shard? = nil) throws(Failure) -> Config {
         let environment = ProcessInfo.processInfo.environment
@@ -22,7 +28,9 @@ package enum ConfigFile {
                 """
             ])
         }
-        let loader = ConfigLoader(certificateDigests: { try CertificateReader.certificateDigests(inFile: $0) })
+        let loader = ConfigLoader(
+            certificateDigests: { try CertificateReader.certificateDigests(inFile: $0) },
+            clientReader: { source throws(ClientSourceError) in try clientSources.read(source) })
         do {
             return try loader.load(path: path).keepingShard(shard)
         } catch {

@@ -89,8 +89,12 @@ public final class HostPoller: @unchecked Sendable {
             onFinish: {})
     }
 
+    /// The verdict with each client release's view folded in.
     private static func report(for host: HostConfig, result: ProbeResult, config: Config) -> HostReport {
-        Verdict.report(for: host, result: result, now: Date(), warnDays: config.warnDays, criticalDays: config.criticalDays)
+        let now = Date()
+        let report = Verdict.report(for: host, result: result, now: now, warnDays: config.warnDays, criticalDays: config.criticalDays)
+        return ClientVerdicts.apply(
+            to: report, clients: config.clients, now: now, warnDays: config.warnDays, criticalDays: config.criticalDays)
     }
 }
 

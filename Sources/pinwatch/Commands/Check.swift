@@ -22,6 +22,12 @@ extension Pinwatch {
 
         @OptionGroup var history: StateOptions
 
+        @Option(
+            name: .customLong("client"),
+            help: ArgumentHelp(
+                "Judge only what this client release (a name under clients:) sees on the hosts it pins.", valueName: "name"))
+        var client: String?
+
         func run() throws {
             let config: Config
             let store: HostHistoryRecorder?
@@ -36,7 +42,14 @@ extension Pinwatch {
                 Output.standardError("pinwatch: \(failure.message)")
                 throw ExitCode(outcome.exitCode)
             }
-            let reports = HostPoller(config: config, history: store).runCycle()
+            if let client, let problem = ClientSelection.problem(client, in: config) {
+                let outcome = CheckReport.unknown(problem)
+                Output.standardOutput(outcome.text)
+                Output.standardError("pinwatch: \(problem)")
+                throw ExitCode(outcome.exitCode)
+            }
+            var reports = HostPoller(config: config, history: store).runCycle()
+            if let client { reports = ClientSelection.reports(of: client, in: reports) }
             let outcome = CheckReport.render(reports, warnDays: config.warnDays, criticalDays: config.criticalDays)
             Output.standardOutput(outcome.text.hasSuffix("\n") ? outcome.text : outcome.text + "\n")
             throw ExitCode(outcome.exitCode)

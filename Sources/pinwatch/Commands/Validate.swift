@@ -15,7 +15,8 @@ extension Pinwatch {
                 let config = try options.load()
                 let name = config.path ?? "configuration"
                 let hooks = config.hooks.isEmpty ? "" : ", \(config.hooks.count) hook\(config.hooks.count == 1 ? "" : "s")"
-                Output.standardOutput("\(name): valid, \(config.hosts.count) host\(config.hosts.count == 1 ? "" : "s")\(hooks)\n")
+                let clients = config.clients.isEmpty ? "" : ", \(config.clients.count) client\(config.clients.count == 1 ? "" : "s")"
+                Output.standardOutput("\(name): valid, \(config.hosts.count) host\(config.hosts.count == 1 ? "" : "s")\(clients)\(hooks)\n")
             }
         }
     }

@@ -46,6 +46,8 @@ final class DashboardController: @unchecked Sendable {
     private var completedCycles = 0
     private var paintScheduled = false
     private var firstFrameTiming: FirstFrameTiming
+    /// Client pin files as last read: a change reloads, as SIGHUP does.
+    private var clientStamps: ClientSourceStamps
 
     init(
         config: Config, environment: [String: String], theme: Theme, bellEnabled: Bool, mouse: Bool = true, hooks: Hooks = Hooks(),
@@ -53,6 +55,7 @@ final class DashboardController: @unchecked Sendable {
     ) throws {
         self.environment = environment
         self.poller = HostPoller(config: config, environment: environment, history: history)
+        self.clientStamps = ClientSourceStamps(config)
         self.history = history
         self.bellEnabled = bellEnabled
         self.hooks = hooks
@@ -97,6 +100,9 @@ final class DashboardController: @unchecked Sendable {
     /// A cycle still running when the next is due is not doubled: its hosts
     /// are not probed twice, and the late tick is skipped, not queued.
     private func startCycle() {
+        if hooks.reloadConfig != nil, !cycleRunning, clientStamps.changedOnDisk {
+            reload(because: "a client pin file changed")
+        }
         let now = Date()
         state.nextCycleAt = now.addingTimeInterval(config.interval)
         guard !cycleRunning else {
@@ -143,15 +149,18 @@ final class DashboardController: @unchecked Sendable {
     /// SIGHUP: a valid configuration takes effect on the next cycle and
     /// hosts that stay keep their state; an invalid one is refused and the
     /// running one stays.
-    private func reload() {
+    private func reload(because cause: String? = nil) {
         guard let read = hooks.reloadConfig else {
             announce("nothing to reload: the demo has no configuration file")
             return
         }
         do {
-            pendingConfig = try read()
+            let newConfig = try read()
+            pendingConfig = newConfig
+            clientStamps = ClientSourceStamps(newConfig)
             if !cycleRunning { applyPendingConfig() }
-            announce("configuration reloaded: \(pendingConfig?.hosts.count ?? config.hosts.count) hosts from the next cycle")
+            let why = cause.map { "\($0): " } ?? ""
+            announce("\(why)configuration reloaded: \(newConfig.hosts.count) hosts from the next cycle")
         } catch {
             let problems = "\(error)".split(separator: "\n").map { $0.replacingOccurrences(of: "pinwatch: ", with: "") }
             let more = problems.count > 1 ? " (+\(problems.count - 1) more)" : ""

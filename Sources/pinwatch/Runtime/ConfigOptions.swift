@@ -22,9 +22,12 @@ struct ConfigOptions: ParsableArguments {
     /// Finds and loads the configuration, keeping only the hosts of the
     /// shard; every problem goes to stderr, one line each, and the command
     /// exits 2 without probing anything.
+    /// An optional client source that could not be read is said once, on stderr.
     func load() throws -> Config {
         do {
-            return try ConfigFile.load(explicit: config, shard: shard.flatMap(Shard.init(parsing:)))
+            let loaded = try ConfigFile.load(explicit: config, shard: shard.flatMap(Shard.init(parsing:)))
+            for warning in loaded.clientWarnings { Output.standardError("pinwatch: \(warning)") }
+            return loaded
         } catch {
             throw UserFacingError(message: error.lines.joined(separator: "\npinwatch: "))
         }

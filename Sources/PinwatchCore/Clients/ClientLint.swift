@@ -1,0 +1,127 @@
+import Foundation
+
+/// One thing `pinwatch lint` (and the detail view) says about a client's pins.
+public struct LintFinding: Hashable, Sendable {
+    public enum Level: String, Sendable, Hashable {
+        /// Breaks, or will: exit 1.
+        case warning
+        /// Worth knowing.
+        case info
+    }
+
+    public var level: Level
+    public var client: String
+    /// The host or domain pattern it is about.
+    public var subject: String
+    public var message: String
+    /// `file:line` or `file: entry`.
+    public var origin: String
+
+    public init(level: Level, client: String, subject: String, message: String, origin: String) {
+        self.level = level
+        self.client = client
+        self.subject = subject
+        self.message = message
+        self.origin = origin
+    }
+
+    public var text: String {
+        TerminalText.sanitize("\(level.rawValue): \(client): \(subject): \(message) (\(origin))")
+    }
+}
+
+/// Checks a client's pins against what is live: backups, leaf-only
+/// sets, pins that match nothing, expirations, patterns wider than the
+/// monitored hosts.
+public enum ClientLint {
+    /// Everything about every client: the sources' own notes, each rule,
+    /// and each monitored host each client pins.
+    public static func findings(config: Config, reports: [HostReport], now: Date) -> [LintFinding] {
+        config.clients.flatMap { client in
+            client.pins.notes.map {
+                LintFinding(level: .warning, client: client.name, subject: client.pins.file, message: $0.message, origin: $0.origin)
+            }
+                + ruleFindings(client, hosts: config.hosts, now: now, warnDays: config.warnDays)
+                + reports.flatMap { report in hostFindings(report, client: client.name) }
+        }
+    }
+
+    /// What the live chain says of one client's pins on one host.
+    public static func hostFindings(_ report: HostReport, client name: String? = nil) -> [LintFinding] {
+        report.clients.filter { name == nil || $0.client == name }.flatMap { verdict -> [LintFinding] in
+            let host = report.config.serverName
+            guard verdict.report.status != .error, !verdict.report.levels.isEmpty else { return [] }
+            let origin = verdict.rules.map(\.origin).joined(separator: ", ")
+            func finding(_ level: LintFinding.Level, _ message: String) -> LintFinding {
+                LintFinding(level: level, client: verdict.client, subject: host, message: message, origin: origin)
+            }
+            let pins = Array(Set(verdict.rules.flatMap(\.pins))).sorted { $0.text < $1.text }
+            guard !pins.isEmpty else { return [] }
+            let levels = verdict.report.levels
+            let matchedLevels = pins.map { pin in levels.filter { $0.certificate.facts.digest(for: pin.kind) == pin.digest }.map(\.level) }
+            var findings: [LintFinding] = []
+            if matchedLevels.allSatisfy(\.isEmpty) {
+                findings.append(finding(.warning, "no pin matches the live chain: this release refuses the host"))
+                return findings
+            }
+            let dynamic = verdict.format == .dynamicList
+            if !dynamic, matchedLevels.allSatisfy({ $0.allSatisfy { $0 == 0 } }) {
+                findings.append(finding(.warning, "only the leaf matches: this release breaks at the next leaf renewal"))
+            }
+            if !dynamic, matchedLevels.allSatisfy({ !$0.isEmpty }) {
+                findings.append(finding(.warning, "no backup pin: every pin is in the live chain, so a key change leaves no fallback"))
+            }
+            for (pin, matched) in zip(pins, matchedLevels) where matched.isEmpty && !dynamic {
+                findings.append(finding(.info, "\(pin.text) matches no certificate of the live chain (a backup, or stale)"))
+            }
+            if !verdict.enforced {
+                findings.append(finding(.info, "not enforced: failures are reported, connections go on"))
+            }
+            return findings
+        }
+    }
+
+    /// Expirations and subdomain coverage, from the files alone.
+    static func ruleFindings(_ client: ClientPolicy, hosts: [HostConfig], now: Date, warnDays: Int) -> [LintFinding] {
+        let monitored = hosts.map { $0.serverName.lowercased() }
+        var findings: [LintFinding] = []
+        // A dynamic list's expired entries are already in the notes.
+        let expiring = client.leafPinsExpected ? [] : client.pins.rules
+        for rule in expiring {
+            guard let expiration = rule.expiration else { continue }
+            let days = Int((expiration.timeIntervalSince(now) / 86_400).rounded(.down))
+            if expiration <= now {
+                findings.append(
+                    LintFinding(
+                        level: .warning, client: client.name, subject: rule.domain,
+                        message: "pins expired \(DateText.day(expiration)): this release no longer checks them", origin: rule.origin))
+            } else if days <= warnDays {
+                findings.append(
+                    LintFinding(
+                        level: .warning, client: client.name, subject: rule.domain,
+                        message: "pins expire \(DateText.day(expiration)) (in \(days) days): then this release stops checking them",
+                        origin: rule.origin))
+            }
+        }
+        if client.leafPinsExpected, let latest = client.pins.rules.compactMap(\.expiration).max(), latest > now,
+            latest.timeIntervalSince(now) <= Double(warnDays) * 86_400
+        {
+            findings.append(
+                LintFinding(
+                    level: .warning, client: client.name, subject: client.pins.file,
+                    message: "the signed list expires \(DateText.day(latest)): publish a new one", origin: client.pins.file))
+        }
+        for rule in client.pins.rules where rule.includeSubdomains || rule.domain.hasPrefix("*") {
+            let parent = rule.domain.hasPrefix("*") ? String(rule.domain.drop { $0 == "*" || $0 == "." }) : rule.domain
+            let covered = monitored.filter { $0 != parent && rule.specificity(for: $0) != nil }
+            if covered.isEmpty {
+                findings.append(
+                    LintFinding(
+                        level: .info, client: client.name, subject: rule.domain,
+                        message: "pins cover subdomains of \(parent), but none is monitored: add the hosts the app calls",
+                        origin: rule.origin))
+            }
+        }
+        return findings
+    }
+}

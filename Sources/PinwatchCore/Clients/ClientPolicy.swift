@@ -1,0 +1,143 @@
+import Foundation
+
+/// The file formats pins are imported from (issue 12; README "Pins from
+/// your apps").
+public enum ClientFormat: String, Hashable, Sendable, CaseIterable {
+    /// Android `res/xml/network_security_config.xml`.
+    case nsc
+    /// iOS TrustKit `TSKConfiguration`, XML plist or JSON.
+    case trustkit
+    /// OkHttp `CertificatePinner.Builder().add(…)` calls in Kotlin or Java.
+    case okhttp
+    /// curl's `--pinnedpubkey 'sha256//…'`.
+    case curl
+    /// An HTTP `Public-Key-Pins` header.
+    case hpkp
+    /// A signed dynamic pin list (WultraSSLPinning's JSON).
+    case dynamicList = "dynamic_list"
+
+    /// What a person calls it, for comments and messages.
+    public var title: String {
+        switch self {
+        case .nsc: return "Android network security config"
+        case .trustkit: return "TrustKit configuration"
+        case .okhttp: return "OkHttp CertificatePinner"
+        case .curl: return "curl --pinnedpubkey"
+        case .hpkp: return "HPKP header"
+        case .dynamicList: return "signed dynamic pin list"
+        }
+    }
+}
+
+/// The pins one client applies to one domain pattern.
+public struct ClientPinRule: Hashable, Sendable {
+    /// Lowercase, without a trailing dot. OkHttp's `*.` (one label) and
+    /// `**.` (any depth) prefixes are kept as written.
+    public var domain: String
+    /// Android `includeSubdomains`, TrustKit `TSKIncludeSubdomains`, HPKP
+    /// `includeSubDomains`.
+    public var includeSubdomains: Bool
+    public var pins: [Pin]
+    /// After this the client stops pinning (Android `expiration`, TrustKit
+    /// `TSKExpirationDate`), or, in a dynamic list, the entry stops counting.
+    public var expiration: Date?
+    /// False for TrustKit's `TSKEnforcePinning: false` and HPKP's
+    /// Report-Only header: failures are reported, connections go on.
+    public var enforced: Bool
+    /// Where it was read: `file:line` or `file: entry`.
+    public var origin: String
+
+    public init(
+        domain: String, includeSubdomains: Bool = false, pins: [Pin], expiration: Date? = nil, enforced: Bool = true,
+        origin: String
+    ) {
+        self.domain = domain
+        self.includeSubdomains = includeSubdomains
+        self.pins = pins
+        self.expiration = expiration
+        self.enforced = enforced
+        self.origin = origin
+    }
+
+    /// How specifically this rule names `host` (higher wins), nil when it
+    /// does not apply: an exact name beats a subdomain rule, and a longer
+    /// parent beats a shorter one, as Android and TrustKit choose.
+    public func specificity(for host: String) -> Int? {
+        let host = host.lowercased()
+        if domain.hasPrefix("**.") {
+            let parent = String(domain.dropFirst(3))
+            return host == parent || host.hasSuffix("." + parent) ? parent.count : nil
+        }
+        if domain.hasPrefix("*.") {
+            let parent = String(domain.dropFirst(2))
+            guard host.hasSuffix("." + parent) else { return nil }
+            return host.dropLast(parent.count + 1).contains(".") ? nil : parent.count + 1
+        }
+        if host == domain { return Int.max }
+        if includeSubdomains, host.hasSuffix("." + domain) { return domain.count }
+        return nil
+    }
+
+    /// A name that can be dialled: not a wildcard pattern.
+    public var isConcreteHost: Bool { !domain.hasPrefix("*") }
+}
+
+/// Something a source says that deserves a look but does not stop it
+/// from loading: a TrustKit domain with one hash, a legacy SHA-1 pin, a
+/// dynamic-list entry with a bad signature.
+public struct ClientSourceNote: Hashable, Sendable {
+    public var origin: String
+    public var message: String
+
+    public init(origin: String, message: String) {
+        self.origin = origin
+        self.message = message
+    }
+
+    public var description: String { TerminalText.sanitize("\(origin): \(message)") }
+}
+
+/// Every rule one source yields, as an importer read it.
+public struct ImportedPins: Hashable, Sendable {
+    public var file: String
+    public var format: ClientFormat
+    public var rules: [ClientPinRule]
+    public var notes: [ClientSourceNote]
+
+    public init(file: String, format: ClientFormat, rules: [ClientPinRule], notes: [ClientSourceNote] = []) {
+        self.file = file
+        self.format = format
+        self.rules = rules
+        self.notes = notes
+    }
+}
+
+/// One client release's pins (`clients:` in the configuration): what that
+/// app, as shipped, will accept.
+public struct ClientPolicy: Hashable, Sendable {
+    /// `android 5.2`, as the configuration names it.
+    public var name: String
+    public var pins: ImportedPins
+    /// A dynamic list carries leaf-certificate fingerprints on purpose and
+    /// is updated before each renewal: a leaf match is the normal case.
+    public var leafPinsExpected: Bool { pins.format == .dynamicList }
+
+    public init(name: String, pins: ImportedPins) {
+        self.name = name
+        self.pins = pins
+    }
+
+    /// The rules that decide for `host`: every rule of the most specific
+    /// pattern that names it (several pin-sets or list entries may share one).
+    public func rules(for host: String) -> [ClientPinRule] {
+        let scored = pins.rules.compactMap { rule in rule.specificity(for: host).map { (rule, $0) } }
+        guard let best = scored.map(\.1).max() else { return [] }
+        return scored.filter { $0.1 == best }.map(\.0)
+    }
+
+    /// The names this client connects to that can be probed.
+    public var concreteHosts: [String] {
+        var seen = Set<String>()
+        return pins.rules.filter(\.isConcreteHost).map(\.domain).filter { seen.insert($0).inserted }
+    }
+}

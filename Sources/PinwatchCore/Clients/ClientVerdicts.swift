@@ -1,0 +1,100 @@
+import Foundation
+
+/// What one client release sees on one host: its own pins against the
+/// chain the host presents now.
+public struct ClientHostVerdict: Hashable, Sendable {
+    public var client: String
+    public var format: ClientFormat
+    /// The verdict with this client's pins (tiers inferred from the levels
+    /// they match): status, alerts, severity, reason, matches per level.
+    public var report: HostReport
+    /// The rules that decided, as the client chose them for this host.
+    public var rules: [ClientPinRule]
+    /// False when every deciding rule only reports (TrustKit
+    /// `TSKEnforcePinning: false`, HPKP Report-Only).
+    public var enforced: Bool
+    /// The earliest expiration among the deciding rules still in force.
+    public var pinsExpire: Date?
+
+    public init(
+        client: String, format: ClientFormat, report: HostReport, rules: [ClientPinRule], enforced: Bool, pinsExpire: Date?
+    ) {
+        self.client = client
+        self.format = format
+        self.report = report
+        self.rules = rules
+        self.enforced = enforced
+        self.pinsExpire = pinsExpire
+    }
+
+    /// One line for the client view and `check --client`: what breaks and when.
+    public var summary: String {
+        "\(client): \(report.status.rawValue) on \(report.config.serverName)"
+            + (report.status == .leafOnly ? " — breaks at next renewal" : "")
+    }
+}
+
+/// Turns a host's report into each client's view of it and folds the
+/// worst of them into the host's own verdict.
+public enum ClientVerdicts {
+    /// The report with `clients` filled in. When a client sees worse than
+    /// the configured pins (or the host has no pins of its own), that
+    /// client's verdict becomes the host's, named in the reason: the
+    /// table must not say ok while a shipped release breaks.
+    public static func apply(
+        to report: HostReport, clients: [ClientPolicy], now: Date, warnDays: Int, criticalDays: Int
+    ) -> HostReport {
+        guard !clients.isEmpty else { return report }
+        let verdicts = clients.compactMap { verdict(of: $0, on: report, now: now, warnDays: warnDays, criticalDays: criticalDays) }
+        guard !verdicts.isEmpty else { return report }
+        var combined = report
+        let worst = verdicts.max { $0.report.severity.rank < $1.report.severity.rank } ?? verdicts[0]
+        let hostHasOwnPins = !report.config.pins.isEmpty
+        if report.status != .error && (!hostHasOwnPins || worst.report.severity.rank > report.severity.rank) {
+            var decided = worst.report.replacing(decidedBy: .some(worst.client), now: now)
+            decided.config = report.config
+            combined = decided
+        }
+        combined.clients = verdicts
+        return combined
+    }
+
+    /// `client`'s view of `report`'s host, nil when it does not pin it.
+    public static func verdict(
+        of client: ClientPolicy, on report: HostReport, now: Date, warnDays: Int, criticalDays: Int
+    ) -> ClientHostVerdict? {
+        let rules = client.rules(for: report.config.serverName)
+        guard !rules.isEmpty else { return nil }
+        let inForce = rules.filter { rule in rule.expiration.map { $0 > now } ?? true }
+        var host = report.config
+        host.pins = PinSet(auto: inForce.flatMap(\.pins))
+        host.pinsetName = nil
+        let plain = Verdict.report(for: host, result: report.result, now: now, warnDays: warnDays, criticalDays: criticalDays)
+        var status = plain.status
+        var alerts = plain.alerts
+        let expires = inForce.compactMap(\.expiration).min()
+        if client.leafPinsExpected {
+            // A signed list pins leaves by design and is republished before
+            // each renewal; expired entries simply stop counting.
+            if status == .leafOnly {
+                status = .ok
+                alerts.removeAll { $0 == .leafOnly }
+            } else if inForce.isEmpty, status != .error {
+                // Every entry for the host expired: the app has nothing to accept.
+                status = .blocked
+                alerts.append(.noMatch)
+            }
+        } else if inForce.isEmpty, status != .error {
+            // Android and TrustKit stop pinning after the expiration.
+            status = .unpinned
+            alerts = alerts.filter { ![.leafOnly, .noMatch, .intercepted].contains($0) } + [.pinsExpired]
+        }
+        if let expires, status != .error, expires.timeIntervalSince(now) <= Double(warnDays) * 86_400 {
+            alerts.append(.pinsExpiring)
+        }
+        let viewed = plain.replacing(status: status, alerts: alerts, now: now)
+        return ClientHostVerdict(
+            client: client.name, format: client.pins.format, report: viewed, rules: rules,
+            enforced: rules.contains(where: \.enforced), pinsExpire: expires)
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import PinwatchCore
+
+/// Reads a client source of any format: bounded, then handed to its
+/// importer. Signatures and downloads are injected (OpenSSL and sockets
+/// live in PinwatchProbe).
+public struct ClientSourceLoader: Sendable {
+    /// Fetches a dynamic list URL, bounded to `maximumBytes`.
+    public typealias Fetch = @Sendable (_ url: String, _ maximumBytes: Int) throws(ClientSourceError) -> [UInt8]
+
+    /// App configurations are kilobytes; a larger file is a mistake or an attack.
+    public static let maximumBytes = 4 * 1024 * 1024
+
+    private let verify: DynamicPinListImporter.SignatureCheck
+    private let fetch: Fetch?
+    private let now: @Sendable () -> Date
+
+    public init(verify: @escaping DynamicPinListImporter.SignatureCheck, fetch: Fetch? = nil, now: @escaping @Sendable () -> Date = Date.init) {
+        self.verify = verify
+        self.fetch = fetch
+        self.now = now
+    }
+
+    /// A configured `clients:` entry.
+    public func read(_ source: ClientSource) throws(ClientSourceError) -> ImportedPins {
+        let bytes: [UInt8]
+        switch source.location {
+        case .file(let path):
+            bytes = try Self.readFile(path)
+        case .url(let url):
+            guard let fetch else { throw ClientSourceError(file: url, message: "downloading is not available here") }
+            bytes = try fetch(url, Self.maximumBytes)
+        }
+        let key = source.publicKey.flatMap { Data(base64Encoded: $0) }.map(Array.init) ?? []
+        return try read(bytes, file: source.locationText, format: source.format, publicKey: key)
+    }
+
+    /// Bytes already read, of a known format.
+    public func read(_ bytes: [UInt8], file: String, format: ClientFormat, publicKey: [UInt8] = []) throws(ClientSourceError) -> ImportedPins {
+        switch format {
+        case .nsc:
+            return try NetworkSecurityConfigImporter.read(bytes, file: file)
+        case .trustkit:
+            return try TrustKitImporter.read(bytes, file: file)
+        case .dynamicList:
+            guard publicKey.count == 65 else {
+                throw ClientSourceError(file: file, message: "a signed list needs the app's public key (uncompressed P-256 point)")
+            }
+            return try DynamicPinListImporter.read(bytes, file: file, publicKey: publicKey, now: now(), verify: verify)
+        case .okhttp, .curl, .hpkp:
+            return try PinStringImporter.read(try Self.text(bytes, file: file), file: file, format: format)
+        }
+    }
+
+    public static func readFile(_ path: String) throws(ClientSourceError) -> [UInt8] {
+        do {
+            return try RegularFile.read(path, limit: maximumBytes)
+        } catch {
+            throw ClientSourceError(file: path, message: error.reason)
+        }
+    }
+
+    static func text(_ bytes: [UInt8], file: String) throws(ClientSourceError) -> String {
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw ClientSourceError(file: file, message: "not UTF-8 text")
+        }
+        return text
+    }
+
+    /// The format of a file named on `pinwatch import`, from its contents.
+    public static func detect(_ bytes: [UInt8]) -> ClientFormat? {
+        if bytes.starts(with: Array("bplist".utf8)) { return .trustkit }
+        let head = String(decoding: bytes.prefix(65_536), as: UTF8.self)
+        if head.contains("<network-security-config") { return .nsc }
+        if head.contains("<plist") || head.contains("TSKPinnedDomains") || head.contains("TSKConfiguration") { return .trustkit }
+        if head.contains("\"fingerprints\"") { return .dynamicList }
+        return PinStringImporter.detect(head)
+    }
+}

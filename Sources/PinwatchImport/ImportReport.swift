@@ -1,0 +1,113 @@
+import Foundation
+import PinwatchCore
+
+/// `pinwatch import`'s output: a configuration stanza to paste, or JSON.
+public enum ImportReport {
+    /// `pinsets:` (one per domain pattern, pins under `auto:` since a
+    /// client file does not say which level a pin is for) and `hosts:` for
+    /// every concrete name, with comments naming sources, patterns and
+    /// expirations. Every value from a file is quoted or in a comment.
+    public static func yaml(_ sources: [ImportedPins]) -> String {
+        var header = [
+            "# pinwatch import: tiers are decided by the live chain (auto:): a pin that",
+            "# matches the leaf counts as leaf (leaf_only), any other level as ca (ok).",
+        ]
+        var pinsets: [String] = []
+        var hosts: [String] = []
+        for source in sources {
+            header.append("# \(comment(source.file)): \(source.format.title), \(source.rules.count) rule\(source.rules.count == 1 ? "" : "s")")
+        }
+        // One pinset per domain, whichever files name it: a host takes one
+        // pinset, and `clients:` is the way to keep releases apart.
+        for group in grouped(sources.flatMap(\.rules)) {
+            pinsets.append("  # \(describe(group.rules))")
+            pinsets.append("  \(PinStanza.scalar(group.domain)):")
+            pinsets.append("    auto:")
+            var seen = Set<Pin>()
+            for rule in group.rules {
+                for pin in rule.pins where seen.insert(pin).inserted {
+                    pinsets.append("      - \(PinStanza.scalar(pin.text))   # \(comment(rule.origin))")
+                }
+            }
+            if group.domain.hasPrefix("*") {
+                hosts.append("  # \(comment(group.domain)) is a pattern: list the hosts it covers with that pinset")
+            } else {
+                hosts.append("  - host: \(PinStanza.scalar(group.domain))")
+                hosts.append("    pinset: \(PinStanza.scalar(group.domain))")
+            }
+        }
+        var lines = header + ["pinsets:"] + pinsets + ["hosts:"] + hosts
+        let notes = sources.flatMap(\.notes)
+        if !notes.isEmpty {
+            lines.append("# notes:")
+            lines += notes.map { "#   \(comment($0.origin)): \(comment($0.message))" }
+        }
+        lines.append("# or read the files live, so the pins never drift from the app:")
+        lines.append("# clients:")
+        for source in sources {
+            let key = source.format == .dynamicList ? "dynamic_list: {file: \(comment(source.file)), public_key: …}" : "\(source.format.rawValue): \(comment(source.file))"
+            lines.append("#   - {name: \"<release>\", \(key)}")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    public static func json(_ sources: [ImportedPins]) -> String {
+        JSONValue.object([
+            ("version", .int(1)),
+            (
+                "sources",
+                .array(
+                    sources.map { source in
+                        .object([
+                            ("file", .string(source.file)),
+                            ("format", .string(source.format.rawValue)),
+                            ("rules", .array(source.rules.map(rule))),
+                            (
+                                "notes",
+                                .array(source.notes.map { .object([("origin", .string($0.origin)), ("message", .string($0.message))]) })
+                            ),
+                        ])
+                    })
+            ),
+        ]).render() + "\n"
+    }
+
+    private static func rule(_ rule: ClientPinRule) -> JSONValue {
+        .object([
+            ("domain", .string(rule.domain)),
+            ("include_subdomains", .bool(rule.includeSubdomains)),
+            ("pins", .array(rule.pins.map { .string($0.text) })),
+            ("expiration", .optional(rule.expiration.map(DateText.iso8601))),
+            ("enforced", .bool(rule.enforced)),
+            ("origin", .string(rule.origin)),
+        ])
+    }
+
+    /// Rules of one source by domain, in first-seen order (a signed list
+    /// has one entry per certificate; Android may repeat a domain).
+    private static func grouped(_ rules: [ClientPinRule]) -> [(domain: String, rules: [ClientPinRule])] {
+        var order: [String] = []
+        var byDomain: [String: [ClientPinRule]] = [:]
+        for rule in rules {
+            if byDomain[rule.domain] == nil { order.append(rule.domain) }
+            byDomain[rule.domain, default: []].append(rule)
+        }
+        return order.map { ($0, byDomain[$0]!) }
+    }
+
+    private static func describe(_ rules: [ClientPinRule]) -> String {
+        let first = rules[0]
+        var text = first.domain + (first.includeSubdomains ? " and its subdomains" : "")
+        text += ", from " + rules.map(\.origin).joined(separator: ", ")
+        if let expiration = rules.compactMap(\.expiration).max() {
+            text += "; pins expire \(DateText.day(expiration))"
+        }
+        if !rules.contains(where: \.enforced) { text += "; not enforced (report only)" }
+        return comment(text)
+    }
+
+    /// One line that cannot leave the comment.
+    private static func comment(_ text: String) -> String {
+        TerminalText.sanitize(text).replacingOccurrences(of: "\n", with: " ")
+    }
+}

@@ -1,0 +1,195 @@
+import Foundation
+import PinwatchCore
+
+/// Pins written as strings in code, shell and headers: OkHttp's
+/// `CertificatePinner.Builder().add("host", "sha256/…")`, curl's
+/// `--pinnedpubkey 'sha256//A;sha256//B'` and HPKP's
+/// `Public-Key-Pins: pin-sha256="…"; max-age=…`.
+///
+/// A curl or HPKP pin that names no host gets the domain "" and the
+/// client entry's `host:` (or `import --host`) fills it in.
+public enum PinStringImporter {
+    public static func read(_ text: String, file: String, format: ClientFormat) throws(ClientSourceError) -> ImportedPins {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        var imported = ImportedPins(file: file, format: format, rules: [])
+        switch format {
+        case .okhttp: try okHttp(lines, into: &imported)
+        case .curl: try curl(lines, into: &imported)
+        case .hpkp: try hpkp(lines, into: &imported)
+        default: throw ClientSourceError(file: file, message: "\(format.title) is not a pin-string format")
+        }
+        guard !imported.rules.isEmpty else {
+            throw ClientSourceError(file: file, message: "no \(format.title) pins found")
+        }
+        return imported
+    }
+
+    /// Which of the three a text holds, if any.
+    public static func detect(_ text: String) -> ClientFormat? {
+        if text.range(of: "public-key-pins", options: .caseInsensitive) != nil { return .hpkp }
+        if text.contains("--pinnedpubkey") || text.contains("CURLOPT_PINNEDPUBLICKEY") { return .curl }
+        if text.contains(".add(") && (text.contains("\"sha256/") || text.contains("\"sha1/")) { return .okhttp }
+        return nil
+    }
+
+    // MARK: OkHttp
+
+    /// Every `.add(` call whose arguments are string literals, across
+    /// line breaks: the first literal is the pattern, the rest are pins.
+    private static func okHttp(_ lines: [String], into imported: inout ImportedPins) throws(ClientSourceError) {
+        let file = imported.file
+        let text = lines.joined(separator: "\n")
+        var searchStart = text.startIndex
+        while let call = text.range(of: ".add(", range: searchStart..<text.endIndex) {
+            searchStart = call.upperBound
+            let line = text[..<call.lowerBound].reduce(1) { $1 == "\n" ? $0 + 1 : $0 }
+            guard let arguments = stringLiterals(in: text[call.upperBound...]), arguments.count >= 2 else { continue }
+            let pattern = arguments[0].lowercased()
+            guard pattern.contains("."), HostNameCheck.problem(pattern.replacingOccurrences(of: "*", with: "x")) == nil else {
+                throw ClientSourceError(file: file, line: line, message: "pattern \(EchoedInput.quoted(arguments[0])) is not a host pattern")
+            }
+            var pins: [Pin] = []
+            for written in arguments.dropFirst() {
+                pins.append(try pin(written, file: file, line: line, note: &imported.notes))
+            }
+            imported.rules.append(ClientPinRule(domain: pattern, pins: pins, origin: "\(file):\(line)"))
+        }
+    }
+
+    /// The string literals of one argument list, up to its `)`; nil when
+    /// an argument is not a literal (a constant: nothing to read).
+    private static func stringLiterals(in text: Substring) -> [String]? {
+        var literals: [String] = []
+        var index = text.startIndex
+        while index < text.endIndex {
+            let character = text[index]
+            if character == ")" { return literals }
+            if character == "\"" {
+                let start = text.index(after: index)
+                guard let end = text[start...].firstIndex(of: "\"") else { return nil }
+                literals.append(String(text[start..<end]))
+                index = text.index(after: end)
+                continue
+            }
+            if !(character.isWhitespace || character == ",") { return nil }
+            index = text.index(after: index)
+        }
+        return nil
+    }
+
+    // MARK: curl
+
+    private static func curl(_ lines: [String], into imported: inout ImportedPins) throws(ClientSourceError) {
+        let file = imported.file
+        for (offset, line) in lines.enumerated() {
+            guard let value = curlPinValue(line) else { continue }
+            let number = offset + 1
+            var pins: [Pin] = []
+            for part in value.split(separator: ";") {
+                let written = part.trimmingCharacters(in: .whitespaces)
+                guard written.hasPrefix("sha256//") else {
+                    imported.notes.append(
+                        ClientSourceNote(
+                            origin: "\(file):\(number)",
+                            message: "\(EchoedInput.quoted(written)) is a key file, not a hash: pin it with `pinwatch pin FILE`"))
+                    continue
+                }
+                pins.append(try pin("sha256/" + written.dropFirst("sha256//".count), file: file, line: number, note: &imported.notes))
+            }
+            guard !pins.isEmpty else { continue }
+            let host = urlHost(in: line) ?? ""
+            imported.rules.append(ClientPinRule(domain: host, pins: pins, origin: "\(file):\(number)"))
+        }
+    }
+
+    private static func curlPinValue(_ line: String) -> String? {
+        for marker in ["--pinnedpubkey", "CURLOPT_PINNEDPUBLICKEY"] {
+            guard let range = line.range(of: marker) else { continue }
+            var rest = line[range.upperBound...].drop { $0 == " " || $0 == "=" || $0 == "," || $0 == "\t" }
+            guard let quote = rest.first else { return nil }
+            if quote == "'" || quote == "\"" {
+                rest = rest.dropFirst()
+                return rest.firstIndex(of: quote).map { String(rest[..<$0]) }
+            }
+            return String(rest.prefix { !$0.isWhitespace })
+        }
+        return nil
+    }
+
+    private static func urlHost(in line: String) -> String? {
+        guard let scheme = line.range(of: "https://") else { return nil }
+        let authority = line[scheme.upperBound...].prefix { !"/ '\"?#".contains($0) }
+        let withoutUser = authority.split(separator: "@").last.map(String.init) ?? String(authority)
+        return (try? HostPort(parsing: withoutUser))?.host.lowercased()
+    }
+
+    // MARK: HPKP
+
+    private static func hpkp(_ lines: [String], into imported: inout ImportedPins) throws(ClientSourceError) {
+        let file = imported.file
+        var hostHeader: String?
+        for line in lines where line.lowercased().hasPrefix("host:") {
+            hostHeader = (try? HostPort(parsing: String(line.dropFirst(5))))?.host.lowercased()
+        }
+        for (offset, line) in lines.enumerated() {
+            let lower = line.lowercased()
+            guard let colon = line.firstIndex(of: ":"),
+                ["public-key-pins", "public-key-pins-report-only"].contains(lower[..<colon].trimmingCharacters(in: .whitespaces))
+            else { continue }
+            let number = offset + 1
+            let reportOnly = lower.hasPrefix("public-key-pins-report-only")
+            var pins: [Pin] = []
+            var includeSubdomains = false
+            var maxAge: Int?
+            for directive in line[line.index(after: colon)...].split(separator: ";") {
+                let parts = directive.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+                let name = parts[0].lowercased()
+                let value = parts.count > 1 ? parts[1].trimmingCharacters(in: CharacterSet(charactersIn: "\"")) : ""
+                switch name {
+                case "pin-sha256": pins.append(try pin("sha256/" + value, file: file, line: number, note: &imported.notes))
+                case "pin-sha1": pins.append(try pin("sha1/" + value, file: file, line: number, note: &imported.notes))
+                case "includesubdomains": includeSubdomains = true
+                case "max-age": maxAge = Int(value)
+                case "report-uri", "": break
+                default:
+                    if name.hasPrefix("pin-") {
+                        throw ClientSourceError(
+                            file: file, line: number, message: "unknown digest \(EchoedInput.quoted(name)) (HPKP defines pin-sha256)")
+                    }
+                }
+            }
+            guard !pins.isEmpty else { throw ClientSourceError(file: file, line: number, message: "a Public-Key-Pins header without pins") }
+            if maxAge == nil {
+                imported.notes.append(ClientSourceNote(origin: "\(file):\(number)", message: "no max-age: browsers ignore this header"))
+            }
+            if reportOnly {
+                imported.notes.append(ClientSourceNote(origin: "\(file):\(number)", message: "Report-Only: failures are reported, not refused"))
+            }
+            imported.rules.append(
+                ClientPinRule(
+                    domain: hostHeader ?? "", includeSubdomains: includeSubdomains, pins: pins, enforced: !reportOnly,
+                    origin: "\(file):\(number)"))
+        }
+    }
+
+    // MARK: pins
+
+    private static func pin(_ text: String, file: String, line: Int, note notes: inout [ClientSourceNote]) throws(ClientSourceError) -> Pin {
+        let pin: Pin
+        do {
+            pin = try Pin.parse(text)
+        } catch {
+            throw ClientSourceError(file: file, line: line, message: "pin \(EchoedInput.quoted(text)): \(error)")
+        }
+        guard pin.kind == .spki || pin.kind == .spkiSHA1 else {
+            throw ClientSourceError(file: file, line: line, message: "pin \(EchoedInput.quoted(text)): expected sha256/ or sha1/")
+        }
+        if pin.kind == .spkiSHA1 {
+            notes.append(
+                ClientSourceNote(
+                    origin: "\(file):\(line)",
+                    message: "\(pin.text): SHA-1 pins are not supported by modern clients (OkHttp 3+, Android, TrustKit take SHA-256)"))
+        }
+        return pin
+    }
+}

@@ -1,0 +1,30 @@
+internal import COpenSSL
+
+/// ECDSA P-256 with SHA-256, as a signed dynamic pin list is signed.
+public enum SignedListSignature {
+    /// DER SubjectPublicKeyInfo prefix of an uncompressed P-256 point
+    /// (id-ecPublicKey, prime256v1, BIT STRING of 66 bytes): the app's key
+    /// is configured as the bare point, OpenSSL reads a whole SPKI.
+    private static let p256SPKIPrefix: [UInt8] = [
+        0x30, 0x59, 0x30, 0x13, 0x06, 0x07, 0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x02, 0x01, 0x06, 0x08, 0x2A, 0x86, 0x48, 0xCE, 0x3D,
+        0x03, 0x01, 0x07, 0x03, 0x42, 0x00,
+    ]
+
+    /// True only for a valid signature by `publicKey` (65-byte uncompressed
+    /// point) over `message`; any malformed input is simply false.
+    public static func verify(message: [UInt8], signature: [UInt8], publicKey: [UInt8]) -> Bool {
+        guard publicKey.count == 65, publicKey[0] == 0x04, !signature.isEmpty, signature.count <= 256 else { return false }
+        defer { _ = OpenSSLErrorQueue.drainCodes() }
+        let spki = p256SPKIPrefix + publicKey
+        let key: OpaquePointer? = spki.withUnsafeBufferPointer { buffer in
+            var cursor: UnsafePointer<UInt8>? = buffer.baseAddress
+            return d2i_PUBKEY(nil, &cursor, buffer.count)
+        }
+        guard let key else { return false }
+        defer { EVP_PKEY_free(key) }
+        guard let context = EVP_MD_CTX_new() else { return false }
+        defer { EVP_MD_CTX_free(context) }
+        guard EVP_DigestVerifyInit(context, nil, EVP_sha256(), nil, key) == 1 else { return false }
+        return EVP_DigestVerify(context, signature, signature.count, message, message.count) == 1
+    }
+}

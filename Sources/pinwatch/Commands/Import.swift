@@ -1,0 +1,86 @@
+import ArgumentParser
+import Foundation
+import PinwatchCore
+import PinwatchImport
+import PinwatchProbe
+
+extension Pinwatch {
+    /// Reads pins out of the clients' own files and prints a stanza to paste.
+    struct Import: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print the pinsets and hosts that apps' pin files carry, ready to paste into the configuration.",
+            discussion: """
+                Reads an Android network_security_config.xml, a TrustKit Info.plist or JSON export, Kotlin or \
+                Java sources with OkHttp CertificatePinner.add(...), a curl --pinnedpubkey line, an HPKP \
+                Public-Key-Pins header, or a signed dynamic pin list (with --public-key). The format is \
+                recognised from the contents; --as names it. Pins go under auto:, so the live chain decides \
+                their tier. To follow the files as they change, name them under clients: instead.
+                """
+        )
+
+        @Argument(help: ArgumentHelp("Client pin files.", valueName: "file"))
+        var files: [String]
+
+        @Option(help: "Output format: yaml or json.")
+        var format: ImportFormat = .yaml
+
+        @Option(name: .customLong("as"), help: ArgumentHelp("The files' format: nsc, trustkit, okhttp, curl, hpkp or dynamic_list.", valueName: "format"))
+        var sourceFormat: ClientFormat?
+
+        @Option(help: ArgumentHelp("The host of curl and HPKP pins that name none.", valueName: "name"))
+        var host: String?
+
+        @Option(
+            name: .customLong("public-key"),
+            help: ArgumentHelp("A signed list's signing key: uncompressed P-256 point, base64.", valueName: "base64"))
+        var publicKey: String?
+
+        func validate() throws {
+            guard !files.isEmpty else { throw ValidationError("name at least one file") }
+            if let host, let problem = HostNameCheck.problem(host) { throw ValidationError("--host: \(problem)") }
+        }
+
+        func run() throws {
+            try reportingFailures {
+                var sources: [ImportedPins] = []
+                for path in files {
+                    sources.append(try importFile(path))
+                }
+                Output.standardOutput(format == .json ? ImportReport.json(sources) : ImportReport.yaml(sources))
+            }
+        }
+
+        private func importFile(_ path: String) throws -> ImportedPins {
+            do {
+                let bytes = try ClientSourceLoader.readFile(path)
+                guard let kind = sourceFormat ?? ClientSourceLoader.detect(bytes) else {
+                    throw ClientSourceError(file: path, message: "not a format pinwatch reads: name it with --as (\(formatNames))")
+                }
+                let key = try publicKey.map { text throws(ClientSourceError) -> [UInt8] in
+                    guard let bytes = Data(base64Encoded: text), bytes.count == 65, bytes.first == 0x04 else {
+                        throw ClientSourceError(file: path, message: "--public-key: expected an uncompressed P-256 point in base64")
+                    }
+                    return Array(bytes)
+                }
+                var pins = try ConfigFile.clientSources.read(bytes, file: path, format: kind, publicKey: key ?? [])
+                for index in pins.rules.indices where pins.rules[index].domain.isEmpty {
+                    guard let host else {
+                        throw ClientSourceError(file: path, entry: pins.rules[index].origin, message: "names no host: give --host NAME")
+                    }
+                    pins.rules[index].domain = host.lowercased()
+                }
+                return pins
+            } catch {
+                throw UserFacingError(message: "\(error)")
+            }
+        }
+
+        private var formatNames: String { ClientFormat.allCases.map(\.rawValue).joined(separator: ", ") }
+    }
+
+    enum ImportFormat: String, ExpressibleByArgument, CaseIterable {
+        case yaml, json
+    }
+}
+
+extension ClientFormat: ExpressibleByArgument {}

@@ -1,0 +1,41 @@
+import ArgumentParser
+import Foundation
+import PinwatchCore
+import PinwatchProbe
+
+extension Pinwatch {
+    /// Checks the clients' pins against the live chains.
+    struct Lint: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Check the clients' pins against the live chains: backups, leaf-only sets, expirations.",
+            discussion: """
+                Reads clients: from the configuration, probes every host once, and prints one line per \
+                finding: a pin set without a backup pin, one whose only match is the leaf, pins that \
+                match nothing, expirations passed or within warn_days, includeSubdomains covering no \
+                monitored host, and what the sources say of themselves (a TrustKit domain with one hash, \
+                SHA-1 pins, badly signed list entries). Exit 0 when there is no warning, 1 when there is, \
+                2 for a configuration error.
+                """
+        )
+
+        @OptionGroup var options: ConfigOptions
+
+        func run() throws {
+            try reportingFailures {
+                let config = try options.load()
+                guard !config.clients.isEmpty else {
+                    throw UserFacingError(message: "\(config.path ?? "the configuration") has no clients: (see `pinwatch import --help`)")
+                }
+                let reports = HostPoller(config: config).runCycle()
+                let findings = ClientLint.findings(config: config, reports: reports, now: Date())
+                var lines = findings.map(\.text)
+                let warnings = findings.filter { $0.level == .warning }.count
+                lines.append(
+                    "\(config.clients.count) client\(config.clients.count == 1 ? "" : "s"), \(reports.count) host\(reports.count == 1 ? "" : "s"): "
+                        + "\(warnings) warning\(warnings == 1 ? "" : "s"), \(findings.count - warnings) note\(findings.count - warnings == 1 ? "" : "s")")
+                Output.standardOutput(lines.joined(separator: "\n") + "\n")
+                if warnings > 0 { throw ExitCode(1) }
+            }
+        }
+    }
+}
