@@ -15,7 +15,9 @@ public struct ClientSourceLoader: Sendable {
     private let fetch: Fetch?
     private let now: @Sendable () -> Date
 
-    public init(verify: @escaping DynamicPinListImporter.SignatureCheck, fetch: Fetch? = nil, now: @escaping @Sendable () -> Date = Date.init) {
+    public init(
+        verify: @escaping DynamicPinListImporter.SignatureCheck, fetch: Fetch? = nil, now: @escaping @Sendable () -> Date = Date.init
+    ) {
         self.verify = verify
         self.fetch = fetch
         self.now = now
@@ -36,7 +38,9 @@ public struct ClientSourceLoader: Sendable {
     }
 
     /// Bytes already read, of a known format.
-    public func read(_ bytes: [UInt8], file: String, format: ClientFormat, publicKey: [UInt8] = []) throws(ClientSourceError) -> ImportedPins {
+    public func read(_ bytes: [UInt8], file: String, format: ClientFormat, publicKey: [UInt8] = []) throws(ClientSourceError)
+        -> ImportedPins
+    {
         switch format {
         case .nsc:
             return try NetworkSecurityConfigImporter.read(bytes, file: file)

@@ -54,6 +54,12 @@ public enum DynamicPinListImporter {
             else {
                 imported.notes.append(
                     ClientSourceNote(origin: "\(file): \(label)", message: "bad signature: entry ignored (the app ignores it too)"))
+                // The host stays named, with nothing the app accepts: a list
+                // whose every entry fails says "refused", not "not pinned".
+                // Such a rule adds no host to the poll (ClientPolicy.concreteHosts).
+                if HostNameCheck.problem(name.lowercased()) == nil {
+                    imported.rules.append(ClientPinRule(domain: name.lowercased(), pins: [], origin: "\(file): \(label)"))
+                }
                 continue
             }
             let expiry = Date(timeIntervalSince1970: TimeInterval(expires))

@@ -15,11 +15,14 @@ public enum ImportReport {
         var pinsets: [String] = []
         var hosts: [String] = []
         for source in sources {
-            header.append("# \(comment(source.file)): \(source.format.title), \(source.rules.count) rule\(source.rules.count == 1 ? "" : "s")")
+            header.append(
+                "# \(comment(source.file)): \(source.format.title), \(source.rules.count) rule\(source.rules.count == 1 ? "" : "s")")
         }
         // One pinset per domain, whichever files name it: a host takes one
         // pinset, and `clients:` is the way to keep releases apart.
-        for group in grouped(sources.flatMap(\.rules)) {
+        // A list entry that failed its signature names a host with no pins:
+        // the notes say so, and an empty pinset would not load.
+        for group in grouped(sources.flatMap(\.rules).filter { !$0.pins.isEmpty }) {
             pinsets.append("  # \(describe(group.rules))")
             pinsets.append("  \(PinStanza.scalar(group.domain)):")
             pinsets.append("    auto:")
@@ -45,7 +48,9 @@ public enum ImportReport {
         lines.append("# or read the files live, so the pins never drift from the app:")
         lines.append("# clients:")
         for source in sources {
-            let key = source.format == .dynamicList ? "dynamic_list: {file: \(comment(source.file)), public_key: …}" : "\(source.format.rawValue): \(comment(source.file))"
+            let key =
+                source.format == .dynamicList
+                ? "dynamic_list: {file: \(comment(source.file)), public_key: …}" : "\(source.format.rawValue): \(comment(source.file))"
             lines.append("#   - {name: \"<release>\", \(key)}")
         }
         return lines.joined(separator: "\n") + "\n"

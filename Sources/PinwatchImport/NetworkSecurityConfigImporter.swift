@@ -143,8 +143,8 @@ public enum NetworkSecurityConfigImporter {
         }
 
         func parser(_ parser: XMLParser, foundCharacters string: String) {
-            guard text.utf8.count < 4096 else { return fail(parser, "element text longer than 4 KiB") }
             text += string
+            guard text.utf8.count <= 4096 else { return fail(parser, "element text longer than 4 KiB") }
         }
 
         func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {

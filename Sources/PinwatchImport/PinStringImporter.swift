@@ -46,7 +46,8 @@ public enum PinStringImporter {
             guard let arguments = stringLiterals(in: text[call.upperBound...]), arguments.count >= 2 else { continue }
             let pattern = arguments[0].lowercased()
             guard pattern.contains("."), HostNameCheck.problem(pattern.replacingOccurrences(of: "*", with: "x")) == nil else {
-                throw ClientSourceError(file: file, line: line, message: "pattern \(EchoedInput.quoted(arguments[0])) is not a host pattern")
+                throw ClientSourceError(
+                    file: file, line: line, message: "pattern \(EchoedInput.quoted(arguments[0])) is not a host pattern")
             }
             var pins: [Pin] = []
             for written in arguments.dropFirst() {
@@ -163,7 +164,8 @@ public enum PinStringImporter {
                 imported.notes.append(ClientSourceNote(origin: "\(file):\(number)", message: "no max-age: browsers ignore this header"))
             }
             if reportOnly {
-                imported.notes.append(ClientSourceNote(origin: "\(file):\(number)", message: "Report-Only: failures are reported, not refused"))
+                imported.notes.append(
+                    ClientSourceNote(origin: "\(file):\(number)", message: "Report-Only: failures are reported, not refused"))
             }
             imported.rules.append(
                 ClientPinRule(
@@ -174,7 +176,8 @@ public enum PinStringImporter {
 
     // MARK: pins
 
-    private static func pin(_ text: String, file: String, line: Int, note notes: inout [ClientSourceNote]) throws(ClientSourceError) -> Pin {
+    private static func pin(_ text: String, file: String, line: Int, note notes: inout [ClientSourceNote]) throws(ClientSourceError) -> Pin
+    {
         let pin: Pin
         do {
             pin = try Pin.parse(text)

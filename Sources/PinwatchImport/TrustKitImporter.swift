@@ -63,7 +63,8 @@ public enum TrustKitImporter {
             let enforce = try flag(settings["TSKEnforcePinning"], entry: entry + ".TSKEnforcePinning", file: file) ?? true
             if !enforce {
                 notes.append(
-                    ClientSourceNote(origin: "\(file): \(entry)", message: "TSKEnforcePinning is false: failures are reported, not refused"))
+                    ClientSourceNote(origin: "\(file): \(entry)", message: "TSKEnforcePinning is false: failures are reported, not refused")
+                )
             }
             var expiration: Date?
             if let value = settings["TSKExpirationDate"] {

@@ -7,12 +7,11 @@ enum XMLSafety {
     /// A network security config has no use for a DTD, so any internal
     /// subset or entity declaration is refused before the parser runs.
     static func refuseDeclarations(in bytes: [UInt8], file: String) throws(ClientSourceError) {
-        for marker in ["<!ENTITY", "<!DOCTYPE"] {
-            if let offset = find(Array(marker.utf8), in: bytes) {
-                throw ClientSourceError(
-                    file: file, line: lineNumber(at: offset, in: bytes),
-                    message: "\(marker) is not allowed: entities are neither expanded nor fetched (remove the DTD)")
-            }
+        let found = ["<!DOCTYPE", "<!ENTITY"].compactMap { marker in find(Array(marker.utf8), in: bytes).map { (marker, $0) } }
+        if let (marker, offset) = found.min(by: { $0.1 < $1.1 }) {
+            throw ClientSourceError(
+                file: file, line: lineNumber(at: offset, in: bytes),
+                message: "\(marker) is not allowed: entities are neither expanded nor fetched (remove the DTD)")
         }
     }
 

@@ -19,7 +19,8 @@ struct Pinwatch: ParsableCommand {
             """,
         version: PinwatchVersion.current,
         subcommands: [
-            Watch.self, Snapshot.self, Check.self, Serve.self, History.self, Validate.self, Lint.self, Import.self, Inspect.self, PinFiles.self, Demo.self,
+            Watch.self, Snapshot.self, Check.self, Serve.self, History.self, Validate.self, Lint.self, Import.self, Inspect.self,
+            PinFiles.self, Demo.self,
         ],
         defaultSubcommand: Watch.self
     )

@@ -140,7 +140,8 @@ final class ConfigLoaderTests: XCTestCase {
 
     func testUnknownTierKey() {
         assertOneProblem(
-            "hosts:\n  - host: a.example\n    pins:\n      root: []\n", line: 4, key: "hosts[0].pins.root", contains: "expected ca, leaf or auto")
+            "hosts:\n  - host: a.example\n    pins:\n      root: []\n", line: 4, key: "hosts[0].pins.root",
+            contains: "expected ca, leaf or auto")
     }
 
     func testBadDuration() {

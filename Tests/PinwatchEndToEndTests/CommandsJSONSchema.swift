@@ -99,6 +99,7 @@ enum SnapshotKeys {
     static let host: Set<String> = [
         "host", "port", "sni", "address", "status", "matched_tiers", "alerts", "severity", "reason", "trusted", "trust_error",
         "leaf_days_left", "leaf_not_after", "proxy", "error", "elapsed_ms", "status_since", "changes_24h", "renewal_estimate", "chain",
+        "clients",
     ]
     static let proxy: Set<String> = ["detected", "source", "url", "intercepted"]
     static let error: Set<String> = ["kind", "message"]

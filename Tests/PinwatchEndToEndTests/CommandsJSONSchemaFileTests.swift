@@ -5,29 +5,9 @@ import XCTest
 /// document pinwatch prints must validate against it with a real JSON
 /// Schema validator (Debian's python3-jsonschema, installed by .ci/run).
 final class CommandsJSONSchemaFileTests: LocalFleetTestCase {
-    private static let schema = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("docs/snapshot.schema.json").path
-    private static let python = "/usr/bin/python3"
-
-    /// Exit 0 when `document` (a file) is valid; the validator's message otherwise.
-    private func validate(_ document: String, definition: String = "") throws -> PinwatchBinary.Outcome {
-        let script = """
-            import json, sys, jsonschema
-            schema = json.load(open(sys.argv[1]))
-            jsonschema.Draft202012Validator.check_schema(schema)
-            if sys.argv[3]:
-                schema = dict(schema["$defs"][sys.argv[3]], **{"$defs": schema["$defs"]})
-            jsonschema.Draft202012Validator(schema).validate(json.load(open(sys.argv[2])))
-            """
-        return try PinwatchBinary.runShell(
-            "\(Self.python) -c \(TmuxSession.quote(script)) \(TmuxSession.quote(Self.schema)) \(TmuxSession.quote(document)) '\(definition)'"
-        )
-    }
-
     override func setUpWithError() throws {
         try super.setUpWithError()
-        let probe = try PinwatchBinary.runShell("\(Self.python) -c 'import jsonschema'")
+        let probe = try PinwatchBinary.runShell("\(SnapshotSchema.python) -c 'import jsonschema'")
         try XCTSkipIf(probe.status != 0, "python3-jsonschema is not installed: apt-get install python3-jsonschema")
     }
 
@@ -43,18 +23,18 @@ final class CommandsJSONSchemaFileTests: LocalFleetTestCase {
             let snapshot = try fleet.run(["snapshot", "--format", "json", "--state", state])
             XCTAssertEqual(snapshot.status, 0, snapshot.stderr)
             let file = try fleet.write(snapshot.stdout, to: "snapshot-\(round).json")
-            let verdict = try validate(file.path)
+            let verdict = try SnapshotSchema.validate(file.path)
             XCTAssertEqual(verdict.status, 0, "round \(round): \(verdict.stderr)")
         }
         let off = try fleet.run(["snapshot", "--format", "json", "--state", "off"])
-        XCTAssertEqual(try validate(try fleet.write(off.stdout, to: "off.json").path).status, 0, "history off: nulls")
+        XCTAssertEqual(try SnapshotSchema.validate(try fleet.write(off.stdout, to: "off.json").path).status, 0, "history off: nulls")
 
         let (server, _) = try fleet.serveLeaf("inspected.test")
         let inspect = try fleet.run([
             "inspect", "inspected.test:\(server.port)", "--connect", "127.0.0.1", "--trust", fleet.trustURL.path, "--format", "json",
         ])
         XCTAssertEqual(inspect.status, 0, inspect.stderr)
-        let verdict = try validate(try fleet.write(inspect.stdout, to: "inspect.json").path, definition: "host")
+        let verdict = try SnapshotSchema.validate(try fleet.write(inspect.stdout, to: "inspect.json").path, definition: "host")
         XCTAssertEqual(verdict.status, 0, verdict.stderr)
     }
 
@@ -70,12 +50,12 @@ final class CommandsJSONSchemaFileTests: LocalFleetTestCase {
         document["hosts"] = hosts
         let wrongStatus = try fleet.write(
             String(decoding: try JSONSerialization.data(withJSONObject: document), as: UTF8.self), to: "bad.json")
-        XCTAssertNotEqual(try validate(wrongStatus.path).status, 0)
+        XCTAssertNotEqual(try SnapshotSchema.validate(wrongStatus.path).status, 0)
         hosts[0]["status"] = "ok"
         hosts[0]["surprise"] = true
         document["hosts"] = hosts
         let extraField = try fleet.write(
             String(decoding: try JSONSerialization.data(withJSONObject: document), as: UTF8.self), to: "extra.json")
-        XCTAssertNotEqual(try validate(extraField.path).status, 0)
+        XCTAssertNotEqual(try SnapshotSchema.validate(extraField.path).status, 0)
     }
 }

@@ -185,6 +185,9 @@ final class CertificateFactsTests: XCTestCase {
         let spki = try ShellCommand.run(
             "openssl x509 -in '\(path)' -pubkey -noout | openssl pkey -pubin -outform DER | openssl dgst -sha256 -binary | base64")
         XCTAssertEqual(Data(facts.spkiSHA256).base64EncodedString(), spki, "SPKI digest", file: file, line: line)
+        let spkiSHA1 = try ShellCommand.run(
+            "openssl x509 -in '\(path)' -pubkey -noout | openssl pkey -pubin -outform DER | openssl dgst -sha1 -binary | base64")
+        XCTAssertEqual(Data(facts.spkiSHA1).base64EncodedString(), spkiSHA1, "legacy sha1/ digest", file: file, line: line)
 
         let cert = try ShellCommand.run("openssl x509 -in '\(path)' -outform DER | sha256sum | cut -d' ' -f1")
         XCTAssertEqual(facts.certSHA256.map { String(format: "%02x", $0) }.joined(), cert, "certificate digest", file: file, line: line)

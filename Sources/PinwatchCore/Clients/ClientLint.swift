@@ -14,7 +14,7 @@ public struct LintFinding: Hashable, Sendable {
     /// The host or domain pattern it is about.
     public var subject: String
     public var message: String
-    /// `file:line` or `file: entry`.
+    /// `file:line` or `file: entry`; empty when the subject is already that.
     public var origin: String
 
     public init(level: Level, client: String, subject: String, message: String, origin: String) {
@@ -26,7 +26,7 @@ public struct LintFinding: Hashable, Sendable {
     }
 
     public var text: String {
-        TerminalText.sanitize("\(level.rawValue): \(client): \(subject): \(message) (\(origin))")
+        TerminalText.sanitize("\(level.rawValue): \(client): \(subject): \(message)" + (origin.isEmpty ? "" : " (\(origin))"))
     }
 }
 
@@ -39,7 +39,7 @@ public enum ClientLint {
     public static func findings(config: Config, reports: [HostReport], now: Date) -> [LintFinding] {
         config.clients.flatMap { client in
             client.pins.notes.map {
-                LintFinding(level: .warning, client: client.name, subject: client.pins.file, message: $0.message, origin: $0.origin)
+                LintFinding(level: .warning, client: client.name, subject: $0.origin, message: $0.message, origin: "")
             }
                 + ruleFindings(client, hosts: config.hosts, now: now, warnDays: config.warnDays)
                 + reports.flatMap { report in hostFindings(report, client: client.name) }

@@ -138,6 +138,8 @@ public struct ClientPolicy: Hashable, Sendable {
     /// The names this client connects to that can be probed.
     public var concreteHosts: [String] {
         var seen = Set<String>()
-        return pins.rules.filter(\.isConcreteHost).map(\.domain).filter { seen.insert($0).inserted }
+        // A list entry whose signature failed names a host nobody vouched for.
+        let dialled = pins.rules.filter { $0.isConcreteHost && !(leafPinsExpected && $0.pins.isEmpty) }
+        return dialled.map(\.domain).filter { seen.insert($0).inserted }
     }
 }

@@ -79,8 +79,9 @@ public enum ClientVerdicts {
             if status == .leafOnly {
                 status = .ok
                 alerts.removeAll { $0 == .leafOnly }
-            } else if inForce.isEmpty, status != .error {
-                // Every entry for the host expired: the app has nothing to accept.
+            } else if inForce.allSatisfy(\.pins.isEmpty), status != .error {
+                // Every entry for the host expired or failed its signature:
+                // the app has nothing to accept.
                 status = .blocked
                 alerts.append(.noMatch)
             }

@@ -76,7 +76,8 @@ extension ConfigDocumentParser {
     }
 
     /// `{url: https://… | file: path, public_key: BASE64}`.
-    private mutating func dynamicList(_ node: Node, key: String, publicKey: Node?) -> (location: ClientSource.Location, publicKey: String)? {
+    private mutating func dynamicList(_ node: Node, key: String, publicKey: Node?) -> (location: ClientSource.Location, publicKey: String)?
+    {
         guard let pairs = mapping(node, key: key) else { return nil }
         var location: ClientSource.Location?
         var keyText: String?
@@ -142,7 +143,7 @@ extension ConfigDocumentParser {
                     }
                 }
                 if let unnamed = pins.rules.first(where: { $0.domain.isEmpty }) {
-                    throw ClientSourceError(file: pins.file, entry: unnamed.origin, message: "names no host: add host: to the client entry")
+                    throw ClientSourceError(file: unnamed.origin, message: "names no host: add host: to the client entry")
                 }
                 config.clients.append(ClientPolicy(name: source.name, pins: pins))
             } catch {

@@ -9,6 +9,9 @@ public enum HostNameCheck {
         if hasControl {
             return "\(EchoedInput.quoted(name)) contains a control character; a host name never does"
         }
+        if name.utf8.count > 253 {
+            return "\(EchoedInput.quoted(name)) is longer than a host name can be (253 characters)"
+        }
         if name.contains(where: { $0.isWhitespace || $0 == "/" }) {
             return "\(EchoedInput.quoted(name)) is not a host name or IP address"
         }

@@ -33,6 +33,11 @@ public enum DashboardLayout {
         switch state.view {
         case .detail(let hostIndex):
             drawDetail(state, hostIndex: hostIndex, into: &frame, bodyHeight: height - HeaderLayout.height - footer.count, now: now)
+        case .clients:
+            drawScrolled(
+                title: " clients: what each release sees now", hint: "   c/Esc back · ↑↓ PgUp PgDn scroll",
+                lines: ClientViewLayout.lines(for: state), state: state, into: &frame,
+                bodyHeight: height - HeaderLayout.height - footer.count)
         case .table, .help:
             let banner = BannerLayout.live(for: state, limit: bannerLimit(for: state, height: height))
             drawBanner(banner, into: &frame, startRow: HeaderLayout.height)
@@ -163,14 +168,18 @@ public enum DashboardLayout {
 
     private static func drawDetail(_ state: DashboardState, hostIndex: Int, into frame: inout Frame, bodyHeight: Int, now: Date) {
         let title = state.hosts.indices.contains(hostIndex) ? state.hosts[hostIndex].displayName : "?"
+        drawScrolled(
+            title: " detail: \(title)", hint: "   Esc/q back · y pins stanza · ↑↓ PgUp PgDn scroll",
+            lines: DetailLayout.lines(for: state, hostIndex: hostIndex, now: now), state: state, into: &frame, bodyHeight: bodyHeight)
+    }
+
+    /// A title bar and lines scrolled by `detailScroll`: the detail and client views.
+    private static func drawScrolled(
+        title: String, hint: String, lines: [StyledLine], state: DashboardState, into frame: inout Frame, bodyHeight: Int
+    ) {
         let top = HeaderLayout.height
-        frame.draw(
-            [
-                Span(" detail: \(title)", Style(.header, bold: true)),
-                Span("   Esc/q back · y pins stanza · ↑↓ PgUp PgDn scroll", Style(.header)),
-            ], row: top)
+        frame.draw([Span(title, Style(.header, bold: true)), Span(hint, Style(.header))], row: top)
         frame.restyle(row: top) { _ in Style(.header) }
-        let lines = DetailLayout.lines(for: state, hostIndex: hostIndex, now: now)
         let capacity = bodyHeight - 1
         guard capacity > 0 else { return }
         let first = max(0, min(state.detailScroll, lines.count - capacity))
@@ -195,11 +204,14 @@ public enum DashboardLayout {
         switch state.view {
         case .detail:
             keys = [("Esc/q", "back"), ("↑↓", "scroll"), ("y", "pins"), ("r", "refresh"), ("t", "theme"), ("Q", "quit")]
+        case .clients:
+            keys = [("c/Esc", "back"), ("↑↓", "scroll"), ("r", "refresh"), ("t", "theme"), ("Q", "quit")]
         case .table, .help:
-            keys = [
-                ("q", "quit"), ("r", "refresh"), ("↑↓", "move"), ("Enter", "detail"), ("/", "filter"),
-                ("s", state.sortOrder == .worstFirst ? "config order" : "worst first"), ("t", "theme"), ("?", "help"),
-            ]
+            keys =
+                [
+                    ("q", "quit"), ("r", "refresh"), ("↑↓", "move"), ("Enter", "detail"), ("/", "filter"),
+                    ("s", state.sortOrder == .worstFirst ? "config order" : "worst first"), ("t", "theme"), ("?", "help"),
+                ] + (state.clients.isEmpty ? [] : [("c", "clients")])
         }
         var line: StyledLine = [Span(" ")]
         for (key, action) in keys {

@@ -48,6 +48,7 @@ enum DetailLayout {
             appendLevel(level, pins: host.pins, state: state, to: &lines)
         }
         appendConfiguredPins(host.pins, to: &lines)
+        appendClients(of: report, to: &lines)
         if let stanza = state.stanzaText {
             lines.append([])
             lines.append([Span(" pins stanza (copied to the clipboard with OSC 52):", Style(.normal, bold: true))])
@@ -121,6 +122,30 @@ enum DetailLayout {
                 lines.append([Span("   \(tier.rawValue.padding(toLength: 5, withPad: " ", startingAt: 0))", Style(.dim)), Span(pin.text)])
             }
         }
+        for pin in pins.auto {
+            lines.append([Span("   auto ", Style(.dim)), Span(pin.text)])
+        }
+    }
+
+    /// Each client release's view of this host and what lint says of its pins.
+    private static func appendClients(of report: HostReport, to lines: inout [StyledLine]) {
+        guard !report.clients.isEmpty else { return }
+        lines.append([])
+        lines.append([Span(" clients (c: every host)", Style(.normal, bold: true))])
+        for verdict in report.clients {
+            lines.append(ClientViewLayout.verdictLine(verdict, label: verdict.client))
+        }
+        let findings = ClientLint.hostFindings(report)
+        guard !findings.isEmpty else { return }
+        lines.append([])
+        lines.append([Span(" lint", Style(.normal, bold: true))])
+        for finding in findings {
+            lines.append([
+                Span("   \(finding.client): ", Style(.dim)),
+                Span(finding.message, finding.level == .warning ? Style(.warn) : Style(.dim)),
+                Span("  (\(finding.origin))", Style(.dim)),
+            ])
+        }
     }
 
     private static func style(of meaning: CertificateDescription.Meaning, role: Style, state: DashboardState) -> Style {
@@ -132,7 +157,7 @@ enum DetailLayout {
         }
     }
 
-    private static func severityStyle(_ severity: HostSeverity) -> Style {
+    static func severityStyle(_ severity: HostSeverity) -> Style {
         switch severity {
         case .critical: return Style(.critical, bold: true)
         case .unknown: return Style(.error)

@@ -8,6 +8,7 @@ enum HelpLayout {
         ("PgUp PgDn", "move a page"),
         ("g G", "first / last host"),
         ("Enter", "chain detail of the host"),
+        ("c", "what each app release sees"),
         ("Esc", "back / clear the filter"),
         ("/", "filter by name, or status:NAME"),
         ("s", "worst first ↔ config order"),

@@ -21,6 +21,8 @@ extension DashboardState {
             return []
         case .detail(let hostIndex):
             return handleDetail(key, hostIndex: hostIndex)
+        case .clients:
+            return handleClients(key)
         case .table:
             return handleTable(key)
         }
@@ -48,6 +50,9 @@ extension DashboardState {
             startEditingFilter()
         case .character("?"):
             view = .help
+        case .character("c"):
+            view = .clients
+            resetDetailScroll()
         case .enter:
             if let selectedHost, selectedRow != nil {
                 stanzaText = nil
@@ -74,6 +79,26 @@ extension DashboardState {
         case .escape, .backspace, .character("q"):
             view = .table
             stanzaText = nil
+        case .up, .character("k"): scrollDetail(by: -1)
+        case .down, .character("j"): scrollDetail(by: 1)
+        case .wheelUp: scrollDetail(by: -Self.wheelStep)
+        case .wheelDown: scrollDetail(by: Self.wheelStep)
+        case .pageUp: scrollDetail(by: -detailPageSize)
+        case .pageDown: scrollDetail(by: detailPageSize)
+        case .home, .character("g"): setDetailScroll(0)
+        case .end, .character("G"): setDetailScroll(maxDetailScroll)
+        default: break
+        }
+        return []
+    }
+
+    /// The client view scrolls like the detail view; `c`, `q` or Esc go back.
+    private mutating func handleClients(_ key: Key) -> [DashboardCommand] {
+        switch key {
+        case .character("r"): return [.refresh]
+        case .character("t"): return [.nextTheme]
+        case .character("?"): view = .help
+        case .escape, .backspace, .character("q"), .character("c"): view = .table
         case .up, .character("k"): scrollDetail(by: -1)
         case .down, .character("j"): scrollDetail(by: 1)
         case .wheelUp: scrollDetail(by: -Self.wheelStep)

@@ -61,6 +61,8 @@ public struct DashboardState: Sendable {
     public var themeName: String
     /// The `pins:` stanza for the detail view, set by the controller after `.copyPins`.
     public var stanzaText: String?
+    /// The client releases of `clients:`, in configuration order.
+    public var clients: [(name: String, format: ClientFormat)] = []
 
     public init(
         configPath: String, hosts: [HostConfig], warnDays: Int = 21, criticalDays: Int = 7,
@@ -83,6 +85,7 @@ public struct DashboardState: Sendable {
             configPath: config.path ?? "(built-in)", hosts: config.hosts, warnDays: config.warnDays,
             criticalDays: config.criticalDays, proxyIndicator: proxyIndicator, themeName: themeName ?? config.theme,
             timeZone: timeZone)
+        clients = config.clients.map { ($0.name, $0.pins.format) }
     }
 
     // MARK: Cycles
@@ -293,8 +296,15 @@ public struct DashboardState: Sendable {
     }
 
     var maxDetailScroll: Int {
-        guard case .detail(let hostIndex) = view else { return 0 }
-        let lines = DetailLayout.lines(for: self, hostIndex: hostIndex, now: Date(timeIntervalSince1970: 0)).count
+        let lines: Int
+        switch view {
+        case .detail(let hostIndex):
+            lines = DetailLayout.lines(for: self, hostIndex: hostIndex, now: Date(timeIntervalSince1970: 0)).count
+        case .clients:
+            lines = ClientViewLayout.lines(for: self).count
+        case .table, .help:
+            return 0
+        }
         return max(0, lines - detailPageSize)
     }
 

@@ -37,4 +37,6 @@ public enum DashboardView: Hashable, Sendable {
     case table
     case detail(hostIndex: Int)
     case help
+    /// `c`: what each client release sees on the hosts it pins.
+    case clients
 }

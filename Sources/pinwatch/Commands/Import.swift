@@ -24,7 +24,9 @@ extension Pinwatch {
         @Option(help: "Output format: yaml or json.")
         var format: ImportFormat = .yaml
 
-        @Option(name: .customLong("as"), help: ArgumentHelp("The files' format: nsc, trustkit, okhttp, curl, hpkp or dynamic_list.", valueName: "format"))
+        @Option(
+            name: .customLong("as"),
+            help: ArgumentHelp("The files' format: nsc, trustkit, okhttp, curl, hpkp or dynamic_list.", valueName: "format"))
         var sourceFormat: ClientFormat?
 
         @Option(help: ArgumentHelp("The host of curl and HPKP pins that name none.", valueName: "name"))
@@ -65,7 +67,7 @@ extension Pinwatch {
                 var pins = try ConfigFile.clientSources.read(bytes, file: path, format: kind, publicKey: key ?? [])
                 for index in pins.rules.indices where pins.rules[index].domain.isEmpty {
                     guard let host else {
-                        throw ClientSourceError(file: path, entry: pins.rules[index].origin, message: "names no host: give --host NAME")
+                        throw ClientSourceError(file: pins.rules[index].origin, message: "names no host: give --host NAME")
                     }
                     pins.rules[index].domain = host.lowercased()
                 }

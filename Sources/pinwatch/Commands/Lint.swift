@@ -32,7 +32,8 @@ extension Pinwatch {
                 let warnings = findings.filter { $0.level == .warning }.count
                 lines.append(
                     "\(config.clients.count) client\(config.clients.count == 1 ? "" : "s"), \(reports.count) host\(reports.count == 1 ? "" : "s"): "
-                        + "\(warnings) warning\(warnings == 1 ? "" : "s"), \(findings.count - warnings) note\(findings.count - warnings == 1 ? "" : "s")")
+                        + "\(warnings) warning\(warnings == 1 ? "" : "s"), \(findings.count - warnings) note\(findings.count - warnings == 1 ? "" : "s")"
+                )
                 Output.standardOutput(lines.joined(separator: "\n") + "\n")
                 if warnings > 0 { throw ExitCode(1) }
             }

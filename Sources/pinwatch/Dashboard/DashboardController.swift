@@ -175,6 +175,7 @@ final class DashboardController: @unchecked Sendable {
         poller = HostPoller(config: newConfig, environment: environment, history: history)
         alertHooks = makeHookRunner(newConfig.hooks)
         state.replaceHosts(newConfig.hosts, warnDays: newConfig.warnDays, criticalDays: newConfig.criticalDays)
+        state.clients = newConfig.clients.map { ($0.name, $0.pins.format) }
         if intervalChanged {
             pollTimer?.schedule(deadline: .now() + newConfig.interval, repeating: newConfig.interval, leeway: .milliseconds(100))
             state.nextCycleAt = Date().addingTimeInterval(newConfig.interval)

@@ -1,0 +1,98 @@
+import Foundation
+import PinwatchCore
+import XCTest
+
+@testable import PinwatchImport
+
+/// The list format and what counts; real ECDSA signatures are checked in
+/// PinwatchProbeTests (SignedListSignatureTests) and end to end. Here a
+/// "signature" is valid when it is `signed:` followed by the exact bytes
+/// the format signs, so a list signed over other bytes is caught.
+final class DynamicPinListImporterTests: XCTestCase {
+    private let now = Date(timeIntervalSince1970: 1_800_000_000)
+    private let key = [UInt8](repeating: 4, count: 65)
+
+    private static let verify: DynamicPinListImporter.SignatureCheck = { message, signature, publicKey in
+        publicKey.count == 65 && signature == Array("signed:".utf8) + message
+    }
+
+    private func entry(_ name: String, _ seed: UInt8, expires: Int, signedText: String? = nil) -> String {
+        let fingerprint = ImportFixtures.base64(seed)
+        let signed = signedText ?? "\(name)&\(fingerprint)&\(expires)"
+        let signature = Data(Array("signed:".utf8) + Array(signed.utf8)).base64EncodedString()
+        return "{\"name\": \"\(name)\", \"fingerprint\": \"\(fingerprint)\", \"expires\": \(expires), \"signature\": \"\(signature)\"}"
+    }
+
+    private func read(_ entries: [String]) throws(ClientSourceError) -> ImportedPins {
+        try DynamicPinListImporter.read(
+            ImportFixtures.bytes("{\"fingerprints\": [\(entries.joined(separator: ","))]}"), file: "pins.json", publicKey: key, now: now,
+            verify: Self.verify)
+    }
+
+    func testValidEntriesBecomeCertificatePinsWithTheirExpiry() throws {
+        let later = 1_800_000_000 + 30 * 86_400
+        let pins = try read([entry("API.example.com", 1, expires: later), entry("api.example.com", 2, expires: later + 1)])
+        XCTAssertEqual(pins.format, .dynamicList)
+        XCTAssertEqual(pins.rules.map(\.domain), ["api.example.com", "api.example.com"])
+        XCTAssertEqual(pins.rules[0].pins.map(\.kind), [.cert], "the fingerprint is of the whole certificate")
+        XCTAssertEqual(pins.rules[0].pins.first?.digest, [UInt8](repeating: 1, count: 32))
+        XCTAssertEqual(pins.rules[0].expiration, Date(timeIntervalSince1970: TimeInterval(later)))
+        XCTAssertEqual(pins.rules[1].origin, "pins.json: fingerprints[1] (api.example.com)")
+        XCTAssertEqual(pins.notes, [])
+    }
+
+    func testTamperedAndWronglySignedEntriesAreIgnoredAndReported() throws {
+        let later = 1_800_000_000 + 30 * 86_400
+        let fingerprint = ImportFixtures.base64(2)
+        let pins = try read([
+            entry("api.example.com", 1, expires: later),
+            // Signed over other bytes: without the expiry, as a careless server might.
+            entry("api.example.com", 2, expires: later, signedText: "api.example.com&\(fingerprint)"),
+            // Signed for another host, then renamed.
+            entry("evil.example.com", 3, expires: later, signedText: "api.example.com&\(ImportFixtures.base64(3))&\(later)"),
+        ])
+        XCTAssertEqual(pins.rules.map(\.pins.count), [1, 0, 0], "only the first entry carries a pin")
+        XCTAssertEqual(
+            pins.notes.map(\.origin), ["pins.json: fingerprints[1] (api.example.com)", "pins.json: fingerprints[2] (evil.example.com)"])
+        XCTAssertTrue(pins.notes.allSatisfy { $0.message == "bad signature: entry ignored (the app ignores it too)" })
+        let policy = ClientPolicy(name: "web", pins: pins)
+        XCTAssertEqual(policy.concreteHosts, ["api.example.com"], "a host only a bad entry names is not dialled")
+    }
+
+    func testAnExpiredEntryIsNotedAndStopsCounting() throws {
+        let pins = try read([entry("api.example.com", 1, expires: 1_800_000_000 - 1)])
+        XCTAssertEqual(pins.notes.count, 1)
+        XCTAssertTrue(pins.notes[0].message.hasPrefix("expired 2027-01-15T07:59:59Z"), "\(pins.notes)")
+        XCTAssertEqual(pins.rules.first?.expiration, Date(timeIntervalSince1970: 1_800_000_000 - 1))
+    }
+
+    func testBadInputNamesTheEntry() {
+        let good = entry("a.example", 1, expires: 1)
+        let cases: [(String, String)] = [
+            ("{\"fingerprints\": [", "pins.json: malformed JSON"),
+            ("{\"pins\": []}", "pins.json: fingerprints: missing or not an array"),
+            ("{\"fingerprints\": [7]}", "pins.json: fingerprints[0]: is not an object"),
+            ("{\"fingerprints\": [\(good), {\"name\": \"a.example\"}]}", "fingerprints[1]: needs name, fingerprint, expires and signature"),
+            (
+                "{\"fingerprints\": [{\"name\": \"a\", \"fingerprint\": \"AA==\", \"expires\": \"soon\", \"signature\": \"\"}]}",
+                "fingerprints[0].expires: expected unix seconds"
+            ),
+            (
+                "{\"fingerprints\": [{\"name\": \"a\", \"fingerprint\": \"AAAA\", \"expires\": 1, \"signature\": \"\"}]}",
+                "fingerprints[0] (a): fingerprint is not a base64 SHA-256 (32 bytes)"
+            ),
+        ]
+        for (text, expected) in cases {
+            let failure = ImportFixtures.error { () throws(ClientSourceError) in
+                try DynamicPinListImporter.read(
+                    ImportFixtures.bytes(text), file: "pins.json", publicKey: key, now: now, verify: Self.verify)
+            }
+            XCTAssertTrue(failure?.description.contains(expected) == true, "expected \(expected) in \(String(describing: failure))")
+        }
+    }
+
+    func testAValidlySignedEntryMustStillNameAHost() {
+        let failure = ImportFixtures.error { () throws(ClientSourceError) in try self.read([self.entry("bad host", 1, expires: 1)]) }
+        XCTAssertEqual(failure?.description, "pins.json: fingerprints[0] (bad host): name is not a host name")
+    }
+}

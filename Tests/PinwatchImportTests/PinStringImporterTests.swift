@@ -1,0 +1,110 @@
+import Foundation
+import PinwatchCore
+import XCTest
+
+@testable import PinwatchImport
+
+final class PinStringImporterTests: XCTestCase {
+    private func read(_ text: String, _ format: ClientFormat, file: String = "Pins.kt") throws -> ImportedPins {
+        try PinStringImporter.read(text, file: file, format: format)
+    }
+
+    private func error(_ text: String, _ format: ClientFormat) -> ClientSourceError? {
+        ImportFixtures.error { () throws(ClientSourceError) in try PinStringImporter.read(text, file: "in.txt", format: format) }
+    }
+
+    func testOkHttpCallsAreReadAcrossLineBreaks() throws {
+        let source = """
+            val pinner = CertificatePinner.Builder()
+                .add("api.example.com", "sha256/\(ImportFixtures.base64(1))")
+                .add(
+                    "*.cdn.example.com",
+                    "sha256/\(ImportFixtures.base64(2))",
+                    "sha256/\(ImportFixtures.base64(3))",
+                )
+                .add("**.example.org", "sha1/\(ImportFixtures.base64(4, count: 20))")
+                .add(BuildConfig.HOST, BuildConfig.PIN)
+                .build()
+            list.add("not a pin call")
+            """
+        let pins = try read(source, .okhttp)
+        XCTAssertEqual(pins.rules.map(\.domain), ["api.example.com", "*.cdn.example.com", "**.example.org"])
+        XCTAssertEqual(pins.rules[1].pins, [ImportFixtures.pin(2), ImportFixtures.pin(3)])
+        XCTAssertEqual(pins.rules.map(\.origin), ["Pins.kt:2", "Pins.kt:3", "Pins.kt:8"])
+        XCTAssertEqual(pins.rules[2].pins.first?.kind, .spkiSHA1)
+        XCTAssertEqual(pins.notes.count, 1)
+        XCTAssertTrue(pins.notes[0].message.contains("SHA-1 pins are not supported by modern clients"), "\(pins.notes)")
+        XCTAssertEqual(pins.notes[0].origin, "Pins.kt:8")
+    }
+
+    func testOkHttpPatternsMatchAsOkHttpDoes() throws {
+        let rules = try read(
+            ".add(\"*.example.com\", \"sha256/\(ImportFixtures.base64(1))\")\n.add(\"**.example.org\", \"sha256/\(ImportFixtures.base64(2))\")",
+            .okhttp
+        ).rules
+        XCTAssertNotNil(rules[0].specificity(for: "api.example.com"))
+        XCTAssertNil(rules[0].specificity(for: "a.b.example.com"), "* is one label")
+        XCTAssertNil(rules[0].specificity(for: "example.com"))
+        XCTAssertNotNil(rules[1].specificity(for: "a.b.example.org"), "** is any depth")
+        XCTAssertNotNil(rules[1].specificity(for: "example.org"))
+        XCTAssertFalse(rules[0].isConcreteHost)
+    }
+
+    func testCurlPinsTakeTheHostFromTheURL() throws {
+        let pins = try read(
+            """
+            #!/bin/sh
+            curl -sS --pinnedpubkey 'sha256//\(ImportFixtures.base64(1));sha256//\(ImportFixtures.base64(2))' https://user@api.example.com:8443/health
+            curl --pinnedpubkey /etc/keys/pub.pem https://other.example.com/
+            curl --pinnedpubkey "sha256//\(ImportFixtures.base64(3))" "$URL"
+            """, .curl, file: "probe.sh")
+        XCTAssertEqual(pins.rules.map(\.domain), ["api.example.com", ""], "a URL from a variable leaves the host to the client entry")
+        XCTAssertEqual(pins.rules[0].pins, [ImportFixtures.pin(1), ImportFixtures.pin(2)])
+        XCTAssertEqual(pins.rules[1].origin, "probe.sh:4")
+        XCTAssertEqual(pins.notes.map(\.origin), ["probe.sh:3"])
+        XCTAssertTrue(pins.notes[0].message.contains("is a key file, not a hash"), "\(pins.notes)")
+    }
+
+    func testHPKPHeadersWithHostReportOnlyAndMaxAge() throws {
+        let pins = try read(
+            """
+            HTTP/1.1 200 OK
+            Host: www.example.com
+            Public-Key-Pins: pin-sha256="\(ImportFixtures.base64(1))"; pin-sha256="\(ImportFixtures.base64(2))"; max-age=5184000; includeSubDomains
+            Public-Key-Pins-Report-Only: pin-sha256="\(ImportFixtures.base64(3))"; report-uri="https://r.example/"
+            """, .hpkp, file: "headers.txt")
+        XCTAssertEqual(pins.rules.map(\.domain), ["www.example.com", "www.example.com"])
+        XCTAssertTrue(pins.rules[0].includeSubdomains)
+        XCTAssertTrue(pins.rules[0].enforced)
+        XCTAssertFalse(pins.rules[1].enforced)
+        XCTAssertEqual(
+            pins.notes.map(\.message), ["no max-age: browsers ignore this header", "Report-Only: failures are reported, not refused"])
+    }
+
+    func testBadInputIsAnErrorWithItsLine() {
+        let cases: [(String, ClientFormat, String)] = [
+            ("Public-Key-Pins: pin-sha512=\"\(ImportFixtures.base64(1))\"; max-age=1", .hpkp, "in.txt:1: unknown digest \"pin-sha512\""),
+            ("\nPublic-Key-Pins: max-age=1", .hpkp, "in.txt:2: a Public-Key-Pins header without pins"),
+            ("\n\n.add(\"api.example.com\", \"sha256/AAAA\")", .okhttp, "in.txt:3: pin \"sha256/AAAA\": digest is 3 bytes"),
+            (".add(\"api.example.com\", \"md5/AAAA\")", .okhttp, "in.txt:1: pin \"md5/AAAA\": unknown pin form"),
+            (".add(\"api.example.com\", \"cert:\(String(repeating: "ab", count: 32))\")", .okhttp, "expected sha256/ or sha1/"),
+            (
+                ".add(\"not a host\", \"sha256/\(ImportFixtures.base64(1))\")", .okhttp,
+                "in.txt:1: pattern \"not a host\" is not a host pattern"
+            ),
+            ("curl https://example.com/", .curl, "in.txt: no curl --pinnedpubkey pins found"),
+            ("nothing here", .okhttp, "no OkHttp CertificatePinner pins found"),
+        ]
+        for (text, format, expected) in cases {
+            let failure = error(text, format)
+            XCTAssertTrue(failure?.description.contains(expected) == true, "expected \(expected) in \(String(describing: failure))")
+        }
+    }
+
+    func testDetectionTellsTheThreeApart() {
+        XCTAssertEqual(PinStringImporter.detect("public-key-pins: pin-sha256=\"x\""), .hpkp)
+        XCTAssertEqual(PinStringImporter.detect("curl --pinnedpubkey 'sha256//x' https://a"), .curl)
+        XCTAssertEqual(PinStringImporter.detect(".add(\"a.example\", \"sha256/x\")"), .okhttp)
+        XCTAssertNil(PinStringImporter.detect("hello"))
+    }
+}
