@@ -131,7 +131,7 @@ let package = Package(
         // the committed corpus (Fuzz/corpus) for the tests.
         .executableTarget(
             name: "pinwatch-fuzz",
-            dependencies: ["PinwatchCore", "PinwatchProbe"],
+            dependencies: ["PinwatchCore", "PinwatchProbe", "PinwatchImport"],
             path: "Fuzz/pinwatch-fuzz",
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),

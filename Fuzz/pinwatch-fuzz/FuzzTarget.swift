@@ -14,6 +14,11 @@ enum FuzzTarget: String, CaseIterable {
     case connectReply = "connect-reply"
     case socks5Reply = "socks5-reply"
     case probeQuery = "probe-query"
+    case networkSecurityConfig = "nsc"
+    case trustKit = "trustkit"
+    case pinStrings = "pin-strings"
+    case dynamicList = "dynamic-list"
+    case httpResponse = "http-response"
 
     func run(_ bytes: [UInt8]) {
         let text = String(decoding: bytes, as: UTF8.self)
@@ -26,6 +31,11 @@ enum FuzzTarget: String, CaseIterable {
         case .connectReply: Self.proxyReply(bytes, scheme: "http")
         case .socks5Reply: Self.proxyReply(bytes, scheme: "socks5h")
         case .probeQuery: Self.probeQuery(text)
+        case .networkSecurityConfig: Self.clientSource(bytes, format: .nsc)
+        case .trustKit: Self.clientSource(bytes, format: .trustkit)
+        case .pinStrings: Self.pinStrings(bytes)
+        case .dynamicList: Self.dynamicList(bytes)
+        case .httpResponse: Self.httpResponse(bytes)
         }
     }
 
@@ -145,7 +155,7 @@ enum FuzzTarget: String, CaseIterable {
         }
     }
 
-    private static func containsControl(_ text: String) -> Bool {
+    static func containsControl(_ text: String) -> Bool {
         text.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }
     }
 }

@@ -5,8 +5,9 @@ import PinwatchCore
 /// importer. Signatures and downloads are injected (OpenSSL and sockets
 /// live in PinwatchProbe).
 public struct ClientSourceLoader: Sendable {
-    /// Fetches a dynamic list URL, bounded to `maximumBytes`.
-    public typealias Fetch = @Sendable (_ url: String, _ maximumBytes: Int) throws(ClientSourceError) -> [UInt8]
+    /// Fetches a dynamic list URL (the source carries the proxy setting,
+    /// trust and timeout), bounded to `maximumBytes`.
+    public typealias Fetch = @Sendable (_ source: ClientSource, _ maximumBytes: Int) throws(ClientSourceError) -> [UInt8]
 
     /// App configurations are kilobytes; a larger file is a mistake or an attack.
     public static let maximumBytes = 4 * 1024 * 1024
@@ -31,7 +32,7 @@ public struct ClientSourceLoader: Sendable {
             bytes = try Self.readFile(path)
         case .url(let url):
             guard let fetch else { throw ClientSourceError(file: url, message: "downloading is not available here") }
-            bytes = try fetch(url, Self.maximumBytes)
+            bytes = try fetch(source, Self.maximumBytes)
         }
         let key = source.publicKey.flatMap { Data(base64Encoded: $0) }.map(Array.init) ?? []
         return try read(bytes, file: source.locationText, format: source.format, publicKey: key)

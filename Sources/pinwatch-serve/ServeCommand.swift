@@ -76,6 +76,7 @@ struct ServeCommand: ParsableCommand {
             Self.fail(["cannot listen on \(address): \(error)"])
         }
         watchSignals(exporter: exporter, logger: logger)
+        watchClientFiles(exporter: exporter, logger: logger, loaded: loaded)
         exporter.startPolling()
         logger.info(
             "listening",
@@ -93,6 +94,33 @@ struct ServeCommand: ParsableCommand {
         let text = lines.map { "pinwatch: \($0)\n" }.joined()
         _ = Array(text.utf8).withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
         Glibc.exit(2)
+    }
+
+    /// A changed client pin file reloads the configuration as SIGHUP does;
+    /// checked each interval, off the main queue.
+    private func watchClientFiles(exporter: Exporter, logger: Logger, loaded: Config) {
+        guard !loaded.clientSources.isEmpty else { return }
+        let queue = DispatchQueue(label: "pinwatch.client-files")
+        nonisolated(unsafe) var stamps = ClientSourceStamps(loaded)
+        let timer = DispatchSource.makeTimerSource(queue: queue)
+        let period = max(1, min(loaded.interval, 60))
+        timer.schedule(deadline: .now() + period, repeating: period, leeway: .milliseconds(200))
+        timer.setEventHandler {
+            guard stamps.changedOnDisk else { return }
+            do throws(ConfigFile.Failure) {
+                let reloaded = try load()
+                stamps = ClientSourceStamps(reloaded)
+                logger.info("a client pin file changed")
+                exporter.reload(reloaded)
+            } catch {
+                stamps = ClientSourceStamps(loaded)
+                logger.error(
+                    "a client pin file changed, reload refused: the old configuration keeps running",
+                    metadata: ["problems": "\(error.lines.joined(separator: "; "))"])
+            }
+        }
+        timer.resume()
+        SignalSources.keep(timer)
     }
 
     /// SIGTERM and SIGINT stop at once (nothing is left to save); SIGHUP
@@ -124,9 +152,9 @@ struct ServeCommand: ParsableCommand {
 
 /// Dispatch sources that must live as long as the process.
 enum SignalSources {
-    nonisolated(unsafe) private static var sources: [DispatchSourceSignal] = []
+    nonisolated(unsafe) private static var sources: [any DispatchSourceProtocol] = []
 
-    static func keep(_ source: DispatchSourceSignal) {
+    static func keep(_ source: any DispatchSourceProtocol) {
         sources.append(source)
     }
 }

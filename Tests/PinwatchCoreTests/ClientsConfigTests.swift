@@ -90,6 +90,11 @@ final class ClientsConfigTests: XCTestCase {
             ("clients:\n  - {name: a, dynamic_list: {public_key: \"\(key)\"}}\n", "give url: or file: for the signed list"),
             ("clients:\n  - {name: a, dynamic_list: {url: ftp://x, public_key: \"\(key)\"}}\n", "is not an http(s) URL"),
             ("clients:\n  - {name: a, dynamic_list: {file: l.json, public_key: AAAA}}\n", "expected an uncompressed P-256 point"),
+            (
+                "clients:\n  - {name: a, dynamic_list: {url: \"https://u:secret@x.example/l\", public_key: \"\(key)\"}}\n",
+                "credentials in the URL are not supported"
+            ),
+            ("clients:\n  - {name: a, dynamic_list: {url: \"https:///l\", public_key: \"\(key)\"}}\n", "is not a URL with a host"),
             ("clients:\n  - {name: a, nsc: a.xml, optional: maybe}\n", "expected true or false, found \"maybe\""),
             ("clients:\n  - {name: a, curl: a.sh, host: \"bad host\"}\n", "is not a host name"),
         ]

@@ -48,8 +48,8 @@ final class ClientSourceLoaderTests: XCTestCase {
         let seen = LockedBox<(String, Int)?>(nil)
         let fetching = ClientSourceLoader(
             verify: { _, _, _ in true },
-            fetch: { url, limit throws(ClientSourceError) in
-                seen.set((url, limit))
+            fetch: { source, limit throws(ClientSourceError) in
+                seen.set((source.locationText, limit))
                 return Array("{\"fingerprints\": []}".utf8)
             })
         let key = Data(repeating: 4, count: 65).base64EncodedString()

@@ -21,6 +21,11 @@ public struct ClientSource: Hashable, Sendable {
     public var optional: Bool
     /// Line of the entry in the configuration.
     public var line: Int
+    /// How a list URL is fetched: the configuration's proxy, trust and
+    /// timeout, as for probes.
+    public var proxy: ProxySetting = .auto
+    public var trust: TrustSource = .system
+    public var timeout: TimeInterval = 5
 
     public init(
         name: String, format: ClientFormat, location: Location, publicKey: String? = nil, host: String? = nil,

@@ -1,3 +1,4 @@
+import Foundation
 import Yams
 
 extension ConfigDocumentParser {
@@ -90,6 +91,15 @@ extension ConfigDocumentParser {
                     report(pair.value, key: "\(key).url", "\(EchoedInput.quoted(url)) is not an http(s) URL")
                     return nil
                 }
+                guard let parts = URLComponents(string: url), parts.host?.isEmpty == false else {
+                    report(pair.value, key: "\(key).url", "\(EchoedInput.quoted(url)) is not a URL with a host")
+                    return nil
+                }
+                guard parts.user == nil, parts.password == nil else {
+                    // Messages and JSON show the URL; a signed list is public anyway.
+                    report(pair.value, key: "\(key).url", "credentials in the URL are not supported (the list is signed, not secret)")
+                    return nil
+                }
                 location = .url(url)
             case "file":
                 guard let path = string(pair.value, key: "\(key).file") else { return nil }
@@ -131,7 +141,10 @@ extension ConfigDocumentParser {
     /// entry's line, or, for an `optional: true` source, a warning.
     mutating func loadClients(_ sources: [ClientSource], reader: ClientSourceReader?, into config: inout Config) {
         guard let reader else { return }
-        for source in sources {
+        for var source in sources {
+            source.proxy = config.proxy
+            source.trust = config.trust
+            source.timeout = config.timeout
             do throws(ClientSourceError) {
                 var pins = try reader(source)
                 if let host = source.host {

@@ -12,10 +12,11 @@ package enum ConfigFile {
         package var description: String { lines.joined(separator: "\n") }
     }
 
-    /// Reads `clients:` sources: signatures through OpenSSL.
-    package static let clientSources = ClientSourceLoader(verify: { message, signature, key in
-        SignedListSignature.verify(message: message, signature: signature, publicKey: key)
-    })
+    /// Reads `clients:` sources: signatures through OpenSSL, list URLs
+    /// through the probes' proxy rules and trust.
+    package static let clientSources = ClientSourceLoader(
+        verify: { message, signature, key in SignedListSignature.verify(message: message, signature: signature, publicKey: key) },
+        fetch: { source, limit throws(ClientSourceError) in try SignedListDownload.fetch(source, maximumBytes: limit) })
 
     package static func load(explicit: String?, shard: Shard? = nil) throws(Failure) -> Config {
         let environment = ProcessInfo.processInfo.environment

@@ -82,6 +82,37 @@ final class TLSSession {
         return .failed(sslError: error)
     }
 
+    enum ReadStep: Equatable {
+        case bytes(Int)
+        case wantsInput
+        /// The peer sent close_notify.
+        case closed
+        case failed(sslError: Int32)
+    }
+
+    /// Encrypts application data after the handshake; the caller sends it
+    /// with the next `takeOutput`. The memory BIO takes everything.
+    func write(_ bytes: [UInt8]) -> Bool {
+        guard !bytes.isEmpty else { return true }
+        ERR_clear_error()
+        return bytes.withUnsafeBytes { SSL_write(pointer, $0.baseAddress, Int32($0.count)) } == Int32(bytes.count)
+    }
+
+    /// Decrypts what was fed, up to `maximum` bytes, onto `buffer`.
+    func read(into buffer: inout [UInt8], maximum: Int) -> ReadStep {
+        ERR_clear_error()
+        var chunk = [UInt8](repeating: 0, count: max(1, min(maximum, 16 * 1024)))
+        let count = chunk.withUnsafeMutableBytes { SSL_read(pointer, $0.baseAddress, Int32($0.count)) }
+        if count > 0 {
+            buffer += chunk.prefix(Int(count))
+            return .bytes(Int(count))
+        }
+        let error = SSL_get_error(pointer, count)
+        if error == SSL_ERROR_WANT_READ || error == SSL_ERROR_WANT_WRITE { return .wantsInput }
+        if error == SSL_ERROR_ZERO_RETURN { return .closed }
+        return .failed(sslError: error)
+    }
+
     /// Queues a close_notify; the caller sends it with the next `takeOutput`.
     func shutdown() {
         _ = SSL_shutdown(pointer)

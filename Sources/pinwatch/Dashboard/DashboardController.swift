@@ -21,8 +21,9 @@ final class DashboardController: @unchecked Sendable {
         /// Called on the main queue after each completed cycle (1, 2, …).
         var cycleFinished: ((_ cycle: Int, _ controller: DashboardController) -> Void)?
         /// Reads the configuration again (SIGHUP); nil when there is no
-        /// file to read (the demo).
-        var reloadConfig: (() throws -> Config)?
+        /// file to read (the demo). Runs off the main queue: reading may
+        /// download a signed pin list.
+        var reloadConfig: (@Sendable () throws -> Config)?
     }
 
     /// The running configuration is the poller's own.
@@ -43,6 +44,8 @@ final class DashboardController: @unchecked Sendable {
     private var sources: [DispatchSourceProtocol] = []
     private var jobControl: JobControl?
     private var cycleRunning = false
+    /// A reload being read off the main queue; another request waits for it.
+    private var reloading = false
     private var completedCycles = 0
     private var paintScheduled = false
     private var firstFrameTiming: FirstFrameTiming
@@ -100,7 +103,7 @@ final class DashboardController: @unchecked Sendable {
     /// A cycle still running when the next is due is not doubled: its hosts
     /// are not probed twice, and the late tick is skipped, not queued.
     private func startCycle() {
-        if hooks.reloadConfig != nil, !cycleRunning, clientStamps.changedOnDisk {
+        if hooks.reloadConfig != nil, !cycleRunning, !reloading, clientStamps.changedOnDisk {
             reload(because: "a client pin file changed")
         }
         let now = Date()
@@ -154,14 +157,27 @@ final class DashboardController: @unchecked Sendable {
             announce("nothing to reload: the demo has no configuration file")
             return
         }
-        do {
-            let newConfig = try read()
+        guard !reloading else { return }
+        reloading = true
+        // Off the main queue, so a slow pin-list URL never freezes the screen.
+        DispatchQueue.global(qos: .userInitiated).async {
+            let outcome = Result { try read() }
+            DispatchQueue.main.async { [weak self] in self?.finishReload(outcome, cause: cause) }
+        }
+    }
+
+    private func finishReload(_ outcome: Result<Config, Error>, cause: String?) {
+        reloading = false
+        switch outcome {
+        case .success(let newConfig):
             pendingConfig = newConfig
             clientStamps = ClientSourceStamps(newConfig)
             if !cycleRunning { applyPendingConfig() }
             let why = cause.map { "\($0): " } ?? ""
             announce("\(why)configuration reloaded: \(newConfig.hosts.count) hosts from the next cycle")
-        } catch {
+        case .failure(let error):
+            // Retried when a file changes again or on SIGHUP, not every cycle.
+            clientStamps = ClientSourceStamps(config)
             let problems = "\(error)".split(separator: "\n").map { $0.replacingOccurrences(of: "pinwatch: ", with: "") }
             let more = problems.count > 1 ? " (+\(problems.count - 1) more)" : ""
             announce("⚠ reload refused, still running the previous configuration: \(problems.first ?? "")\(more)")

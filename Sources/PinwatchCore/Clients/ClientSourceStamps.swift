@@ -3,10 +3,10 @@ import PinwatchCore
 
 /// The modification times of the client pin files a configuration reads,
 /// so the dashboard re-reads them when an app's pins change on disk.
-struct ClientSourceStamps: Equatable {
+public struct ClientSourceStamps: Equatable, Sendable {
     private var stamps: [String: Date?]
 
-    init(_ config: Config) {
+    public init(_ config: Config) {
         var stamps: [String: Date?] = [:]
         for source in config.clientSources {
             guard case .file(let path) = source.location else { continue }
@@ -16,7 +16,7 @@ struct ClientSourceStamps: Equatable {
     }
 
     /// True when a file changed, appeared or went away since these were taken.
-    var changedOnDisk: Bool {
+    public var changedOnDisk: Bool {
         stamps.contains { path, stamp in Self.modified(path) != stamp }
     }
 
