@@ -11,6 +11,7 @@ import FoundationXML
 /// do not use it).
 public enum NetworkSecurityConfigImporter {
     public static func read(_ bytes: [UInt8], file: String) throws(ClientSourceError) -> ImportedPins {
+        try XMLSafety.requireUTF8(bytes, file: file)
         try XMLSafety.refuseDeclarations(in: bytes, file: file)
         let reader = Reader(file: file)
         let parser = XMLParser(data: Data(bytes))

@@ -144,7 +144,8 @@ public enum PinStringImporter {
             var maxAge: Int?
             for directive in line[line.index(after: colon)...].split(separator: ";") {
                 let parts = directive.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-                let name = parts[0].lowercased()
+                // A bare "=" splits into nothing (found by fuzzing).
+                guard let name = parts.first?.lowercased() else { continue }
                 let value = parts.count > 1 ? parts[1].trimmingCharacters(in: CharacterSet(charactersIn: "\"")) : ""
                 switch name {
                 case "pin-sha256": pins.append(try pin("sha256/" + value, file: file, line: number, note: &imported.notes))

@@ -4,15 +4,67 @@ import PinwatchCore
 /// What keeps an XML source from being a weapon: no DTD may declare
 /// entities (billion laughs), and none is ever fetched (XXE).
 enum XMLSafety {
-    /// A network security config has no use for a DTD, so any internal
-    /// subset or entity declaration is refused before the parser runs.
+    /// A network security config is elements, attributes, text and
+    /// comments. Everything else is refused before the parser runs: a DTD
+    /// or entity (billion laughs, XXE), and the markup FoundationXML
+    /// mishandles (it reads a processing instruction without data through
+    /// a null pointer, found by fuzzing), and the control bytes XML forbids.
     static func refuseDeclarations(in bytes: [UInt8], file: String) throws(ClientSourceError) {
-        let found = ["<!DOCTYPE", "<!ENTITY"].compactMap { marker in find(Array(marker.utf8), in: bytes).map { (marker, $0) } }
-        if let (marker, offset) = found.min(by: { $0.1 < $1.1 }) {
-            throw ClientSourceError(
-                file: file, line: lineNumber(at: offset, in: bytes),
-                message: "\(marker) is not allowed: entities are neither expanded nor fetched (remove the DTD)")
+        let declaration = Array("<?xml".utf8)
+        var firstMarkup = true
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            try refuseControlBytes(in: bytes, range: index..<(index + 1), file: file)
+            guard byte == UInt8(ascii: "<"), index + 1 < bytes.count else {
+                index += 1
+                continue
+            }
+            let next = bytes[index + 1]
+            if bytes[index...].starts(with: Array("<!--".utf8)) {
+                // A comment may mention anything; its bytes are still checked.
+                guard let close = bytes[(index + 4)...].firstRange(of: Array("-->".utf8)) else { return }
+                try refuseControlBytes(in: bytes, range: index..<close.upperBound, file: file)
+                index = close.upperBound
+                continue
+            }
+            if next == UInt8(ascii: "?") {
+                let isDeclaration =
+                    firstMarkup && bytes[index...].starts(with: declaration)
+                    && (index + 5 < bytes.count && [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index + 5]))
+                if !isDeclaration {
+                    throw ClientSourceError(
+                        file: file, line: lineNumber(at: index, in: bytes),
+                        message: "processing instructions are not allowed (only the <?xml …?> declaration, first)")
+                }
+            } else if next == UInt8(ascii: "!") {
+                let marker = bytes[index...].starts(with: Array("<!ENTITY".utf8)) ? "<!ENTITY" : "<!DOCTYPE"
+                let known = bytes[index...].starts(with: Array(marker.utf8))
+                throw ClientSourceError(
+                    file: file, line: lineNumber(at: index, in: bytes),
+                    message: known
+                        ? "\(marker) is not allowed: entities are neither expanded nor fetched (remove the DTD)"
+                        : "<! markup other than a comment is not allowed in a network security config")
+            }
+            firstMarkup = false
+            index += 1
         }
+    }
+
+    private static func refuseControlBytes(in bytes: [UInt8], range: Range<Int>, file: String) throws(ClientSourceError) {
+        guard let offset = range.first(where: { bytes[$0] < 0x20 && ![0x09, 0x0A, 0x0D].contains(bytes[$0]) }) else { return }
+        throw ClientSourceError(
+            file: file, line: lineNumber(at: offset, in: bytes),
+            message: "control byte 0x\(String(bytes[offset], radix: 16)) is not allowed in XML")
+    }
+
+    /// Android compiles the file as UTF-8; FoundationXML traps on an
+    /// element name that is not (found by fuzzing), so anything else is
+    /// refused before the parser runs.
+    static func requireUTF8(_ bytes: [UInt8], file: String) throws(ClientSourceError) {
+        guard String(validating: bytes, as: UTF8.self) == nil else { return }
+        throw ClientSourceError(
+            file: file, line: RegularFile.firstInvalidUTF8Line(bytes), message: "not UTF-8 text (Android reads this file as UTF-8)")
     }
 
     /// A plist's standard DOCTYPE is harmless, but an internal subset

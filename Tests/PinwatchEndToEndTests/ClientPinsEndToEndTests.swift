@@ -159,6 +159,45 @@ final class ClientPinsEndToEndTests: LocalFleetTestCase {
         XCTAssertFalse(outcome.stdout.containsControlBytes)
     }
 
+    /// After `expiration` Android stops checking: a stale pin-set no longer
+    /// blocks, and both the JSON and lint say the pins expired.
+    func testExpiredAndroidPinsAreReportedNotEnforced() throws {
+        let stale = try LocalFleet.unrelatedPin()
+        let soon = DateText.day(Date().addingTimeInterval(5 * 86_400))
+        try fleet.write(
+            """
+            <network-security-config>
+              <domain-config>
+                <domain>api.test</domain>
+                <pin-set expiration="2020-01-01"><pin digest="SHA-256">\(base64(stale))</pin></pin-set>
+              </domain-config>
+              <domain-config>
+                <domain>cdn.test</domain>
+                <pin-set expiration="\(soon)"><pin digest="SHA-256">\(base64(rootPin))</pin></pin-set>
+              </domain-config>
+            </network-security-config>
+            """, to: "nsc-4.xml")
+        let config = try fleet.writeConfig(settings: ["clients:", "  - {name: android 4.0, nsc: nsc-4.xml}"])
+        let outcome = try fleet.run(["snapshot", "--config", config.path, "--format", "json"])
+        let document = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any])
+        let hosts = try XCTUnwrap(document["hosts"] as? [[String: Any]])
+        func client(_ host: String) throws -> [String: Any] {
+            let entry = try XCTUnwrap(hosts.first { $0["host"] as? String == host })
+            return try XCTUnwrap((entry["clients"] as? [[String: Any]])?.first)
+        }
+        XCTAssertEqual(try client("api.test")["status"] as? String, "unpinned", "expired pins are not enforced")
+        XCTAssertEqual(try client("api.test")["alerts"] as? [String], ["pins_expired"])
+        XCTAssertEqual(try client("cdn.test")["status"] as? String, "ok")
+        XCTAssertEqual(try client("cdn.test")["alerts"] as? [String], ["pins_expiring"])
+        XCTAssertEqual(try client("cdn.test")["severity"] as? String, "warning")
+
+        let lint = try fleet.run(["lint", "--config", config.path])
+        XCTAssertEqual(lint.status, 1)
+        XCTAssertTrue(
+            lint.stdout.contains("android 4.0: api.test: pins expired 2020-01-01: this release no longer checks them"), lint.stdout)
+        XCTAssertTrue(lint.stdout.contains("android 4.0: cdn.test: pins expire \(soon) (in 4 days)"), lint.stdout)
+    }
+
     func testHostsNamedOnlyByClientsJoinThePollOnce() throws {
         // No hosts: entry names them: the clients' names are probed (port
         // 443 on a name that does not resolve here: an error, not silence).

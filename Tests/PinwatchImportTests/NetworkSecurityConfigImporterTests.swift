@@ -149,9 +149,30 @@ final class NetworkSecurityConfigImporterTests: XCTestCase {
         XCTAssertTrue(refused?.description.contains(":2: <!DOCTYPE is not allowed") == true, "\(String(describing: refused))")
         XCTAssertFalse(refused?.description.contains("secret.example.com") == true)
 
+        // Markup FoundationXML mishandles, found by fuzzing, and control bytes.
+        XCTAssertEqual(
+            error("<network-security-config>\n<?x?></network-security-config>")?.description,
+            "\(file):2: processing instructions are not allowed (only the <?xml …?> declaration, first)")
+        XCTAssertTrue(error("<a/>\n<?xml version=\"1.0\"?>")?.description.contains(":2: processing instructions") == true)
+        XCTAssertTrue(error("<a>\n\u{0}</a>")?.description.contains(":2: control byte 0x0 is not allowed in XML") == true)
+        XCTAssertTrue(error("<a><![CDATA[x]]></a>")?.description.contains("<! markup other than a comment is not allowed") == true)
+        XCTAssertNotNil(
+            try? read("<?xml version=\"1.0\"?><!-- <?x?> <!DOCTYPE in a comment --><network-security-config/>"),
+            "a comment may mention anything")
+
         // An entity without a DOCTYPE line is still found where it is.
         let bare = "<network-security-config>\n\n<!ENTITY x \"y\"></network-security-config>"
         XCTAssertTrue(error(bare)?.description.contains(":3: <!ENTITY is not allowed") == true)
+    }
+
+    /// Bytes that are not UTF-8 in an element name made FoundationXML trap
+    /// (a fuzzing finding, kept in Fuzz/corpus/nsc): refused before parsing.
+    func testBytesThatAreNotUTF8AreRefusedWithTheirLine() {
+        let bytes =
+            ImportFixtures.bytes("<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<network-security-config>\n  <p") + [0xFE, 0xFE]
+            + ImportFixtures.bytes("/>\n</network-security-config>")
+        let failure = ImportFixtures.error { () throws(ClientSourceError) in try NetworkSecurityConfigImporter.read(bytes, file: file) }
+        XCTAssertEqual(failure?.description, "\(file):3: not UTF-8 text (Android reads this file as UTF-8)")
     }
 
     func testHugeElementTextIsRefusedNotAccumulated() {

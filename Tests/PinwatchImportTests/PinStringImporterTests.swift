@@ -85,6 +85,7 @@ final class PinStringImporterTests: XCTestCase {
         let cases: [(String, ClientFormat, String)] = [
             ("Public-Key-Pins: pin-sha512=\"\(ImportFixtures.base64(1))\"; max-age=1", .hpkp, "in.txt:1: unknown digest \"pin-sha512\""),
             ("\nPublic-Key-Pins: max-age=1", .hpkp, "in.txt:2: a Public-Key-Pins header without pins"),
+            ("Public-Key-Pins: =;=; ;", .hpkp, "in.txt:1: a Public-Key-Pins header without pins"),
             ("\n\n.add(\"api.example.com\", \"sha256/AAAA\")", .okhttp, "in.txt:3: pin \"sha256/AAAA\": digest is 3 bytes"),
             (".add(\"api.example.com\", \"md5/AAAA\")", .okhttp, "in.txt:1: pin \"md5/AAAA\": unknown pin form"),
             (".add(\"api.example.com\", \"cert:\(String(repeating: "ab", count: 32))\")", .okhttp, "expected sha256/ or sha1/"),

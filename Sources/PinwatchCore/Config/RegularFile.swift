@@ -74,7 +74,8 @@ public enum RegularFile {
         throw ReadError(path: path, reason: "not UTF-8 text; save it as UTF-8", line: firstInvalidUTF8Line(bytes))
     }
 
-    private static func firstInvalidUTF8Line(_ bytes: [UInt8]) -> Int {
+    /// The line of the first byte that is not UTF-8 (1 past the end when all are).
+    public static func firstInvalidUTF8Line(_ bytes: [UInt8]) -> Int {
         var line = 1
         var iterator = bytes.makeIterator()
         var decoder = Unicode.UTF8()
