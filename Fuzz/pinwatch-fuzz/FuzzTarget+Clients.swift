@@ -14,8 +14,7 @@ extension FuzzTarget {
             let pins = try loader.read(bytes, file: "fuzz.src", format: format, publicKey: publicKey)
             for rule in pins.rules {
                 for pin in rule.pins {
-                    let expected = pin.kind == .spkiSHA1 ? 20 : 32
-                    require(pin.digest.count == expected, "a \(pin.kind) pin of \(pin.digest.count) bytes accepted")
+                    require(pin.digest.count == pin.kind.digestLength, "a \(pin.kind) pin of \(pin.digest.count) bytes accepted")
                 }
                 require(
                     rule.domain.isEmpty || HostNameCheck.problem(rule.domain.replacingOccurrences(of: "*", with: "x")) == nil,

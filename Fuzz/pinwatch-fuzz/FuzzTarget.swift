@@ -59,7 +59,7 @@ enum FuzzTarget: String, CaseIterable {
             require(ConfigLimits.concurrency.contains(config.concurrency), "concurrency \(config.concurrency) accepted")
             for host in config.hosts {
                 require((1...65535).contains(host.port), "port \(host.port) accepted")
-                for pin in host.pins.ca + host.pins.leaf { require(pin.digest.count == 32, "a pin of \(pin.digest.count) bytes accepted") }
+                for pin in host.pins.all { require(pin.digest.count == pin.kind.digestLength, "a pin of \(pin.digest.count) bytes accepted") }
             }
         } catch {
             for problem in error.problems {
@@ -71,7 +71,7 @@ enum FuzzTarget: String, CaseIterable {
 
     private static func pin(_ text: String) {
         guard let pin = try? Pin.parse(text) else { return }
-        require(pin.digest.count == 32, "a pin of \(pin.digest.count) bytes was accepted")
+        require(pin.digest.count == pin.kind.digestLength, "a \(pin.kind) pin of \(pin.digest.count) bytes was accepted")
         // What was accepted prints back to something that parses the same.
         let again = try? Pin.parse(pin.text)
         require(again == pin, "pin text does not round-trip: \(pin.text.debugDescription)")
