@@ -79,15 +79,7 @@ extension DashboardState {
         case .escape, .backspace, .character("q"):
             view = .table
             stanzaText = nil
-        case .up, .character("k"): scrollDetail(by: -1)
-        case .down, .character("j"): scrollDetail(by: 1)
-        case .wheelUp: scrollDetail(by: -Self.wheelStep)
-        case .wheelDown: scrollDetail(by: Self.wheelStep)
-        case .pageUp: scrollDetail(by: -detailPageSize)
-        case .pageDown: scrollDetail(by: detailPageSize)
-        case .home, .character("g"): setDetailScroll(0)
-        case .end, .character("G"): setDetailScroll(maxDetailScroll)
-        default: break
+        default: scrollPage(key)
         }
         return []
     }
@@ -99,6 +91,14 @@ extension DashboardState {
         case .character("t"): return [.nextTheme]
         case .character("?"): view = .help
         case .escape, .backspace, .character("q"), .character("c"): view = .table
+        default: scrollPage(key)
+        }
+        return []
+    }
+
+    /// The keys that scroll the detail and client views.
+    private mutating func scrollPage(_ key: Key) {
+        switch key {
         case .up, .character("k"): scrollDetail(by: -1)
         case .down, .character("j"): scrollDetail(by: 1)
         case .wheelUp: scrollDetail(by: -Self.wheelStep)
@@ -109,7 +109,6 @@ extension DashboardState {
         case .end, .character("G"): setDetailScroll(maxDetailScroll)
         default: break
         }
-        return []
     }
 
     /// `/` mode: typing edits the filter, Enter keeps it, Esc clears it.
