@@ -72,7 +72,14 @@ enum ListeningSockets {
     /// `/proc/net/tcp` and `tcp6` rows in state 0A (LISTEN): local port and inode.
     private static func listening() -> [(port: Int, inode: String)] {
         ["/proc/net/tcp", "/proc/net/tcp6"].flatMap { path -> [(port: Int, inode: String)] in
-            let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+            // Read to the end: /proc files report size 0, and a one-shot read
+            // stops after the first page (about 30 sockets), which a busy
+            // machine (a benchmark's nginx farm) fills with sockets of others.
+            let data = FileHandle(forReadingAtPath: path).map { handle in
+                defer { try? handle.close() }
+                return (try? handle.readToEnd()) ?? Data()
+            }
+            let text = String(decoding: data ?? Data(), as: UTF8.self)
             return text.split(separator: "\n").dropFirst().compactMap { row in
                 let fields = row.split(separator: " ")
                 guard fields.count > 9, fields[3] == "0A", let colon = fields[1].lastIndex(of: ":"),
