@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Benchmarks/run.sh [--quick]: pinwatch against the shared bench's C reference and shell method.
+# Benchmarks/run.sh [--quick]: pinwatch against a C reference scanner and the shell method.
 #
 # One run prints one Markdown table (issue 5): for each N, pinwatch snapshot,
 # the C reference scan and the shell method (N <= SHELL_MAX), interleaved,
@@ -7,8 +7,11 @@
 # Every timed run's output is checked against the farm's PKI, so a fast but
 # wrong run fails the benchmark instead of improving it.
 #
-# It reuses ../shared/bench (override: SHARED_BENCH=) and never writes there:
-# the farm, PKI and results live in BENCH_WORK (default /tmp/pinwatch-bench).
+# Everything it needs is in this folder: the farm (farm/: nginx on loopback,
+# one key per leaf, the PKI made with the openssl command line), the C
+# reference scanner and the shell method (reference/), the output checks
+# (lib/). The farm, PKI, compiled reference and results live in BENCH_WORK
+# (default /tmp/pinwatch-bench).
 # Raw numbers: $BENCH_WORK/results/<run>/ (runs.tsv, dashboard.tsv,
 # summary.json, table.md); $BENCH_WORK/results/latest points at the last run.
 #
@@ -20,9 +23,9 @@ set -euo pipefail
 
 BENCH_SELF="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 REPO="$(cd "$BENCH_SELF/.." && pwd)"
-SHARED_BENCH="${SHARED_BENCH:-$REPO/../shared/bench}"
 export BENCH_WORK="${BENCH_WORK:-/tmp/pinwatch-bench}"
-S="$SHARED_BENCH/scripts"
+FARM="$BENCH_SELF/farm"
+REFERENCE="$BENCH_SELF/reference"
 LIB="$BENCH_SELF/lib"
 COMMAND_LINE="Benchmarks/run.sh${*:+ $*}"
 
@@ -42,9 +45,10 @@ source "$LIB/dashboard.sh"
 log() { printf '[bench %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 
 prepare() {
-  [[ -d "$S" ]] || { echo "no shared bench at $SHARED_BENCH (set SHARED_BENCH=)" >&2; exit 2; }
-  [[ "${SKIP_DEPS:-0}" == 1 ]] || "$S/install-deps.sh"
-  "$S/build-tools.sh"
+  [[ "${SKIP_DEPS:-0}" == 1 ]] || "$FARM/install-deps.sh"
+  mkdir -p "$BENCH_WORK/bin"
+  TLSSCAN="$BENCH_WORK/bin/tlsscan"
+  gcc -O2 -Wall -o "$TLSSCAN" "$REFERENCE/tlsscan.c" -lssl -lcrypto -lpthread
   if [[ -z "${PINWATCH:-}" ]]; then
     # The toolchain lives in /opt/swift on these machines; only a login shell has it on PATH.
     command -v swift >/dev/null 2>&1 || export PATH="$PATH:/opt/swift/usr/bin"
@@ -59,7 +63,7 @@ prepare() {
   local max=0 n
   for n in $NS; do (( n > max )) && max=$n; done
   (( max >= DASHBOARD_HOSTS )) || max=$DASHBOARD_HOSTS
-  "$S/make-pki.sh" "$max"
+  "$FARM/make-pki.sh" "$max"
   EXPECTED="$BENCH_WORK/pki/expected-pins.tsv"
   ROOT_PEM="$BENCH_WORK/pki/root.pem"
 }
@@ -105,25 +109,25 @@ run_pinwatch() {
 
 run_reference() {
   local n="$1" run="$2" tsv="$RESULTS/out/N$1-reference-$2.tsv"
-  measure "$n" reference "$run" python3 "$S/verify-output.py" "$tsv" "$n" leaf,int,root -- \
-    "$S/tlsbench-scan.sh" "$n" 32 "$tsv" 2
+  measure "$n" reference "$run" python3 "$LIB/verify_tsv.py" "$tsv" "$n" leaf,int,root "$EXPECTED" -- \
+    "$TLSSCAN" -n "$n" -c 32 -t 2 -r "$ROOT_PEM" -o "$tsv"
 }
 
 run_shell() {
   local n="$1" run="$2" tsv="$RESULTS/out/N$1-shell-$2.tsv"
-  measure "$n" shell "$run" python3 "$S/verify-output.py" "$tsv" "$n" leaf,int -- \
-    "$S/m-shell.sh" "$n" 8 "$tsv"
+  measure "$n" shell "$run" python3 "$LIB/verify_tsv.py" "$tsv" "$n" leaf,int "$EXPECTED" -- \
+    "$REFERENCE/shell-method.sh" "$n" 8 "$tsv"
 }
 
 FARM_STARTED=0
 cleanup() {
   dashboard_cleanup
-  if (( FARM_STARTED )); then "$S/farm.sh" stop || true; fi
+  if (( FARM_STARTED )); then "$FARM/farm.sh" stop || true; fi
 }
 
 start_farm() {
   FARM_STARTED=1
-  "$S/farm.sh" start "$1"
+  "$FARM/farm.sh" start "$1"
   CONFIG="$RESULTS/pinwatch-N$1.yaml"
   python3 "$LIB/farm_config.py" "$1" "$EXPECTED" "$ROOT_PEM" > "$CONFIG"
 }
