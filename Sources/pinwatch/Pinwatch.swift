@@ -18,6 +18,9 @@ struct Pinwatch: ParsableCommand {
             `check` uses the Nagios codes 0/1/2/3.
             """,
         version: PinwatchVersion.current,
+        // Each subcommand writes its commandName: ArgumentParser otherwise
+        // derives it with String(describing:), whose first dynamic casts scan
+        // every protocol conformance in the binary at each start.
         subcommands: [
             Watch.self, Snapshot.self, Check.self, Serve.self, History.self, Validate.self, Lint.self, Import.self, Inspect.self,
             PinFiles.self, Demo.self,
@@ -28,10 +31,13 @@ struct Pinwatch: ParsableCommand {
 
 /// What to say about a first word that names no command.
 enum CommandSuggestion {
-    static var commandNames: [String] {
-        Pinwatch.configuration.subcommands.map { $0._commandName }
-            + ["help", "version"]
-    }
+    /// Written out, because every start checks the first word against it and
+    /// asking ArgumentParser for each subcommand's name costs a reflection
+    /// walk (about a fifth of `check`'s start-up CPU). The end-to-end tests
+    /// run each name `pinwatch --help` lists, so a command missing here fails.
+    static let commandNames = [
+        "watch", "snapshot", "check", "serve", "history", "validate", "lint", "import", "inspect", "pin", "demo", "help", "version",
+    ]
 
     static func problem(for word: String) -> String? {
         let names = commandNames

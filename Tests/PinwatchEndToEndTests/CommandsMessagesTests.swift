@@ -36,6 +36,25 @@ final class CommandsMessagesTests: LocalFleetTestCase {
         XCTAssertTrue(nonsense.stderr.contains("unknown command \"banana\" (commands: watch, snapshot, check"), nonsense.stderr)
     }
 
+    /// The typo check runs before ArgumentParser with a written-out list of
+    /// names: every subcommand `--help` lists must pass it.
+    func testEveryListedCommandIsKnownToTheTypoCheck() throws {
+        let help = try fleet.run(["--help"])
+        let section = try XCTUnwrap(help.stdout.components(separatedBy: "SUBCOMMANDS:").last)
+        let names = section.split(separator: "\n").compactMap { line -> String? in
+            guard line.hasPrefix("  "), !line.hasPrefix("   "), let word = line.split(separator: " ").first,
+                word.allSatisfy(\.isLowercase)
+            else { return nil }
+            return String(word)
+        }
+        XCTAssertEqual(names.count, 11, "\(names)")
+        for name in names {
+            let outcome = try fleet.run([name, "--help"])
+            XCTAssertEqual(outcome.status, 0, "\(name): \(outcome.stderr)")
+            XCTAssertFalse(outcome.stderr.contains("unknown command"), "\(name): \(outcome.stderr)")
+        }
+    }
+
     func testVersionThreeWays() throws {
         var printed: Set<String> = []
         for arguments in [["-V"], ["version"], ["--version"]] {

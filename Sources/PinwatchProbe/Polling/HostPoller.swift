@@ -23,14 +23,17 @@ public final class HostPoller: @unchecked Sendable {
     private let targets: [ProbeTarget]
     private let engine: ProbeEngine
 
+    /// `adHocProbes`: `serve`'s /probe adds targets of its own, so its
+    /// engine keeps every thread however few hosts are configured.
     public init(
-        config: Config, environment: [String: String] = ProcessInfo.processInfo.environment, history: HostHistoryRecorder? = nil
+        config: Config, environment: [String: String] = ProcessInfo.processInfo.environment, history: HostHistoryRecorder? = nil,
+        adHocProbes: Bool = false
     ) {
         self.config = config
         self.history = history
         self.environment = environment
         targets = config.probeTargets(environment: environment)
-        engine = ProbeEngine(concurrency: config.concurrency)
+        engine = ProbeEngine(concurrency: config.concurrency, expectedTargets: adHocProbes ? nil : targets.count)
     }
 
     public var hosts: [HostConfig] { config.hosts }

@@ -21,14 +21,19 @@ public final class ProbeEngine: @unchecked Sendable {
 
     private let scheduler: ProbeScheduler
 
-    public init(concurrency: Int) {
+    /// `expectedTargets`, when known, caps the threads: a `check` of one
+    /// host needs one loop and one resolver, not ten threads to start and
+    /// map stacks for (a measurable part of its start-up).
+    public init(concurrency: Int, expectedTargets: Int? = nil) {
         FileDescriptorLimit.raiseToHardLimit()
         // Every socket write here passes MSG_NOSIGNAL (OpenSSL only sees
         // memory BIOs); ignoring SIGPIPE as well keeps a write elsewhere in
         // the process from killing every probe in flight.
         signal(SIGPIPE, SIG_IGN)
+        let parallel = max(1, min(concurrency, expectedTargets ?? concurrency))
         scheduler = ProbeScheduler(
-            concurrency: concurrency, loopCount: Self.eventLoopCount, resolverThreads: Self.resolverThreads)
+            concurrency: concurrency, loopCount: min(Self.eventLoopCount, parallel),
+            resolverThreads: min(Self.resolverThreads, parallel))
     }
 
     deinit {

@@ -41,7 +41,7 @@ public final class Exporter: @unchecked Sendable {
         self.version = version
         self.logger = logger
         self.history = history
-        poller = HostPoller(config: config, environment: environment, history: history)
+        poller = HostPoller(config: config, environment: environment, history: history, adHocProbes: true)
         hooks = Self.makeHookRunner(config.hooks, logger: logger)
     }
 
@@ -152,7 +152,7 @@ public final class Exporter: @unchecked Sendable {
     private func applyPendingConfig() {
         guard let newConfig = pendingConfig else { return }
         pendingConfig = nil
-        poller = HostPoller(config: newConfig, environment: environment, history: history)
+        poller = HostPoller(config: newConfig, environment: environment, history: history, adHocProbes: true)
         hooks = Self.makeHookRunner(newConfig.hooks, logger: logger)
         let kept = Set(newConfig.hosts.map(\.identityKey))
         latest = latest.filter { kept.contains($0.key) }

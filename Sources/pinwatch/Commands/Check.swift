@@ -8,6 +8,7 @@ extension Pinwatch {
     /// turns them into the plugin's output and exit code.
     struct Check: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "check",
             abstract: "Run one poll cycle as a Nagios/Icinga plugin.",
             discussion: """
                 Prints one status line naming the worst hosts and why, with perfdata, then one line per \

@@ -8,6 +8,7 @@ extension Pinwatch {
     /// statuses over time, and when its leaf will renew.
     struct History: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "history",
             abstract: "Show a host's recorded timeline: chain changes, status changes and the renewal forecast.",
             discussion: """
                 Reads the history store that watch, serve, snapshot and check write (state: in the config, \

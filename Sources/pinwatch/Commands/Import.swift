@@ -8,6 +8,7 @@ extension Pinwatch {
     /// Reads pins out of the clients' own files and prints a stanza to paste.
     struct Import: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "import",
             abstract: "Print the pinsets and hosts that apps' pin files carry, ready to paste into the configuration.",
             discussion: """
                 Reads an Android network_security_config.xml, a TrustKit Info.plist or JSON export, Kotlin or \

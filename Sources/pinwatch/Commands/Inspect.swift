@@ -7,6 +7,7 @@ extension Pinwatch {
     /// The live chain of one host with every pin form, ready to paste.
     struct Inspect: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "inspect",
             abstract: "Print a host's live chain level by level with every pin form and a config stanza.",
             discussion: """
                 The chain shown is the verified chain, including the root from the trust store when \

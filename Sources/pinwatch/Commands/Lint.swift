@@ -7,6 +7,7 @@ extension Pinwatch {
     /// Checks the clients' pins against the live chains.
     struct Lint: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "lint",
             abstract: "Check the clients' pins against the live chains: backups, leaf-only sets, expirations.",
             discussion: """
                 Reads clients: from the configuration, probes every host once, and prints one line per \

@@ -7,6 +7,7 @@ extension Pinwatch {
     /// which builds and starts faster without it.
     struct Serve: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "serve",
             abstract: "Poll on the interval and serve the results to Prometheus (see pinwatch serve --help).",
             // --help and every option go to pinwatch-serve.
             helpNames: []

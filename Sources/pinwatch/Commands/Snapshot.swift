@@ -8,6 +8,7 @@ extension Pinwatch {
     /// or the versioned JSON for scripts.
     struct Snapshot: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "snapshot",
             abstract: "Run one poll cycle and print it once: the dashboard screen (text, ansi) or data (json).",
             discussion: """
                 text is the dashboard's screen without escape sequences (for runbooks and tickets); \

@@ -6,6 +6,7 @@ extension Pinwatch {
     /// Checks a configuration without probing anything.
     struct Validate: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "validate",
             abstract: "Check the configuration and exit: 0 when valid, 2 with one line per problem.")
 
         @OptionGroup var options: ConfigOptions

@@ -7,6 +7,7 @@ extension Pinwatch {
     /// The live dashboard.
     struct Watch: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "watch",
             abstract: "Open the live dashboard (the default command).",
             discussion: """
                 Polls every host at once on start, then every interval. Keys: q quit (in details: back), \

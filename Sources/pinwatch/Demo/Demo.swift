@@ -8,6 +8,7 @@ extension Pinwatch {
     /// rotation story played live.
     struct Demo: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "demo",
             abstract: "Run the dashboard on a built-in local demo: every status, and a live intermediate rotation.",
             discussion: """
                 Generates a PKI in memory, starts TLS servers on 127.0.0.1 inside this process and \
