@@ -16,8 +16,9 @@ import statistics
 import sys
 
 TOOLS = ("pinwatch", "reference", "shell")
-# Issue 5 targets that the snapshot half can check.
-RATIO_TARGET, RATIO_AT = 0.8, (200, 1000)
+# Targets the snapshot half can check (issue 5; the ratio is issue 14's:
+# at least as fast as the C reference on the same job).
+RATIO_TARGET, RATIO_AT = 1.0, (200, 1000)
 FLATNESS_TARGET = 0.20
 RSS_TARGET_MB, RSS_AT = 40.0, 1000
 
