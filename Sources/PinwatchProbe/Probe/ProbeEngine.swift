@@ -48,9 +48,17 @@ public final class ProbeEngine: @unchecked Sendable {
         onResult: @escaping @Sendable (Int, ProbeResult) -> Void,
         onFinish: @escaping @Sendable () -> Void
     ) -> ProbeCycle {
+        start(targets, deliversInline: false, onResult: onResult, onFinish: onFinish)
+    }
+
+    private func start(
+        _ targets: [ProbeTarget], deliversInline: Bool,
+        onResult: @escaping @Sendable (Int, ProbeResult) -> Void,
+        onFinish: @escaping @Sendable () -> Void
+    ) -> ProbeCycle {
         let scheduler = self.scheduler
         let cycle = ProbeCycle(
-            count: targets.count, onResult: onResult, onFinish: onFinish,
+            count: targets.count, onResult: onResult, onFinish: onFinish, deliversInline: deliversInline,
             cancelInFlight: { scheduler.cancel($0) })
         if targets.isEmpty {
             cycle.finishWithoutTargets()
@@ -77,7 +85,8 @@ public final class ProbeEngine: @unchecked Sendable {
     public func run(_ targets: [ProbeTarget]) -> [ProbeResult] {
         let collected = ResultSlots(count: targets.count)
         let done = DispatchSemaphore(value: 0)
-        let cycle = start(targets, onResult: { collected.set($0, $1) }, onFinish: { done.signal() })
+        // Storing a result is cheap and locked: done on the loops' threads.
+        let cycle = start(targets, deliversInline: true, onResult: { collected.set($0, $1) }, onFinish: { done.signal() })
         // Every probe ends by its own deadline; this bound (all deadlines
         // back to back, plus slack) only guards against an engine bug.
         let bound = targets.reduce(30) { $0 + max(0, $1.timeout) }
@@ -89,7 +98,7 @@ public final class ProbeEngine: @unchecked Sendable {
     }
 }
 
-/// Results gathered from the delivery queue for `run`.
+/// Results stored by the event loops for `run`.
 private final class ResultSlots: @unchecked Sendable {
     private let lock = NSLock()
     private var slots: [ProbeResult?]
