@@ -135,6 +135,14 @@ let package = Package(
             path: "Fuzz/pinwatch-fuzz",
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
+        // Benchmarks/run.sh: CPU per host of a first cycle and of later ones
+        // (chains verified before are served from the cache).
+        .executableTarget(
+            name: "pinwatch-cycle-bench",
+            dependencies: ["PinwatchCore", "PinwatchProbe"],
+            path: "Benchmarks/CycleBench",
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
         // Benchmarks/history.sh: the history store's cost per cycle and size.
         .executableTarget(
             name: "pinwatch-history-bench",

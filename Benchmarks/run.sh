@@ -150,6 +150,31 @@ bench_size() {
   return 0
 }
 
+# Later cycles of a long-running poller (watch, serve) find the chains they
+# verified before in the cache: CPU per host of the first cycle and of the
+# next four, over the largest N, from pinwatch-cycle-bench.
+cycle_figures() {
+  local n=0 m
+  for m in $NS; do (( m > n )) && n=$m; done
+  start_farm "$n"
+  local bench
+  bench="$(dirname "$PINWATCH")/pinwatch-cycle-bench"
+  [[ -x "$bench" ]] || { log "no $bench: cycle figures skipped"; return 0; }
+  "$bench" "$CONFIG" 5 > "$RESULTS/cycles.tsv" || { echo "FAIL: pinwatch-cycle-bench" >&2; exit 1; }
+  python3 - "$RESULTS/cycles.tsv" "$n" > "$RESULTS/cycles.md" <<'PY'
+import statistics, sys
+rows = [line.split("\t") for line in open(sys.argv[1]).read().split("\n")[1:] if line]
+first, later = rows[0], rows[1:]
+warm = statistics.median(float(r[2]) for r in later)
+n = int(sys.argv[2])
+print(f"| cycles of one poller, {n:,} hosts | wall s | CPU µs/host | hosts/s |")
+print("|---|---:|---:|---:|")
+print(f"| first (every chain verified) | {float(first[1]):.3f} | {float(first[2]):.0f} | {n / float(first[1]):.0f} |")
+wall = statistics.median(float(r[1]) for r in later)
+print(f"| next {len(later)}, median (chains from the cache: {later[-1][3]} hits) | {wall:.3f} | {warm:.0f} | {n / wall:.0f} |")
+PY
+}
+
 main() {
   trap cleanup EXIT
   prepare
@@ -157,12 +182,14 @@ main() {
   log "results: $RESULTS"
   local n
   for n in $NS; do bench_size "$n"; done
+  cycle_figures
   start_farm "$DASHBOARD_HOSTS"
   dashboard_figures
   {
     echo "Command: \`$COMMAND_LINE\` (NS=\"$NS\", RUNS=$RUNS, medians; $(sed -n 's/^machine: //p' "$RESULTS/meta.txt"))"
     echo
     python3 "$LIB/summarize.py" "$RESULTS"
+    if [[ -f "$RESULTS/cycles.md" ]]; then echo; cat "$RESULTS/cycles.md"; fi
   } > "$RESULTS/table.md"
   cat "$RESULTS/table.md"
   log "raw numbers and table: $RESULTS"

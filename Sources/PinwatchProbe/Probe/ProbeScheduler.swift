@@ -14,7 +14,7 @@ final class ProbeScheduler: @unchecked Sendable {
     private var nextLoop = 0
     private var loops: [ProbeEventLoop] = []
     private let resolver: NameResolver
-    private let contexts = TLSContextCache()
+    let contexts = TLSContextCache()
 
     init(concurrency: Int, loopCount: Int, resolverThreads: Int) {
         self.concurrency = max(1, concurrency)

@@ -16,6 +16,8 @@ final class TLSContext: @unchecked Sendable {
     static let maximumVerifyDepth: Int32 = 32
 
     let pointer: OpaquePointer
+    /// Verified chains of this context's trust store (see `VerifiedChainCache`).
+    let verifiedChains = VerifiedChainCache()
 
     init(trust: TrustSource) throws {
         guard let method = TLS_client_method(), let context = SSL_CTX_new(method) else {
@@ -29,6 +31,13 @@ final class TLSContext: @unchecked Sendable {
         // verdict is read afterwards from SSL_get_verify_result.
         SSL_CTX_set_verify(context, SSL_VERIFY_PEER, { _, _ in 1 })
         SSL_CTX_set_verify_depth(context, Self.maximumVerifyDepth)
+        // The cache outlives the context: both are this object's, freed together.
+        SSL_CTX_set_cert_verify_callback(
+            context,
+            { storeContext, cache in
+                guard let storeContext, let cache else { return 0 }
+                return Unmanaged<VerifiedChainCache>.fromOpaque(cache).takeUnretainedValue().verify(storeContext)
+            }, Unmanaged.passUnretained(verifiedChains).toOpaque())
         switch trust {
         case .system:
             guard SSL_CTX_set_default_verify_paths(context) == 1 else {
@@ -68,6 +77,13 @@ final class TLSContext: @unchecked Sendable {
 final class TLSContextCache: @unchecked Sendable {
     private let lock = NSLock()
     private var contexts: [TrustSource: TLSContext] = [:]
+
+    /// Chains served from the verified-chain caches, and verified in full.
+    var verifiedChainCounts: (hits: Int, misses: Int) {
+        lock.lock()
+        defer { lock.unlock() }
+        return contexts.values.map(\.verifiedChains.counts).reduce((0, 0)) { ($0.0 + $1.hits, $0.1 + $1.misses) }
+    }
 
     func context(for trust: TrustSource) throws -> TLSContext {
         lock.lock()

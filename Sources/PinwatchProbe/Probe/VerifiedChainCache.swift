@@ -1,0 +1,139 @@
+internal import COpenSSL
+import Foundation
+
+/// Chains verified before, so a host polled every cycle does not cost the
+/// signature checks of its chain again (on a 2-core machine where client
+/// and servers share the cores, client CPU per host is throughput).
+///
+/// Keyed by the SHA-256 of every certificate the server sent, in order; one
+/// cache per TLS context, so per trust store. A hit is served only when the
+/// same bytes verified before *and* everything that depends on the moment
+/// or the connection still holds: every certificate of the built chain is
+/// within its validity period now, and the leaf matches this connection's
+/// host name or IP address. Anything else (a miss, an entry older than an
+/// hour, a chain that did not verify, a certificate out of its validity, a
+/// name mismatch) goes through `X509_verify_cert` in full, so the error
+/// reported is OpenSSL's own. The TLS handshake still checks the server's
+/// CertificateVerify (its proof of holding the leaf's key) every time.
+final class VerifiedChainCache: @unchecked Sendable {
+    static let capacity = 10_000
+    static let lifetime: TimeInterval = 3600
+
+    private struct Entry {
+        /// Up-referenced `X509*`, leaf first, freed with the entry.
+        var chain: [OpaquePointer]
+        var storedAt: Date
+    }
+
+    private let lock = NSLock()
+    private var entries: [[UInt8]: Entry] = [:]
+    private var hitCount = 0
+    private var missCount = 0
+
+    deinit {
+        for entry in entries.values { entry.chain.forEach { X509_free($0) } }
+    }
+
+    /// Chains served without verifying again, and chains verified in full.
+    var counts: (hits: Int, misses: Int) {
+        lock.lock()
+        defer { lock.unlock() }
+        return (hitCount, missCount)
+    }
+
+    /// In place of `X509_verify_cert` (`SSL_CTX_set_cert_verify_callback`).
+    func verify(_ context: OpaquePointer) -> Int32 {
+        guard let key = Self.key(of: context) else { return X509_verify_cert(context) }
+        if let chain = freshChain(for: key), Self.holdsNow(chain, for: context),
+            let stack = pinwatch_sk_X509_new_null()
+        {
+            for certificate in chain {
+                X509_up_ref(certificate)
+                _ = pinwatch_sk_X509_push(stack, certificate)
+            }
+            X509_STORE_CTX_set0_verified_chain(context, stack)
+            X509_STORE_CTX_set_error(context, X509_V_OK)
+            count(hit: true)
+            return 1
+        }
+        let result = X509_verify_cert(context)
+        count(hit: false)
+        if result == 1, X509_STORE_CTX_get_error(context) == X509_V_OK, let built = X509_STORE_CTX_get0_chain(context) {
+            store(key, chain: built)
+        }
+        return result
+    }
+
+    // MARK: Entries
+
+    private func freshChain(for key: [UInt8]) -> [OpaquePointer]? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let entry = entries[key] else { return nil }
+        guard Date().timeIntervalSince(entry.storedAt) < Self.lifetime else {
+            entries.removeValue(forKey: key)
+            entry.chain.forEach { X509_free($0) }
+            return nil
+        }
+        // Referenced for the caller, which pushes its own references.
+        return entry.chain
+    }
+
+    private func store(_ key: [UInt8], chain stack: OpaquePointer) {
+        let chain = (0..<pinwatch_sk_X509_num(stack)).compactMap { pinwatch_sk_X509_value(stack, $0) }
+        guard !chain.isEmpty else { return }
+        chain.forEach { X509_up_ref($0) }
+        lock.lock()
+        if entries.count >= Self.capacity {
+            // A fleet larger than the cache verifies in full; no eviction order to keep.
+            for entry in entries.values { entry.chain.forEach { X509_free($0) } }
+            entries.removeAll()
+        }
+        let replaced = entries.updateValue(Entry(chain: chain, storedAt: Date()), forKey: key)
+        lock.unlock()
+        replaced?.chain.forEach { X509_free($0) }
+    }
+
+    private func count(hit: Bool) {
+        lock.lock()
+        if hit { hitCount += 1 } else { missCount += 1 }
+        lock.unlock()
+    }
+
+    // MARK: What a hit must still satisfy
+
+    /// SHA-256 over the digests of the certificates sent, in order.
+    private static func key(of context: OpaquePointer) -> [UInt8]? {
+        guard let sent = X509_STORE_CTX_get0_untrusted(context) else { return nil }
+        let count = pinwatch_sk_X509_num(sent)
+        guard count > 0 else { return nil }
+        var digests: [UInt8] = []
+        for index in 0..<count {
+            guard let certificate = pinwatch_sk_X509_value(sent, index) else { return nil }
+            let der = X509Certificate(borrowing: certificate).der
+            guard !der.isEmpty else { return nil }
+            digests += SHA256Digest.of(der)
+        }
+        return SHA256Digest.of(digests)
+    }
+
+    /// Every level within its validity period now, and the leaf naming
+    /// this connection's host (or IP address) as the verifier would check.
+    private static func holdsNow(_ chain: [OpaquePointer], for context: OpaquePointer) -> Bool {
+        for certificate in chain {
+            guard X509_cmp_current_time(X509_get0_notBefore(certificate)) < 0,
+                X509_cmp_current_time(X509_get0_notAfter(certificate)) > 0
+            else { return false }
+        }
+        guard let leaf = chain.first, let parameters = X509_STORE_CTX_get0_param(context) else { return false }
+        if let host = X509_VERIFY_PARAM_get0_host(parameters, 0) {
+            let flags = X509_VERIFY_PARAM_get_hostflags(parameters)
+            guard X509_check_host(leaf, host, 0, flags, nil) == 1 else { return false }
+        }
+        if let address = X509_VERIFY_PARAM_get1_ip_asc(parameters) {
+            defer { pinwatch_OPENSSL_free(address) }
+            guard X509_check_ip_asc(leaf, address, 0) == 1 else { return false }
+        }
+        return true
+    }
+}
