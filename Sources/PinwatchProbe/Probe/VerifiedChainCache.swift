@@ -6,7 +6,7 @@ import Foundation
 /// and servers share the cores, client CPU per host is throughput).
 ///
 /// Keyed by the SHA-256 of every certificate the server sent, in order; one
-/// cache per TLS context, so per trust store. A hit is served only when the
+/// cache per TLS context, so per trust store (a reload makes a new one). A hit is served only when the
 /// same bytes verified before *and* everything that depends on the moment
 /// or the connection still holds: every certificate of the built chain is
 /// within its validity period now, and the leaf matches this connection's
@@ -19,19 +19,24 @@ final class VerifiedChainCache: @unchecked Sendable {
     static let capacity = 10_000
     static let lifetime: TimeInterval = 3600
 
+    /// A verified chain, remembered as the digests of its issuers: the
+    /// leaf comes from the connection at hand (the same bytes, by the key),
+    /// the issuers are shared by every entry, so an entry costs a few
+    /// hundred bytes whatever the chain (10,000 hosts: about 2 MB).
     private struct Entry {
-        /// Up-referenced `X509*`, leaf first, freed with the entry.
-        var chain: [OpaquePointer]
+        var issuerKeys: [[UInt8]]
         var storedAt: Date
     }
 
     private let lock = NSLock()
     private var entries: [[UInt8]: Entry] = [:]
+    /// Up-referenced issuer certificates by the SHA-256 of their DER.
+    private var issuers: [[UInt8]: OpaquePointer] = [:]
     private var hitCount = 0
     private var missCount = 0
 
     deinit {
-        for entry in entries.values { entry.chain.forEach { X509_free($0) } }
+        issuers.values.forEach { X509_free($0) }
     }
 
     /// Chains served without verifying again, and chains verified in full.
@@ -44,13 +49,7 @@ final class VerifiedChainCache: @unchecked Sendable {
     /// In place of `X509_verify_cert` (`SSL_CTX_set_cert_verify_callback`).
     func verify(_ context: OpaquePointer) -> Int32 {
         guard let key = Self.key(of: context) else { return X509_verify_cert(context) }
-        if let chain = freshChain(for: key), Self.holdsNow(chain, for: context),
-            let stack = pinwatch_sk_X509_new_null()
-        {
-            for certificate in chain {
-                X509_up_ref(certificate)
-                _ = pinwatch_sk_X509_push(stack, certificate)
-            }
+        if let leaf = X509_STORE_CTX_get0_cert(context), let stack = verifiedChain(for: key, leaf: leaf, context: context) {
             X509_STORE_CTX_set0_verified_chain(context, stack)
             X509_STORE_CTX_set_error(context, X509_V_OK)
             count(hit: true)
@@ -66,32 +65,44 @@ final class VerifiedChainCache: @unchecked Sendable {
 
     // MARK: Entries
 
-    private func freshChain(for key: [UInt8]) -> [OpaquePointer]? {
+    /// The cached chain with its own references, when the entry is fresh
+    /// and still holds for this connection; nil sends it to full verification.
+    private func verifiedChain(for key: [UInt8], leaf: OpaquePointer, context: OpaquePointer) -> OpaquePointer? {
         lock.lock()
         defer { lock.unlock() }
         guard let entry = entries[key] else { return nil }
         guard Date().timeIntervalSince(entry.storedAt) < Self.lifetime else {
             entries.removeValue(forKey: key)
-            entry.chain.forEach { X509_free($0) }
             return nil
         }
-        // Referenced for the caller, which pushes its own references.
-        return entry.chain
+        let found = entry.issuerKeys.compactMap { issuers[$0] }
+        guard found.count == entry.issuerKeys.count else { return nil }
+        let chain = [leaf] + found
+        guard Self.holdsNow(chain, for: context), let stack = pinwatch_sk_X509_new_null() else { return nil }
+        for certificate in chain {
+            X509_up_ref(certificate)
+            _ = pinwatch_sk_X509_push(stack, certificate)
+        }
+        return stack
     }
 
     private func store(_ key: [UInt8], chain stack: OpaquePointer) {
         let chain = (0..<pinwatch_sk_X509_num(stack)).compactMap { pinwatch_sk_X509_value(stack, $0) }
-        guard !chain.isEmpty else { return }
-        chain.forEach { X509_up_ref($0) }
+        guard chain.count == Int(pinwatch_sk_X509_num(stack)), !chain.isEmpty else { return }
+        let issuerChain = chain.dropFirst().map { (certificate: $0, key: SHA256Digest.of(X509Certificate(borrowing: $0).der)) }
         lock.lock()
+        defer { lock.unlock() }
         if entries.count >= Self.capacity {
             // A fleet larger than the cache verifies in full; no eviction order to keep.
-            for entry in entries.values { entry.chain.forEach { X509_free($0) } }
             entries.removeAll()
+            issuers.values.forEach { X509_free($0) }
+            issuers.removeAll()
         }
-        let replaced = entries.updateValue(Entry(chain: chain, storedAt: Date()), forKey: key)
-        lock.unlock()
-        replaced?.chain.forEach { X509_free($0) }
+        for issuer in issuerChain where issuers[issuer.key] == nil {
+            X509_up_ref(issuer.certificate)
+            issuers[issuer.key] = issuer.certificate
+        }
+        entries[key] = Entry(issuerKeys: issuerChain.map(\.key), storedAt: Date())
     }
 
     private func count(hit: Bool) {
