@@ -28,6 +28,11 @@ static inline long pinwatch_SSL_CTX_set_session_cache_mode(SSL_CTX *ctx, long mo
     return SSL_CTX_set_session_cache_mode(ctx, mode);
 }
 
+/// SSL_CTX_set_mode is a macro over SSL_CTX_ctrl.
+static inline long pinwatch_SSL_CTX_set_mode(SSL_CTX *ctx, long mode) {
+    return SSL_CTX_set_mode(ctx, mode);
+}
+
 /// SSL_CTX_set1_chain is a macro over SSL_CTX_ctrl.
 static inline long pinwatch_SSL_CTX_set1_chain(SSL_CTX *ctx, STACK_OF(X509) *chain) {
     return SSL_CTX_set1_chain(ctx, chain);

@@ -26,6 +26,10 @@ final class TLSContext: @unchecked Sendable {
         pointer = context
         _ = pinwatch_SSL_CTX_set_session_cache_mode(context, Int(SSL_SESS_CACHE_OFF))
         _ = pinwatch_SSL_CTX_set_max_cert_list(context, Int(Self.maximumCertificateListBytes))
+        // A probe spends most of its life waiting for the next flight; its
+        // 16 KB+ record buffers are given back meanwhile, which is what keeps
+        // a thousand probes in flight within the memory budget.
+        _ = pinwatch_SSL_CTX_set_mode(context, Int(SSL_MODE_RELEASE_BUFFERS))
         // Returning 1 keeps the handshake going on any verification error,
         // so an untrusted or mismatching chain is still collected; the
         // verdict is read afterwards from SSL_get_verify_result.
