@@ -88,6 +88,15 @@ enum Entry {
                 exit(2)
             }
         }
+        if let plain = CheckCommandLine.plain(arguments) {
+            do {
+                try Pinwatch.Check.run(plain)
+            } catch let code as ExitCode {
+                exit(code.rawValue)
+            } catch {
+                Pinwatch.exit(withError: error)
+            }
+        }
         do {
             var command = try Pinwatch.parseAsRoot()
             try command.run()

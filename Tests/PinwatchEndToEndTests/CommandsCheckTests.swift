@@ -1,4 +1,5 @@
 import Foundation
+import PinwatchCore
 import PinwatchProbe
 import XCTest
 
@@ -55,6 +56,50 @@ final class CommandsCheckTests: LocalFleetTestCase {
         let lines = outcome.stdout.split(separator: "\n").map(String.init)
         XCTAssertTrue(lines.dropFirst().contains { $0.contains("leafonly.test") && $0.contains("leaf_only") }, outcome.stdout)
         XCTAssertFalse(lines.dropFirst().contains { $0.contains("ok.test") }, "an ok host needs no attention: \(outcome.stdout)")
+    }
+
+    /// The plain lines a monitoring system runs skip ArgumentParser
+    /// (`CheckCommandLine`); the same line in a form only ArgumentParser
+    /// takes (an option repeated: the last wins) must give the same result.
+    func testPlainLinesAndArgumentParserLinesAgree() throws {
+        let ok = try fleet.addOK("ok.test")
+        let leafOnly = try fleet.addLeafOnly("leafonly.test")
+        let config = try fleet.writeConfig(only: [ok, leafOnly], name: "agree.yaml").path
+        let pairs: [(plain: [String], parsed: [String])] = [
+            (["check", "--config", config, "--state", "off"], ["check", "--config", config, "--state", "off", "--state", "off"]),
+            (["check", "--config=\(config)", "--shard", "0/1"], ["check", "-c", "x", "-c", config, "--shard", "0/1"]),
+            (["check", "-c", config, "--client", "nobody"], ["check", "-c", config, "--client", "x", "--client", "nobody"]),
+            (["check", "--config", config + ".missing"], ["check", "--config", "x", "--config", config + ".missing"]),
+        ]
+        for (plain, parsed) in pairs {
+            XCTAssertNotNil(CheckCommandLine.plain(plain), "\(plain) should be a plain line")
+            XCTAssertNil(CheckCommandLine.plain(parsed), "\(parsed) should be ArgumentParser's")
+            let fast = try fleet.run(plain)
+            let slow = try fleet.run(parsed)
+            XCTAssertEqual(fast.status, slow.status, "\(plain): \(fast.stdout) / \(slow.stdout)")
+            XCTAssertEqual(fast.stdout, slow.stdout, "\(plain)")
+            XCTAssertEqual(fast.stderr, slow.stderr, "\(plain)")
+        }
+        let warning = try fleet.run(["check", "--config", config, "--state", "off"])
+        XCTAssertEqual(warning.status, 1, warning.stdout)
+        XCTAssertTrue(warning.stdout.hasPrefix("PINWATCH WARNING"), warning.stdout)
+    }
+
+    /// An option added to `check` must be added to `CheckCommandLine` too,
+    /// or the plain reader would refuse it while ArgumentParser takes it.
+    func testHelpListsExactlyTheOptionsThePlainReaderKnows() throws {
+        let help = try PinwatchBinary.run(["check", "--help"])
+        XCTAssertEqual(help.status, 0, help.stderr)
+        let options = help.stdout.components(separatedBy: "OPTIONS:").last ?? ""
+        var listed = Set<String>()
+        for line in options.split(separator: "\n") {
+            let words = line.trimmingCharacters(in: .whitespaces).split(separator: " ")
+            for word in words.prefix(2) where word.hasPrefix("-") {
+                listed.insert(word.trimmingCharacters(in: CharacterSet(charactersIn: ",")))
+            }
+        }
+        listed.subtract(["--version", "-h", "--help"])
+        XCTAssertEqual(listed, Set(CheckCommandLine.optionNames), help.stdout)
     }
 
     private static func counts(

@@ -30,12 +30,18 @@ extension Pinwatch {
         var client: String?
 
         func run() throws {
+            try Self.run(CheckCommandLine(config: options.config, shard: options.shard, state: history.state, client: client))
+        }
+
+        /// The run on plain values: `Entry` calls it directly for the lines
+        /// `CheckCommandLine` reads, without ArgumentParser's types.
+        static func run(_ line: CheckCommandLine) throws {
             let config: Config
             let store: HostHistoryRecorder?
             do {
-                config = try options.load()
+                config = try ConfigOptions.load(explicit: line.config, shard: line.shard)
                 // Quiet when a watch holds the store: a plugin's output is its status.
-                store = try history.openForOneShot(config, note: nil)
+                store = try StateOptions.openForOneShot(config, override: line.state, note: nil)
             } catch let failure as UserFacingError {
                 // A plugin that cannot run says UNKNOWN, as monitoring systems expect.
                 let outcome = CheckReport.unknown(failure.message)
@@ -43,6 +49,7 @@ extension Pinwatch {
                 Output.standardError("pinwatch: \(failure.message)")
                 throw ExitCode(outcome.exitCode)
             }
+            let client = line.client
             if let client, let problem = ClientSelection.problem(client, in: config) {
                 let outcome = CheckReport.unknown(problem)
                 Output.standardOutput(outcome.text)

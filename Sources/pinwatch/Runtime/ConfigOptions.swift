@@ -24,6 +24,11 @@ struct ConfigOptions: ParsableArguments {
     /// exits 2 without probing anything.
     /// An optional client source that could not be read is said once, on stderr.
     func load() throws -> Config {
+        try Self.load(explicit: config, shard: shard)
+    }
+
+    /// `load()` on plain values, for the `check` lines read without ArgumentParser.
+    static func load(explicit config: String?, shard: String?) throws -> Config {
         do {
             let loaded = try ConfigFile.load(explicit: config, shard: shard.flatMap(Shard.init(parsing:)))
             for warning in loaded.clientWarnings { Output.standardError("pinwatch: \(warning)") }

@@ -26,6 +26,11 @@ struct StateOptions: ParsableArguments {
     /// cannot hold one (a monitoring user without a writable home): a
     /// `check` must not turn UNKNOWN over a history it was never given.
     func openForOneShot(_ config: Config, note: ((String) -> Void)?) throws -> HistoryStore? {
+        try Self.openForOneShot(config, override: state, note: note)
+    }
+
+    /// `openForOneShot` on a plain `--state` value, for the `check` lines read without ArgumentParser.
+    static func openForOneShot(_ config: Config, override state: String?, note: ((String) -> Void)?) throws -> HistoryStore? {
         let chosenByUser = state != nil || config.state != .automatic
         do {
             return try HistoryStore.open(config.state, override: state, historyDays: config.historyDays)

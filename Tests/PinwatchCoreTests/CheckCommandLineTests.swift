@@ -1,0 +1,48 @@
+import PinwatchCore
+import XCTest
+
+/// The plain `check` lines are read without ArgumentParser; every other
+/// line must be left to it (nil), so that its messages and rules still apply.
+final class CheckCommandLineTests: XCTestCase {
+
+    func testPlainFormsAreRead() {
+        XCTAssertEqual(CheckCommandLine.plain(["check"]), CheckCommandLine())
+        XCTAssertEqual(
+            CheckCommandLine.plain(["check", "--config", "/etc/pinwatch.yaml", "--state", "off"]),
+            CheckCommandLine(config: "/etc/pinwatch.yaml", state: "off"))
+        XCTAssertEqual(
+            CheckCommandLine.plain(["check", "-c", "a.yaml", "--shard", "1/3", "--client", "android 5.2", "--state=/var/lib/s.sqlite"]),
+            CheckCommandLine(config: "a.yaml", shard: "1/3", state: "/var/lib/s.sqlite", client: "android 5.2"))
+        XCTAssertEqual(
+            CheckCommandLine.plain(["check", "--config=with=equals.yaml"]), CheckCommandLine(config: "with=equals.yaml"))
+    }
+
+    func testEverythingElseIsLeftToArgumentParser() {
+        let declined: [[String]] = [
+            [],
+            ["watch"],
+            ["snapshot", "--config", "a.yaml"],
+            ["check", "--help"],
+            ["check", "-h"],
+            ["check", "--version"],
+            ["check", "--config"],
+            ["check", "--config", "a.yaml", "--config", "b.yaml"],
+            ["check", "-c", "a.yaml", "--config=b.yaml"],
+            ["check", "--config", ""],
+            ["check", "--config="],
+            ["check", "--config", "--state"],
+            ["check", "--config", "-"],
+            ["check", "--shard", "3/3"],
+            ["check", "--shard", "one/two"],
+            ["check", "--no-such-option", "x"],
+            ["check", "-c=a.yaml"],
+            ["check", "-ca.yaml"],
+            ["check", "--", "a.yaml"],
+            ["check", "positional", "word"],
+            ["check", "--CONFIG", "a.yaml"],
+        ]
+        for arguments in declined {
+            XCTAssertNil(CheckCommandLine.plain(arguments), "\(arguments) must go to ArgumentParser")
+        }
+    }
+}
