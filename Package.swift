@@ -4,6 +4,15 @@ import PackageDescription
 // The target graph is the architecture: PinwatchCore depends on nothing of
 // ours; only PinwatchProbe imports COpenSSL (and CLinux for its event
 // loop); only PinwatchTerminal (the painter and the keyboard) imports CNCurses.
+// The product's own modules instantiate generic types (a Dictionary keyed by
+// one of our types, say) through metadata accessors instead of mangled names:
+// resolving a mangled name checks each generic requirement by scanning every
+// protocol conformance record in the binary, which cost `check` 4 M of its
+// 52 M instructions at start-up (docs/DECISIONS.md, "Start-up").
+let startupSettings: [SwiftSetting] = [
+    .unsafeFlags(["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"])
+]
+
 let package = Package(
     name: "pinwatch",
     platforms: [.macOS(.v13)],
@@ -40,26 +49,28 @@ let package = Package(
         ),
         .target(
             name: "PinwatchCore",
-            dependencies: [.product(name: "Yams", package: "Yams")]
+            dependencies: [.product(name: "Yams", package: "Yams")],
+            swiftSettings: startupSettings
         ),
         // Pins from the clients' own files (Android, TrustKit, OkHttp, curl,
         // HPKP, signed lists): pure parsing, XML through Foundation's parser.
         .target(
             name: "PinwatchImport",
-            dependencies: ["PinwatchCore"]
+            dependencies: ["PinwatchCore"],
+            swiftSettings: startupSettings
         ),
         .target(
             name: "PinwatchProbe",
             dependencies: ["PinwatchCore", "PinwatchImport", "COpenSSL", "CLinux"],
             // C pointers and Dispatch callbacks: thread confinement is by
             // queue and event loop, which Swift 6's checker cannot see.
-            swiftSettings: [.swiftLanguageMode(.v5)]
+            swiftSettings: [.swiftLanguageMode(.v5)] + startupSettings
         ),
         // The history store: chains and statuses per host across restarts.
         .target(
             name: "PinwatchHistory",
             dependencies: ["PinwatchCore", "CSQLite"],
-            swiftSettings: [.swiftLanguageMode(.v5)]
+            swiftSettings: [.swiftLanguageMode(.v5)] + startupSettings
         ),
         // The long-running side: the exporter's polling and published
         // metrics, alert hooks, logging. No OpenSSL, no ncurses, no HTTP.
@@ -69,7 +80,7 @@ let package = Package(
                 "PinwatchCore", "PinwatchProbe",
                 .product(name: "Logging", package: "swift-log"),
             ],
-            swiftSettings: [.swiftLanguageMode(.v5)]
+            swiftSettings: [.swiftLanguageMode(.v5)] + startupSettings
         ),
         // `pinwatch serve` runs this executable (installed beside pinwatch):
         // SwiftNIO takes minutes to build, and the dashboard and the demo
@@ -84,16 +95,17 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
-            swiftSettings: [.swiftLanguageMode(.v5)]
+            swiftSettings: [.swiftLanguageMode(.v5)] + startupSettings
         ),
         .target(
             name: "PinwatchUI",
-            dependencies: ["PinwatchCore", .product(name: "Yams", package: "Yams")]
+            dependencies: ["PinwatchCore", .product(name: "Yams", package: "Yams")],
+            swiftSettings: startupSettings
         ),
         .target(
             name: "PinwatchTerminal",
             dependencies: ["PinwatchUI", "CNCurses"],
-            swiftSettings: [.swiftLanguageMode(.v5)]
+            swiftSettings: [.swiftLanguageMode(.v5)] + startupSettings
         ),
         .executableTarget(
             name: "pinwatch",
@@ -103,7 +115,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            swiftSettings: [.swiftLanguageMode(.v5)]
+            swiftSettings: [.swiftLanguageMode(.v5)] + startupSettings
         ),
         // Benchmarks/run.sh times redraws with it; not part of the product.
         .executableTarget(

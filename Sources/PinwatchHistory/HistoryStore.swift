@@ -42,7 +42,7 @@ public final class HistoryStore: HostHistoryRecorder {
     /// directory, or `off`) names; nil when history is off.
     public static func open(
         _ setting: StateSetting, override: String?, historyDays: Int, mode: Mode = .writer,
-        environment: [String: String] = ProcessInfo.processInfo.environment
+        environment: [String: String] = ProcessEnvironment.current
     ) throws(HistoryError) -> HistoryStore? {
         let chosen = override.map { text in StateSetting.parse(text) { $0 } } ?? setting
         switch chosen {
@@ -82,7 +82,7 @@ public final class HistoryStore: HostHistoryRecorder {
     }
 
     /// `$XDG_STATE_HOME/pinwatch/state.sqlite`, else `~/.local/state/…`.
-    public static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+    public static func defaultPath(environment: [String: String] = ProcessEnvironment.current) -> String {
         if let base = environment["XDG_STATE_HOME"], base.hasPrefix("/") {
             return "\(base)/pinwatch/state.sqlite"
         }

@@ -67,7 +67,7 @@ struct ServeCommand: ParsableCommand {
         LoggingSystem.bootstrap { LogfmtLogHandler(label: $0) }
         let logger = Logger(label: "pinwatch")
         let exporter = Exporter(
-            config: loaded, environment: ProcessInfo.processInfo.environment, version: PinwatchVersion.current, logger: logger,
+            config: loaded, environment: ProcessEnvironment.current, version: PinwatchVersion.current, logger: logger,
             history: history)
         let address = listen ?? loaded.listen ?? ListenAddress.defaultValue
         do {

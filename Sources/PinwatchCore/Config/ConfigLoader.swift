@@ -49,10 +49,7 @@ public struct ConfigLoader: Sendable {
         }
         let root: Node?
         do {
-            // Tags are never read (every scalar is interpreted here), and the
-            // default resolver compiles seven ICU regular expressions first:
-            // a quarter of `check`'s start-up.
-            root = try Yams.compose(yaml: yaml, .basic)
+            root = try YAMLComposer.compose(yaml)
         } catch {
             throw ConfigError(problems: [YAMLSyntaxProblem.problem(for: error, file: path, text: yaml)])
         }

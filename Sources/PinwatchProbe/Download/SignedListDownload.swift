@@ -59,7 +59,7 @@ package enum SignedListDownload {
         }
 
         func run() throws(ProbeFailure) -> [UInt8] {
-            let route = ProxyResolver(environment: ProcessInfo.processInfo.environment).route(forHost: endpoint.host, setting: source.proxy)
+            let route = ProxyResolver(environment: ProcessEnvironment.current).route(forHost: endpoint.host, setting: source.proxy)
             try connect(host: route?.host ?? endpoint.host, port: route?.port ?? endpoint.port, viaProxy: route != nil)
             if let route { try tunnel(route) }
             let request = Array(

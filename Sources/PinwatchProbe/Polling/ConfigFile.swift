@@ -19,7 +19,7 @@ package enum ConfigFile {
         fetch: { source, limit throws(ClientSourceError) in try SignedListDownload.fetch(source, maximumBytes: limit) })
 
     package static func load(explicit: String?, shard: Shard? = nil) throws(Failure) -> Config {
-        let environment = ProcessInfo.processInfo.environment
+        let environment = ProcessEnvironment.current
         let cwd = FileManager.default.currentDirectoryPath
         guard let path = ConfigLocator.locate(explicit: explicit, currentDirectory: cwd, environment: environment) else {
             throw Failure(lines: [

@@ -26,7 +26,7 @@ public final class HostPoller: @unchecked Sendable {
     /// `adHocProbes`: `serve`'s /probe adds targets of its own, so its
     /// engine keeps every thread however few hosts are configured.
     public init(
-        config: Config, environment: [String: String] = ProcessInfo.processInfo.environment, history: HostHistoryRecorder? = nil,
+        config: Config, environment: [String: String] = ProcessEnvironment.current, history: HostHistoryRecorder? = nil,
         adHocProbes: Bool = false
     ) {
         self.config = config

@@ -38,10 +38,7 @@ enum ThemeParser {
         }
         let root: Node?
         do {
-            // Tags are never read (every scalar is interpreted here), and the
-            // default resolver compiles seven ICU regular expressions first:
-            // a quarter of `check`'s start-up.
-            root = try Yams.compose(yaml: yaml, .basic)
+            root = try YAMLComposer.compose(yaml)
         } catch let error as YamlError {
             throw ThemeError(file: file, line: line(of: error), message: "not valid YAML: \(problem(of: error))")
         }

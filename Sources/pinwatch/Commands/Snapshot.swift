@@ -37,7 +37,7 @@ extension Pinwatch {
                     ? try ThemeChoice.load(requested: theme, config: config, colorCount: 256)
                     : ThemeLoader.mono
                 let store = try history.openForOneShot(config) { Output.standardError($0) }
-                output.printCycle(config: config, environment: ProcessInfo.processInfo.environment, theme: chosenTheme, history: store)
+                output.printCycle(config: config, environment: ProcessEnvironment.current, theme: chosenTheme, history: store)
             }
         }
     }

@@ -40,7 +40,7 @@ extension Pinwatch {
             try reportingFailures {
                 try Self.requireTerminal()
                 let config = try loadWithOverrides()
-                let environment = ProcessInfo.processInfo.environment
+                let environment = ProcessEnvironment.current
                 let chosenTheme = try ThemeChoice.load(requested: theme, config: config, colorCount: 256, environment: environment)
                 let hooks = DashboardController.Hooks(reloadConfig: { try self.loadWithOverrides() })
                 let store = try history.openForWatching(config)

@@ -63,7 +63,7 @@ final class DashboardController: @unchecked Sendable {
         self.bellEnabled = bellEnabled
         self.hooks = hooks
         self.theme = theme
-        self.firstFrameTiming = FirstFrameTiming(environment: ProcessInfo.processInfo.environment)
+        self.firstFrameTiming = FirstFrameTiming(environment: ProcessEnvironment.current)
         self.state = DashboardState.make(config: config, environment: environment, themeName: theme.name)
         self.screen = try TerminalScreen(mouse: mouse)
         if ThemeLoader.prefersMono(environment: environment, colorCount: screen.colorCount), theme.name != "mono" {

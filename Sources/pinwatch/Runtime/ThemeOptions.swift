@@ -6,7 +6,7 @@ import PinwatchUI
 /// must not be used (NO_COLOR, or a terminal with fewer than 8 colours).
 enum ThemeChoice {
     static func load(
-        requested: String?, config: Config?, colorCount: Int, environment: [String: String] = ProcessInfo.processInfo.environment
+        requested: String?, config: Config?, colorCount: Int, environment: [String: String] = ProcessEnvironment.current
     ) throws -> Theme {
         let name =
             ThemeLoader.prefersMono(environment: environment, colorCount: colorCount)
@@ -21,7 +21,7 @@ enum ThemeChoice {
         }
     }
 
-    static func availableNames(environment: [String: String] = ProcessInfo.processInfo.environment) -> [String] {
+    static func availableNames(environment: [String: String] = ProcessEnvironment.current) -> [String] {
         ThemeLoader.availableNames(
             currentDirectory: FileManager.default.currentDirectoryPath, environment: environment,
             executablePath: executablePath)

@@ -1,4 +1,5 @@
 import Foundation
+import PinwatchCore
 
 /// The only place that asks whether a stream is a terminal and how wide it is.
 enum TTY {
@@ -6,7 +7,7 @@ enum TTY {
     static var standardInputIsTerminal: Bool { isatty(STDIN_FILENO) == 1 }
 
     /// Columns of the terminal on stdout, else `$COLUMNS`, else nil.
-    static func columns(environment: [String: String] = ProcessInfo.processInfo.environment) -> Int? {
+    static func columns(environment: [String: String] = ProcessEnvironment.current) -> Int? {
         var size = winsize()
         if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 {
             return Int(size.ws_col)
