@@ -155,6 +155,30 @@ final class CertificateFactsTests: XCTestCase {
         XCTAssertEqual(digests[1].map { String(format: "%02x", $0) }.joined(), expectedHex)
     }
 
+    /// The configuration check and the TLS context read a trust bundle in
+    /// turn: the second read is served from the first one's parse while the
+    /// file is unchanged; an edited or removed file is read afresh.
+    func testAFileIsParsedOnceUntilItChanges() throws {
+        let first = try makeCertificate(name: "first", keyOptions: "ec -pkeyopt ec_paramgen_curve:P-256", subject: "/CN=first")
+        let second = try makeCertificate(name: "second", keyOptions: "ec -pkeyopt ec_paramgen_curve:P-256", subject: "/CN=second")
+        let bundle = folder.path("trust.pem")
+        try ShellCommand.run("cp '\(first)' '\(bundle)'")
+
+        let read = try CertificateReader.certificates(inFile: bundle)
+        let again = try CertificateReader.certificates(inFile: bundle)
+        XCTAssertEqual(read.count, 1)
+        XCTAssertTrue(read.first === again.first, "an unchanged file is served from its first parse")
+
+        try ShellCommand.run("cp '\(second)' '\(bundle)'")
+        XCTAssertEqual(try CertificateReader.certificates(inFile: bundle).map(\.facts.subject), ["CN=second"])
+        XCTAssertEqual(try CertificateReader.certificateDigests(inFile: bundle).count, 1)
+
+        try ShellCommand.run("rm '\(bundle)'")
+        XCTAssertThrowsError(try CertificateReader.certificates(inFile: bundle)) { error in
+            XCTAssertEqual(error as? CertificateError, .unreadable(path: bundle, reason: "no such file"))
+        }
+    }
+
     func testUnreadableFilesGiveClearErrors() throws {
         let missing = folder.path("missing.pem")
         XCTAssertThrowsError(try CertificateReader.certificates(inFile: missing)) { error in

@@ -9,7 +9,7 @@ public enum CertificateReader {
     public static let maximumFileSize = 10 * 1024 * 1024
 
     public static func certificates(inFile path: String) throws -> [X509Certificate] {
-        try certificates(in: try contents(of: path), source: path)
+        try CertificateFileCache.shared.certificates(inFile: path)
     }
 
     /// The same for bytes already read (`pin -` reads standard input);

@@ -48,9 +48,15 @@ final class TLSContext: @unchecked Sendable {
                 throw ProbeFailure(kind: .tls, message: "cannot load the system trust store: \(OpenSSLErrorQueue.drain())")
             }
         case .bundle(let path):
-            guard SSL_CTX_load_verify_locations(context, path, nil) == 1 else {
-                throw ProbeFailure(kind: .tls, message: "cannot load trust bundle \(path): \(OpenSSLErrorQueue.drain())")
+            // The roots the configuration check parsed (CertificateFileCache),
+            // not a second parse of the file by SSL_CTX_load_verify_locations.
+            let roots: [X509Certificate]
+            do {
+                roots = try CertificateReader.certificates(inFile: path)
+            } catch {
+                throw ProbeFailure(kind: .tls, message: "cannot load trust bundle \(error)")
             }
+            try Self.add(roots, to: context)
         case .pem(let text):
             let roots: [X509Certificate]
             do {
@@ -58,17 +64,21 @@ final class TLSContext: @unchecked Sendable {
             } catch {
                 throw ProbeFailure(kind: .tls, message: "cannot read the in-memory trust roots: \(error)")
             }
-            guard let store = SSL_CTX_get_cert_store(context) else {
-                throw ProbeFailure(kind: .tls, message: "TLS context has no certificate store")
-            }
-            for root in roots {
-                // A root listed twice is harmless; the error is cleared.
-                if root.withPointer({ X509_STORE_add_cert(store, $0) }) != 1 {
-                    _ = OpenSSLErrorQueue.drainCodes()
-                }
-            }
+            try Self.add(roots, to: context)
         }
         _ = OpenSSLErrorQueue.drainCodes()
+    }
+
+    private static func add(_ roots: [X509Certificate], to context: OpaquePointer) throws {
+        guard let store = SSL_CTX_get_cert_store(context) else {
+            throw ProbeFailure(kind: .tls, message: "TLS context has no certificate store")
+        }
+        for root in roots {
+            // A root listed twice is harmless; the error is cleared.
+            if root.withPointer({ X509_STORE_add_cert(store, $0) }) != 1 {
+                _ = OpenSSLErrorQueue.drainCodes()
+            }
+        }
     }
 
     deinit {

@@ -1,0 +1,46 @@
+import Foundation
+
+/// Certificate files parsed once per content. A configuration's trust
+/// bundle is parsed when the configuration is checked and again when the
+/// probes' TLS context loads it; in OpenSSL 3, decoding each certificate's
+/// key costs far more than reading the file (about 1.5 M instructions of a
+/// one-root `check`, milliseconds for a system-sized bundle). Each lookup
+/// reads the file again and compares the SHA-256 of its bytes, so an edited
+/// file is parsed afresh.
+///
+/// `@unchecked Sendable`: the entries are only touched under the lock, and
+/// `X509Certificate` is immutable.
+final class CertificateFileCache: @unchecked Sendable {
+    static let shared = CertificateFileCache()
+    /// More than a configuration's trust and `file:` pin files; a path
+    /// beyond it is parsed at each lookup instead of growing the cache.
+    static let capacity = 32
+
+    private struct Entry {
+        var contentDigest: [UInt8]
+        var certificates: [X509Certificate]
+    }
+
+    private let lock = NSLock()
+    private var entries: [String: Entry] = [:]
+
+    func certificates(inFile path: String) throws -> [X509Certificate] {
+        let bytes = try CertificateReader.contents(of: path)
+        let digest = SHA256Digest.of(bytes)
+        if let cached = cached(path, digest) { return cached }
+        let certificates = try CertificateReader.certificates(in: bytes, source: path)
+        lock.lock()
+        defer { lock.unlock() }
+        if entries[path] != nil || entries.count < Self.capacity {
+            entries[path] = Entry(contentDigest: digest, certificates: certificates)
+        }
+        return certificates
+    }
+
+    private func cached(_ path: String, _ digest: [UInt8]) -> [X509Certificate]? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let entry = entries[path], entry.contentDigest == digest else { return nil }
+        return entry.certificates
+    }
+}
