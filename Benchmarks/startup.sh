@@ -3,11 +3,11 @@
 # a monitoring system runs it every minute for every service, against the
 # C reference scanner doing the same one handshake.
 #
-# Three commands, interleaved over ROUNDS rounds (lib/startup_cpu.py: user +
+# Four commands, interleaved over ROUNDS rounds (lib/startup_cpu.py: user +
 # system CPU from wait4, medians): `check --config C --state off`, the plain
 # line read without ArgumentParser; the same line with `--state off` given
-# twice, which only ArgumentParser reads (so its cost shows beside); and
-# `tlsscan -n 1`. With valgrind, also the instructions each executes
+# twice, which only ArgumentParser reads (so its cost shows beside);
+# `tlsscan -n 1`; and `true`, the floor. With valgrind, also the instructions each executes
 # (callgrind; stable on a noisy machine), from a copy without debug
 # information, which valgrind 3.19 cannot read in these binaries.
 #
@@ -40,8 +40,11 @@ parsed="$plain --state off"
 reference="$TLSSCAN -n 1 -c 1 -t 1 -r $BENCH_WORK/pki/root.pem -o $work/one.tsv"
 echo "Command: \`Benchmarks/startup.sh\` (ROUNDS=$ROUNDS; $(nproc) cores, load $(cut -d" " -f1 /proc/loadavg) at start; pinwatch $(git -C "$REPO" rev-parse --short HEAD 2>/dev/null || echo unknown))"
 echo
+# `true` is the floor: what starting any program costs this harness (the
+# fork, and the exec of a small dynamically linked C program).
 python3 "$BENCH_SELF/lib/startup_cpu.py" "$ROUNDS" \
-  "pinwatch check, plain line=$plain" "pinwatch check, through ArgumentParser=$parsed" "reference, one host=$reference"
+  "pinwatch check, plain line=$plain" "pinwatch check, through ArgumentParser=$parsed" "reference, one host=$reference" \
+  "floor: true=$(command -v true)"
 
 if command -v valgrind >/dev/null; then
   objcopy --strip-debug "$PINWATCH" "$work/pinwatch"

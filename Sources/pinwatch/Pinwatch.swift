@@ -92,7 +92,12 @@ enum Entry {
             do {
                 try Pinwatch.Check.run(plain)
             } catch let code as ExitCode {
-                exit(code.rawValue)
+                // A plugin that runs every minute for every service: its
+                // output is written and the history store closed by now, so
+                // the exit handlers are skipped (OpenSSL's alone free every
+                // table it built: 1.4 M instructions, 3 % of a `check`).
+                fflush(nil)
+                _exit(code.rawValue)
             } catch {
                 Pinwatch.exit(withError: error)
             }

@@ -23,21 +23,29 @@ final class NameResolver: @unchecked Sendable {
         var completion: (Answer) -> Void
     }
 
+    private let threadCount: Int
     // Guarded by `condition`.
     private let condition = NSCondition()
     private var jobs: [Job] = []
     private var stopped = false
+    private var threadsStarted = false
 
+    /// The threads start with the first lookup: a fleet of numeric
+    /// addresses (a `check` of one, say) never needs them.
     init(threads: Int) {
-        for number in 0..<max(1, threads) {
-            let thread = Thread { [self] in self.work() }
-            thread.name = "pinwatch-resolver-\(number)"
-            thread.start()
-        }
+        threadCount = max(1, threads)
     }
 
     func resolve(host: String, port: Int, deadline: UInt64, completion: @escaping (Answer) -> Void) {
         condition.lock()
+        if !threadsStarted {
+            threadsStarted = true
+            for number in 0..<threadCount {
+                let thread = Thread { [self] in self.work() }
+                thread.name = "pinwatch-resolver-\(number)"
+                thread.start()
+            }
+        }
         jobs.append(Job(host: host, port: port, deadline: deadline, completion: completion))
         condition.signal()
         condition.unlock()
