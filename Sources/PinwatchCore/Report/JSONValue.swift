@@ -126,7 +126,8 @@ package enum JSONValue: Sendable {
 
 /// The bytes of a JSON text being written: appending UTF-8 to an array is
 /// a copy, where appending to a `String` goes through its storage checks
-/// at every piece (a 200-host snapshot: 111 M → 78 M instructions to print).
+/// at every piece. With `DateText`'s arithmetic, a 200-host snapshot's
+/// printing went from 111 M to 78 M instructions.
 private struct JSONBytes {
     private var bytes: [UInt8] = []
 
