@@ -16,23 +16,30 @@ public struct CertificateAuthority: Sendable {
         self.key = key
     }
 
-    /// A self-signed root CA (no path length limit).
+    /// A self-signed root CA (no path length limit). `nameConstraints`, in
+    /// OpenSSL's configuration syntax (`permitted;DNS:example.test`), limits
+    /// the names every certificate below it may carry.
     public static func makeRoot(
         commonName: String,
         organization: String? = nil,
         key: PrivateKey? = nil,
-        validity: ValidityWindow = .lasting(days: 3650)
+        validity: ValidityWindow = .lasting(days: 3650),
+        nameConstraints: String? = nil
     ) throws -> CertificateAuthority {
         let rootKey = try key ?? PrivateKey.ecdsa(.p256)
+        var extensions: [DraftExtension] = [
+            .configured(nid: NID_basic_constraints, value: "critical,CA:TRUE"),
+            .configured(nid: NID_key_usage, value: "critical,keyCertSign,cRLSign"),
+        ]
+        if let nameConstraints {
+            extensions.append(.configured(nid: NID_name_constraints, value: "critical," + nameConstraints))
+        }
         let certificate = try withSubjectName(commonName: commonName, organization: organization) { name in
             try CertificateDraft(
                 subject: name,
                 publicKey: rootKey.pointer,
                 validity: validity,
-                extensions: [
-                    .configured(nid: NID_basic_constraints, value: "critical,CA:TRUE"),
-                    .configured(nid: NID_key_usage, value: "critical,keyCertSign,cRLSign"),
-                ]
+                extensions: extensions
             ).sign(by: .selfSigned(rootKey))
         }
         return CertificateAuthority(certificate: certificate, key: rootKey)

@@ -39,7 +39,7 @@ public final class HostPoller: @unchecked Sendable {
     public var hosts: [HostConfig] { config.hosts }
 
     /// Chains served from the verified-chain cache, and verified in full.
-    package var verifiedChainCounts: (hits: Int, misses: Int) { engine.verifiedChainCounts }
+    package var verifiedChainCounts: (hits: Int, anchored: Int, misses: Int) { engine.verifiedChainCounts }
 
     /// One queue for every store's recording: a recorder is used by one
     /// thread at a time, whichever poller (old or reloaded) calls it.

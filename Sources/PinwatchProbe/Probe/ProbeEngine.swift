@@ -42,7 +42,7 @@ public final class ProbeEngine: @unchecked Sendable {
 
     /// Chains served from the verified-chain cache, and verified in full:
     /// for tests and benchmarks.
-    package var verifiedChainCounts: (hits: Int, misses: Int) { scheduler.contexts.verifiedChainCounts }
+    package var verifiedChainCounts: (hits: Int, anchored: Int, misses: Int) { scheduler.contexts.verifiedChainCounts }
 
     /// Probes every target with at most `concurrency` in flight; `onResult` is called (from an internal
     /// thread) as each probe finishes, with the target's index; `onFinish` once after the last one.

@@ -92,11 +92,19 @@ final class TLSContextCache: @unchecked Sendable {
     private let lock = NSLock()
     private var contexts: [TrustSource: TLSContext] = [:]
 
-    /// Chains served from the verified-chain caches, and verified in full.
-    var verifiedChainCounts: (hits: Int, misses: Int) {
+    /// Chains served from the verified-chain caches, verified up to an
+    /// intermediate verified before, and verified in full.
+    var verifiedChainCounts: (hits: Int, anchored: Int, misses: Int) {
         lock.lock()
         defer { lock.unlock() }
-        return contexts.values.map(\.verifiedChains.counts).reduce((0, 0)) { ($0.0 + $1.hits, $0.1 + $1.misses) }
+        var total = (hits: 0, anchored: 0, misses: 0)
+        for context in contexts.values {
+            let counts = context.verifiedChains.counts
+            total.hits += counts.hits
+            total.anchored += counts.anchored
+            total.misses += counts.misses
+        }
+        return total
     }
 
     func context(for trust: TrustSource) throws -> TLSContext {

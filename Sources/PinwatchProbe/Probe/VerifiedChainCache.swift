@@ -13,8 +13,11 @@ import Foundation
 /// host name or IP address. Anything else (a miss, an entry older than an
 /// hour, a chain that did not verify, a certificate out of its validity, a
 /// name mismatch) goes through `X509_verify_cert` in full, so the error
-/// reported is OpenSSL's own. The TLS handshake still checks the server's
-/// CertificateVerify (its proof of holding the leaf's key) every time.
+/// reported is OpenSSL's own; before that, a new leaf under an
+/// intermediate verified earlier is verified by OpenSSL up to that
+/// intermediate (`VerifiedIssuers`, with its own guards). The TLS handshake
+/// still checks the server's CertificateVerify (its proof of holding the
+/// leaf's key) every time.
 final class VerifiedChainCache: @unchecked Sendable {
     static let capacity = 10_000
     static let lifetime: TimeInterval = 3600
@@ -33,32 +36,46 @@ final class VerifiedChainCache: @unchecked Sendable {
     /// Up-referenced issuer certificates by the SHA-256 of their DER.
     private var issuers: [[UInt8]: OpaquePointer] = [:]
     private var hitCount = 0
+    private var anchoredCount = 0
     private var missCount = 0
+    /// New leaves under intermediates verified before.
+    private let anchors = VerifiedIssuers()
 
     deinit {
         issuers.values.forEach { X509_free($0) }
     }
 
-    /// Chains served without verifying again, and chains verified in full.
-    var counts: (hits: Int, misses: Int) {
+    /// Chains served without verifying again, chains verified from the
+    /// leaf up to an intermediate verified before (`VerifiedIssuers`), and
+    /// chains verified in full.
+    var counts: (hits: Int, anchored: Int, misses: Int) {
         lock.lock()
         defer { lock.unlock() }
-        return (hitCount, missCount)
+        return (hitCount, anchoredCount, missCount)
     }
 
     /// In place of `X509_verify_cert` (`SSL_CTX_set_cert_verify_callback`).
     func verify(_ context: OpaquePointer) -> Int32 {
-        guard let key = Self.key(of: context) else { return X509_verify_cert(context) }
+        guard let (key, sent) = Self.key(of: context) else { return X509_verify_cert(context) }
         if let leaf = X509_STORE_CTX_get0_cert(context), let stack = verifiedChain(for: key, leaf: leaf, context: context) {
             X509_STORE_CTX_set0_verified_chain(context, stack)
             X509_STORE_CTX_set_error(context, X509_V_OK)
-            count(hit: true)
+            count(\.hitCount)
+            return 1
+        }
+        if let stack = anchors.verifiedChain(context, sent: sent) {
+            X509_STORE_CTX_set0_verified_chain(context, stack)
+            X509_STORE_CTX_set_error(context, X509_V_OK)
+            count(\.anchoredCount)
+            store(key, chain: stack)
             return 1
         }
         let result = X509_verify_cert(context)
-        count(hit: false)
+        count(\.missCount)
         if result == 1, X509_STORE_CTX_get_error(context) == X509_V_OK, let built = X509_STORE_CTX_get0_chain(context) {
             store(key, chain: built)
+            let chain = (0..<pinwatch_sk_X509_num(built)).compactMap { pinwatch_sk_X509_value(built, $0) }
+            anchors.remember(chain, untrustedCount: Int(X509_STORE_CTX_get_num_untrusted(context)))
         }
         return result
     }
@@ -105,27 +122,30 @@ final class VerifiedChainCache: @unchecked Sendable {
         entries[key] = Entry(issuerKeys: issuerChain.map(\.key), storedAt: Date())
     }
 
-    private func count(hit: Bool) {
+    private func count(_ counter: ReferenceWritableKeyPath<VerifiedChainCache, Int>) {
         lock.lock()
-        if hit { hitCount += 1 } else { missCount += 1 }
+        self[keyPath: counter] += 1
         lock.unlock()
     }
 
     // MARK: What a hit must still satisfy
 
     /// SHA-256 over the digests of the certificates sent, in order.
-    private static func key(of context: OpaquePointer) -> [UInt8]? {
+    private static func key(of context: OpaquePointer) -> (key: [UInt8], sent: Set<[UInt8]>)? {
         guard let sent = X509_STORE_CTX_get0_untrusted(context) else { return nil }
         let count = pinwatch_sk_X509_num(sent)
         guard count > 0 else { return nil }
         var digests: [UInt8] = []
+        var each = Set<[UInt8]>()
         for index in 0..<count {
             guard let certificate = pinwatch_sk_X509_value(sent, index) else { return nil }
             let der = X509Certificate(borrowing: certificate).der
             guard !der.isEmpty else { return nil }
-            digests += SHA256Digest.of(der)
+            let digest = SHA256Digest.of(der)
+            digests += digest
+            each.insert(digest)
         }
-        return SHA256Digest.of(digests)
+        return (SHA256Digest.of(digests), each)
     }
 
     /// Every level within its validity period now, and the leaf naming
