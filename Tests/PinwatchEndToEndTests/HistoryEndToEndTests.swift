@@ -79,6 +79,21 @@ final class HistoryEndToEndTests: LocalFleetTestCase {
         XCTAssertEqual(history.status, 0, "history reads while serve writes: \(history.stderr)")
     }
 
+    /// A plain `check` line ends without the exit handlers; what it
+    /// recorded must be in the store all the same, and the store whole.
+    func testPlainCheckLinesRecordTheirCycles() throws {
+        try fleet.addOK("plain.test")
+        try fleet.writeConfig()
+        for _ in 1...2 {
+            let check = try fleet.run(["check", "--config", fleet.configURL.path, "--state", statePath])
+            XCTAssertEqual(check.status, 0, check.stdout + check.stderr)
+        }
+        let history = try fleet.run(["history", "plain.test", "--state", statePath])
+        XCTAssertEqual(history.status, 0, history.stderr)
+        XCTAssertTrue(history.stdout.contains("first seen: CN=plain.test"), history.stdout)
+        XCTAssertTrue(history.stdout.contains("status ok"), history.stdout)
+    }
+
     /// kill -9 at arbitrary moments of a writer that records every second:
     /// each time the file opens again, nothing recorded before is gone.
     func testKillNineNeverLosesWhatWasRecorded() throws {
