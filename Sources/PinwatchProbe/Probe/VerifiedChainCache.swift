@@ -106,7 +106,7 @@ final class VerifiedChainCache: @unchecked Sendable {
     private func store(_ key: [UInt8], chain stack: OpaquePointer) {
         let chain = (0..<pinwatch_sk_X509_num(stack)).compactMap { pinwatch_sk_X509_value(stack, $0) }
         guard chain.count == Int(pinwatch_sk_X509_num(stack)), !chain.isEmpty else { return }
-        let issuerChain = chain.dropFirst().map { (certificate: $0, key: SHA256Digest.of(X509Certificate(borrowing: $0).der)) }
+        let issuerChain = chain.dropFirst().map { (certificate: $0, key: Self.digest($0)) }
         lock.lock()
         defer { lock.unlock() }
         if entries.count >= Self.capacity {
@@ -148,14 +148,19 @@ final class VerifiedChainCache: @unchecked Sendable {
         return (SHA256Digest.of(digests), each)
     }
 
+    /// SHA-256 of a certificate's DER: how both caches name certificates.
+    static func digest(_ certificate: OpaquePointer) -> [UInt8] {
+        SHA256Digest.of(X509Certificate(borrowing: certificate).der)
+    }
+
+    static func isWithinValidityNow(_ certificate: OpaquePointer) -> Bool {
+        X509_cmp_current_time(X509_get0_notBefore(certificate)) < 0 && X509_cmp_current_time(X509_get0_notAfter(certificate)) > 0
+    }
+
     /// Every level within its validity period now, and the leaf naming
     /// this connection's host (or IP address) as the verifier would check.
     private static func holdsNow(_ chain: [OpaquePointer], for context: OpaquePointer) -> Bool {
-        for certificate in chain {
-            guard X509_cmp_current_time(X509_get0_notBefore(certificate)) < 0,
-                X509_cmp_current_time(X509_get0_notAfter(certificate)) > 0
-            else { return false }
-        }
+        guard chain.allSatisfy(isWithinValidityNow) else { return false }
         guard let leaf = chain.first, let parameters = X509_STORE_CTX_get0_param(context) else { return false }
         if let host = X509_VERIFY_PARAM_get0_host(parameters, 0) {
             let flags = X509_VERIFY_PARAM_get_hostflags(parameters)

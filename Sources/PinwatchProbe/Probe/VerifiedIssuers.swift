@@ -54,7 +54,7 @@ final class VerifiedIssuers: @unchecked Sendable {
             !chain[(index + 1)...].contains(where: { X509_get_pathlen($0) >= 0 })
         else { return }
         let anchor = chain[index]
-        let digest = Self.digest(anchor)
+        let digest = VerifiedChainCache.digest(anchor)
         let above = Array(chain[(index + 1)...])
         lock.lock()
         defer { lock.unlock() }
@@ -84,7 +84,7 @@ final class VerifiedIssuers: @unchecked Sendable {
         guard let below = Self.chainToAnchor(context, store: store) else { return nil }
         defer { below.forEach { X509_free($0) } }
         guard below.count >= 2, let top = below.last else { return nil }
-        let topDigest = Self.digest(top)
+        let topDigest = VerifiedChainCache.digest(top)
         guard sent.contains(topDigest) else { return nil }
         lock.lock()
         guard let anchor = anchors[topDigest], Date().timeIntervalSince(anchor.storedAt) < VerifiedChainCache.lifetime else {
@@ -96,7 +96,7 @@ final class VerifiedIssuers: @unchecked Sendable {
         lock.unlock()
         defer { above.forEach { X509_free($0) } }
         let chain = below + above
-        guard chain.count <= Int(TLSContext.maximumVerifyDepth), above.allSatisfy(Self.isWithinValidityNow),
+        guard chain.count <= Int(TLSContext.maximumVerifyDepth), above.allSatisfy(VerifiedChainCache.isWithinValidityNow),
             let stack = pinwatch_sk_X509_new_null()
         else { return nil }
         for certificate in chain {
@@ -129,18 +129,10 @@ final class VerifiedIssuers: @unchecked Sendable {
         return chain
     }
 
-    static func digest(_ certificate: OpaquePointer) -> [UInt8] {
-        SHA256Digest.of(X509Certificate(borrowing: certificate).der)
-    }
-
     /// Name constraints and the policy extensions that constrain the levels below.
     private static func constrains(_ certificate: OpaquePointer) -> Bool {
         [NID_name_constraints, NID_policy_constraints, NID_inhibit_any_policy, NID_policy_mappings].contains {
             X509_get_ext_by_NID(certificate, $0, -1) >= 0
         }
-    }
-
-    private static func isWithinValidityNow(_ certificate: OpaquePointer) -> Bool {
-        X509_cmp_current_time(X509_get0_notBefore(certificate)) < 0 && X509_cmp_current_time(X509_get0_notAfter(certificate)) > 0
     }
 }
