@@ -35,28 +35,29 @@ let package = Package(
         ),
         // epoll and eventfd, which Swift's Glibc module leaves out.
         .systemLibrary(name: "CLinux"),
-        .systemLibrary(
-            name: "CNCurses",
-            // No pkgConfig: ncursesw's .pc adds -D flags SwiftPM refuses;
-            // the headers are on the default include path.
-            providers: [.apt(["libncurses-dev"])]
-        ),
+        // System libraries only some commands need (the history store's
+        // SQLite, the dashboard's ncursesw) are opened on first use, not by
+        // the loader at every start (Sources/CLazyLibrary). Their headers
+        // come from libsqlite3-dev and libncurses-dev, on the default
+        // include path (ncursesw's .pc adds -D flags SwiftPM refuses).
+        .target(name: "CLazyLibrary"),
+        .target(name: "CNCurses", dependencies: ["CLazyLibrary"]),
+        // libxml2's streaming reader, for Android network security configs;
+        // declared by the module itself, so building needs no libxml2-dev.
+        .target(name: "CXMLReader", dependencies: ["CLazyLibrary"]),
         // The history store's database: the system's libsqlite3, one
         // small C API instead of a Swift database package (see DECISIONS).
-        .systemLibrary(
-            name: "CSQLite",
-            providers: [.apt(["libsqlite3-dev"])]
-        ),
+        .target(name: "CSQLite", dependencies: ["CLazyLibrary"]),
         .target(
             name: "PinwatchCore",
             dependencies: [.product(name: "Yams", package: "Yams")],
             swiftSettings: startupSettings
         ),
         // Pins from the clients' own files (Android, TrustKit, OkHttp, curl,
-        // HPKP, signed lists): pure parsing, XML through Foundation's parser.
+        // HPKP, signed lists): pure parsing, XML through libxml2's reader.
         .target(
             name: "PinwatchImport",
-            dependencies: ["PinwatchCore"],
+            dependencies: ["PinwatchCore", "CXMLReader"],
             swiftSettings: startupSettings
         ),
         .target(
@@ -179,7 +180,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PinwatchHistoryTests",
-            dependencies: ["PinwatchHistory", "PinwatchCore", "CSQLite"],
+            dependencies: ["PinwatchHistory", "PinwatchCore"],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         .testTarget(name: "PinwatchUITests", dependencies: ["PinwatchUI", "PinwatchCore"]),

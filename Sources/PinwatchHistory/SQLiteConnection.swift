@@ -19,6 +19,9 @@ final class SQLiteConnection {
     private var cache: [String: OpaquePointer] = [:]
 
     init(path: String, readOnly: Bool) throws {
+        if let missing = pinwatch_sqlite_load() {
+            throw SQLiteError(code: SQLITE_CANTOPEN, message: String(cString: missing))
+        }
         let flags = readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
         let status = sqlite3_open_v2(path, &handle, flags | SQLITE_OPEN_NOMUTEX, nil)
         guard status == SQLITE_OK else {
@@ -33,6 +36,8 @@ final class SQLiteConnection {
     }
 
     deinit {
+        // Nil when init failed, perhaps before the library could be loaded.
+        guard let handle else { return }
         for statement in cache.values { sqlite3_finalize(statement) }
         sqlite3_close_v2(handle)
     }

@@ -1,10 +1,6 @@
 import Foundation
 import PinwatchCore
 
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
-
 /// Android's `res/xml/network_security_config.xml`: each `<domain-config>`
 /// with its `<domain>`s and `<pin-set>`, nested configs inheriting the
 /// pin-set of their parent; `<debug-overrides>` ignored (release builds
@@ -14,16 +10,12 @@ public enum NetworkSecurityConfigImporter {
         try XMLSafety.requireUTF8(bytes, file: file)
         try XMLSafety.refuseDeclarations(in: bytes, file: file)
         let reader = Reader(file: file)
-        let parser = XMLParser(data: Data(bytes))
-        // Entities are neither declared (refused above) nor fetched.
-        parser.shouldResolveExternalEntities = false
-        parser.shouldProcessNamespaces = false
-        parser.delegate = reader
-        let parsed = parser.parse()
-        if let failure = reader.failure { throw failure }
-        // FoundationXML on Linux can report success and set parserError.
-        if !parsed || parser.parserError != nil {
-            throw ClientSourceError(file: file, line: parser.lineNumber, message: XMLSafety.describe(parser.parserError))
+        try XMLStream.read(bytes, file: file) { event throws(ClientSourceError) in
+            switch event {
+            case .start(let name, let attributes, let line): try reader.start(name, attributes: attributes, line: line)
+            case .text(let text, let line): try reader.characters(text, line: line)
+            case .end(let name): try reader.end(name)
+            }
         }
         guard reader.sawRoot else {
             throw ClientSourceError(file: file, message: "no <network-security-config> element: not an Android network security config")
@@ -47,10 +39,9 @@ public enum NetworkSecurityConfigImporter {
         var pins: [Pin] = []
     }
 
-    private final class Reader: NSObject, XMLParserDelegate {
+    private final class Reader {
         let file: String
         var notes: [ClientSourceNote] = []
-        var failure: ClientSourceError?
         var sawRoot = false
         /// Every domain-config, in document order.
         private var configs: [DomainConfig] = []
@@ -85,29 +76,23 @@ public enum NetworkSecurityConfigImporter {
             }
         }
 
-        private func fail(_ parser: XMLParser, _ message: String, line: Int? = nil) {
-            guard failure == nil else { return }
-            failure = ClientSourceError(file: file, line: line ?? parser.lineNumber, message: message)
-            parser.abortParsing()
+        private func failure(_ message: String, line: Int) -> ClientSourceError {
+            ClientSourceError(file: file, line: line, message: message)
         }
 
-        func parser(
-            _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
-            attributes: [String: String] = [:]
-        ) {
+        func start(_ name: String, attributes: [String: String], line: Int) throws(ClientSourceError) {
             path.append(name)
             text = ""
             if ignoredDepth > 0 || name == "debug-overrides" {
                 ignoredDepth += 1
                 return
             }
-            let line = parser.lineNumber
             switch name {
             case "network-security-config":
-                guard path.count == 1 else { return fail(parser, "<network-security-config> inside another element") }
+                guard path.count == 1 else { throw failure("<network-security-config> inside another element", line: line) }
                 sawRoot = true
             case "domain-config":
-                guard sawRoot else { return fail(parser, "<domain-config> outside <network-security-config>") }
+                guard sawRoot else { throw failure("<domain-config> outside <network-security-config>", line: line) }
                 configs.append(DomainConfig(line: line, parent: open.last))
                 open.append(configs.count - 1)
             case "domain":
@@ -115,13 +100,13 @@ public enum NetworkSecurityConfigImporter {
                 domainIncludes = attributes["includeSubdomains"]?.lowercased() == "true"
             case "pin-set":
                 guard let current = open.last else {
-                    return fail(parser, "<pin-set> outside a <domain-config> (Android allows pins only per domain)")
+                    throw failure("<pin-set> outside a <domain-config> (Android allows pins only per domain)", line: line)
                 }
-                guard configs[current].pinSet == nil else { return fail(parser, "a second <pin-set> in one <domain-config>") }
+                guard configs[current].pinSet == nil else { throw failure("a second <pin-set> in one <domain-config>", line: line) }
                 var set = PinSetElement(line: line)
                 if let expiration = attributes["expiration"] {
                     guard let date = ImportDates.day(expiration) else {
-                        return fail(parser, "expiration \(EchoedInput.quoted(expiration)) is not a yyyy-MM-dd date")
+                        throw failure("expiration \(EchoedInput.quoted(expiration)) is not a yyyy-MM-dd date", line: line)
                     }
                     set.expiration = date
                 }
@@ -143,12 +128,12 @@ public enum NetworkSecurityConfigImporter {
             }
         }
 
-        func parser(_ parser: XMLParser, foundCharacters string: String) {
+        func characters(_ string: String, line: Int) throws(ClientSourceError) {
             text += string
-            guard text.utf8.count <= 4096 else { return fail(parser, "element text longer than 4 KiB") }
+            guard text.utf8.count <= 4096 else { throw failure("element text longer than 4 KiB", line: line) }
         }
 
-        func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
+        func end(_ name: String) throws(ClientSourceError) {
             defer {
                 path.removeLast()
                 text = ""
@@ -160,32 +145,32 @@ public enum NetworkSecurityConfigImporter {
             let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
             switch name {
             case "domain":
-                guard let current = open.last else { return fail(parser, "<domain> outside a <domain-config>", line: domainLine) }
+                guard let current = open.last else { throw failure("<domain> outside a <domain-config>", line: domainLine) }
                 let domain = value.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "."))
                 guard !domain.isEmpty, HostNameCheck.problem(domain) == nil else {
-                    return fail(parser, "domain \(EchoedInput.quoted(value)) is not a host name", line: domainLine)
+                    throw failure("domain \(EchoedInput.quoted(value)) is not a host name", line: domainLine)
                 }
                 configs[current].domains.append((domain, domainIncludes, domainLine))
             case "pin":
                 guard let current = open.last, configs[current].pinSet != nil else {
-                    return fail(parser, "<pin> outside a <pin-set>", line: pinLine)
+                    throw failure("<pin> outside a <pin-set>", line: pinLine)
                 }
                 guard let digest = pinDigest else {
-                    return fail(parser, "<pin> without digest= (Android requires digest=\"SHA-256\")", line: pinLine)
+                    throw failure("<pin> without digest= (Android requires digest=\"SHA-256\")", line: pinLine)
                 }
                 guard digest.uppercased() == "SHA-256" else {
-                    return fail(parser, "unknown digest \(EchoedInput.quoted(digest)) (Android supports SHA-256 only)", line: pinLine)
+                    throw failure("unknown digest \(EchoedInput.quoted(digest)) (Android supports SHA-256 only)", line: pinLine)
                 }
                 do {
                     let pin = try Pin.parse("sha256/" + value)
                     configs[current].pinSet?.pins.append(pin)
                 } catch {
-                    return fail(parser, "pin \(EchoedInput.quoted(value)): \(error)", line: pinLine)
+                    throw failure("pin \(EchoedInput.quoted(value)): \(error)", line: pinLine)
                 }
             case "domain-config":
                 guard let current = open.popLast() else { return }
                 if configs[current].domains.isEmpty {
-                    return fail(parser, "<domain-config> without a <domain>", line: configs[current].line)
+                    throw failure("<domain-config> without a <domain>", line: configs[current].line)
                 }
             default:
                 break

@@ -6,9 +6,10 @@ import PinwatchCore
 enum XMLSafety {
     /// A network security config is elements, attributes, text and
     /// comments. Everything else is refused before the parser runs: a DTD
-    /// or entity (billion laughs, XXE), and the markup FoundationXML
-    /// mishandles (it reads a processing instruction without data through
-    /// a null pointer, found by fuzzing), and the control bytes XML forbids.
+    /// or entity (billion laughs, XXE), the markup FoundationXML (the
+    /// parser used at first) mishandled, reading a processing instruction
+    /// without data through a null pointer (found by fuzzing), and the
+    /// control bytes XML forbids.
     static func refuseDeclarations(in bytes: [UInt8], file: String) throws(ClientSourceError) {
         let declaration = Array("<?xml".utf8)
         var firstMarkup = true
@@ -58,9 +59,9 @@ enum XMLSafety {
             message: "control byte 0x\(String(bytes[offset], radix: 16)) is not allowed in XML")
     }
 
-    /// Android compiles the file as UTF-8; FoundationXML traps on an
-    /// element name that is not (found by fuzzing), so anything else is
-    /// refused before the parser runs.
+    /// Android compiles the file as UTF-8; FoundationXML (the parser used
+    /// at first) trapped on an element name that is not (found by
+    /// fuzzing), so anything else is refused before the parser runs.
     static func requireUTF8(_ bytes: [UInt8], file: String) throws(ClientSourceError) {
         guard String(validating: bytes, as: UTF8.self) == nil else { return }
         throw ClientSourceError(

@@ -48,6 +48,29 @@ final class NetworkSecurityConfigImporterTests: XCTestCase {
         XCTAssertEqual(pins.rules.map(\.origin), ["\(file):4", "\(file):10", "\(file):13"])
     }
 
+    /// What the parser must decode as Android's own does: character and
+    /// predefined references in attributes and text, and an empty element
+    /// (`<domain-config/>`-style) that opens and closes at once.
+    func testReferencesAreDecodedAndEmptyElementsClose() throws {
+        let pins = try read(
+            """
+            <network-security-config>
+              <domain-config>
+                <domain includeSubdomains="tr&#117;e">api.example&#46;com</domain>
+                <pin-set><pin digest="SHA&#x2D;256">\(ImportFixtures.base64(1))</pin></pin-set>
+              </domain-config>
+              <domain-config><domain>b.example.com</domain><pin-set/></domain-config>
+            </network-security-config>
+            """)
+        XCTAssertEqual(pins.rules.map(\.domain), ["api.example.com", "b.example.com"])
+        XCTAssertEqual(pins.rules.map(\.includeSubdomains), [true, false])
+        XCTAssertEqual(pins.rules[0].pins, [ImportFixtures.pin(1)])
+        XCTAssertEqual(pins.rules[1].pins, [], "an empty pin-set element is a pin-set of its own, with no pins")
+        XCTAssertEqual(
+            error("<network-security-config><domain-config><domain>a&amp;b&#47;c</domain></domain-config></network-security-config>")?
+                .message, "domain \"a&b/c\" is not a host name")
+    }
+
     func testDebugOverridesAreIgnoredAndOverridePinsIsNoted() throws {
         let pins = try read(
             """
