@@ -74,6 +74,24 @@ enum CommandSuggestion {
 /// Usage errors exit with 2 (DESIGN §7), where ArgumentParser would use 64.
 @main
 enum Entry {
+    /// Runs a command line read without ArgumentParser and ends the process.
+    /// Commands run every minute for every service: their output is written
+    /// and the history store closed by now, so the exit handlers are
+    /// skipped (OpenSSL's alone free every table it built: 1.4 M
+    /// instructions, 3 % of a `check`).
+    private static func runPlainLine(_ body: () throws -> Void) -> Never {
+        do {
+            try body()
+            fflush(nil)
+            _exit(0)
+        } catch let code as ExitCode {
+            fflush(nil)
+            _exit(code.rawValue)
+        } catch {
+            Pinwatch.exit(withError: error)
+        }
+    }
+
     static func main() {
         let arguments = Array(CommandLine.arguments.dropFirst())
         if let first = arguments.first {
@@ -89,18 +107,10 @@ enum Entry {
             }
         }
         if let plain = CheckCommandLine.plain(arguments) {
-            do {
-                try Pinwatch.Check.run(plain)
-            } catch let code as ExitCode {
-                // A plugin that runs every minute for every service: its
-                // output is written and the history store closed by now, so
-                // the exit handlers are skipped (OpenSSL's alone free every
-                // table it built: 1.4 M instructions, 3 % of a `check`).
-                fflush(nil)
-                _exit(code.rawValue)
-            } catch {
-                Pinwatch.exit(withError: error)
-            }
+            runPlainLine { try Pinwatch.Check.run(plain) }
+        }
+        if let plain = SnapshotCommandLine.plain(arguments) {
+            runPlainLine { try Pinwatch.Snapshot.run(plain) }
         }
         do {
             var command = try Pinwatch.parseAsRoot()

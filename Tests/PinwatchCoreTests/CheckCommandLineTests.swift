@@ -45,4 +45,29 @@ final class CheckCommandLineTests: XCTestCase {
             XCTAssertNil(CheckCommandLine.plain(arguments), "\(arguments) must go to ArgumentParser")
         }
     }
+
+    func testSnapshotLinesInAMachineFormatAreRead() {
+        XCTAssertEqual(
+            SnapshotCommandLine.plain(["snapshot", "--format", "json", "--config", "a.yaml", "--state", "off"]),
+            SnapshotCommandLine(format: .json, config: "a.yaml", state: "off"))
+        XCTAssertEqual(
+            SnapshotCommandLine.plain(["snapshot", "-c", "a.yaml", "--format=prometheus", "--shard", "0/2"]),
+            SnapshotCommandLine(format: .prometheus, config: "a.yaml", shard: "0/2"))
+        let declined: [[String]] = [
+            ["snapshot"],
+            ["snapshot", "--config", "a.yaml"],
+            ["snapshot", "--format", "text"],
+            ["snapshot", "--format", "ansi", "--theme", "mono"],
+            ["snapshot", "--format", "json", "--width", "80"],
+            ["snapshot", "--format", "json", "--format", "json"],
+            ["snapshot", "--format", "JSON"],
+            ["snapshot", "--format", "json", "--client", "x"],
+            ["snapshot", "--format", "json", "--shard", "2/2"],
+            ["snapshot", "--format", "json", "--help"],
+            ["check", "--format", "json"],
+        ]
+        for arguments in declined {
+            XCTAssertNil(SnapshotCommandLine.plain(arguments), "\(arguments) must go to ArgumentParser")
+        }
+    }
 }

@@ -53,6 +53,15 @@ final class CheckReportTests: XCTestCase {
         XCTAssertTrue(lines[2].hasPrefix("api.example.com:443 WARNING leaf_only: only the leaf pin still matches"), lines[2])
     }
 
+    /// A host name is the monitoring system's label: `'` is doubled inside
+    /// the quotes, `=` cannot appear in it, and `|` would start the perfdata.
+    func testNamesCannotBreakThePerfdata() {
+        let odd = F.report(host("it's=a|b.example", ca: [F.spkiPin(3)]), F.result(chain: F.chain()))
+        let first = String(CheckReport.render([odd], warnDays: 21, criticalDays: 7).text.split(separator: "\n")[0])
+        XCTAssertEqual(
+            first, "PINWATCH OK - 1 host fine (1 ok) | ok=1 leaf_only=0 blocked=0 error=0 unpinned=0 'it''s_a/b.example:443_days'=60;21;7")
+    }
+
     func testFirstLineNamesAtMostThreeHostsThenCounts() {
         let output = CheckReport.render([leafOnly, blocked, failed, expiring(days: 3), ok])
         let first = String(output.text.split(separator: "\n")[0])

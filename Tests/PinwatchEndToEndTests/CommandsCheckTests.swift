@@ -85,6 +85,48 @@ final class CommandsCheckTests: LocalFleetTestCase {
         XCTAssertTrue(warning.stdout.hasPrefix("PINWATCH WARNING"), warning.stdout)
     }
 
+    /// `snapshot --format json|prometheus` lines skip ArgumentParser too
+    /// (`SnapshotCommandLine`): same document, exit code and messages as
+    /// the line ArgumentParser reads, but for the clock in it.
+    func testPlainSnapshotLinesAndArgumentParserLinesAgree() throws {
+        let ok = try fleet.addOK("ok.test")
+        let leafOnly = try fleet.addLeafOnly("leafonly.test")
+        let config = try fleet.writeConfig(only: [ok, leafOnly], name: "agree-snapshot.yaml").path
+        let pairs: [(plain: [String], parsed: [String])] = [
+            (
+                ["snapshot", "--format", "json", "--config", config, "--state", "off"],
+                ["snapshot", "--format", "json", "--config", config, "--state", "off", "--state", "off"]
+            ),
+            (
+                ["snapshot", "--format=prometheus", "-c", config, "--shard", "0/1", "--state", "off"],
+                ["snapshot", "--format=prometheus", "-c", "x", "-c", config, "--shard", "0/1", "--state", "off"]
+            ),
+            (
+                ["snapshot", "--format", "json", "--config", config + ".missing"],
+                ["snapshot", "--format", "json", "-c", "x", "-c", config + ".missing"]
+            ),
+        ]
+        for (plain, parsed) in pairs {
+            XCTAssertNotNil(SnapshotCommandLine.plain(plain), "\(plain) should be a plain line")
+            XCTAssertNil(SnapshotCommandLine.plain(parsed), "\(parsed) should be ArgumentParser's")
+            let fast = try fleet.run(plain)
+            let slow = try fleet.run(parsed)
+            XCTAssertEqual(fast.status, slow.status, "\(plain): \(fast.stderr) / \(slow.stderr)")
+            XCTAssertEqual(Self.withoutClock(fast.stdout), Self.withoutClock(slow.stdout), "\(plain)")
+            XCTAssertEqual(fast.stderr, slow.stderr, "\(plain)")
+        }
+        let json = try fleet.run(pairs[0].plain)
+        XCTAssertEqual(json.status, 0, json.stderr)
+        XCTAssertTrue(json.stdout.contains("\"leaf_only\": 1"), json.stdout)
+    }
+
+    /// Lines that carry the time of the run or of a probe.
+    private static func withoutClock(_ text: String) -> [String] {
+        text.split(separator: "\n").map(String.init).filter { line in
+            !["generated_at", "probed_at", "elapsed", "duration", "finished", "_seconds", "age"].contains { line.contains($0) }
+        }
+    }
+
     /// An option added to `check` must be added to `CheckCommandLine` too,
     /// or the plain reader would refuse it while ArgumentParser takes it.
     func testHelpListsExactlyTheOptionsThePlainReaderKnows() throws {

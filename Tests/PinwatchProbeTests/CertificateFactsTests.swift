@@ -35,6 +35,23 @@ final class CertificateFactsTests: XCTestCase {
         return try XCTUnwrap(certificates.first)
     }
 
+    /// Subject = issuer and no key identifier to disagree, but signed by
+    /// another key: self-issued, not self-signed. The facts say self-issued
+    /// (cheap); where a role depends on it the signature is checked.
+    func testASelfIssuedCertificateSignedByAnotherKeyIsNotSelfSigned() throws {
+        let ownKey = try PrivateKey.ecdsa(.p256)
+        let otherKey = try PrivateKey.ecdsa(.p256)
+        let forged = try withSubjectName(commonName: "Forged Root", organization: "Pinwatch Tests") { name in
+            try CertificateDraft(
+                subject: name, publicKey: ownKey.pointer, validity: .lasting(days: 30), extensions: []
+            ).sign(by: .selfSigned(otherKey))
+        }
+        XCTAssertTrue(forged.facts.isSelfSigned, "self-issued: names and key identifiers agree")
+        XCTAssertFalse(forged.facts.withSelfSignatureChecked(forged).isSelfSigned)
+        let genuine = try CertificateAuthority.makeRoot(commonName: "Genuine Root")
+        XCTAssertTrue(genuine.certificate.facts.withSelfSignatureChecked(genuine.certificate).isSelfSigned)
+    }
+
     func testISRGRootX1SPKIPinIsTheWellKnownOne() throws {
         let path = "/etc/ssl/certs/ISRG_Root_X1.pem"
         try XCTSkipUnless(FileManager.default.fileExists(atPath: path), "system trust store lacks ISRG Root X1")

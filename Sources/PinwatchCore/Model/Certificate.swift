@@ -24,6 +24,10 @@ public struct CertificateFacts: Hashable, Sendable {
     /// DNS names and IP addresses of the subjectAltName extension.
     public var subjectAltNames: [String]
     public var isCA: Bool
+    /// Self-issued (subject = issuer, key identifiers agree) and signed by
+    /// its own key. The probe checks that signature only where the chain
+    /// role depends on it: not for the leaf, which is always the leaf, nor
+    /// for the trust anchor of a verified chain, which is always the root.
     public var isSelfSigned: Bool
 
     public init(

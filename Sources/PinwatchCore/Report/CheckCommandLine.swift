@@ -27,9 +27,52 @@ public struct CheckCommandLine: Equatable, Sendable {
 
     /// `arguments` are the words after the program name.
     public static func plain(_ arguments: [String]) -> CheckCommandLine? {
-        guard arguments.first == "check" else { return nil }
-        var line = CheckCommandLine()
-        var given: [String] = []
+        guard let values = PlainOptions.read(arguments, command: "check", options: optionNames) else { return nil }
+        return CheckCommandLine(config: values["--config"], shard: values["--shard"], state: values["--state"], client: values["--client"])
+    }
+}
+
+/// `pinwatch snapshot --format json|prometheus [--config PATH] ...`, what a
+/// script or a textfile collector runs, read without ArgumentParser for the
+/// same reason as `check` (CheckCommandLine). Only the machine formats:
+/// the screen formats have options of their own (`--width`, `--theme`) and
+/// go to ArgumentParser with everything else.
+public struct SnapshotCommandLine: Equatable, Sendable {
+    public enum Format: String, Sendable {
+        case json, prometheus
+    }
+
+    public var format: Format
+    public var config: String?
+    public var shard: String?
+    public var state: String?
+
+    public init(format: Format, config: String? = nil, shard: String? = nil, state: String? = nil) {
+        self.format = format
+        self.config = config
+        self.shard = shard
+        self.state = state
+    }
+
+    static let optionNames = ["--format", "--config", "-c", "--shard", "--state"]
+
+    /// `arguments` are the words after the program name; `--format` is required.
+    public static func plain(_ arguments: [String]) -> SnapshotCommandLine? {
+        guard let values = PlainOptions.read(arguments, command: "snapshot", options: optionNames),
+            let format = values["--format"].flatMap(Format.init(rawValue:))
+        else { return nil }
+        return SnapshotCommandLine(format: format, config: values["--config"], shard: values["--shard"], state: values["--state"])
+    }
+}
+
+/// The plain forms both readers take: each option at most once, as
+/// `--name value` or `--name=value`, a value that is neither empty nor
+/// dash-led, `-c` for `--config`, and a valid `--shard`. Nil for anything
+/// else, so that ArgumentParser reads the line, with its own messages.
+enum PlainOptions {
+    static func read(_ arguments: [String], command: String, options: [String]) -> [String: String]? {
+        guard arguments.first == command else { return nil }
+        var values: [String: String] = [:]
         var index = 1
         while index < arguments.count {
             let word = arguments[index]
@@ -45,19 +88,12 @@ public struct CheckCommandLine: Equatable, Sendable {
                 value = arguments[index + 1]
                 index += 2
             }
+            guard options.contains(name) else { return nil }
             let option = name == "-c" ? "--config" : name
-            guard !value.isEmpty, !value.hasPrefix("-"), !given.contains(option) else { return nil }
-            given.append(option)
-            switch option {
-            case "--config": line.config = value
-            case "--shard":
-                guard Shard.problem(value) == nil else { return nil }
-                line.shard = value
-            case "--state": line.state = value
-            case "--client": line.client = value
-            default: return nil
-            }
+            guard !value.isEmpty, !value.hasPrefix("-"), values[option] == nil else { return nil }
+            if option == "--shard", Shard.problem(value) != nil { return nil }
+            values[option] = value
         }
-        return line
+        return values
     }
 }

@@ -68,7 +68,7 @@ public enum CheckReport {
         for report in reports {
             guard let days = report.leafDaysLeft else { continue }
             // Perfdata labels quote with ' (doubled inside) and cannot hold '='.
-            let label = (name(report) + "_days").replacingOccurrences(of: "'", with: "''").replacingOccurrences(of: "=", with: "_")
+            let label = (name(report) + "_days").replacingEach("'", with: "''").replacingEach("=", with: "_")
             items.append("'\(label)'=\(days);\(warnDays);\(criticalDays)")
         }
         return items.joined(separator: " ")
@@ -93,6 +93,21 @@ public enum CheckReport {
 
     /// Sanitised for the terminal, and without `|`, which would start the perfdata.
     private static func clean(_ text: String) -> String {
-        TerminalText.sanitize(text).replacingOccurrences(of: "|", with: "/")
+        TerminalText.sanitize(text).replacingEach("|", with: "/")
+    }
+}
+
+extension String {
+    /// Every `character` replaced. Not Foundation's `replacingOccurrences`,
+    /// which goes through NSString: its first calls were 0.55 M of the 42 M
+    /// instructions a one-host `check` runs.
+    func replacingEach(_ character: Character, with replacement: String) -> String {
+        guard contains(character) else { return self }
+        var result = ""
+        result.reserveCapacity(utf8.count + replacement.utf8.count)
+        for each in self {
+            if each == character { result += replacement } else { result.append(each) }
+        }
+        return result
     }
 }

@@ -22,13 +22,24 @@ extension X509Certificate {
                 certSHA256: SHA256Digest.of(der),
                 subjectAltNames: SubjectAltNames.names(of: x509),
                 isCA: (X509_get_extension_flags(x509) & UInt32(EXFLAG_CA)) != 0,
-                // Self-issued (subject = issuer, key identifiers agree) and
-                // self-signed: the chain role "root" depends on both. OpenSSL
-                // checks the signature only once the names match, so an
-                // ordinary leaf costs no verification.
-                isSelfSigned: X509_self_signed(x509, 1) == 1,
+                // Self-issued only: the signature is checked by
+                // `withSelfSignatureChecked()` where the chain role needs it
+                // (ChainCollector); a trust anchor's costs a verification
+                // that changes nothing, a fifth of a millisecond per `check`.
+                isSelfSigned: X509_self_signed(x509, 0) == 1,
                 spkiSHA1: PublicKeyFacts.spkiDigest(of: x509, sha1: true)
             )
         }
+    }
+}
+
+extension CertificateFacts {
+    /// `isSelfSigned` with the certificate's own signature verified, for a
+    /// level whose role it decides (an untrusted chain's top, say).
+    func withSelfSignatureChecked(_ certificate: X509Certificate) -> CertificateFacts {
+        guard isSelfSigned else { return self }
+        var checked = self
+        checked.isSelfSigned = certificate.withPointer { X509_self_signed($0, 1) } == 1
+        return checked
     }
 }

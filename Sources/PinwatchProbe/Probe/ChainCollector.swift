@@ -28,15 +28,19 @@ enum ChainCollector {
         }
         let built = certificates(in: SSL_get0_verified_chain(ssl))
         let levels = (built.isEmpty ? sent : built).prefix(maximumLevels)
+        let verifyResult = SSL_get_verify_result(ssl)
+        let trusted = verifyResult == Int(X509_V_OK)
+        // The role of the leaf and of a verified chain's anchor does not
+        // depend on a self-signature (ChainRole.role).
+        let trustAnchorLevel = trusted && !built.isEmpty && built.count <= maximumLevels ? built.count - 1 : nil
         let chain = levels.enumerated().map { level, certificate -> ChainCertificate in
             let fromServer = sent.contains { sentCertificate in
                 sentCertificate.withPointer { sentPointer in certificate.withPointer { X509_cmp(sentPointer, $0) } } == 0
             }
-            let facts = level == 0 ? certificate.facts : issuerFacts.facts(of: certificate)
+            var facts = level == 0 ? certificate.facts : issuerFacts.facts(of: certificate)
+            if level > 0 && level != trustAnchorLevel { facts = facts.withSelfSignatureChecked(certificate) }
             return ChainCertificate(facts: facts, fromServer: fromServer)
         }
-        let verifyResult = SSL_get_verify_result(ssl)
-        let trusted = verifyResult == Int(X509_V_OK)
         let trustError = trusted ? nil : String(cString: X509_verify_cert_error_string(verifyResult))
         return .success(Outcome(chain: chain, sentCount: sent.count, trusted: trusted, trustError: trustError))
     }

@@ -40,5 +40,18 @@ extension Pinwatch {
                 output.printCycle(config: config, environment: ProcessEnvironment.current, theme: chosenTheme, history: store)
             }
         }
+
+        /// The machine-format lines `SnapshotCommandLine` reads, without
+        /// ArgumentParser's types; the same steps as `run()`.
+        static func run(_ line: SnapshotCommandLine) throws {
+            try reportingFailures {
+                let config = try ConfigOptions.load(explicit: line.config, shard: line.shard)
+                let store = try StateOptions.openForOneShot(config, override: line.state) { Output.standardError($0) }
+                let format: SnapshotFormat = line.format == .json ? .json : .prometheus
+                SnapshotOutput.printCycle(
+                    format: format, width: nil, config: config, environment: ProcessEnvironment.current, theme: ThemeLoader.mono,
+                    history: store)
+            }
+        }
     }
 }

@@ -64,6 +64,11 @@ enum Output {
 extension ParsableCommand {
     /// Runs `body`, turning a `UserFacingError` into its message and exit code.
     func reportingFailures(_ body: () throws -> Void) throws {
+        try Self.reportingFailures(body)
+    }
+
+    /// The same, for the command lines read without ArgumentParser.
+    static func reportingFailures(_ body: () throws -> Void) throws {
         do {
             try body()
         } catch let failure as UserFacingError {

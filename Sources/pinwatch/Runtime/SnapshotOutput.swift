@@ -27,6 +27,13 @@ struct SnapshotOutput: ParsableArguments {
     /// (text, ANSI, or a standalone SVG or HTML picture in `theme`'s
     /// colours), the versioned JSON, or Prometheus text.
     func printCycle(config: Config, environment: [String: String], theme: Theme, history: HostHistoryRecorder?) {
+        Self.printCycle(format: format, width: width, config: config, environment: environment, theme: theme, history: history)
+    }
+
+    /// `printCycle` on plain values, for the `snapshot` lines read without ArgumentParser.
+    static func printCycle(
+        format: SnapshotFormat, width: Int?, config: Config, environment: [String: String], theme: Theme, history: HostHistoryRecorder?
+    ) {
         let started = Date()
         let reports = HostPoller(config: config, environment: environment, history: history).runCycle()
         let now = Date()
