@@ -4,7 +4,8 @@
 # C reference scanner doing the same one handshake.
 #
 # Four commands, interleaved over ROUNDS rounds (lib/startup_cpu.py: user +
-# system CPU from wait4, medians): `check --config C --state off`, the plain
+# system CPU from wait4, medians; then perf stat's task-clock where perf
+# counts): `check --config C --state off`, the plain
 # line read without ArgumentParser; the same line with `--state off` given
 # twice, which only ArgumentParser reads (so its cost shows beside);
 # `tlsscan -n 1`; and `true`, the floor. With valgrind, also the instructions each executes
@@ -45,6 +46,17 @@ echo
 python3 "$BENCH_SELF/lib/startup_cpu.py" "$ROUNDS" \
   "pinwatch check, plain line=$plain" "pinwatch check, through ArgumentParser=$parsed" "reference, one host=$reference" \
   "floor: true=$(command -v true)"
+
+# The same with perf's task-clock, which counts from the exec on (no fork,
+# no harness): the measure the start-up goal names. Skipped where perf
+# cannot count (some virtual machines).
+if command -v perf >/dev/null && perf stat -x , -e task-clock true >/dev/null 2>&1; then
+  echo
+  echo "perf stat -e task-clock, interleaved, $ROUNDS rounds:"
+  echo
+  python3 "$BENCH_SELF/lib/startup_cpu.py" --task-clock "$ROUNDS" \
+    "pinwatch check, plain line=$plain" "reference, one host=$reference" "floor: true=$(command -v true)"
+fi
 
 if command -v valgrind >/dev/null; then
   objcopy --strip-debug "$PINWATCH" "$work/pinwatch"
