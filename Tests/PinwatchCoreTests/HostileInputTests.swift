@@ -148,6 +148,14 @@ final class HostileInputTests: XCTestCase {
         XCTAssertNotNil(HostNameCheck.problem("good.test\u{85}"))
         XCTAssertNil(HostNameCheck.problem("bücher.example"))
         XCTAssertNil(HostNameCheck.problem("2001:db8::1"))
+        // The ASCII path and the Unicode path refuse alike.
+        for refused in ["a b.test", "a\tb.test", "a/b.test", "a.test\u{7F}", String(repeating: "a", count: 254)] {
+            XCTAssertNotNil(HostNameCheck.problem(refused), refused)
+            XCTAssertNotNil(HostNameCheck.problem(refused + "ü"), refused + "ü")
+        }
+        XCTAssertNotNil(HostNameCheck.problem("a\u{A0}b.test"), "a no-break space is whitespace")
+        XCTAssertNotNil(HostNameCheck.problem("a\u{2003}b.test"), "an em space is whitespace")
+        XCTAssertNil(HostNameCheck.problem(String(repeating: "a", count: 253)))
         let found = problems("hosts:\n  - host: \"good.test\\0.attacker.example\"\n  - host: b.test\n    sni: \"b\\tc\"\n")
         XCTAssertEqual(found.map(\.key), ["hosts[0].host", "hosts[1].sni"])
         XCTAssertFalse(found.map(\.message).joined().unicodeScalars.contains { $0.value < 0x20 })

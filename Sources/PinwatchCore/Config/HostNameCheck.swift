@@ -5,6 +5,22 @@ public enum HostNameCheck {
     /// character is refused above all: OpenSSL's name check stops at a NUL,
     /// so `good.test\0.attacker.example` would pass as good.test.
     public static func problem(_ name: String) -> String? {
+        // The usual name is ASCII, checked byte by byte; Character's
+        // whitespace test looks up Unicode properties, once per host of a
+        // configuration and more.
+        if name.utf8.allSatisfy({ $0 < 0x80 }) {
+            let bytes = name.utf8
+            if bytes.contains(where: { $0 < 0x20 || $0 == 0x7F }) {
+                return "\(EchoedInput.quoted(name)) contains a control character; a host name never does"
+            }
+            if bytes.count > 253 {
+                return "\(EchoedInput.quoted(name)) is longer than a host name can be (253 characters)"
+            }
+            if bytes.contains(where: { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "/") }) {
+                return "\(EchoedInput.quoted(name)) is not a host name or IP address"
+            }
+            return nil
+        }
         let hasControl = name.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }
         if hasControl {
             return "\(EchoedInput.quoted(name)) contains a control character; a host name never does"

@@ -15,7 +15,9 @@ public struct HostPort: Equatable, Sendable {
 
     public init(parsing text: String, defaultPort: Int = 443) throws(Problem) {
         let trimmed = text.trimmingWhitespace()
-        let quoted = EchoedInput.quoted(text)
+        // Only an error quotes the text: sanitising it for every host of a
+        // configuration was most of the parsing.
+        var quoted: String { EchoedInput.quoted(text) }
         guard trimmed.count <= Self.maximumLength else {
             throw Problem(description: "\(quoted): longer than \(Self.maximumLength) characters")
         }
@@ -37,7 +39,7 @@ public struct HostPort: Equatable, Sendable {
             } else {
                 throw Problem(description: "\(quoted): expected ':port' after ']'")
             }
-        } else if trimmed.filter({ $0 == ":" }).count > 1 {
+        } else if trimmed.utf8.lazy.filter({ $0 == UInt8(ascii: ":") }).count > 1 {
             host = trimmed
             self.port = defaultPort
         } else if let colon = trimmed.lastIndex(of: ":") {

@@ -3,8 +3,11 @@
 enum HostURLHint {
     /// A URL is refused with the stanza it should have been.
     static func problem(_ written: String) -> String? {
-        guard let separator = written.range(of: "://") else { return nil }
-        var rest = written[separator.upperBound...]
+        // Not Foundation's range(of:), which goes through NSString: this
+        // runs for every host of a configuration.
+        let bytes = written.utf8
+        guard let separator = bytes.indices.first(where: { bytes[$0...].starts(with: "://".utf8) }) else { return nil }
+        var rest = written[bytes.index(separator, offsetBy: 3)...]
         if let slash = rest.firstIndex(of: "/") { rest = rest[..<slash] }
         if let at = rest.lastIndex(of: "@") { rest = rest[rest.index(after: at)...] }
         let (name, port) = split(String(rest))

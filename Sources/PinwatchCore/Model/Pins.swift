@@ -75,6 +75,15 @@ public struct PinSet: Hashable, Sendable {
     /// repeats a pin of its pinset does not report it twice.
     public func merged(with other: PinSet) -> PinSet {
         func union(_ a: [Pin], _ b: [Pin]) -> [Pin] {
+            // A pin set holds a few pins: comparing them beats hashing them
+            // (this runs several times for every host of a configuration).
+            guard a.count + b.count > 16 else {
+                var kept: [Pin] = []
+                kept.reserveCapacity(a.count + b.count)
+                for pin in a where !kept.contains(pin) { kept.append(pin) }
+                for pin in b where !kept.contains(pin) { kept.append(pin) }
+                return kept
+            }
             var seen = Set<Pin>()
             return (a + b).filter { seen.insert($0).inserted }
         }
