@@ -13,9 +13,9 @@ public enum JSONReport {
         return out
     }
 
-    /// The same document, handed to `emit` a host at a time, so that a
-    /// 10,000-host snapshot never holds the whole text (or a tree of it) in
-    /// memory at once.
+    /// The same document, handed to `emit` in pieces of about 64 KiB, so
+    /// that a 10,000-host snapshot never holds the whole text (or a tree of
+    /// it) in memory at once.
     public static func write(_ reports: [HostReport], generatedAt: Date, to emit: (String) -> Void) {
         let summary = StatusSummary(reports)
         let head = JSONValue.object([
@@ -42,11 +42,19 @@ public enum JSONReport {
             emit("[]\n}\n")
             return
         }
-        emit("[\n")
-        for (index, report) in reports.enumerated() {
-            emit("    " + host(report).render(indent: 2) + (index == reports.count - 1 ? "\n" : ",\n"))
+        let out = JSONBytes()
+        out.append("[\n")
+        for index in reports.indices {
+            out.indent(2)
+            host(reports[index]).write(to: out, indent: 2)
+            out.append(index == reports.count - 1 ? "\n" : ",\n")
+            if out.count >= 65_536 {
+                emit(out.text)
+                out.removeAll()
+            }
         }
-        emit("  ]\n}\n")
+        out.append("  ]\n}\n")
+        emit(out.text)
     }
 
     /// One host object, for `inspect --format json`.

@@ -49,15 +49,7 @@ enum Output {
 
     /// DESIGN §8's document, written in 64 KiB pieces as it is produced.
     static func streamJSON(_ reports: [HostReport], generatedAt: Date) {
-        var pending = ""
-        JSONReport.write(reports, generatedAt: generatedAt) { piece in
-            pending += piece
-            if pending.utf8.count >= 65_536 {
-                standardOutput(pending)
-                pending = ""
-            }
-        }
-        standardOutput(pending)
+        JSONReport.write(reports, generatedAt: generatedAt) { standardOutput($0) }
     }
 }
 
