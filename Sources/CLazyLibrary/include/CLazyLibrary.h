@@ -9,13 +9,14 @@
 /// at process start: a command that never needs it (`check`, run by a
 /// monitoring system every minute) does not pay to map and relocate it.
 ///
-/// A module wrapping one (CSQLite, CNCurses) lists the functions it uses
-/// once, as X(return type, name, (parameters), (arguments)), and gets from
-/// PINWATCH_LAZY_LIBRARY a table and, from PINWATCH_LAZY_FORWARDERS,
-/// functions with the library's own names that call through the table. The
-/// forwarders are hidden, so they never interpose on the library's calls to
-/// itself, and defined against the library's header, so the compiler checks
-/// every signature; a function used but not listed fails the link.
+/// A module wrapping one (CSQLite, CNCurses, CXMLReader) lists the
+/// functions it uses once, as X(return type, name, (parameters),
+/// (arguments)), and gets from PINWATCH_LAZY_LIBRARY a table and, from
+/// PINWATCH_LAZY_FORWARD, functions with the library's own names that call
+/// through the table. The forwarders are hidden, so they never interpose on
+/// the library's calls to itself, and defined against the declarations the
+/// callers see (the library's header, or CXMLReader's own), so the compiler
+/// checks every signature; a function used but not listed fails the link.
 typedef struct {
     const char *soname;
     const char *package;
