@@ -13,10 +13,9 @@ public enum JSONReport {
         return out
     }
 
-    /// The same document, handed to `emit` in pieces, a batch of hosts at a
-    /// time (`hostsPerBatch`, under a megabyte of text), so that a
-    /// 10,000-host snapshot never holds the whole text (or a tree of it) in
-    /// memory at once.
+    /// The same document, handed to `emit` in pieces of about 64 KiB, so
+    /// that a 10,000-host snapshot never holds the whole text (or a tree of
+    /// it) in memory at once.
     public static func write(_ reports: [HostReport], generatedAt: Date, to emit: (String) -> Void) {
         let summary = StatusSummary(reports)
         let head = JSONValue.object([
@@ -43,60 +42,19 @@ public enum JSONReport {
             emit("[]\n}\n")
             return
         }
-        emit("[\n")
-        var start = reports.startIndex
-        while start < reports.endIndex {
-            let end = min(start + hostsPerBatch, reports.endIndex)
-            for piece in hostTexts(reports, range: start..<end) { emit(piece) }
-            start = end
-        }
-        emit("  ]\n}\n")
-    }
-
-    /// Hosts rendered together: their text (about 3 KB each) is in memory
-    /// at once, then handed out in order.
-    static let hostsPerBatch = 256
-
-    /// The hosts of `range` as they appear in the document, in one piece
-    /// per worker. Printing runs after the last handshake, when the cores
-    /// are free: each worker renders a share of the batch (a 200-host
-    /// snapshot's JSON is about 30 M instructions).
-    private static func hostTexts(_ reports: [HostReport], range: Range<Int>) -> [String] {
-        let workers = range.count >= 32 ? min(2, max(1, ProcessInfo.processInfo.activeProcessorCount)) : 1
-        let share = (range.count + workers - 1) / workers
-        let texts = WorkerSlots(count: workers)
-        DispatchQueue.concurrentPerform(iterations: workers) { worker in
-            let first = range.lowerBound + worker * share
-            let last = min(first + share, range.upperBound)
-            let out = JSONBytes()
-            for index in first..<last {
-                out.indent(2)
-                host(reports[index]).write(to: out, indent: 2)
-                out.append(index == reports.count - 1 ? "\n" : ",\n")
+        let out = JSONBytes()
+        out.append("[\n")
+        for index in reports.indices {
+            out.indent(2)
+            host(reports[index]).write(to: out, indent: 2)
+            out.append(index == reports.count - 1 ? "\n" : ",\n")
+            if out.count >= 65_536 {
+                emit(out.text)
+                out.removeAll()
             }
-            texts.store(out.text, at: worker)
         }
-        return texts.values
-    }
-
-    /// One result per worker of a `concurrentPerform`: each writes only its
-    /// own slot, and `concurrentPerform` returns after every worker has.
-    private final class WorkerSlots: @unchecked Sendable {
-        private let slots: UnsafeMutableBufferPointer<String>
-
-        init(count: Int) {
-            slots = .allocate(capacity: count)
-            slots.initialize(repeating: "")
-        }
-
-        deinit {
-            slots.deinitialize()
-            slots.deallocate()
-        }
-
-        func store(_ text: String, at index: Int) { slots[index] = text }
-
-        var values: [String] { Array(slots) }
+        out.append("  ]\n}\n")
+        emit(out.text)
     }
 
     /// One host object, for `inspect --format json`.

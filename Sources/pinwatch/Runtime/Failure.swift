@@ -47,7 +47,7 @@ enum Output {
         return true
     }
 
-    /// DESIGN §8's document, written a batch of hosts at a time as it is produced.
+    /// DESIGN §8's document, written in 64 KiB pieces as it is produced.
     static func streamJSON(_ reports: [HostReport], generatedAt: Date) {
         JSONReport.write(reports, generatedAt: generatedAt) { standardOutput($0) }
     }
