@@ -46,6 +46,24 @@ final class JSONReportTests: XCTestCase {
         XCTAssertEqual(hosts[1]["reason"] as? String, "probe failed (refused): connection refused")
     }
 
+    /// The document is written in pieces as it goes: the hosts must still
+    /// come out in configuration order, each once, written as one host
+    /// alone is, with the separators in place.
+    func testManyHostsComeOutInOrderWrittenAsEachAlone() throws {
+        let count = 549
+        let many = (0..<count).map { index in
+            F.report(
+                HostConfig(host: "host\(index).example", pins: PinSet(ca: [F.spkiPin(3)])),
+                F.result(chain: F.chain(leafDaysLeft: Double(index % 90))))
+        }
+        let text = JSONReport.render(many, generatedAt: Date(timeIntervalSince1970: 1_795_255_200))
+        let hosts = try XCTUnwrap(try parse(text)["hosts"] as? [[String: Any]])
+        XCTAssertEqual(hosts.map { $0["host"] as? String }, (0..<count).map { "host\($0).example" })
+        XCTAssertEqual(hosts.map { $0["leaf_days_left"] as? Int }, (0..<count).map { $0 % 90 })
+        let expectedHosts = many.map { "    " + JSONReport.host($0).render(indent: 2) }.joined(separator: ",\n")
+        XCTAssertTrue(text.hasSuffix(",\n  \"hosts\": [\n" + expectedHosts + "\n  ]\n}\n"))
+    }
+
     func testFieldOrderFollowsTheDesign() throws {
         let text = JSONReport.renderHost(reports()[0])
         var lastPosition = text.startIndex
