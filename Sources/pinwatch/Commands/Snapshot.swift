@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import PinwatchCore
-import PinwatchProbe
 import PinwatchUI
 
 extension Pinwatch {
@@ -29,8 +28,6 @@ extension Pinwatch {
         var theme: String?
 
         func run() throws {
-            let warmUp = OpenSSLWarmUp()
-            defer { warmUp.finish() }
             try reportingFailures {
                 let config = try options.load()
                 // Load the theme before probing: a bad theme must not cost a
@@ -47,8 +44,6 @@ extension Pinwatch {
         /// The machine-format lines `SnapshotCommandLine` reads, without
         /// ArgumentParser's types; the same steps as `run()`.
         static func run(_ line: SnapshotCommandLine) throws {
-            let warmUp = OpenSSLWarmUp()
-            defer { warmUp.finish() }
             try reportingFailures {
                 let config = try ConfigOptions.load(explicit: line.config, shard: line.shard)
                 let store = try StateOptions.openForOneShot(config, override: line.state) { Output.standardError($0) }
