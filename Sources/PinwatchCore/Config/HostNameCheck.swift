@@ -8,27 +8,22 @@ public enum HostNameCheck {
         // The usual name is ASCII, checked byte by byte; Character's
         // whitespace test looks up Unicode properties, once per host of a
         // configuration and more.
-        if name.utf8.allSatisfy({ $0 < 0x80 }) {
-            let bytes = name.utf8
-            if bytes.contains(where: { $0 < 0x20 || $0 == 0x7F }) {
-                return "\(EchoedInput.quoted(name)) contains a control character; a host name never does"
-            }
-            if bytes.count > 253 {
-                return "\(EchoedInput.quoted(name)) is longer than a host name can be (253 characters)"
-            }
-            if bytes.contains(where: { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "/") }) {
-                return "\(EchoedInput.quoted(name)) is not a host name or IP address"
-            }
-            return nil
-        }
-        let hasControl = name.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }
+        let isASCII = name.utf8.allSatisfy { $0 < 0x80 }
+        let hasControl =
+            isASCII
+            ? name.utf8.contains { $0 < 0x20 || $0 == 0x7F }
+            : name.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }
         if hasControl {
             return "\(EchoedInput.quoted(name)) contains a control character; a host name never does"
         }
         if name.utf8.count > 253 {
             return "\(EchoedInput.quoted(name)) is longer than a host name can be (253 characters)"
         }
-        if name.contains(where: { $0.isWhitespace || $0 == "/" }) {
+        let hasSpaceOrSlash =
+            isASCII
+            ? name.utf8.contains { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "/") }
+            : name.contains { $0.isWhitespace || $0 == "/" }
+        if hasSpaceOrSlash {
             return "\(EchoedInput.quoted(name)) is not a host name or IP address"
         }
         return nil

@@ -49,8 +49,6 @@ enum ChainCollector {
     /// outlive nothing they depend on.
     private static func certificates(in stack: OpaquePointer?) -> [X509Certificate] {
         guard let stack else { return [] }
-        return (0..<pinwatch_sk_X509_num(stack)).compactMap { index in
-            pinwatch_sk_X509_value(stack, index).map { X509Certificate(borrowing: $0) }
-        }
+        return X509Stack.certificates(stack).map { X509Certificate(borrowing: $0) }
     }
 }

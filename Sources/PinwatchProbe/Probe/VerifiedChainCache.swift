@@ -74,8 +74,7 @@ final class VerifiedChainCache: @unchecked Sendable {
         count(\.missCount)
         if result == 1, X509_STORE_CTX_get_error(context) == X509_V_OK, let built = X509_STORE_CTX_get0_chain(context) {
             store(key, chain: built)
-            let chain = (0..<pinwatch_sk_X509_num(built)).compactMap { pinwatch_sk_X509_value(built, $0) }
-            anchors.remember(chain, untrustedCount: Int(X509_STORE_CTX_get_num_untrusted(context)))
+            anchors.remember(X509Stack.certificates(built), untrustedCount: Int(X509_STORE_CTX_get_num_untrusted(context)))
         }
         return result
     }
@@ -95,16 +94,12 @@ final class VerifiedChainCache: @unchecked Sendable {
         let found = entry.issuerKeys.compactMap { issuers[$0] }
         guard found.count == entry.issuerKeys.count else { return nil }
         let chain = [leaf] + found
-        guard Self.holdsNow(chain, for: context), let stack = pinwatch_sk_X509_new_null() else { return nil }
-        for certificate in chain {
-            X509_up_ref(certificate)
-            _ = pinwatch_sk_X509_push(stack, certificate)
-        }
-        return stack
+        guard Self.holdsNow(chain, for: context) else { return nil }
+        return X509Stack.retaining(chain)
     }
 
     private func store(_ key: [UInt8], chain stack: OpaquePointer) {
-        let chain = (0..<pinwatch_sk_X509_num(stack)).compactMap { pinwatch_sk_X509_value(stack, $0) }
+        let chain = X509Stack.certificates(stack)
         guard chain.count == Int(pinwatch_sk_X509_num(stack)), !chain.isEmpty else { return }
         let issuerChain = chain.dropFirst().map { (certificate: $0, key: Self.digest($0)) }
         lock.lock()

@@ -96,14 +96,9 @@ final class VerifiedIssuers: @unchecked Sendable {
         lock.unlock()
         defer { above.forEach { X509_free($0) } }
         let chain = below + above
-        guard chain.count <= Int(TLSContext.maximumVerifyDepth), above.allSatisfy(VerifiedChainCache.isWithinValidityNow),
-            let stack = pinwatch_sk_X509_new_null()
+        guard chain.count <= Int(TLSContext.maximumVerifyDepth), above.allSatisfy(VerifiedChainCache.isWithinValidityNow)
         else { return nil }
-        for certificate in chain {
-            X509_up_ref(certificate)
-            _ = pinwatch_sk_X509_push(stack, certificate)
-        }
-        return stack
+        return X509Stack.retaining(chain)
     }
 
     /// OpenSSL's verification of this connection's leaf up to an anchor,
@@ -124,7 +119,7 @@ final class VerifiedIssuers: @unchecked Sendable {
             _ = OpenSSLErrorQueue.drainCodes()
             return nil
         }
-        let chain = (0..<pinwatch_sk_X509_num(built)).compactMap { pinwatch_sk_X509_value(built, $0) }
+        let chain = X509Stack.certificates(built)
         chain.forEach { X509_up_ref($0) }
         return chain
     }
