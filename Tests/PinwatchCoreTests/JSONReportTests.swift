@@ -60,7 +60,7 @@ final class JSONReportTests: XCTestCase {
         let hosts = try XCTUnwrap(try parse(text)["hosts"] as? [[String: Any]])
         XCTAssertEqual(hosts.map { $0["host"] as? String }, (0..<count).map { "host\($0).example" })
         XCTAssertEqual(hosts.map { $0["leaf_days_left"] as? Int }, (0..<count).map { $0 % 90 })
-        let expectedHosts = many.map { "    " + JSONReport.host($0).render(indent: 2) }.joined(separator: ",\n")
+        let expectedHosts = many.map { "    " + JSONReport.hostText($0, indent: 2) }.joined(separator: ",\n")
         XCTAssertTrue(text.hasSuffix(",\n  \"hosts\": [\n" + expectedHosts + "\n  ]\n}\n"))
     }
 

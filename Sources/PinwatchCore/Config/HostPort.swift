@@ -18,7 +18,9 @@ public struct HostPort: Equatable, Sendable {
         // Only an error quotes the text: sanitising it for every host of a
         // configuration was most of the parsing.
         var quoted: String { EchoedInput.quoted(text) }
-        guard trimmed.count <= Self.maximumLength else {
+        // Counting characters walks grapheme clusters; the byte count is
+        // an upper bound of it and free.
+        guard trimmed.utf8.count <= Self.maximumLength || trimmed.count <= Self.maximumLength else {
             throw Problem(description: "\(quoted): longer than \(Self.maximumLength) characters")
         }
         func port(_ digits: Substring) throws(Problem) -> Int {
@@ -42,7 +44,7 @@ public struct HostPort: Equatable, Sendable {
         } else if trimmed.utf8.lazy.filter({ $0 == UInt8(ascii: ":") }).count > 1 {
             host = trimmed
             self.port = defaultPort
-        } else if let colon = trimmed.lastIndex(of: ":") {
+        } else if let colon = trimmed.utf8.lastIndex(of: UInt8(ascii: ":")) {
             host = String(trimmed[..<colon])
             self.port = try port(trimmed[trimmed.index(after: colon)...])
             portWasWritten = true

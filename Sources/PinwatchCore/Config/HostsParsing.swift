@@ -1,8 +1,6 @@
 import Yams
 
 extension ConfigDocumentParser {
-    static let hostKeys: Set<String> = ["host", "port", "sni", "connect", "pinset", "pins", "trust"]
-
     /// Identity of a host for duplicate detection: what is dialled and
     /// verified. The same name behind two backends (`connect:`) is two hosts.
     private struct HostIdentity: Hashable {
@@ -37,36 +35,47 @@ extension ConfigDocumentParser {
         return hosts
     }
 
-    private mutating func hostName(_ node: Node, key: String) -> String? {
-        guard let name = string(node, key: key) else { return nil }
+    private mutating func hostName(_ node: Node, key: @autoclosure () -> String) -> String? {
+        guard let name = string(node, key: key()) else { return nil }
         if let problem = HostNameCheck.problem(name) {
-            report(node, key: key, problem)
+            report(node, key: key(), problem)
             return nil
         }
         return name
     }
 
-    private mutating func host(_ node: Node, key: String, defaults: Config) -> HostConfig? {
-        guard let pairs = mapping(node, key: key) else { return nil }
-        var values: [String: Node] = [:]
+    private mutating func host(_ node: Node, key: @autoclosure () -> String, defaults: Config) -> HostConfig? {
+        guard let pairs = mapping(node, key: key()) else { return nil }
+        var hostNode: Node?
+        var portNode: Node?
+        var sniNode: Node?
+        var connectNode: Node?
+        var pinsetNode: Node?
+        var pinsNode: Node?
+        var trustNode: Node?
         for pair in pairs {
-            if Self.hostKeys.contains(pair.key) {
-                values[pair.key] = pair.value
-            } else {
-                report(pair.keyNode, key: "\(key).\(pair.key)", "unknown key")
+            switch pair.key {
+            case "host": hostNode = pair.value
+            case "port": portNode = pair.value
+            case "sni": sniNode = pair.value
+            case "connect": connectNode = pair.value
+            case "pinset": pinsetNode = pair.value
+            case "pins": pinsNode = pair.value
+            case "trust": trustNode = pair.value
+            default: report(pair.keyNode, key: "\(key()).\(pair.key)", "unknown key")
             }
         }
-        guard let hostNode = values["host"] else {
-            report(node, key: "\(key).host", "missing (every entry needs a host)")
+        guard let hostNode else {
+            report(node, key: "\(key()).host", "missing (every entry needs a host)")
             return nil
         }
-        guard let written = string(hostNode, key: "\(key).host") else { return nil }
+        guard let written = string(hostNode, key: "\(key()).host") else { return nil }
         if let url = HostURLHint.problem(written) {
-            report(hostNode, key: "\(key).host", url)
+            report(hostNode, key: "\(key()).host", url)
             return nil
         }
         if let problem = HostNameCheck.problem(written) {
-            report(hostNode, key: "\(key).host", problem)
+            report(hostNode, key: "\(key()).host", problem)
             return nil
         }
         // `host: a.test:8443` and `[2001:db8::1]:8443` mean what they say.
@@ -74,10 +83,10 @@ extension ConfigDocumentParser {
         var entry = HostConfig(host: name, trust: defaults.trust, line: line(of: node))
         var valid = true
         if let writtenPort { entry.port = writtenPort }
-        if let node = values["port"] {
-            if let port = integer(node, key: "\(key).port", in: 1...65_535) {
+        if let node = portNode {
+            if let port = integer(node, key: "\(key()).port", in: 1...65_535) {
                 if let writtenPort, writtenPort != port {
-                    report(node, key: "\(key).port", "\(port) contradicts the port in host: \(EchoedInput.quoted(written))")
+                    report(node, key: "\(key()).port", "\(port) contradicts the port in host: \(EchoedInput.quoted(written))")
                     valid = false
                 }
                 entry.port = port
@@ -85,25 +94,25 @@ extension ConfigDocumentParser {
                 valid = false
             }
         }
-        if let node = values["sni"] {
-            if let sni = hostName(node, key: "\(key).sni") { entry.serverName = sni } else { valid = false }
+        if let node = sniNode {
+            if let sni = hostName(node, key: "\(key()).sni") { entry.serverName = sni } else { valid = false }
         }
-        if let node = values["connect"] {
-            if let address = hostName(node, key: "\(key).connect") { entry.connectAddress = address } else { valid = false }
+        if let node = connectNode {
+            if let address = hostName(node, key: "\(key()).connect") { entry.connectAddress = address } else { valid = false }
         }
-        if let node = values["trust"] {
-            if let trust = trust(node, key: "\(key).trust") { entry.trust = trust } else { valid = false }
+        if let node = trustNode {
+            if let trust = trust(node, key: "\(key()).trust") { entry.trust = trust } else { valid = false }
         }
-        let owner = "host \(name)"
-        if let node = values["pins"] {
-            entry.pins = pinSet(node, key: "\(key).pins", owner: owner)
+        var owner: String { "host \(name)" }
+        if let node = pinsNode {
+            entry.pins = pinSet(node, key: "\(key()).pins", owner: owner)
         }
-        if let node = values["pinset"], let setName = string(node, key: "\(key).pinset") {
+        if let node = pinsetNode, let setName = string(node, key: "\(key()).pinset") {
             if let set = defaults.pinsets[setName] {
                 entry.pinsetName = setName
                 entry.pins = entry.pins.merged(with: set)
             } else {
-                report(node, key: "\(key).pinset", "\(owner): unknown pinset \(EchoedInput.quoted(setName))")
+                report(node, key: "\(key()).pinset", "\(owner): unknown pinset \(EchoedInput.quoted(setName))")
             }
         }
         // A host whose own values are broken is left out of duplicate

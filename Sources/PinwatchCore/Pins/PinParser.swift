@@ -53,10 +53,17 @@ extension Pin {
 extension String {
     /// Spaces, tabs and newlines around YAML values and pins carry no meaning.
     func trimmingWhitespace() -> String {
+        // Nearly every value read starts and ends with a printable ASCII
+        // byte: Unicode's whitespace property is looked up only otherwise.
+        if let first = utf8.first, let last = utf8.last, Self.isPrintableASCII(first), Self.isPrintableASCII(last) {
+            return self
+        }
         let scalars = unicodeScalars
         guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
             let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })
         else { return "" }
         return String(scalars[first...last])
     }
+
+    private static func isPrintableASCII(_ byte: UInt8) -> Bool { byte > 0x20 && byte < 0x7F }
 }

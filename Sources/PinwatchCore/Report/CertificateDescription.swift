@@ -62,18 +62,16 @@ public struct CertificateDescription: Sendable {
 
     /// The facts as JSON fields, shared by the snapshot's chain levels and
     /// `pin --format json`.
-    var jsonFields: [(String, JSONValue)] {
-        [
-            ("subject", .string(facts.subject)),
-            ("issuer", .string(facts.issuer)),
-            ("not_before", .string(DateText.iso8601(facts.notBefore))),
-            ("not_after", .string(DateText.iso8601(facts.notAfter))),
-            ("days_left", .int(daysLeft)),
-            ("key", .string(facts.keyDescription)),
-            ("spki_sha256", .string(PinText.base64(facts.spkiSHA256))),
-            ("key_sha256", .string(PinText.base64(facts.keySHA256))),
-            ("cert_sha256", .string(PinText.hex(facts.certSHA256))),
-        ]
+    func writeFields(to fields: inout JSONObjectWriter) {
+        fields.field("subject", facts.subject)
+        fields.field("issuer", facts.issuer)
+        fields.field("not_before", DateText.iso8601(facts.notBefore))
+        fields.field("not_after", DateText.iso8601(facts.notAfter))
+        fields.field("days_left", daysLeft)
+        fields.field("key", facts.keyDescription)
+        fields.field("spki_sha256", PinText.base64(facts.spkiSHA256))
+        fields.field("key_sha256", PinText.base64(facts.keySHA256))
+        fields.field("cert_sha256", PinText.hex(facts.certSHA256))
     }
 }
 

@@ -88,21 +88,17 @@ public enum ChainListing {
 
     /// `pin --format json`: one object per file.
     public static func json(file: String, certificates: [CertificateFacts], now: Date = Date()) -> String {
-        JSONValue.object([
-            ("file", .string(file)),
-            (
-                "certificates",
-                .array(
-                    certificates.map { facts in
-                        let description = CertificateDescription(facts, daysLeft: Verdict.daysLeft(until: facts.notAfter, now: now))
-                        return .object(
-                            description.jsonFields + [
-                                ("ca", .bool(facts.isCA)),
-                                ("pins", .array(description.pinForms.map(JSONValue.string))),
-                            ])
-                    })
-            ),
-        ]).render()
+        let out = JSONBytes()
+        JSONObjectWriter.write(to: out, depth: 0) { fields in
+            fields.field("file", file)
+            fields.objects("certificates", certificates) { facts, certificate in
+                let description = CertificateDescription(facts, daysLeft: Verdict.daysLeft(until: facts.notAfter, now: now))
+                description.writeFields(to: &certificate)
+                certificate.field("ca", facts.isCA)
+                certificate.field("pins", strings: description.pinForms)
+            }
+        }
+        return out.text
     }
 
     /// The description's rows as `  label    value` lines, sanitised.

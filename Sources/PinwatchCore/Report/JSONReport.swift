@@ -46,7 +46,7 @@ public enum JSONReport {
         out.append("[\n")
         for index in reports.indices {
             out.indent(2)
-            host(reports[index]).write(to: out, indent: 2)
+            JSONObjectWriter.write(to: out, depth: 2) { writeHost(reports[index], to: &$0) }
             out.append(index == reports.count - 1 ? "\n" : ",\n")
             if out.count >= 65_536 {
                 emit(out.text)
@@ -59,48 +59,64 @@ public enum JSONReport {
 
     /// One host object, for `inspect --format json`.
     public static func renderHost(_ report: HostReport) -> String {
-        host(report).render() + "\n"
+        hostText(report, indent: 0) + "\n"
     }
 
     /// `inspect --format json`: the host object with the ready-to-paste
     /// `hosts:` stanza (null when no chain was obtained).
     public static func renderInspectedHost(_ report: HostReport) -> String {
-        guard case .object(var fields) = host(report) else { return renderHost(report) }
         let chain = report.levels.map(\.certificate)
-        fields.append(("stanza", chain.isEmpty ? .null : .string("hosts:\n" + PinStanza.yaml(for: report.config, chain: chain))))
-        return JSONValue.object(fields).render() + "\n"
+        let out = JSONBytes()
+        JSONObjectWriter.write(to: out, depth: 0) { fields in
+            writeHost(report, to: &fields)
+            fields.field("stanza", chain.isEmpty ? .null : .string("hosts:\n" + PinStanza.yaml(for: report.config, chain: chain)))
+        }
+        return out.text + "\n"
     }
 
-    static func host(_ report: HostReport) -> JSONValue {
+    /// The host object as it stands in a snapshot at `indent`.
+    static func hostText(_ report: HostReport, indent: Int) -> String {
+        let out = JSONBytes()
+        JSONObjectWriter.write(to: out, depth: indent) { writeHost(report, to: &$0) }
+        return out.text
+    }
+
+    private static func writeHost(_ report: HostReport, to fields: inout JSONObjectWriter) {
         let result = report.result
         let chainObtained = report.status != .error
-        let error: JSONValue =
-            result.failure.map {
-                .object([("kind", .string($0.kind.rawValue)), ("message", .string($0.message))])
-            } ?? .null
-        return .object([
-            ("host", .string(report.config.host)),
-            ("port", .int(report.config.port)),
-            ("sni", .string(report.config.serverName)),
-            ("address", .optional(result.address)),
-            ("status", .string(report.status.rawValue)),
-            ("matched_tiers", .array(report.matchedTiers.map { .string($0.rawValue) })),
-            ("alerts", .array(report.alerts.map { .string($0.rawValue) })),
-            ("severity", .string(report.severity.rawValue)),
-            ("reason", .string(report.reason)),
-            ("trusted", .bool(chainObtained && result.trusted)),
-            ("trust_error", chainObtained ? .optional(result.trustError) : .null),
-            ("leaf_days_left", .optional(report.leafDaysLeft)),
-            ("leaf_not_after", .optional(report.levels.first.map { DateText.iso8601($0.certificate.facts.notAfter) })),
-            ("proxy", proxy(report.proxy)),
-            ("error", error),
-            ("elapsed_ms", .int(Int((max(0, result.elapsed) * 1000).rounded()))),
-            ("status_since", .optional(report.history?.statusSince.map(DateText.iso8601))),
-            ("changes_24h", .optional(report.history?.changesLast24Hours)),
-            ("renewal_estimate", report.history?.renewal.map(renewal) ?? .null),
-            ("clients", .array(report.clients.map(client))),
-            ("chain", .array(report.levels.map(level))),
-        ])
+        fields.field("host", report.config.host)
+        fields.field("port", report.config.port)
+        fields.field("sni", report.config.serverName)
+        fields.field("address", result.address)
+        fields.field("status", report.status.rawValue)
+        fields.field("matched_tiers", strings: report.matchedTiers.map(\.rawValue))
+        fields.field("alerts", strings: report.alerts.map(\.rawValue))
+        fields.field("severity", report.severity.rawValue)
+        fields.field("reason", report.reason)
+        fields.field("trusted", chainObtained && result.trusted)
+        fields.field("trust_error", chainObtained ? result.trustError : nil)
+        fields.field("leaf_days_left", report.leafDaysLeft)
+        fields.field("leaf_not_after", report.levels.first.map { DateText.iso8601($0.certificate.facts.notAfter) })
+        fields.object("proxy") { proxy in
+            proxy.field("detected", report.proxy.detected)
+            proxy.field("source", report.proxy.source)
+            proxy.field("url", report.proxy.url)
+            proxy.field("intercepted", report.proxy.intercepted)
+        }
+        if let failure = result.failure {
+            fields.object("error") { error in
+                error.field("kind", failure.kind.rawValue)
+                error.field("message", failure.message)
+            }
+        } else {
+            fields.field("error", JSONValue.null)
+        }
+        fields.field("elapsed_ms", Int((max(0, result.elapsed) * 1000).rounded()))
+        fields.field("status_since", report.history?.statusSince.map(DateText.iso8601))
+        fields.field("changes_24h", report.history?.changesLast24Hours)
+        fields.field("renewal_estimate", report.history?.renewal.map(renewal) ?? .null)
+        fields.field("clients", JSONValue.array(report.clients.map(client)))
+        fields.objects("chain", report.levels, writeLevel)
     }
 
     static func client(_ verdict: ClientHostVerdict) -> JSONValue {
@@ -137,24 +153,14 @@ public enum JSONReport {
         ])
     }
 
-    private static func proxy(_ proxy: ProxyReport) -> JSONValue {
-        .object([
-            ("detected", .bool(proxy.detected)),
-            ("source", .optional(proxy.source)),
-            ("url", .optional(proxy.url)),
-            ("intercepted", .bool(proxy.intercepted)),
-        ])
-    }
-
-    private static func level(_ level: LevelReport) -> JSONValue {
-        let description = CertificateDescription(level.certificate.facts, daysLeft: level.daysLeft)
-        return .object(
-            [
-                ("level", .int(level.level)),
-                ("role", .string(level.role.rawValue)),
-                ("from_server", .bool(level.certificate.fromServer)),
-            ] + description.jsonFields + [
-                ("matched", .array(level.matches.map { .object([("tier", .string($0.tier.rawValue)), ("pin", .string($0.pin.text))]) }))
-            ])
+    private static func writeLevel(_ level: LevelReport, to fields: inout JSONObjectWriter) {
+        fields.field("level", level.level)
+        fields.field("role", level.role.rawValue)
+        fields.field("from_server", level.certificate.fromServer)
+        CertificateDescription(level.certificate.facts, daysLeft: level.daysLeft).writeFields(to: &fields)
+        fields.objects("matched", level.matches) { match, matched in
+            matched.field("tier", match.tier.rawValue)
+            matched.field("pin", match.pin.text)
+        }
     }
 }
