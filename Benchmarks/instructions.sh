@@ -67,8 +67,13 @@ valgrind --tool=callgrind --callgrind-out-file="$work/reference.out" \
   "$TLSSCAN" -n "$N" -c 32 -t 2 -r "$ROOT_PEM" -o "$work/reference.tsv" 2> "$work/reference.log"
 python3 "$LIB/verify_tsv.py" "$work/reference.tsv" "$N" leaf,int,root "$EXPECTED" >&2
 
-callgrind_annotate --inclusive=yes --threshold=100 "$work/pinwatch.out" > "$work/pinwatch.txt" 2>/dev/null
-callgrind_annotate --inclusive=yes --threshold=100 "$work/reference.out" > "$work/reference.txt" 2>/dev/null
+# The full inclusive profiles are kept: any function's row (JSONReport.write,
+# the configuration's parser, ...) is a grep away.
+PROFILES="$BENCH_WORK/results/instructions-$(date +%Y%m%d-%H%M%S)"
+mkdir -p "$PROFILES"
+callgrind_annotate --inclusive=yes --threshold=100 "$work/pinwatch.out" > "$PROFILES/pinwatch.txt" 2>/dev/null
+callgrind_annotate --inclusive=yes --threshold=100 "$work/reference.out" > "$PROFILES/reference.txt" 2>/dev/null
+echo "[instructions] inclusive profiles: $PROFILES/pinwatch.txt, $PROFILES/reference.txt" >&2
 echo "Command: \`Benchmarks/instructions.sh $N\` (pinwatch $(git -C "$REPO" rev-parse --short HEAD 2>/dev/null || echo unknown), OpenSSL $(openssl version | cut -d' ' -f2))"
 echo
-python3 "$LIB/instructions_table.py" "$N" "$work/pinwatch.txt" "$work/reference.txt"
+python3 "$LIB/instructions_table.py" "$N" "$PROFILES/pinwatch.txt" "$PROFILES/reference.txt"

@@ -6,13 +6,9 @@ enum HostURLHint {
         // Not Foundation's range(of:), which goes through NSString: this
         // runs for every host of a configuration.
         let bytes = written.utf8
-        var searchFrom = bytes.startIndex
-        var found: String.Index?
-        while found == nil, let colon = bytes[searchFrom...].firstIndex(of: UInt8(ascii: ":")) {
-            if bytes[colon...].dropFirst().starts(with: "//".utf8) { found = colon }
-            searchFrom = bytes.index(after: colon)
-        }
-        guard let separator = found else { return nil }
+        guard
+            let separator = bytes.indices.first(where: { bytes[$0] == UInt8(ascii: ":") && bytes[$0...].starts(with: "://".utf8) })
+        else { return nil }
         var rest = written[bytes.index(separator, offsetBy: 3)...]
         if let slash = rest.firstIndex(of: "/") { rest = rest[..<slash] }
         if let at = rest.lastIndex(of: "@") { rest = rest[rest.index(after: at)...] }

@@ -30,21 +30,24 @@ package struct JSONObjectWriter {
         }
     }
 
-    /// The separator and `"name": `. Names written as literals are the
-    /// contract's field names, plain ASCII that needs no escaping.
-    private mutating func key(_ name: StaticString) {
+    /// The separator before a field and its indent.
+    private mutating func startField() {
         out.append(isEmpty ? "\n" : ",\n")
         isEmpty = false
         out.indent(depth + 1)
+    }
+
+    /// `"name": `. Names written as literals are the contract's field
+    /// names, plain ASCII that needs no escaping.
+    private mutating func key(_ name: StaticString) {
+        startField()
         out.append("\"")
         out.append(name)
         out.append("\": ")
     }
 
     private mutating func key(_ name: String) {
-        out.append(isEmpty ? "\n" : ",\n")
-        isEmpty = false
-        out.indent(depth + 1)
+        startField()
         out.append(string: name)
         out.append(": ")
     }
