@@ -110,18 +110,43 @@ final class ClientVerdictTests: XCTestCase {
         XCTAssertEqual(report.clients.first?.report.status, .ok)
     }
 
-    func testTheMostSpecificRuleDecides() {
+    func testAndroidTrustKitAndHPKPUseTheMostSpecificDomain() {
         let rules = [
             ClientPinRule(domain: "example.com", includeSubdomains: true, pins: [Fixtures.spkiPin(3)], origin: "a:1"),
-            ClientPinRule(domain: "*.example.com", pins: [Fixtures.spkiPin(8)], origin: "a:2"),
+            ClientPinRule(domain: "eu.example.com", includeSubdomains: true, pins: [Fixtures.spkiPin(8)], origin: "a:2"),
             ClientPinRule(domain: "api.example.com", pins: [Fixtures.spkiPin(1)], origin: "a:3"),
         ]
-        let policy = ClientPolicy(name: "x", pins: ImportedPins(file: "a", format: .okhttp, rules: rules))
-        XCTAssertEqual(policy.rules(for: "API.example.com").map(\.origin), ["a:3"])
-        XCTAssertEqual(policy.rules(for: "www.example.com").map(\.origin), ["a:2"], "*.example.com is longer than example.com")
-        XCTAssertEqual(policy.rules(for: "a.b.example.com").map(\.origin), ["a:1"])
+        for format in [ClientFormat.nsc, .trustkit, .hpkp] {
+            let policy = ClientPolicy(name: "x", pins: ImportedPins(file: "a", format: format, rules: rules))
+            XCTAssertEqual(policy.rules(for: "API.example.com").map(\.origin), ["a:3"], "\(format)")
+            XCTAssertEqual(policy.rules(for: "a.eu.example.com").map(\.origin), ["a:2"], "\(format): the longer parent")
+            XCTAssertEqual(policy.rules(for: "a.b.example.com").map(\.origin), ["a:1"], "\(format)")
+            XCTAssertEqual(policy.rules(for: "example.org"), [], "\(format)")
+            XCTAssertEqual(policy.concreteHosts, ["example.com", "eu.example.com", "api.example.com"])
+        }
+    }
+
+    /// OkHttp's CertificatePinner documents "If multiple patterns match a
+    /// hostname, any match is sufficient": pin A on `*.publicobject.com`
+    /// and pin B on `api.publicobject.com` both pass `api.publicobject.com`.
+    func testOkHttpCollectsThePinsOfEveryMatchingPattern() {
+        let rules = [
+            ClientPinRule(domain: "**.example.com", pins: [Fixtures.spkiPin(7)], origin: "a:1"),
+            ClientPinRule(domain: "*.example.com", pins: [Fixtures.spkiPin(2)], origin: "a:2"),
+            ClientPinRule(domain: "api.example.com", pins: [Fixtures.spkiPin(8)], origin: "a:3"),
+        ]
+        let policy = ClientPolicy(name: "android 3", pins: ImportedPins(file: "a", format: .okhttp, rules: rules))
+        XCTAssertEqual(policy.rules(for: "API.example.com").map(\.origin), ["a:1", "a:2", "a:3"])
+        XCTAssertEqual(policy.rules(for: "www.example.com").map(\.origin), ["a:1", "a:2"])
+        XCTAssertEqual(policy.rules(for: "a.b.example.com").map(\.origin), ["a:1"], "* is one label, ** any depth")
+        XCTAssertEqual(policy.rules(for: "example.com").map(\.origin), ["a:1"], "** includes no prefix at all")
         XCTAssertEqual(policy.rules(for: "example.org"), [])
-        XCTAssertEqual(policy.concreteHosts, ["example.com", "api.example.com"])
+
+        let report = apply([policy])
+        let verdict = report.clients.first
+        XCTAssertEqual(verdict?.report.status, .ok, "the intermediate pinned by *.example.com passes, as in OkHttp")
+        XCTAssertEqual(verdict?.report.matchedTiers, [.ca])
+        XCTAssertEqual(report.status, .ok)
     }
 
     func testAHostNoClientPinsIsLeftAlone() {

@@ -127,10 +127,14 @@ public struct ClientPolicy: Hashable, Sendable {
         self.pins = pins
     }
 
-    /// The rules that decide for `host`: every rule of the most specific
-    /// pattern that names it (several pin-sets or list entries may share one).
+    /// The rules that decide for `host`, as each library chooses them.
+    /// OkHttp's `CertificatePinner` collects the pins of every pattern that
+    /// matches, and any one of them passes; Android, TrustKit and HPKP use
+    /// only the most specific domain (several pin-sets or list entries may
+    /// share it).
     public func rules(for host: String) -> [ClientPinRule] {
         let scored = pins.rules.compactMap { rule in rule.specificity(for: host).map { (rule, $0) } }
+        if pins.format == .okhttp { return scored.map(\.0) }
         guard let best = scored.map(\.1).max() else { return [] }
         return scored.filter { $0.1 == best }.map(\.0)
     }
