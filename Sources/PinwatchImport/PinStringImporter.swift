@@ -10,7 +10,7 @@ import PinwatchCore
 /// client entry's `host:` (or `import --host`) fills it in.
 public enum PinStringImporter {
     public static func read(_ text: String, file: String, format: ClientFormat) throws(ClientSourceError) -> ImportedPins {
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let lines = SourceLines.split(text)
         var imported = ImportedPins(file: file, format: format, rules: [])
         switch format {
         case .okhttp: try okHttp(lines, into: &imported)

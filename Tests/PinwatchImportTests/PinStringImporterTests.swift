@@ -81,6 +81,44 @@ final class PinStringImporterTests: XCTestCase {
             pins.notes.map(\.message), ["no max-age: browsers ignore this header", "Report-Only: failures are reported, not refused"])
     }
 
+    /// `curl -sI` writes a response head with CRLF line endings, and so do
+    /// Windows editors; Swift reads "\r\n" as one character, never "\n".
+    func testCRLFLineEndingsAreLinesToo() throws {
+        let head = [
+            "HTTP/2 200", "Host: www.example.com",
+            "public-key-pins: pin-sha256=\"\(ImportFixtures.base64(1))\"; pin-sha256=\"\(ImportFixtures.base64(2))\"; max-age=5184000",
+            "content-type: text/html", "", "",
+        ].joined(separator: "\r\n")
+        let header = try read(head, .hpkp, file: "headers.txt")
+        XCTAssertEqual(header.rules.map(\.domain), ["www.example.com"])
+        XCTAssertEqual(header.rules.first?.pins, [ImportFixtures.pin(1), ImportFixtures.pin(2)])
+        XCTAssertEqual(header.rules.first?.origin, "headers.txt:3")
+        XCTAssertEqual(header.notes, [], "max-age is read, not taken with its CR")
+
+        let script = "#!/bin/sh\r\ncurl --pinnedpubkey sha256//\(ImportFixtures.base64(3)) https://api.example.com/health\r\n"
+        XCTAssertEqual(try read(script, .curl, file: "probe.sh").rules.map(\.origin), ["probe.sh:2"])
+        XCTAssertEqual(try read(script, .curl, file: "probe.sh").rules.map(\.domain), ["api.example.com"])
+
+        let kotlin =
+            "val p = CertificatePinner.Builder()\r\n\r\n    .add(\"api.example.com\",\r\n\"sha256/\(ImportFixtures.base64(4))\")\r\n"
+        XCTAssertEqual(try read(kotlin, .okhttp).rules.map(\.origin), ["Pins.kt:3"])
+    }
+
+    /// A `clients:` entry reads its file through the loader: a CRLF header
+    /// file loads instead of refusing the configuration.
+    func testACRLFHeaderFileLoadsAsAClientSource() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pinwatch-crlf-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("headers.txt").path
+        let head = "HTTP/1.1 200 OK\r\nPublic-Key-Pins: pin-sha256=\"\(ImportFixtures.base64(5))\"; max-age=60\r\n\r\n"
+        try Data(head.utf8).write(to: URL(fileURLWithPath: path))
+        let loader = ClientSourceLoader(verify: { _, _, _ in false })
+        let pins = try loader.read(ClientSource(name: "browser", format: .hpkp, location: .file(path), host: "www.example.com"))
+        XCTAssertEqual(pins.rules.map(\.pins), [[ImportFixtures.pin(5)]])
+        XCTAssertEqual(pins.rules.map(\.origin), ["\(path):2"])
+    }
+
     func testBadInputIsAnErrorWithItsLine() {
         let cases: [(String, ClientFormat, String)] = [
             ("Public-Key-Pins: pin-sha512=\"\(ImportFixtures.base64(1))\"; max-age=1", .hpkp, "in.txt:1: unknown digest \"pin-sha512\""),
