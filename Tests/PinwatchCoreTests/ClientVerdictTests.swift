@@ -122,7 +122,7 @@ final class ClientVerdictTests: XCTestCase {
             XCTAssertEqual(policy.rules(for: "a.eu.example.com").map(\.origin), ["a:2"], "\(format): the longer parent")
             XCTAssertEqual(policy.rules(for: "a.b.example.com").map(\.origin), ["a:1"], "\(format)")
             XCTAssertEqual(policy.rules(for: "example.org"), [], "\(format)")
-            XCTAssertEqual(policy.concreteHosts, ["example.com", "eu.example.com", "api.example.com"])
+            XCTAssertEqual(policy.concreteHosts, ["api.example.com"], "subdomain bases are patterns, not hosts")
         }
     }
 

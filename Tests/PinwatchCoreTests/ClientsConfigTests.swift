@@ -59,6 +59,41 @@ final class ClientsConfigTests: XCTestCase {
         XCTAssertEqual(config.hosts.last?.port, 443)
     }
 
+    /// An Android rule for example.com with subdomains is a pattern: its base
+    /// may never resolve, and probing it turned `check --client` UNKNOWN.
+    func testPatternBasesAndSkippedNamesDoNotJoinThePoll() throws {
+        let reader: ClientSourceReader = { source throws(ClientSourceError) in
+            ImportedPins(
+                file: source.locationText, format: source.format,
+                rules: [
+                    ClientPinRule(domain: "example.com", includeSubdomains: true, pins: [Fixtures.spkiPin(1)], origin: "nsc.xml:3"),
+                    ClientPinRule(domain: "api.example.com", pins: [Fixtures.spkiPin(1)], origin: "nsc.xml:8"),
+                    ClientPinRule(domain: "internal.example.com", pins: [Fixtures.spkiPin(1)], origin: "nsc.xml:9"),
+                    ClientPinRule(domain: "cdn.example.net", includeSubdomains: true, pins: [Fixtures.spkiPin(1)], origin: "nsc.xml:12"),
+                ])
+        }
+        let loader = ConfigLoader(certificateDigests: { _ in [] }, clientReader: reader)
+        let config = try loader.load(
+            yaml: """
+                hosts:
+                  - {host: cdn.example.net}
+                clients:
+                  - {name: android 5.2, nsc: nsc.xml, skip: [Internal.Example.com]}
+                """, path: path)
+        XCTAssertEqual(
+            config.hosts.map(\.serverName), ["cdn.example.net", "api.example.com"],
+            "a listed base is probed; an unlisted one and a skipped name are not")
+        XCTAssertEqual(config.clients.first?.skip, ["internal.example.com"])
+        XCTAssertEqual(
+            config.clients.first?.rules(for: "www.example.com").map(\.origin), ["nsc.xml:3"], "the pattern still judges its subdomains")
+
+        XCTAssertThrowsError(
+            try loader.load(yaml: "clients:\n  - {name: a, nsc: a.xml, skip: [\"bad host\"]}\n", path: path)
+        ) { error in
+            XCTAssertTrue("\(error)".contains("clients[0].skip[0]"), "\(error)")
+        }
+    }
+
     func testCurlAndHPKPTakeTheEntrysHost() throws {
         let config = try load("clients:\n  - {name: probe, curl: probe.sh, host: Health.Example}\n")
         XCTAssertEqual(config.clients.first?.pins.rules.map(\.domain), ["api.test", "health.example"])

@@ -118,13 +118,17 @@ public struct ClientPolicy: Hashable, Sendable {
     /// `android 5.2`, as the configuration names it.
     public var name: String
     public var pins: ImportedPins
+    /// Names this release pins that must not join the poll (`skip:`): hosts
+    /// unreachable from here, or not worth a probe.
+    public var skip: Set<String>
     /// A dynamic list carries leaf-certificate fingerprints on purpose and
     /// is updated before each renewal: a leaf match is the normal case.
     public var leafPinsExpected: Bool { pins.format == .dynamicList }
 
-    public init(name: String, pins: ImportedPins) {
+    public init(name: String, pins: ImportedPins, skip: Set<String> = []) {
         self.name = name
         self.pins = pins
+        self.skip = skip
     }
 
     /// The rules that decide for `host`, as each library chooses them.
@@ -139,11 +143,16 @@ public struct ClientPolicy: Hashable, Sendable {
         return scored.filter { $0.1 == best }.map(\.0)
     }
 
-    /// The names this client connects to that can be probed.
+    /// The names this client connects to that can be probed: exact names
+    /// only. The base of an `includeSubdomains` rule is a pattern (the app
+    /// may never call `example.com` itself, and it may not even resolve):
+    /// it is probed only when `hosts:` lists it.
     public var concreteHosts: [String] {
         var seen = Set<String>()
         // A list entry whose signature failed names a host nobody vouched for.
-        let dialled = pins.rules.filter { $0.isConcreteHost && !(leafPinsExpected && $0.pins.isEmpty) }
+        let dialled = pins.rules.filter { rule in
+            rule.isConcreteHost && !rule.includeSubdomains && !(leafPinsExpected && rule.pins.isEmpty) && !skip.contains(rule.domain)
+        }
         return dialled.map(\.domain).filter { seen.insert($0).inserted }
     }
 }

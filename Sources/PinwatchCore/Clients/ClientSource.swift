@@ -16,6 +16,8 @@ public struct ClientSource: Hashable, Sendable {
     public var publicKey: String?
     /// The host of a curl or HPKP source that names none.
     public var host: String?
+    /// Names the source pins that do not join the poll (lowercase).
+    public var skip: Set<String> = []
     /// A source that cannot be read is then left out with a warning
     /// instead of failing the configuration.
     public var optional: Bool

@@ -2,7 +2,7 @@ import Foundation
 import Yams
 
 extension ConfigDocumentParser {
-    static let clientKeys = Set(["name", "host", "optional", "public_key"])
+    static let clientKeys = Set(["name", "host", "optional", "public_key", "skip"])
         .union(ClientFormat.allCases.map(\.rawValue))
 
     /// `clients:`: each `{name, <format>: path, optional, host}`; a
@@ -58,6 +58,10 @@ extension ConfigDocumentParser {
                 return nil
             }
             source.host = host.lowercased()
+        }
+        if let skipNode = values["skip"] {
+            guard let names = skipList(skipNode, key: "\(key).skip") else { return nil }
+            source.skip = names
         }
         let sourceNode = values[format.rawValue]!
         let sourceKey = "\(key).\(format.rawValue)"
@@ -126,6 +130,21 @@ extension ConfigDocumentParser {
         return (location, keyText)
     }
 
+    /// `skip: [name, …]`: host names, as the source writes them.
+    private mutating func skipList(_ node: Node, key: String) -> Set<String>? {
+        guard let items = list(node, key: key) else { return nil }
+        var names = Set<String>()
+        for (index, item) in items.enumerated() {
+            guard let name = string(item, key: "\(key)[\(index)]") else { return nil }
+            if let problem = HostNameCheck.problem(name) {
+                report(item, key: "\(key)[\(index)]", problem)
+                return nil
+            }
+            names.insert(name.lowercased())
+        }
+        return names
+    }
+
     mutating func boolean(_ node: Node, key: String) -> Bool? {
         guard let text = string(node, key: key) else { return nil }
         switch text.lowercased() {
@@ -158,7 +177,7 @@ extension ConfigDocumentParser {
                 if let unnamed = pins.rules.first(where: { $0.domain.isEmpty }) {
                     throw ClientSourceError(file: unnamed.origin, message: "names no host: add host: to the client entry")
                 }
-                config.clients.append(ClientPolicy(name: source.name, pins: pins))
+                config.clients.append(ClientPolicy(name: source.name, pins: pins, skip: source.skip))
             } catch {
                 let message = "client \(EchoedInput.quoted(source.name)): \(error)"
                 if source.optional {
