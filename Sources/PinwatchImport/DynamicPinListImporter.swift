@@ -31,6 +31,7 @@ public enum DynamicPinListImporter {
             throw ClientSourceError(file: file, entry: "fingerprints", message: "\(entries.count) entries (at most \(maximumEntries))")
         }
         var imported = ImportedPins(file: file, format: .dynamicList, rules: [])
+        var verifiedEntries = 0
         for (index, element) in entries.enumerated() {
             let entry = "fingerprints[\(index)]"
             guard let fields = element as? [String: Any] else {
@@ -62,6 +63,7 @@ public enum DynamicPinListImporter {
                 }
                 continue
             }
+            verifiedEntries += 1
             let expiry = Date(timeIntervalSince1970: TimeInterval(expires))
             if expiry <= now {
                 imported.notes.append(
@@ -75,6 +77,15 @@ public enum DynamicPinListImporter {
                 ClientPinRule(
                     domain: domain, pins: [Pin(kind: .cert, digest: digest, text: "cert:" + PinText.hex(digest))],
                     expiration: expiry, origin: "\(file): \(label)"))
+        }
+        // One forged entry is an attack the app shrugs off; none verifying
+        // at all is a key that is not the app's, and an empty stanza would
+        // hide it.
+        if !entries.isEmpty, verifiedEntries == 0 {
+            throw ClientSourceError(
+                file: file, entry: "fingerprints",
+                message: "no entry's signature verifies with the public key \(EchoedInput.quoted(Data(publicKey).base64EncodedString())): "
+                    + "is it the key the app verifies this list with?")
         }
         return imported
     }

@@ -84,6 +84,10 @@ final class ClientVerdictTests: XCTestCase {
         let current = apply([list([(201, 60)])])
         XCTAssertEqual(current.clients.first?.report.status, .ok, "a leaf fingerprint is the normal case for a signed list")
         XCTAssertEqual(current.status, .ok)
+        XCTAssertEqual(
+            current.clients.first?.report.reason,
+            "the leaf certificate matches a signed-list pin: publish the next leaf's before renewing",
+            "a leaf match, not a CA-tier one")
 
         let stale = apply([list([(201, -1), (250, 60)])])
         XCTAssertEqual(stale.clients.first?.report.status, .blocked, "the live leaf's entry expired, the other is for another cert")

@@ -262,13 +262,18 @@ final class ClientPinsEndToEndTests: LocalFleetTestCase {
         XCTAssertTrue(lint.stdout.contains("fingerprints[1] (cdn.test): bad signature: entry ignored"), lint.stdout)
         XCTAssertTrue(lint.stdout.contains("fingerprints[2] (cdn.test): expired"), lint.stdout)
 
-        // The same list under another key: every signature is bad.
+        // The same list under another key: every signature is bad, which is
+        // a key that is not the app's, not a list that pins nothing.
         let wrongKey = Data(stranger.uncompressedPoint).base64EncodedString()
         let wrong = try fleet.writeConfig(
             settings: ["clients:", "  - name: web", "    dynamic_list: {file: pins.json, public_key: \"\(wrongKey)\"}"], name: "wrong.yaml")
         let refused = try fleet.run(["check", "--config", wrong.path, "--client", "web"])
-        XCTAssertEqual(refused.status, 2, "no entry verifies, so the app accepts neither host: \(refused.stdout)")
-        XCTAssertTrue(refused.stdout.contains("api.test:\(api.port) CRITICAL"), refused.stdout)
+        XCTAssertEqual(refused.status, 3, "a configuration error is UNKNOWN: \(refused.stdout)")
+        let keyNamed = "no entry's signature verifies with the public key \(EchoedInput.quoted(wrongKey))"
+        XCTAssertTrue(refused.stderr.contains(keyNamed), refused.stderr)
+        let imported = try fleet.run(["import", "--public-key", wrongKey, fleet.directory.appendingPathComponent("pins.json").path])
+        XCTAssertEqual(imported.status, 2, "not an empty stanza with exit 0: \(imported.stdout)")
+        XCTAssertTrue(imported.stderr.contains(keyNamed), imported.stderr)
     }
 
     func testTheClientViewInTheDashboardNamesTheBreakingRelease() throws {

@@ -59,6 +59,29 @@ final class DynamicPinListImporterTests: XCTestCase {
         XCTAssertEqual(policy.concreteHosts, ["api.example.com"], "a host only a bad entry names is not dialled")
     }
 
+    /// The same list checked with a key that is not the app's: no entry
+    /// verifies. That imported as an empty stanza, exit 0.
+    func testAListNoEntryOfWhichVerifiesIsAnErrorNamingTheKey() {
+        let later = 1_800_000_000 + 30 * 86_400
+        let list = ImportFixtures.bytes(
+            "{\"fingerprints\": [\(entry("api.example.com", 1, expires: later)), \(entry("cdn.example.com", 2, expires: later))]}")
+        let otherKey = [4] + [UInt8](repeating: 9, count: 64)
+        let appKey = key
+        let failure = ImportFixtures.error { () throws(ClientSourceError) in
+            try DynamicPinListImporter.read(
+                list, file: "pins.json", publicKey: otherKey, now: now,
+                verify: { message, signature, publicKey in
+                    publicKey == appKey && Self.verify(message, signature, publicKey)
+                })
+        }
+        let keyText = EchoedInput.quoted(Data(otherKey).base64EncodedString())
+        XCTAssertEqual(
+            failure?.description,
+            "pins.json: fingerprints: no entry's signature verifies with the public key \(keyText): "
+                + "is it the key the app verifies this list with?")
+        XCTAssertNotNil(try? read([]), "an empty list has no signature to fail")
+    }
+
     func testAnExpiredEntryIsNotedAndStopsCounting() throws {
         let pins = try read([entry("api.example.com", 1, expires: 1_800_000_000 - 1)])
         XCTAssertEqual(pins.notes.count, 1)

@@ -116,7 +116,8 @@ public struct HostReport: Hashable, Sendable {
         self.proxy = proxy
         self.history = history
         let assessment = Verdict.assess(
-            status: status, alerts: alerts, result: result, leafDaysLeft: leafDaysLeft, proxy: proxy, history: history, now: now)
+            status: status, alerts: alerts, result: result, leafDaysLeft: leafDaysLeft, proxy: proxy, history: history, now: now,
+            matchedTiers: matchedTiers)
         severity = assessment.severity
         reason = decidedBy.map { "\($0): \(assessment.reason)" } ?? assessment.reason
     }

@@ -54,7 +54,7 @@ extension Verdict {
     /// names the cause the on-call acts on first.
     public static func assess(
         status: HostStatus, alerts: [HostAlert], result: ProbeResult, leafDaysLeft: Int?, proxy: ProxyReport,
-        history: HostHistory? = nil, now: Date = Date()
+        history: HostHistory? = nil, now: Date = Date(), matchedTiers: [PinTier] = [.ca]
     ) -> HostAssessment {
         let has = Set(alerts)
         if status == .error {
@@ -107,6 +107,11 @@ extension Verdict {
         }
         if status == .unpinned {
             return HostAssessment(severity: .ok, reason: "no pins configured: inventory only")
+        }
+        if !matchedTiers.contains(.ca) {
+            // Only a signed list's leaf fingerprints are ok on the leaf alone.
+            return HostAssessment(
+                severity: .ok, reason: "the leaf certificate matches a signed-list pin: publish the next leaf's before renewing")
         }
         return HostAssessment(severity: .ok, reason: "a CA-tier pin matches: survives leaf renewals")
     }
