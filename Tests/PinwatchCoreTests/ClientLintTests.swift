@@ -45,6 +45,60 @@ final class ClientLintTests: XCTestCase {
         XCTAssertFalse(found.contains { $0.contains("only the leaf") })
     }
 
+    /// Lint said "0 warnings" and exited 0 for hosts it never reached.
+    func testAHostThatCouldNotBeProbedIsNamedWithWhy() {
+        let host = HostConfig(host: "api.example.com")
+        let failed = ProbeResult(failure: ProbeFailure(kind: .refused, message: "connection refused"), finishedAt: now)
+        let client = policy("ios", rules: [rule([2, 9])])
+        let report = ClientVerdicts.apply(
+            to: Fixtures.report(host, failed), clients: [client], now: now, warnDays: 21, criticalDays: 7)
+        var config = Config(hosts: [host])
+        config.clients = [client]
+        let found = ClientLint.findings(config: config, reports: [report], now: now).map(\.text)
+        XCTAssertEqual(
+            found,
+            [
+                "warning: ios: api.example.com:443: not probed, so its pins were not checked: probe failed (refused): connection refused"
+                    + " (Info.plist: api.example.com)"
+            ])
+        XCTAssertEqual(ClientLint.checkedHostCount([report]), 0, "nothing was checked")
+        let reached = ClientVerdicts.apply(
+            to: Fixtures.report(host, Fixtures.result(chain: Fixtures.chain())), clients: [client], now: now, warnDays: 21,
+            criticalDays: 7)
+        XCTAssertEqual(ClientLint.checkedHostCount([report, reached]), 1)
+    }
+
+    /// TrustKit refuses a domain with one hash (its importer says so);
+    /// Android's documentation asks for a backup pin; OkHttp, curl and HPKP
+    /// break the same way on a key change.
+    func testOnePinWithoutABackupIsFlaggedForEveryFormat() {
+        for format in [ClientFormat.nsc, .okhttp, .curl, .hpkp] {
+            let found = messages(policy("app", format, rules: [rule([2])])).filter { $0.contains("no backup") }
+            XCTAssertEqual(
+                found,
+                [
+                    "warning: app: api.example.com: one pin and no backup: a key change breaks this release"
+                        + " (Android and TrustKit require a backup pin) (Info.plist: api.example.com)"
+                ], "\(format)")
+            XCTAssertEqual(
+                messages(policy("app", format, rules: [rule([2, 2])])).filter { $0.contains("one pin") }.count, 1, "the same pin twice")
+            XCTAssertEqual(messages(policy("app", format, rules: [rule([2, 9])])).filter { $0.contains("no backup") }, [], "\(format)")
+        }
+        let note = ClientSourceNote(origin: "Info.plist: api.example.com", message: "TrustKit requires at least two hashes")
+        let trustKit = messages(policy("ios", rules: [rule([2])], notes: [note])).filter {
+            $0.contains("backup") || $0.contains("two hashes")
+        }
+        XCTAssertEqual(trustKit.count, 1, "the importer's own note, not twice: \(trustKit)")
+    }
+
+    func testSkippedNamesAreSaidNotToBeChecked() {
+        var client = policy("android", .nsc, rules: [rule([2, 9]), rule([2, 9], domain: "internal.example.com")])
+        client.skip = ["internal.example.com"]
+        XCTAssertTrue(
+            messages(client).contains("info: android: internal.example.com: not probed (skip:): its pins are not checked"),
+            "\(messages(client))")
+    }
+
     func testNothingMatching() {
         let found = messages(policy("ios", rules: [rule([8, 9])]))
         XCTAssertEqual(found.count, 1, "\(found)")

@@ -159,6 +159,30 @@ final class ClientPinsEndToEndTests: LocalFleetTestCase {
         XCTAssertFalse(outcome.stdout.containsControlBytes)
     }
 
+    /// Lint said "0 warnings" and exited 0 for hosts it never reached.
+    func testLintNamesTheHostsItCouldNotProbeAndFailsWhenNothingWasChecked() throws {
+        try fleet.write(
+            "<network-security-config><domain-config><domain>api.test</domain><domain>cdn.test</domain><pin-set>"
+                + "<pin digest=\"SHA-256\">\(base64(rootPin))</pin><pin digest=\"SHA-256\">\(base64(try LocalFleet.unrelatedPin()))</pin>"
+                + "</pin-set></domain-config></network-security-config>", to: "nsc-lint.xml")
+        let closed = LocalFleet.Host(name: "api.test", port: try LocalPorts.closedPort())
+        let settings = ["clients:", "  - {name: android 6, nsc: nsc-lint.xml}"]
+
+        let nothing = try fleet.run(["lint", "--config", try fleet.writeConfig(settings: settings, only: [closed], name: "down.yaml").path])
+        XCTAssertEqual(nothing.status, 3, "nothing could be checked:\n\(nothing.stdout)\(nothing.stderr)")
+        XCTAssertTrue(
+            nothing.stdout.contains("warning: android 6: api.test:\(closed.port): not probed, so its pins were not checked: probe failed"),
+            nothing.stdout)
+        XCTAssertTrue(nothing.stdout.contains("nothing checked: no host the clients pin could be probed"), nothing.stdout)
+
+        let partly = try fleet.run(
+            ["lint", "--config", try fleet.writeConfig(settings: settings, only: [closed, cdn], name: "half.yaml").path])
+        XCTAssertEqual(partly.status, 1, "the unprobed host is a warning:\n\(partly.stdout)\(partly.stderr)")
+        XCTAssertTrue(partly.stdout.contains("api.test:\(closed.port): not probed"), partly.stdout)
+        XCTAssertFalse(partly.stdout.contains("cdn.test:\(cdn.port): not probed"), partly.stdout)
+        XCTAssertFalse(partly.stdout.contains("nothing checked"), partly.stdout)
+    }
+
     /// After `expiration` Android stops checking: a stale pin-set no longer
     /// blocks, and both the JSON and lint say the pins expired.
     func testExpiredAndroidPinsAreReportedNotEnforced() throws {

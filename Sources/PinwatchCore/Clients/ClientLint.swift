@@ -42,7 +42,24 @@ public enum ClientLint {
                 LintFinding(level: .warning, client: client.name, subject: $0.origin, message: $0.message, origin: "")
             }
                 + ruleFindings(client, hosts: config.hosts, now: now, warnDays: config.warnDays)
-                + reports.flatMap { report in hostFindings(report, client: client.name) }
+                + reports.flatMap { report in unprobedFindings(report, client: client.name) + hostFindings(report, client: client.name) }
+        }
+    }
+
+    /// How many hosts some client pins whose live chain was read: with
+    /// none, lint has checked nothing, whatever it found in the files.
+    public static func checkedHostCount(_ reports: [HostReport]) -> Int {
+        reports.filter { report in report.clients.contains { $0.report.status != .error } }.count
+    }
+
+    /// A pinned host whose chain could not be read: its pins went unchecked,
+    /// which silence would pass off as fine.
+    static func unprobedFindings(_ report: HostReport, client name: String) -> [LintFinding] {
+        report.clients.filter { $0.client == name && $0.report.status == .error }.map { verdict in
+            LintFinding(
+                level: .warning, client: name, subject: "\(report.config.serverName):\(report.config.port)",
+                message: "not probed, so its pins were not checked: \(report.reason)",
+                origin: verdict.rules.map(\.origin).joined(separator: ", "))
         }
     }
 
@@ -68,7 +85,8 @@ public enum ClientLint {
             if !dynamic, matchedLevels.allSatisfy({ $0.allSatisfy { $0 == 0 } }) {
                 findings.append(finding(.warning, "only the leaf matches: this release breaks at the next leaf renewal"))
             }
-            if !dynamic, matchedLevels.allSatisfy({ !$0.isEmpty }) {
+            // A single pin is already flagged from the file (ruleFindings).
+            if !dynamic, pins.count > 1, matchedLevels.allSatisfy({ !$0.isEmpty }) {
                 findings.append(finding(.warning, "no backup pin: every pin is in the live chain, so a key change leaves no fallback"))
             }
             for (pin, matched) in zip(pins, matchedLevels) where matched.isEmpty && !dynamic {
@@ -110,6 +128,21 @@ public enum ClientLint {
                 LintFinding(
                     level: .warning, client: client.name, subject: client.pins.file,
                     message: "the signed list expires \(DateText.day(latest)): publish a new one", origin: client.pins.file))
+        }
+        // TrustKit's importer notes its own one-hash domains; a signed list
+        // carries one fingerprint per entry by design.
+        let backupsChecked = ![.trustkit, .dynamicList].contains(client.pins.format)
+        for rule in client.pins.rules where backupsChecked && Set(rule.pins).count == 1 {
+            findings.append(
+                LintFinding(
+                    level: .warning, client: client.name, subject: rule.domain,
+                    message: "one pin and no backup: a key change breaks this release (Android and TrustKit require a backup pin)",
+                    origin: rule.origin))
+        }
+        for name in client.skip.sorted() where client.pins.rules.contains(where: { $0.domain == name }) && !monitored.contains(name) {
+            findings.append(
+                LintFinding(
+                    level: .info, client: client.name, subject: name, message: "not probed (skip:): its pins are not checked", origin: ""))
         }
         for rule in client.pins.rules where rule.includeSubdomains || rule.domain.hasPrefix("*") {
             let parent = rule.domain.hasPrefix("*") ? String(rule.domain.drop { $0 == "*" || $0 == "." }) : rule.domain

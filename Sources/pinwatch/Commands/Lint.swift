@@ -14,8 +14,9 @@ extension Pinwatch {
                 finding: a pin set without a backup pin, one whose only match is the leaf, pins that \
                 match nothing, expirations passed or within warn_days, includeSubdomains covering no \
                 monitored host, and what the sources say of themselves (a TrustKit domain with one hash, \
-                SHA-1 pins, badly signed list entries). Exit 0 when there is no warning, 1 when there is, \
-                2 for a configuration error.
+                SHA-1 pins, badly signed list entries), and the pinned hosts that could not be probed. Exit 0 \
+                when there is no warning, 1 when there is, 2 for a configuration error, 3 when no host a client \
+                pins could be probed (nothing was checked).
                 """
         )
 
@@ -35,7 +36,12 @@ extension Pinwatch {
                     "\(config.clients.count) client\(config.clients.count == 1 ? "" : "s"), \(reports.count) host\(reports.count == 1 ? "" : "s"): "
                         + "\(warnings) warning\(warnings == 1 ? "" : "s"), \(findings.count - warnings) note\(findings.count - warnings == 1 ? "" : "s")"
                 )
+                let nothingChecked = ClientLint.checkedHostCount(reports) == 0
+                if nothingChecked {
+                    lines.append("nothing checked: no host the clients pin could be probed")
+                }
                 Output.standardOutput(lines.joined(separator: "\n") + "\n")
+                if nothingChecked { throw ExitCode(3) }
                 if warnings > 0 { throw ExitCode(1) }
             }
         }
