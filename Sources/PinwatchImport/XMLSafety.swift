@@ -38,6 +38,10 @@ enum XMLSafety {
                         file: file, line: lineNumber(at: index, in: bytes),
                         message: "processing instructions are not allowed (only the <?xml …?> declaration, first)")
                 }
+            } else if isNameStart(next) {
+                index = try checkStartTag(in: bytes, at: index, file: file)
+                firstMarkup = false
+                continue
             } else if next == UInt8(ascii: "!") {
                 let marker = bytes[index...].starts(with: Array("<!ENTITY".utf8)) ? "<!ENTITY" : "<!DOCTYPE"
                 let known = bytes[index...].starts(with: Array(marker.utf8))
@@ -50,6 +54,48 @@ enum XMLSafety {
             firstMarkup = false
             index += 1
         }
+    }
+
+    /// No element of a network security config has more than two
+    /// attributes; the rest of this room is for `xmlns:tools` and
+    /// `tools:ignore`, which Android Studio adds.
+    static let maximumAttributes = 16
+
+    /// Counts the attributes of the start tag at `start` (each `=` outside a
+    /// quoted value) in one pass, before libxml2 checks them for duplicates
+    /// pairwise: 100,000 attributes on one element took 15 s of CPU.
+    /// Returns where the tag ends; malformed tags are left to the parser.
+    private static func checkStartTag(in bytes: [UInt8], at start: Int, file: String) throws(ClientSourceError) -> Int {
+        var index = start + 1
+        var quote: UInt8?
+        var attributes = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            // "<" is never part of a tag, not even of a quoted value.
+            if byte == UInt8(ascii: "<") { break }
+            if let open = quote {
+                if byte == open { quote = nil }
+            } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
+                quote = byte
+            } else if byte == UInt8(ascii: "=") {
+                attributes += 1
+                if attributes > maximumAttributes {
+                    throw ClientSourceError(
+                        file: file, line: lineNumber(at: start, in: bytes),
+                        message: "an element with more than \(maximumAttributes) attributes (Android's have at most two)")
+                }
+            } else if byte == UInt8(ascii: ">") {
+                break
+            }
+            index += 1
+        }
+        try refuseControlBytes(in: bytes, range: start..<index, file: file)
+        return index
+    }
+
+    private static func isNameStart(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20) || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ":")
+            || byte >= 0x80
     }
 
     private static func refuseControlBytes(in bytes: [UInt8], range: Range<Int>, file: String) throws(ClientSourceError) {

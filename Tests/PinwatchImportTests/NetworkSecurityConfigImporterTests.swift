@@ -198,6 +198,34 @@ final class NetworkSecurityConfigImporterTests: XCTestCase {
         XCTAssertEqual(failure?.description, "\(file):3: not UTF-8 text (Android reads this file as UTF-8)")
     }
 
+    /// libxml2 compares attributes pairwise: 100,000 on one element took
+    /// 15.5 s, and `watch`/`serve` re-read client files on change.
+    func testAnElementWithThousandsOfAttributesIsRefusedQuickly() {
+        let attributes = (0..<50_000).map { "a\($0)=\"x\"" }.joined(separator: " ")
+        let bytes = ImportFixtures.bytes(
+            "<network-security-config>\n<domain-config \(attributes)><domain>a.example</domain></domain-config></network-security-config>")
+        let started = ContinuousClock.now
+        let failure = ImportFixtures.error { () throws(ClientSourceError) in try NetworkSecurityConfigImporter.read(bytes, file: file) }
+        let elapsed = ContinuousClock.now - started
+        XCTAssertEqual(
+            failure?.description, "\(file):2: an element with more than 16 attributes (Android's have at most two)")
+        XCTAssertLessThan(elapsed, .seconds(2), "one pass over the bytes, not a pairwise comparison")
+    }
+
+    func testTheAttributesAndroidStudioAddsStillRead() throws {
+        let pins = try read(
+            """
+            <network-security-config xmlns:tools="http://schemas.android.com/tools" tools:ignore="UnusedAttribute">
+              <domain-config cleartextTrafficPermitted='false' tools:targetApi="24">
+                <domain includeSubdomains="true">example.com</domain>
+                <pin-set expiration="2027-03-01" note="a > in a value"><pin digest="SHA-256">\(ImportFixtures.base64(1))</pin></pin-set>
+              </domain-config>
+            </network-security-config>
+            """)
+        XCTAssertEqual(pins.rules.map(\.domain), ["example.com"])
+        XCTAssertTrue(pins.rules[0].includeSubdomains)
+    }
+
     func testHugeElementTextIsRefusedNotAccumulated() {
         let long = String(repeating: "a", count: 10_000)
         let failure = error("<network-security-config><domain-config><domain>\(long)</domain></domain-config></network-security-config>")
