@@ -28,54 +28,44 @@ public enum PinStringImporter {
     public static func detect(_ text: String) -> ClientFormat? {
         if text.range(of: "public-key-pins", options: .caseInsensitive) != nil { return .hpkp }
         if text.contains("--pinnedpubkey") || text.contains("CURLOPT_PINNEDPUBLICKEY") { return .curl }
-        if text.contains(".add(") && (text.contains("\"sha256/") || text.contains("\"sha1/")) { return .okhttp }
+        if text.contains("CertificatePinner") || text.contains(".add(") && (text.contains("\"sha256/") || text.contains("\"sha1/")) {
+            return .okhttp
+        }
         return nil
     }
 
     // MARK: OkHttp
 
-    /// Every `.add(` call whose arguments are string literals, across
-    /// line breaks: the first literal is the pattern, the rest are pins.
+    /// Every `.add(` call whose arguments are string literals or string
+    /// constants of the same file, across line breaks: the first is the
+    /// pattern, the rest are pins. Calls that stay unresolved are named.
     private static func okHttp(_ lines: [String], into imported: inout ImportedPins) throws(ClientSourceError) {
         let file = imported.file
-        let text = lines.joined(separator: "\n")
-        var searchStart = text.startIndex
-        while let call = text.range(of: ".add(", range: searchStart..<text.endIndex) {
-            searchStart = call.upperBound
-            let line = text[..<call.lowerBound].reduce(1) { $1 == "\n" ? $0 + 1 : $0 }
-            guard let arguments = stringLiterals(in: text[call.upperBound...]), arguments.count >= 2 else { continue }
-            let pattern = arguments[0].lowercased()
+        let source = OkHttpPinCalls(Array(lines.joined(separator: "\n").utf8))
+        for call in source.calls {
+            let pattern = call.values[0].lowercased()
             guard pattern.contains("."), HostNameCheck.problem(pattern.replacingOccurrences(of: "*", with: "x")) == nil else {
                 throw ClientSourceError(
-                    file: file, line: line, message: "pattern \(EchoedInput.quoted(arguments[0])) is not a host pattern")
+                    file: file, line: call.line, message: "pattern \(EchoedInput.quoted(call.values[0])) is not a host pattern")
             }
             var pins: [Pin] = []
-            for written in arguments.dropFirst() {
-                pins.append(try pin(written, file: file, line: line, note: &imported.notes))
+            for written in call.values.dropFirst() {
+                pins.append(try pin(written, file: file, line: call.line, note: &imported.notes))
             }
-            imported.rules.append(ClientPinRule(domain: pattern, pins: pins, origin: "\(file):\(line)"))
+            imported.rules.append(ClientPinRule(domain: pattern, pins: pins, origin: "\(file):\(call.line)"))
         }
-    }
-
-    /// The string literals of one argument list, up to its `)`; nil when
-    /// an argument is not a literal (a constant: nothing to read).
-    private static func stringLiterals(in text: Substring) -> [String]? {
-        var literals: [String] = []
-        var index = text.startIndex
-        while index < text.endIndex {
-            let character = text[index]
-            if character == ")" { return literals }
-            if character == "\"" {
-                let start = text.index(after: index)
-                guard let end = text[start...].firstIndex(of: "\"") else { return nil }
-                literals.append(String(text[start..<end]))
-                index = text.index(after: end)
-                continue
-            }
-            if !(character.isWhitespace || character == ",") { return nil }
-            index = text.index(after: index)
+        func notConstant(_ arguments: [String]) -> String {
+            arguments.map(EchoedInput.quoted).joined(separator: ", ")
+                + (arguments.count == 1 ? " is not a string constant" : " are not string constants") + " of this file"
         }
-        return nil
+        for call in source.unresolved {
+            imported.notes.append(
+                ClientSourceNote(origin: "\(file):\(call.line)", message: "pins not read: " + notConstant(call.arguments)))
+        }
+        if imported.rules.isEmpty, let first = source.unresolved.first {
+            throw ClientSourceError(
+                file: file, line: first.line, message: "no OkHttp CertificatePinner pins found: " + notConstant(first.arguments))
+        }
     }
 
     // MARK: curl

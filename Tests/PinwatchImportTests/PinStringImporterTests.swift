@@ -32,9 +32,67 @@ final class PinStringImporterTests: XCTestCase {
         XCTAssertEqual(pins.rules[1].pins, [ImportFixtures.pin(2), ImportFixtures.pin(3)])
         XCTAssertEqual(pins.rules.map(\.origin), ["Pins.kt:2", "Pins.kt:3", "Pins.kt:8"])
         XCTAssertEqual(pins.rules[2].pins.first?.kind, .spkiSHA1)
-        XCTAssertEqual(pins.notes.count, 1)
+        XCTAssertEqual(pins.notes.count, 2)
         XCTAssertTrue(pins.notes[0].message.contains("SHA-1 pins are not supported by modern clients"), "\(pins.notes)")
         XCTAssertEqual(pins.notes[0].origin, "Pins.kt:8")
+        XCTAssertEqual(
+            pins.notes[1].description,
+            "Pins.kt:9: pins not read: \"BuildConfig.HOST\", \"BuildConfig.PIN\" are not string constants of this file")
+    }
+
+    /// OkHttp's own documentation names the host in a variable:
+    /// `String hostname = "publicobject.com"; … .add(hostname, "sha256/…")`.
+    func testOkHttpHostsAndPinsFromStringConstantsOfTheSameFile() throws {
+        let java = try read(
+            """
+            String hostname = "publicobject.com";
+            private static final String BACKUP = "sha256/\(ImportFixtures.base64(2))"; // the next key
+            CertificatePinner certificatePinner = new CertificatePinner.Builder()
+                .add(hostname, "sha256/\(ImportFixtures.base64(1))", BACKUP)
+                .build();
+            """, .okhttp, file: "Pinning.java")
+        XCTAssertEqual(java.rules.map(\.domain), ["publicobject.com"])
+        XCTAssertEqual(java.rules.first?.pins, [ImportFixtures.pin(1), ImportFixtures.pin(2)])
+        XCTAssertEqual(java.rules.first?.origin, "Pinning.java:4")
+        XCTAssertEqual(java.notes, [])
+
+        let kotlin = try read(
+            """
+            companion object {
+                const val API_HOST = "api.example.com"
+                private val CDN_HOST: String = "*.cdn.example.com"
+                val PIN_1 = "sha256/\(ImportFixtures.base64(3))"
+                /* val PIN_1 = "sha256/ignored" */
+                val URL = "https://$API_HOST/v1"
+            }
+            val pinner = CertificatePinner.Builder()
+                .add(API_HOST, PIN_1)
+                .add(CDN_HOST, PIN_1, BuildConfig.CDN_BACKUP)
+                .add(URL, PIN_1)
+                .build()
+            """, .okhttp)
+        XCTAssertEqual(kotlin.rules.map(\.domain), ["api.example.com"])
+        XCTAssertEqual(kotlin.rules.first?.pins, [ImportFixtures.pin(3)])
+        XCTAssertEqual(
+            kotlin.notes.map(\.description),
+            [
+                "Pins.kt:10: pins not read: \"BuildConfig.CDN_BACKUP\" is not a string constant of this file",
+                "Pins.kt:11: pins not read: \"URL\" is not a string constant of this file",
+            ], "a template is not a constant")
+    }
+
+    func testOkHttpCallsNoneOfWhichResolveNameWhatIsMissing() {
+        let failure = error(
+            """
+            val HOST = "a.example.com"
+            val HOST = "b.example.com"
+            CertificatePinner.Builder()
+                .add(HOST, "sha256/" + BuildConfig.KEY)
+            """, .okhttp)
+        XCTAssertEqual(
+            failure?.description,
+            "in.txt:4: no OkHttp CertificatePinner pins found: \"HOST\", \"\"sha256/\"+BuildConfig.KEY\" are not string constants of this file"
+        )
     }
 
     func testOkHttpPatternsMatchAsOkHttpDoes() throws {
