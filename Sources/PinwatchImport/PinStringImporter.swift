@@ -109,9 +109,17 @@ public enum PinStringImporter {
 
     private static func urlHost(in line: String) -> String? {
         guard let scheme = line.range(of: "https://") else { return nil }
-        let authority = line[scheme.upperBound...].prefix { !"/ '\"?#".contains($0) }
+        let authority = line[scheme.upperBound...].prefix { !"/ '\"?#`()<>".contains($0) }
         let withoutUser = authority.split(separator: "@").last.map(String.init) ?? String(authority)
-        return (try? HostPort(parsing: withoutUser))?.host.lowercased()
+        var host = (try? HostPort(parsing: withoutUser))?.host
+        if host == nil, let colon = withoutUser.lastIndex(of: ":"), !withoutUser[colon...].contains("]") {
+            // `https://localhost:%PORT/` in a test script: the port is filled
+            // in later, the host is written.
+            host = (try? HostPort(parsing: String(withoutUser[..<colon])))?.host
+        }
+        // `%HOST%` or `$HOST` is a placeholder too: the entry's host: names it.
+        guard let host, host.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-.:".contains($0)) }) else { return nil }
+        return host.lowercased()
     }
 
     // MARK: HPKP
@@ -119,20 +127,18 @@ public enum PinStringImporter {
     private static func hpkp(_ lines: [String], into imported: inout ImportedPins) throws(ClientSourceError) {
         let file = imported.file
         var hostHeader: String?
-        for line in lines where line.lowercased().hasPrefix("host:") {
-            hostHeader = (try? HostPort(parsing: String(line.dropFirst(5))))?.host.lowercased()
+        for line in lines {
+            let field = line.drop { " \t>`*-".contains($0) }
+            guard field.lowercased().hasPrefix("host:") else { continue }
+            hostHeader = (try? HostPort(parsing: String(field.dropFirst(5).prefix { $0 != "`" })))?.host.lowercased()
         }
         for (offset, line) in lines.enumerated() {
-            let lower = line.lowercased()
-            guard let colon = line.firstIndex(of: ":"),
-                ["public-key-pins", "public-key-pins-report-only"].contains(lower[..<colon].trimmingCharacters(in: .whitespaces))
-            else { continue }
+            guard let (reportOnly, value) = hpkpHeader(in: line) else { continue }
             let number = offset + 1
-            let reportOnly = lower.hasPrefix("public-key-pins-report-only")
             var pins: [Pin] = []
             var includeSubdomains = false
             var maxAge: Int?
-            for directive in line[line.index(after: colon)...].split(separator: ";") {
+            for directive in value.split(separator: ";") {
                 let parts = directive.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
                 // A bare "=" splits into nothing (found by fuzzing).
                 guard let name = parts.first?.lowercased() else { continue }
@@ -163,6 +169,28 @@ public enum PinStringImporter {
                     domain: hostHeader ?? "", includeSubdomains: includeSubdomains, pins: pins, enforced: !reportOnly,
                     origin: "\(file):\(number)"))
         }
+    }
+
+    /// `Public-Key-Pins[-Report-Only]: …` where a line carries it: first in
+    /// a response head, or quoted in a document (in backticks in prose, an
+    /// indented or fenced block, a list item), its value ending at the
+    /// closing backtick or quote.
+    private static func hpkpHeader(in line: String) -> (reportOnly: Bool, value: Substring)? {
+        var searchFrom = line.startIndex
+        while let name = line.range(of: "public-key-pins", options: .caseInsensitive, range: searchFrom..<line.endIndex) {
+            searchFrom = name.upperBound
+            if name.lowerBound > line.startIndex {
+                let before = line[line.index(before: name.lowerBound)]
+                guard !(before.isLetter || before.isNumber || before == "-") else { continue }
+            }
+            var rest = line[name.upperBound...]
+            let reportOnly = rest.lowercased().hasPrefix("-report-only")
+            if reportOnly { rest = rest.dropFirst("-report-only".count) }
+            rest = rest.drop { $0 == " " || $0 == "\t" }
+            guard rest.first == ":" else { continue }
+            return (reportOnly, rest.dropFirst().prefix { $0 != "`" && $0 != "'" })
+        }
+        return nil
     }
 
     // MARK: pins

@@ -177,6 +177,47 @@ final class PinStringImporterTests: XCTestCase {
         XCTAssertEqual(pins.rules.map(\.origin), ["\(path):2"])
     }
 
+    /// A runbook quotes the header: in backticks in prose, in a fenced
+    /// block, in a list item. The backtick is no part of max-age.
+    func testHPKPHeadersQuotedInADocument() throws {
+        let pins = try read(
+            """
+            # Pinning runbook
+
+            The Public-Key-Pins header is obsolete in browsers, but our app reads it.
+            Production sends `Public-Key-Pins: pin-sha256="\(ImportFixtures.base64(1))"; pin-sha256="\(ImportFixtures.base64(2))"; max-age=5184000`.
+
+            ```http
+            > Host: www.example.com
+            Public-Key-Pins-Report-Only: pin-sha256="\(ImportFixtures.base64(3))"; max-age=60
+            ```
+
+            - `public-key-pins: pin-sha256="\(ImportFixtures.base64(4))"; max-age=1; includeSubDomains`
+            """, .hpkp, file: "RUNBOOK.md")
+        XCTAssertEqual(pins.rules.map(\.origin), ["RUNBOOK.md:4", "RUNBOOK.md:8", "RUNBOOK.md:11"])
+        XCTAssertEqual(pins.rules.map(\.domain), ["www.example.com", "www.example.com", "www.example.com"])
+        XCTAssertEqual(
+            pins.rules.map(\.pins), [[ImportFixtures.pin(1), ImportFixtures.pin(2)], [ImportFixtures.pin(3)], [ImportFixtures.pin(4)]])
+        XCTAssertEqual(pins.rules.map(\.enforced), [true, false, true])
+        XCTAssertEqual(pins.rules.map(\.includeSubdomains), [false, false, true])
+        XCTAssertEqual(pins.notes.map(\.message), ["Report-Only: failures are reported, not refused"], "every max-age was read")
+    }
+
+    /// Test scripts fill the port in later: the host is still the URL's.
+    func testCurlURLsWithAPlaceholderPortKeepTheirHost() throws {
+        let pins = try read(
+            """
+            curl --pinnedpubkey 'sha256//\(ImportFixtures.base64(1))' https://localhost:%PORT/health
+            curl --pinnedpubkey 'sha256//\(ImportFixtures.base64(2))' "https://user@API.example.com:${PORT}/v1"
+            run `curl --pinnedpubkey sha256//\(ImportFixtures.base64(3)) https://cdn.example.com`
+            curl --pinnedpubkey 'sha256//\(ImportFixtures.base64(4))' https://%HOST%:%PORT%/
+            curl --pinnedpubkey 'sha256//\(ImportFixtures.base64(5))' https://[::1]:$PORT/
+            """, .curl, file: "test.sh")
+        XCTAssertEqual(
+            pins.rules.map(\.domain), ["localhost", "api.example.com", "cdn.example.com", "", "::1"], "a placeholder host is left to host:")
+        XCTAssertEqual(pins.rules.map(\.pins.count), [1, 1, 1, 1, 1])
+    }
+
     func testBadInputIsAnErrorWithItsLine() {
         let cases: [(String, ClientFormat, String)] = [
             ("Public-Key-Pins: pin-sha512=\"\(ImportFixtures.base64(1))\"; max-age=1", .hpkp, "in.txt:1: unknown digest \"pin-sha512\""),
