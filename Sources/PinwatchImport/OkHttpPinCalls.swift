@@ -26,8 +26,9 @@ struct OkHttpPinCalls {
     }
 
     init(_ bytes: [UInt8]) {
-        let tokens = KotlinJavaTokens(bytes).tokens
-        let constants = Self.constants(tokens)
+        let source = SourceTokens(bytes)
+        let tokens = source.tokens
+        let constants = source.stringConstants()
         let mentionsPinner = tokens.contains { $0.kind == .name("CertificatePinner") }
         var index = 0
         while index + 2 < tokens.count {
@@ -64,40 +65,11 @@ struct OkHttpPinCalls {
         }
     }
 
-    /// `val NAME = "…"`, `const val NAME: String = "…"`, `String NAME = "…";`:
-    /// a name given two different values is ambiguous (nil).
-    private static func constants(_ tokens: [KotlinJavaTokens.Token]) -> [String: String?] {
-        var constants: [String: String?] = [:]
-        for index in tokens.indices where index + 3 < tokens.count {
-            guard case .name(let keyword) = tokens[index].kind, ["val", "var", "String"].contains(keyword),
-                case .name(let name) = tokens[index + 1].kind
-            else { continue }
-            var next = index + 2
-            if tokens[next].kind == .punctuation(UInt8(ascii: ":")) {
-                guard next + 1 < tokens.count, tokens[next + 1].kind == .name("String") else { continue }
-                next += 2
-            }
-            guard next + 1 < tokens.count, tokens[next].kind == .punctuation(UInt8(ascii: "=")),
-                case .string(let value, template: false) = tokens[next + 1].kind
-            else { continue }
-            // `"sha256/" + KEY` or `"…".trim()` is an expression.
-            if next + 2 < tokens.count, [.punctuation(UInt8(ascii: "+")), .punctuation(UInt8(ascii: "."))].contains(tokens[next + 2].kind) {
-                continue
-            }
-            if let known = constants[name], known != value {
-                constants[name] = .some(nil)
-            } else {
-                constants[name] = value
-            }
-        }
-        return constants
-    }
-
     /// The arguments from just after `(` to the matching `)`, and the index
     /// after it; nil when the list does not close.
-    private static func arguments(_ tokens: [KotlinJavaTokens.Token], from start: Int) -> ([Argument], Int)? {
+    private static func arguments(_ tokens: [SourceTokens.Token], from start: Int) -> ([Argument], Int)? {
         var arguments: [Argument] = []
-        var current: [KotlinJavaTokens.Kind] = []
+        var current: [SourceTokens.Kind] = []
         var depth = 0
         var index = start
         while index < tokens.count {
@@ -119,7 +91,7 @@ struct OkHttpPinCalls {
         return nil
     }
 
-    private static func argument(_ kinds: [KotlinJavaTokens.Kind]) -> Argument {
+    private static func argument(_ kinds: [SourceTokens.Kind]) -> Argument {
         if kinds.count == 1, case .string(let value, template: false) = kinds[0] { return .literal(value) }
         if kinds.count == 1, case .name(let name) = kinds[0] { return .name(name) }
         let written = kinds.map { kind -> String in

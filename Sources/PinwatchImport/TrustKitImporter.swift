@@ -6,6 +6,7 @@ import PinwatchCore
 /// `TSKIncludeSubdomains`, `TSKEnforcePinning`, `TSKExpirationDate`.
 public enum TrustKitImporter {
     public static func read(_ bytes: [UInt8], file: String) throws(ClientSourceError) -> ImportedPins {
+        if TrustKitCodeLiteral.isCode(bytes) { return try readCode(bytes, file: file) }
         let root = try document(bytes, file: file)
         guard let dictionary = root as? [String: Any] else {
             throw ClientSourceError(file: file, message: "the top level is not a dictionary")
@@ -27,8 +28,15 @@ public enum TrustKitImporter {
             throw ClientSourceError(
                 file: file, entry: keyPath + "TSKPinnedDomains", message: "missing or not a dictionary: not a TrustKit configuration")
         }
+        return try pins(domains, keyPath: keyPath, file: file)
+    }
+
+    /// Each domain of `TSKPinnedDomains` as a rule, whatever it was read from.
+    static func pins(_ domains: [String: Any], keyPath: String, file: String, notes: [ClientSourceNote] = []) throws(ClientSourceError)
+        -> ImportedPins
+    {
         var rules: [ClientPinRule] = []
-        var notes: [ClientSourceNote] = []
+        var notes = notes
         for name in domains.keys.sorted() {
             let entry = keyPath + "TSKPinnedDomains." + name
             guard let settings = domains[name] as? [String: Any] else {

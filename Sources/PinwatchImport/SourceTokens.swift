@@ -1,13 +1,13 @@
-/// Kotlin or Java source cut into the few tokens pin calls and string
-/// constants are made of, in one pass over the bytes: names, string
-/// literals, and single punctuation; comments and character literals
-/// are skipped, lines counted.
-struct KotlinJavaTokens {
+/// Kotlin, Java, Swift or Objective-C source cut into the few tokens pin
+/// calls, configuration literals and string constants are made of, in one
+/// pass over the bytes: names, string literals, and single punctuation;
+/// comments and character literals are skipped, lines counted.
+struct SourceTokens {
     enum Kind: Equatable {
         /// An identifier or keyword.
         case name(String)
-        /// A string literal's value; `template` when Kotlin's `$` makes
-        /// it an expression rather than a constant.
+        /// A string literal's value; `template` when Kotlin's `$` or
+        /// Swift's `\(` makes it an expression rather than a constant.
         case string(String, template: Bool)
         case punctuation(UInt8)
     }
@@ -62,6 +62,52 @@ struct KotlinJavaTokens {
         }
     }
 
+    /// The string constants the source defines: Kotlin `val NAME = "…"` and
+    /// `const val NAME: String = "…"`, Java `String NAME = "…";`, Swift
+    /// `let NAME = "…"`, Objective-C `NSString *const NAME = @"…";` and
+    /// `#define NAME @"…"`. A name given two different values is
+    /// ambiguous (nil).
+    func stringConstants() -> [String: String?] {
+        var constants: [String: String?] = [:]
+        for index in tokens.indices.dropFirst() where index + 2 < tokens.count {
+            guard case .name(let name) = tokens[index].kind,
+                Self.declares(tokens[index - 1].kind, before: index > 1 ? tokens[index - 2].kind : nil)
+            else { continue }
+            var next = index + 1
+            if tokens[next].kind == .punctuation(UInt8(ascii: ":")) {
+                guard next + 1 < tokens.count, tokens[next + 1].kind == .name("String") else { continue }
+                next += 2
+            }
+            let isDefine = tokens[index - 1].kind == .name("define")
+            if !isDefine {
+                guard next < tokens.count, tokens[next].kind == .punctuation(UInt8(ascii: "=")) else { continue }
+                next += 1
+            }
+            if next < tokens.count, tokens[next].kind == .punctuation(UInt8(ascii: "@")) { next += 1 }
+            guard next < tokens.count, case .string(let value, template: false) = tokens[next].kind else { continue }
+            // `"sha256/" + KEY` or `"…".trim()` is an expression.
+            if next + 1 < tokens.count, [.punctuation(UInt8(ascii: "+")), .punctuation(UInt8(ascii: "."))].contains(tokens[next + 1].kind) {
+                continue
+            }
+            if let known = constants[name], known != value {
+                constants[name] = .some(nil)
+            } else {
+                constants[name] = value
+            }
+        }
+        return constants
+    }
+
+    private static func declares(_ kind: Kind, before earlier: Kind?) -> Bool {
+        switch kind {
+        case .name(let word):
+            return ["val", "var", "let", "String", "const"].contains(word)
+                || (word == "define" && earlier == .punctuation(UInt8(ascii: "#")))
+        case .punctuation(let byte): return byte == UInt8(ascii: "*")
+        case .string: return false
+        }
+    }
+
     private static func isNameByte(_ byte: UInt8) -> Bool {
         (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
             || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "$")
@@ -88,6 +134,11 @@ struct KotlinJavaTokens {
             if byte == UInt8(ascii: "\n") { line += 1 }
             if !raw, byte == UInt8(ascii: "\\"), index + 1 < bytes.count {
                 // An escaped character, `\$` included, stands for itself.
+                if bytes[index + 1] == UInt8(ascii: "(") {
+                    // Swift's interpolation, kept as written for messages.
+                    template = true
+                    value.append(byte)
+                }
                 value.append(bytes[index + 1])
                 index += 2
                 continue
