@@ -159,6 +159,30 @@ final class ClientPinsEndToEndTests: LocalFleetTestCase {
         XCTAssertFalse(outcome.stdout.containsControlBytes)
     }
 
+    /// Android's `<domain includeSubdomains="true">apps.invalid</domain>`
+    /// is a pattern: its base, which the app may never call (this one does
+    /// not even resolve), joined the poll and turned `check --client` UNKNOWN.
+    func testAnIncludeSubdomainsBaseIsNotProbed() throws {
+        try fleet.write(
+            """
+            <network-security-config>
+              <domain-config>
+                <domain includeSubdomains="true">apps.invalid</domain>
+                <pin-set>
+                  <pin digest="SHA-256">\(base64(rootPin))</pin>
+                  <pin digest="SHA-256">\(base64(try LocalFleet.unrelatedPin()))</pin>
+                </pin-set>
+                <domain-config><domain>api.test</domain></domain-config>
+              </domain-config>
+            </network-security-config>
+            """, to: "nsc-base.xml")
+        let config = try fleet.writeConfig(settings: ["clients:", "  - {name: android 7, nsc: nsc-base.xml}"], only: [api])
+        let check = try fleet.run(["check", "--config", config.path, "--client", "android 7"])
+        XCTAssertEqual(check.status, 0, "\(check.stdout)\(check.stderr)")
+        XCTAssertTrue(check.stdout.hasPrefix("PINWATCH OK"), check.stdout)
+        XCTAssertFalse(check.stdout.contains("apps.invalid"), check.stdout)
+    }
+
     /// Lint said "0 warnings" and exited 0 for hosts it never reached.
     func testLintNamesTheHostsItCouldNotProbeAndFailsWhenNothingWasChecked() throws {
         try fleet.write(
