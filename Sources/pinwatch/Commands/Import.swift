@@ -12,10 +12,11 @@ extension Pinwatch {
             abstract: "Print the pinsets and hosts that apps' pin files carry, ready to paste into the configuration.",
             discussion: """
                 Reads an Android network_security_config.xml, a TrustKit Info.plist, JSON export or \
-                Swift/Objective-C initSharedInstance literal, Kotlin or Java sources with OkHttp CertificatePinner.add(...), a curl --pinnedpubkey line, an HPKP \
-                Public-Key-Pins header, or a signed dynamic pin list (with --public-key). The format is \
-                recognised from the contents; --as names it. Pins go under auto:, so the live chain decides \
-                their tier. To follow the files as they change, name them under clients: instead.
+                Swift/Objective-C initSharedInstance literal, Kotlin or Java sources with OkHttp \
+                CertificatePinner.add(...), a curl --pinnedpubkey line, an HPKP Public-Key-Pins header, \
+                or a signed dynamic pin list (with --public-key). The format is recognised from the \
+                contents; --as names it. Pins go under auto:, so the live chain decides their tier. To \
+                follow the files as they change, name them under clients: instead.
                 """
         )
 
