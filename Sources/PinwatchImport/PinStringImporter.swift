@@ -184,7 +184,9 @@ public enum PinStringImporter {
                 guard !(before.isLetter || before.isNumber || before == "-") else { continue }
             }
             var rest = line[name.upperBound...]
-            let reportOnly = rest.lowercased().hasPrefix("-report-only")
+            // The prefix only: lowercasing the rest of a long line at each
+            // mention would be quadratic.
+            let reportOnly = rest.prefix(12).lowercased() == "-report-only"
             if reportOnly { rest = rest.dropFirst("-report-only".count) }
             rest = rest.drop { $0 == " " || $0 == "\t" }
             guard rest.first == ":" else { continue }
