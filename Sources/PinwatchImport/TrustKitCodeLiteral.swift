@@ -31,17 +31,22 @@ struct TrustKitCodeLiteral {
         constants = source.stringConstants()
         guard
             let key = tokens.indices.first(where: { index in
-                tokens[index].kind == .name("kTSKPinnedDomains") && index + 1 < tokens.count
-                    && tokens[index + 1].kind == .punctuation(UInt8(ascii: ":"))
+                [.name("kTSKPinnedDomains"), .string("TSKPinnedDomains", template: false)].contains(tokens[index].kind)
+                    && index + 1 < tokens.count && tokens[index + 1].kind == .punctuation(UInt8(ascii: ":"))
             })
         else { return }
         var index = key + 2
         pinnedDomains = value(at: &index, depth: 0)
     }
 
-    /// Bytes that configure TrustKit in code rather than in a property list.
+    /// Bytes that configure TrustKit in code rather than in a property list
+    /// or JSON: the `kTSKPinnedDomains` constant, or the key written as a
+    /// string in something that starts as neither.
     static func isCode(_ bytes: [UInt8]) -> Bool {
-        bytes.firstRange(of: Array("kTSKPinnedDomains".utf8)) != nil
+        if bytes.firstRange(of: Array("kTSKPinnedDomains".utf8)) != nil { return true }
+        let first = bytes.first { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }
+        return first != UInt8(ascii: "<") && first != UInt8(ascii: "{") && !bytes.starts(with: Array("bplist".utf8))
+            && bytes.firstRange(of: Array("TSKPinnedDomains".utf8)) != nil
     }
 
     // MARK: Parsing

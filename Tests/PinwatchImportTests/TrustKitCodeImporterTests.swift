@@ -97,6 +97,16 @@ final class TrustKitCodeImporterTests: XCTestCase {
         XCTAssertEqual(pins.notes, [])
     }
 
+    func testTheKeysWrittenAsStrings() throws {
+        let pins = try read(
+            """
+            TrustKit.initSharedInstance(withConfiguration: ["TSKPinnedDomains": ["a.example.com": [
+                "TSKPublicKeyHashes": ["\(ImportFixtures.base64(1))", "\(ImportFixtures.base64(2))"], "TSKIncludeSubdomains": true]]])
+            """)
+        XCTAssertEqual(pins.rules.map(\.domain), ["a.example.com"])
+        XCTAssertEqual(pins.rules.first?.includeSubdomains, true)
+    }
+
     func testNothingResolvedIsAnErrorNamingWhat() {
         let failure = ImportFixtures.error { () throws(ClientSourceError) in
             try TrustKitImporter.read(
