@@ -80,6 +80,41 @@ final class ClientSourceLoaderTests: XCTestCase {
         }
     }
 
+    /// Every format as saved with Windows line endings reads as with LF.
+    func testCRLFFilesOfEveryFormatRead() throws {
+        let one = ImportFixtures.base64(1)
+        let two = ImportFixtures.base64(2)
+        let samples: [(ClientFormat, String)] = [
+            (
+                .nsc,
+                "<network-security-config>\n<domain-config>\n<domain>a.example.com</domain>\n<pin-set>"
+                    + "<pin digest=\"SHA-256\">\(one)</pin></pin-set>\n</domain-config>\n</network-security-config>\n"
+            ),
+            (
+                .trustkit,
+                "<?xml version=\"1.0\"?>\n<plist version=\"1.0\">\n<dict>\n<key>TSKPinnedDomains</key>\n<dict>\n<key>a.example.com</key>\n"
+                    + "<dict><key>TSKPublicKeyHashes</key>\n<array><string>\(one)</string>\n<string>\(two)</string></array></dict>\n"
+                    + "</dict>\n</dict>\n</plist>\n"
+            ),
+            (
+                .trustkit,
+                "let c = [\n  kTSKPinnedDomains: [\n    \"a.example.com\": [kTSKPublicKeyHashes: [\"\(one)\",\n \"\(two)\"]]\n  ]\n]\n"
+            ),
+            (.okhttp, "CertificatePinner.Builder()\n  .add(\"a.example.com\",\n    \"sha256/\(one)\")\n"),
+            (
+                .curl,
+                "curl --pinnedpubkey 'sha256//\(one)' \\\n  https://a.example.com/\ncurl --pinnedpubkey 'sha256//\(one)' https://a.example.com/\n"
+            ),
+            (.hpkp, "HTTP/1.1 200 OK\nHost: a.example.com\nPublic-Key-Pins: pin-sha256=\"\(one)\"; max-age=60\n\n"),
+        ]
+        for (format, text) in samples {
+            let crlf = ImportFixtures.bytes(text.replacingOccurrences(of: "\n", with: "\r\n"))
+            let pins = try loader.read(crlf, file: "f", format: format)
+            XCTAssertTrue(
+                pins.rules.contains { $0.domain == "a.example.com" && $0.pins.contains(ImportFixtures.pin(1)) }, "\(format): \(pins)")
+        }
+    }
+
     func testPinStringsMustBeUTF8() {
         let failure = ImportFixtures.error { () throws(ClientSourceError) in
             try loader.read([0x2E, 0x61, 0x64, 0x64, 0x28, 0xFF, 0xFE], file: "Pins.kt", format: .okhttp)
