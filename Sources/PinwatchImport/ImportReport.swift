@@ -34,6 +34,10 @@ public enum ImportReport {
             }
             if group.domain.hasPrefix("*") {
                 hosts.append("  # \(comment(group.domain)) is a pattern: list the hosts it covers with that pinset")
+            } else if group.rules.allSatisfy(\.includeSubdomains) {
+                // As under clients:, the base may not even resolve.
+                hosts.append(
+                    "  # \(comment(group.domain)) and its subdomains is a pattern: list the hosts the app calls with that pinset")
             } else {
                 hosts.append("  - host: \(PinStanza.scalar(group.domain))")
                 hosts.append("    pinset: \(PinStanza.scalar(group.domain))")

@@ -37,6 +37,24 @@ final class ImportReportTests: XCTestCase {
         XCTAssertTrue(yaml.contains("#   - {name: \"<release>\", nsc: nsc.xml}"), yaml)
     }
 
+    /// A base only an `includeSubdomains` rule names is a pattern, as under
+    /// `clients:`: pasted as a host it would be probed, and may not resolve.
+    func testASubdomainsBaseIsNotPastedAsAHost() throws {
+        let nsc = try NetworkSecurityConfigImporter.read(
+            ImportFixtures.bytes(
+                """
+                <network-security-config><domain-config>
+                <domain includeSubdomains="true">example.com</domain>
+                <domain>api.example.com</domain>
+                <pin-set><pin digest="SHA-256">\(ImportFixtures.base64(1))</pin><pin digest="SHA-256">\(ImportFixtures.base64(2))</pin></pin-set>
+                </domain-config></network-security-config>
+                """), file: "nsc.xml")
+        let yaml = ImportReport.yaml([nsc])
+        let config = try ConfigLoader(certificateDigests: { _ in [] }).load(yaml: yaml, path: "/tmp/imported.yaml")
+        XCTAssertEqual(config.hosts.map(\.serverName), ["api.example.com"], yaml)
+        XCTAssertTrue(yaml.contains("# example.com and its subdomains is a pattern: list the hosts the app calls"), yaml)
+    }
+
     func testNamesFromFilesCannotLeaveTheirCommentOrReachTheTerminalRaw() throws {
         var hostile = try sources()
         hostile[0].file = "nsc\u{1B}[2J\nhosts: []\n.xml"
