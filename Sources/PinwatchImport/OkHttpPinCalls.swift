@@ -39,12 +39,12 @@ struct OkHttpPinCalls {
                 continue
             }
             let line = tokens[index].line
-            guard let (arguments, end) = Self.arguments(tokens, from: index + 3) else {
-                index += 3
-                continue
-            }
+            let (parsed, end) = Self.arguments(tokens, from: index + 3)
+            // Whatever happened, the scan goes on after the tokens looked at:
+            // an unclosed `.add(` read again from each later one would be
+            // quadratic.
             index = end
-            guard arguments.count >= 2 else { continue }
+            guard let arguments = parsed, arguments.count >= 2 else { continue }
             var values: [String] = []
             var missing: [String] = []
             for argument in arguments {
@@ -65,9 +65,9 @@ struct OkHttpPinCalls {
         }
     }
 
-    /// The arguments from just after `(` to the matching `)`, and the index
-    /// after it; nil when the list does not close.
-    private static func arguments(_ tokens: [SourceTokens.Token], from start: Int) -> ([Argument], Int)? {
+    /// The arguments from just after `(` to the matching `)` (nil when the
+    /// list does not close), and the index after the last token looked at.
+    private static func arguments(_ tokens: [SourceTokens.Token], from start: Int) -> ([Argument]?, Int) {
         var arguments: [Argument] = []
         var current: [SourceTokens.Kind] = []
         var depth = 0
@@ -84,11 +84,12 @@ struct OkHttpPinCalls {
                 }
                 if [UInt8(ascii: "("), UInt8(ascii: "["), UInt8(ascii: "{")].contains(byte) { depth += 1 }
                 if [UInt8(ascii: ")"), UInt8(ascii: "]"), UInt8(ascii: "}")].contains(byte) { depth -= 1 }
-                if depth < 0 { return nil }
+                if depth < 0 { return (nil, index) }
             }
-            current.append(kind)
+            // Enough to name an expression; a longer one is not a constant anyway.
+            if current.count < 64 { current.append(kind) }
         }
-        return nil
+        return (nil, index)
     }
 
     private static func argument(_ kinds: [SourceTokens.Kind]) -> Argument {

@@ -81,6 +81,15 @@ final class PinStringImporterTests: XCTestCase {
             ], "a template is not a constant")
     }
 
+    /// Each `.add(` of a file that never closes them must not be read to the
+    /// end of the file again.
+    func testUnclosedOkHttpCallsAreReadInOnePass() {
+        let text = "CertificatePinner " + String(repeating: ".add(HOST, ", count: 100_000)
+        let started = ContinuousClock.now
+        XCTAssertEqual(error(text, .okhttp)?.description, "in.txt: no OkHttp CertificatePinner pins found")
+        XCTAssertLessThan(ContinuousClock.now - started, .seconds(5))
+    }
+
     func testOkHttpCallsNoneOfWhichResolveNameWhatIsMissing() {
         let failure = error(
             """
