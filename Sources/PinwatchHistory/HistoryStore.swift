@@ -58,9 +58,8 @@ public final class HistoryStore: HostHistoryRecorder {
     private var hosts: [String: HostState] = [:]
     private var certificateIDs: [[UInt8]: Int64] = [:]
     private var nameIDs: [String: Int64] = [:]
-    /// Set when writing stopped after a failure (disk full…); the poller
-    /// goes on without history.
-    public private(set) var failure: String?
+    private let healthLock = NSLock()
+    private var health = HistoryWriteHealth()
 
     struct HostState {
         var id: Int64
@@ -227,10 +226,16 @@ public final class HistoryStore: HostHistoryRecorder {
 
     // MARK: Recording
 
+    /// A failed write (disk full, file system gone read-only…) rolls back
+    /// and leaves the reports without history; the next call tries again,
+    /// so recording resumes by itself once the space is back.
     public func record(_ reports: [HostReport], at date: Date) -> [HostReport] {
-        guard failure == nil else { return reports }
+        // The transaction rolls back whole on failure: so must what this
+        // store remembers of it (row ids, last chains), or the next cycle
+        // would skip the changes that were never written.
+        let remembered = (hosts, certificateIDs, nameIDs)
         do {
-            return try connection.transaction {
+            let annotated = try connection.transaction {
                 var unchanged: [Int64] = []
                 let annotated = try reports.map { try record($0, at: date, unchangedChains: &unchanged) }
                 // One statement for every chain seen again: most hosts, most cycles.
@@ -241,10 +246,30 @@ public final class HistoryStore: HostHistoryRecorder {
                 }
                 return annotated
             }
+            updateHealth { $0.failing = false }
+            return annotated
         } catch {
-            failure = "\(path): history recording stopped: \(error)"
+            (hosts, certificateIDs, nameIDs) = remembered
+            let message = "\(path): \(error)"
+            updateHealth {
+                $0.failedWrites += 1
+                $0.lastFailure = message
+                $0.failing = true
+            }
             return reports
         }
+    }
+
+    public var writeHealth: HistoryWriteHealth {
+        healthLock.lock()
+        defer { healthLock.unlock() }
+        return health
+    }
+
+    private func updateHealth(_ change: (inout HistoryWriteHealth) -> Void) {
+        healthLock.lock()
+        change(&health)
+        healthLock.unlock()
     }
 
     private func record(_ report: HostReport, at date: Date, unchangedChains: inout [Int64]) throws -> HostReport {
@@ -489,26 +514,110 @@ public final class HistoryStore: HostHistoryRecorder {
         return statuses
     }
 
-    /// Every recorded host named `host` (on `port`, when given): one per
-    /// SNI/connect combination.
+    /// Every recorded host named `host` (on `port`, when given), whole:
+    /// one per SNI/connect combination.
     public func timelines(host: String, port: Int?, now: Date = Date()) throws(HistoryError) -> [HostTimeline] {
+        var timelines: [HostTimeline] = []
+        try forEachTimeline(
+            host: host, port: port, window: .all, now: now, heading: { heading, _ in timelines.append(heading) },
+            entry: { timelines[timelines.count - 1].entries.append($0) })
+        return timelines
+    }
+
+    /// Every recorded host named `host` (on `port`, when given): `heading`
+    /// (no entries) with how many earlier entries `window` leaves out, then
+    /// `entry` for each entry shown, oldest first. Status rows are read
+    /// one at a time, never all at once. Returns the number of hosts.
+    @discardableResult
+    public func forEachTimeline(
+        host: String, port: Int?, window: HistoryWindow, now: Date = Date(), heading: (HostTimeline, _ omitted: Int) -> Void,
+        entry: (TimelineEntry) -> Void
+    ) throws(HistoryError) -> Int {
         do {
             var rows: [(id: Int64, host: String, port: Int, sni: String, connect: String?)] = []
             try connection.query(
                 "SELECT id, host, port, sni, connect FROM host WHERE lower(host) = lower(?1) AND (?2 = 0 OR port = ?2) ORDER BY port, id",
                 [.text(host), .integer(Int64(port ?? 0))]
             ) { rows.append(($0.integer(0), $0.text(1), Int($0.integer(2)), $0.text(3), $0.isNull(4) ? nil : $0.text(4))) }
-            return try rows.map { row in
+            for row in rows {
                 let chains = try chains(hostID: row.id)
-                let statuses = try statuses(hostID: row.id, since: nil)
                 let renewal = Self.renewal(leafChanges: Self.leafChanges(in: chains), leaf: chains.last?.chain.leaf, now: now)
-                return HostTimeline(
-                    host: row.host, port: row.port, serverName: row.sni, connect: row.connect,
-                    entries: HistoryTimeline.entries(chains: chains.map { ($0.firstSeen, $0.chain) }, statuses: statuses),
-                    renewal: renewal, firstSeen: chains.first?.firstSeen, lastSeen: chains.last?.lastSeen)
+                let timeline = HostTimeline(
+                    host: row.host, port: row.port, serverName: row.sni, connect: row.connect, entries: [], renewal: renewal,
+                    firstSeen: chains.first?.firstSeen, lastSeen: chains.last?.lastSeen)
+                try streamEntries(hostID: row.id, chains: chains, window: window, heading: { heading(timeline, $0) }, entry: entry)
             }
+            return rows.count
         } catch {
             throw HistoryError(path, Self.describe(error as? SQLiteError ?? SQLiteError(code: 1, message: "\(error)")))
         }
+    }
+
+    /// Chain entries are few (one per distinct chain) and kept in memory;
+    /// status rows are many. The window's latest `limit` entries are found
+    /// newest first, stepping at most `limit` rows, then read again oldest
+    /// first from there, merged with the chains (a chain first at a tie).
+    private func streamEntries(
+        hostID: Int64, chains: [StoredChain], window: HistoryWindow, heading: (Int) -> Void, entry: (TimelineEntry) -> Void
+    ) throws {
+        // Stored times are whole seconds: a window from 10:00:00.5 starts at 10:00:01.
+        let since = window.since.map { Int64($0.timeIntervalSince1970.rounded(.up)) } ?? Int64.min
+        let chainEntries = HistoryTimeline.chainEntries(chains.map { ($0.firstSeen, $0.chain) }).filter {
+            Int64($0.date.timeIntervalSince1970) >= since
+        }
+        var statusCount = 0
+        try connection.query(
+            "SELECT count(*) FROM status_change WHERE host_id = ?1 AND at >= ?2", [.integer(hostID), .integer(since)]
+        ) { statusCount = Int($0.integer(0)) }
+        let total = chainEntries.count + statusCount
+        let shown = min(total, window.limit.map { max(0, $0) } ?? total)
+
+        var remaining = shown
+        var firstChain = chainEntries.count
+        var firstStatus: (at: Int64, id: Int64)?
+        try connection.query(
+            "SELECT at, id FROM status_change WHERE host_id = ?1 AND at >= ?2 ORDER BY at DESC, id DESC LIMIT ?3",
+            [.integer(hostID), .integer(since), .integer(Int64(shown))]
+        ) { row in
+            let at = row.integer(0)
+            while remaining > 0, firstChain > 0, Int64(chainEntries[firstChain - 1].date.timeIntervalSince1970) > at {
+                firstChain -= 1
+                remaining -= 1
+            }
+            guard remaining > 0 else { return }
+            firstStatus = (at, row.integer(1))
+            remaining -= 1
+        }
+        firstChain -= min(firstChain, remaining)
+        heading(total - shown)
+
+        var pendingChain = firstChain
+        if let firstStatus {
+            var previous: HostStatus?
+            try connection.query(
+                """
+                SELECT status FROM status_change WHERE host_id = ?1 AND (at < ?2 OR (at = ?2 AND id < ?3))
+                ORDER BY at DESC, id DESC LIMIT 1
+                """, [.integer(hostID), .integer(firstStatus.at), .integer(firstStatus.id)]
+            ) { previous = HostStatus(rawValue: $0.text(0)) }
+            try connection.query(
+                """
+                SELECT at, status, severity, reason FROM status_change
+                WHERE host_id = ?1 AND (at > ?2 OR (at = ?2 AND id >= ?3)) ORDER BY at, id
+                """, [.integer(hostID), .integer(firstStatus.at), .integer(firstStatus.id)]
+            ) { row in
+                guard let status = HostStatus(rawValue: row.text(1)), let severity = HostSeverity(rawValue: row.text(2)) else { return }
+                let date = Date(timeIntervalSince1970: Double(row.integer(0)))
+                while pendingChain < chainEntries.count, chainEntries[pendingChain].date <= date {
+                    entry(chainEntries[pendingChain])
+                    pendingChain += 1
+                }
+                entry(
+                    HistoryTimeline.statusEntry(
+                        RecordedStatus(date: date, status: status, severity: severity, reason: row.text(3)), after: previous))
+                previous = status
+            }
+        }
+        for chainEntry in chainEntries[pendingChain...] { entry(chainEntry) }
     }
 }

@@ -52,7 +52,7 @@ final class SQLiteConnection {
     }
 
     /// Runs `sql` with `values` bound in order, calling `row` per result row.
-    func query(_ sql: String, _ values: [SQLiteValue] = [], row: ((SQLiteRow) throws -> Void)? = nil) throws {
+    func query(_ sql: String, _ values: [SQLiteValue] = [], row: (SQLiteRow) throws -> Void = { _ in }) throws {
         let statement = try prepared(sql)
         defer {
             sqlite3_reset(statement)
@@ -76,7 +76,7 @@ final class SQLiteConnection {
             let status = sqlite3_step(statement)
             if status == SQLITE_DONE { return }
             guard status == SQLITE_ROW else { throw failure(status) }
-            try row?(SQLiteRow(statement: statement!))
+            try row(SQLiteRow(statement: statement!))
         }
     }
 

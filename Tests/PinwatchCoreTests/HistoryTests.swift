@@ -9,6 +9,33 @@ final class HistoryTests: XCTestCase {
     private let day = Fixtures.day
     private let now = Fixtures.now
 
+    // MARK: Failing history writes
+
+    func testFailingWritesAreLoggedAtOnceThenRateLimitedAndTheRecoveryOnce() {
+        var notices = HistoryWriteNotices(quietPeriod: 600)
+        var health = HistoryWriteHealth()
+        XCTAssertEqual(notices.notices(for: health, at: now), [], "healthy: nothing to say")
+        health = HistoryWriteHealth(failedWrites: 1, lastFailure: "database or disk is full", failing: true)
+        XCTAssertEqual(notices.notices(for: health, at: now), [.failing(message: "database or disk is full", failures: 1)])
+        // A full disk fails every cycle: quiet until the period is over.
+        for minute in 1..<10 {
+            health.failedWrites += 1
+            XCTAssertEqual(notices.notices(for: health, at: now.addingTimeInterval(Double(minute) * 60)), [])
+        }
+        health.failedWrites += 1
+        XCTAssertEqual(
+            notices.notices(for: health, at: now.addingTimeInterval(600)),
+            [.failing(message: "database or disk is full", failures: 10)])
+        health.failing = false
+        XCTAssertEqual(notices.notices(for: health, at: now.addingTimeInterval(660)), [.resumed(failures: 11)])
+        XCTAssertEqual(notices.notices(for: health, at: now.addingTimeInterval(720)), [], "said once")
+        // A failure and a recovery within one cycle: both told.
+        health.failedWrites += 1
+        XCTAssertEqual(
+            notices.notices(for: health, at: now.addingTimeInterval(780)),
+            [.failing(message: "database or disk is full", failures: 1), .resumed(failures: 1)])
+    }
+
     // MARK: Renewal forecast
 
     func testWithoutRenewalsA90DayLeafRenewsThirtyDaysBeforeExpiry() {
@@ -100,6 +127,74 @@ final class HistoryTests: XCTestCase {
         let text = HistoryTimeline.describeChange(from: observed(Fixtures.chain()), to: observed(chain)).joined()
         XCTAssertFalse(text.unicodeScalars.contains { $0.value < 0x20 })
         XCTAssertLessThan(text.count, 200)
+    }
+
+    // MARK: The history command's output
+
+    private func timeline(entries count: Int) -> (HostTimeline, [TimelineEntry]) {
+        let entries = (0..<count).map { TimelineEntry(date: now.addingTimeInterval(Double($0) * 60), kind: .status, text: "status \($0)") }
+        let timeline = HostTimeline(
+            host: "api.example.com", port: 443, serverName: "api.example.com", connect: nil, entries: [], renewal: nil, firstSeen: now,
+            lastSeen: now)
+        return (timeline, entries)
+    }
+
+    private func written(_ format: HistoryReportWriter.Format, omitted: Int, entries count: Int, flushSize: Int = 64 * 1024)
+        -> (text: String, pieces: [String])
+    {
+        var pieces: [String] = []
+        let writer = HistoryReportWriter(format: format, flushSize: flushSize) { pieces.append($0) }
+        let (heading, entries) = timeline(entries: count)
+        writer.host(heading, omitted: omitted)
+        entries.forEach(writer.entry)
+        writer.host(heading, omitted: 0)
+        writer.finish()
+        return (pieces.joined(), pieces)
+    }
+
+    func testTheTextSaysHowManyEarlierEntriesWereLeftOut() {
+        let text = written(.text, omitted: 999_900, entries: 3).text
+        XCTAssertTrue(text.contains("\n  … 999900 earlier entries not shown (--limit N, --limit 0 for all"), text)
+        XCTAssertEqual(text.components(separatedBy: "not shown").count, 2, "only the host that was cut says so")
+        XCTAssertTrue(text.contains("status 2\n\napi.example.com:443\n"), text)
+    }
+
+    func testTheJSONIsOneDocumentWithEachHostsOmittedCount() throws {
+        for entries in [0, 3] {
+            let text = written(.json, omitted: 7, entries: entries).text
+            let document = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], text)
+            XCTAssertEqual(document["version"] as? Int, 1)
+            let hosts = try XCTUnwrap(document["hosts"] as? [[String: Any]])
+            XCTAssertEqual(hosts.count, 2)
+            XCTAssertEqual(hosts.map { $0["entries_omitted"] as? Int }, [7, 0])
+            XCTAssertEqual((hosts[0]["entries"] as? [[String: Any]])?.compactMap { $0["text"] as? String }.count, entries)
+            XCTAssertEqual(hosts[0]["first_seen"] as? String, DateText.iso8601(now))
+        }
+        let empty = HistoryReportWriter(format: .json) { XCTAssertNotNil(try? JSONSerialization.jsonObject(with: Data($0.utf8))) }
+        empty.finish()
+    }
+
+    func testTheOutputIsHandedOnInPiecesNotBuiltWhole() {
+        for format in [HistoryReportWriter.Format.text, .json] {
+            let whole = written(format, omitted: 0, entries: 2_000).text
+            let pieces = written(format, omitted: 0, entries: 2_000, flushSize: 1_024).pieces
+            XCTAssertEqual(pieces.joined(), whole)
+            XCTAssertGreaterThan(pieces.count, 50)
+            XCTAssertLessThan(pieces.map(\.utf8.count).max() ?? 0, 1_024 + 200, "a piece is at most one entry over")
+        }
+    }
+
+    func testSinceTakesAgesDatesAndTimes() {
+        XCTAssertEqual(HistoryWindow.parseSince("7d", now: now), now.addingTimeInterval(-7 * day))
+        XCTAssertEqual(HistoryWindow.parseSince("12h", now: now), now.addingTimeInterval(-12 * 3600))
+        XCTAssertEqual(HistoryWindow.parseSince("30m", now: now), now.addingTimeInterval(-1800))
+        XCTAssertEqual(
+            HistoryWindow.parseSince("2026-11-01", now: now), ISO8601DateFormatter().date(from: "2026-11-01T00:00:00Z"))
+        XCTAssertEqual(
+            HistoryWindow.parseSince("2026-11-01T04:10:00Z", now: now), ISO8601DateFormatter().date(from: "2026-11-01T04:10:00Z"))
+        for wrong in ["", "d", "-3d", "yesterday", "2026-13-45", "infd"] {
+            XCTAssertNil(HistoryWindow.parseSince(wrong, now: now), wrong)
+        }
     }
 
     // MARK: Verdict with history

@@ -132,6 +132,59 @@ final class HistoryEndToEndTests: LocalFleetTestCase {
         XCTAssertNotNil(try SnapshotJSON.decode(snapshot.stdout).host("steady.test").statusSince)
     }
 
+    /// A full file system under a running serve: a 2 MB tmpfs in a mount
+    /// namespace of serve's own, filled from outside through
+    /// /proc/PID/root. Recording fails every cycle, is logged and counted,
+    /// and resumes once the space is freed, with the change made meanwhile.
+    func testAFullDiskIsLoggedAndCountedAndRecordingResumesOnceSpaceIsFreed() throws {
+        try XCTSkipUnless(getuid() == 0, "a tmpfs of the test's own needs root (a private mount namespace)")
+        let probe = try PinwatchBinary.runShell("unshare --mount true")
+        try XCTSkipUnless(probe.status == 0, "unshare --mount is not available: \(probe.stderr)")
+        let (rotating, leaf) = try fleet.serveLeaf("rotating.test")
+        fleet.add(
+            LocalFleet.Host(
+                name: "rotating.test", port: rotating.port, ca: [LocalFleet.pin(fleet.root.certificate)], leafCertificate: leaf.certificate)
+        )
+        try fleet.writeConfig(settings: ["interval: 1s"], timeout: "1s")
+        let small = fleet.directory.appendingPathComponent("small")
+        try FileManager.default.createDirectory(at: small, withIntermediateDirectories: true)
+        let port = try LocalPorts.closedPort()
+        let serve = try BackgroundProcess(
+            "/usr/bin/unshare",
+            [
+                "--mount", "sh", "-c", "mount -t tmpfs -o size=2m tmpfs \"$1\" && shift && exec \"$@\"", "sh", small.path,
+                PinwatchBinary.url.path, "serve", "--config", fleet.configURL.path, "--listen", "127.0.0.1:\(port)", "--state",
+                small.appendingPathComponent("state.sqlite").path,
+            ], directory: fleet.directory, name: "serve-full-disk")
+        defer { serve.stop() }
+        try waitUntil(timeout: 20, "serve ready: \(serve.stderr)") {
+            (try? LoopbackHTTP.get(port: port, "/-/ready", timeout: 2))?.status == 200
+        }
+        let inside = "/proc/\(serve.pid)/root\(small.path)"
+        let fill = try PinwatchBinary.runShell("dd if=/dev/zero of='\(inside)/filler' bs=64k 2>&1; df -k '\(inside)'")
+        XCTAssertTrue(fill.stdout.contains("No space left on device"), fill.stdout + fill.stderr)
+        try fleet.world.rotateIntermediate(of: rotating, hostName: "rotating.test", newIssuerName: "Rotated Issuing CA")
+
+        try waitUntil(timeout: 20, "no failure logged: \(serve.stderr)") { serve.stderr.contains("history writes failing") }
+        let writeErrors = { () -> Int in
+            let body = (try? LoopbackHTTP.get(port: port, "/metrics").body) ?? ""
+            let line = body.split(separator: "\n").first { $0.hasPrefix("pinwatch_history_write_errors_total ") } ?? ""
+            return Int(line.split(separator: " ").last ?? "") ?? 0
+        }
+        try waitUntil(timeout: 10, "the failures are not counted") { writeErrors() >= 2 }
+        XCTAssertEqual(serve.stderr.components(separatedBy: "history writes failing").count, 2, "logged once, not every cycle")
+
+        XCTAssertEqual(unlink("\(inside)/filler"), 0, String(cString: strerror(errno)))
+        try waitUntil(timeout: 20, "recording never resumed: \(serve.stderr)") { serve.stderr.contains("history recording resumed") }
+        // Read inside serve's namespace: SQLite resolves /proc/PID/root to "/".
+        let history = try PinwatchBinary.runShell(
+            "nsenter --target \(serve.pid) --mount '\(PinwatchBinary.url.path)' history rotating.test --state '\(small.path)/state.sqlite'")
+        XCTAssertEqual(history.status, 0, history.stderr)
+        XCTAssertTrue(
+            history.stdout.contains("intermediate changed CN=E2E Issuing CA 1 → CN=Rotated Issuing CA"),
+            "the rotation made while the disk was full: \(history.stdout)")
+    }
+
     func testBadStateFilesAreClearErrorsNamingTheWayOut() throws {
         try fleet.addOK("any.test")
         try fleet.writeConfig()

@@ -35,9 +35,10 @@ final class HistoryStoreTests: XCTestCase {
 
     /// api.test with leaf `leaf` under intermediate `intermediate`; the CA
     /// pin is key 3 (the root) unless `caPin` says otherwise.
-    private func report(leaf: UInt8 = 1, intermediate: UInt8 = 2, intermediateName: String = "R11", caPin: UInt8 = 3, at date: Date)
-        -> HostReport
-    {
+    private func report(
+        host: String = "api.test", leaf: UInt8 = 1, intermediate: UInt8 = 2, intermediateName: String = "R11", caPin: UInt8 = 3,
+        at date: Date
+    ) -> HostReport {
         let chain = [
             certificate("CN=api.test", key: leaf, cert: leaf &+ 100, issuer: "CN=\(intermediateName)"),
             certificate("CN=\(intermediateName)", key: intermediate, cert: intermediate &+ 100, issuer: "CN=Root", days: 900),
@@ -47,7 +48,7 @@ final class HistoryStoreTests: XCTestCase {
             ca: [Pin(kind: .spki, digest: [UInt8](repeating: caPin, count: 32), text: "ca")],
             leaf: [Pin(kind: .spki, digest: [UInt8](repeating: leaf, count: 32), text: "leaf")])
         let result = ProbeResult(address: "127.0.0.1", chain: chain, sentCount: 2, trusted: true, finishedAt: date)
-        return Verdict.report(for: HostConfig(host: "api.test", pins: pins), result: result, now: date, warnDays: 21, criticalDays: 7)
+        return Verdict.report(for: HostConfig(host: host, pins: pins), result: result, now: date, warnDays: 21, criticalDays: 7)
     }
 
     private func refused(at date: Date) -> HostReport {
@@ -176,6 +177,87 @@ final class HistoryStoreTests: XCTestCase {
         let store = try HistoryStore(path: HistoryStore.inMemoryPath, mode: .writer)
         XCTAssertNotNil(store.record([report(at: start)], at: start)[0].history)
         XCTAssertFalse(FileManager.default.fileExists(atPath: HistoryStore.inMemoryPath))
+    }
+
+    // MARK: Reading a window
+
+    /// 300 status flips and a leaf change in the middle: the window shows
+    /// the latest entries exactly as the whole timeline has them, and
+    /// counts the rest.
+    func testAWindowShowsTheLatestEntriesOfTheWholeTimelineAndCountsTheRest() throws {
+        do {
+            let store = try open()
+            for round in 0..<300 {
+                let date = start.addingTimeInterval(Double(round) * 600)
+                _ = store.record([round.isMultiple(of: 2) ? report(leaf: round < 250 ? 1 : 4, at: date) : refused(at: date)], at: date)
+            }
+        }
+        let reader = try open(.reader)
+        let whole = try XCTUnwrap(try reader.timelines(host: "api.test", port: nil, now: start).first).entries
+        XCTAssertEqual(whole.count, 302, "300 statuses and 2 chains")
+        func window(_ window: HistoryWindow) throws -> (omitted: Int, entries: [TimelineEntry]) {
+            var omitted = -1
+            var entries: [TimelineEntry] = []
+            try reader.forEachTimeline(
+                host: "api.test", port: nil, window: window, now: start, heading: { omitted = $1 }, entry: { entries.append($0) })
+            return (omitted, entries)
+        }
+        for limit in [1, 2, 50, 51, 52, 53, 100, 301, 302] {
+            let shown = try window(HistoryWindow(since: nil, limit: limit))
+            XCTAssertEqual(shown.entries, Array(whole.suffix(limit)), "limit \(limit)")
+            XCTAssertEqual(shown.omitted, 302 - limit, "limit \(limit)")
+        }
+        let everything = try window(HistoryWindow(since: nil, limit: 1000))
+        XCTAssertEqual(everything.entries, whole)
+        XCTAssertEqual(everything.omitted, 0)
+        // From round 250 on: its leaf change, and rounds 250…299.
+        let since = start.addingTimeInterval(250 * 600)
+        let recent = try window(HistoryWindow(since: since, limit: nil))
+        XCTAssertEqual(recent.entries, whole.filter { $0.date >= since })
+        XCTAssertEqual(recent.entries.count, 51)
+        XCTAssertEqual(recent.omitted, 0, "the window's own cut is not counted as left out")
+        XCTAssertTrue(recent.entries[1].text.hasPrefix("status error → ok"), recent.entries[1].text)
+        let recentFew = try window(HistoryWindow(since: since, limit: 10))
+        XCTAssertEqual(recentFew.entries, Array(whole.suffix(10)))
+        XCTAssertEqual(recentFew.omitted, 41)
+    }
+
+    // MARK: Failing writes
+
+    /// SQLite's page ceiling makes a write that needs a new page fail with
+    /// SQLITE_FULL, the way a full disk does; lifting it is the space
+    /// coming back.
+    func testAFullDiskIsRetriedEachCycleAndRecordingResumesWhenThereIsSpace() throws {
+        let store = try open()
+        _ = store.record([report(at: start), report(host: "big.test", at: start)], at: start)
+        var pages: Int64 = 0
+        try store.connection.query("PRAGMA page_count") { pages = $0.integer(0) }
+        try store.connection.execute("PRAGMA max_page_count=\(pages)")
+        // api.test's new leaf fits; big.test's issuer name needs pages there
+        // are not, after api.test's rows were written in the same transaction.
+        let longName = String(repeating: "x", count: 20_000)
+        let renewed = { (date: Date) in
+            [self.report(leaf: 9, at: date), self.report(host: "big.test", leaf: 8, intermediateName: longName, at: date)]
+        }
+        for cycle in 1...3 {
+            let date = start.addingTimeInterval(Double(cycle) * 60)
+            let annotated = store.record(renewed(date), at: date)
+            XCTAssertNil(annotated[0].history, "a failed write gives no history")
+            XCTAssertEqual(store.writeHealth.failedWrites, cycle, "every cycle tries again")
+            XCTAssertTrue(store.writeHealth.failing)
+        }
+        XCTAssertTrue(store.writeHealth.lastFailure?.contains("full") == true, "\(String(describing: store.writeHealth.lastFailure))")
+
+        try store.connection.execute("PRAGMA max_page_count=1000000")
+        let freed = start.addingTimeInterval(3600)
+        let resumed = store.record(renewed(freed), at: freed)[0]
+        XCTAssertFalse(store.writeHealth.failing)
+        XCTAssertEqual(store.writeHealth.failedWrites, 3)
+        XCTAssertNotNil(resumed.history, "recorded again")
+        let timeline = try XCTUnwrap(try open(.reader).timelines(host: "api.test", port: nil, now: freed).first)
+        let changes = timeline.entries.filter { $0.kind == .chain && $0.date == freed }.map(\.text)
+        XCTAssertEqual(changes.count, 1, "the change missed while the disk was full is recorded now: \(timeline.entries)")
+        XCTAssertTrue(changes.first?.hasPrefix("leaf key changed") == true, "\(changes)")
     }
 
     // MARK: Wrong files

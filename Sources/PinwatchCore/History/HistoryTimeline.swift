@@ -37,6 +37,21 @@ public enum HistoryTimeline {
     /// Chains (when each was first seen) and status changes, merged in time
     /// order; each chain after the first is described by what changed.
     public static func entries(chains: [(firstSeen: Date, chain: ObservedChain)], statuses: [RecordedStatus]) -> [TimelineEntry] {
+        var entries = chainEntries(chains)
+        var previousStatus: RecordedStatus?
+        for status in statuses.sorted(by: { $0.date < $1.date }) {
+            entries.append(statusEntry(status, after: previousStatus?.status))
+            previousStatus = status
+        }
+        // A chain change and the status it caused share a second: chain first.
+        return entries.enumerated().sorted { left, right in
+            left.element.date != right.element.date ? left.element.date < right.element.date : left.offset < right.offset
+        }.map(\.element)
+    }
+
+    /// One entry per chain, oldest first: the first described whole, each
+    /// later one by what changed.
+    public static func chainEntries(_ chains: [(firstSeen: Date, chain: ObservedChain)]) -> [TimelineEntry] {
         var entries: [TimelineEntry] = []
         var previous: ObservedChain?
         for (date, chain) in chains.sorted(by: { $0.firstSeen < $1.firstSeen }) {
@@ -49,17 +64,13 @@ public enum HistoryTimeline {
             if !text.isEmpty { entries.append(TimelineEntry(date: date, kind: .chain, text: text)) }
             previous = chain
         }
-        var previousStatus: RecordedStatus?
-        for status in statuses.sorted(by: { $0.date < $1.date }) {
-            let change = previousStatus.map { "\($0.status.rawValue) → \(status.status.rawValue)" } ?? status.status.rawValue
-            entries.append(
-                TimelineEntry(date: status.date, kind: .status, text: "status \(change) (\(status.severity.rawValue)): \(status.reason)"))
-            previousStatus = status
-        }
-        // A chain change and the status it caused share a second: chain first.
-        return entries.enumerated().sorted { left, right in
-            left.element.date != right.element.date ? left.element.date < right.element.date : left.offset < right.offset
-        }.map(\.element)
+        return entries
+    }
+
+    /// `status ok → leaf_only (warning): …`; `previous` nil for the first.
+    public static func statusEntry(_ status: RecordedStatus, after previous: HostStatus?) -> TimelineEntry {
+        let change = previous.map { "\($0.rawValue) → \(status.status.rawValue)" } ?? status.status.rawValue
+        return TimelineEntry(date: status.date, kind: .status, text: "status \(change) (\(status.severity.rawValue)): \(status.reason)")
     }
 
     /// What differs between two chains of one host, most telling first.

@@ -32,4 +32,6 @@ public struct HostHistory: Hashable, Sendable {
 /// The poller calls it on one serial queue of its own, off the caller's.
 public protocol HostHistoryRecorder: AnyObject {
     func record(_ reports: [HostReport], at date: Date) -> [HostReport]
+    /// How recording fares; read after a cycle's last batch was recorded.
+    var writeHealth: HistoryWriteHealth { get }
 }
