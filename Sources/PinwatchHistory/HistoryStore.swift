@@ -53,7 +53,7 @@ public final class HistoryStore: HostHistoryRecorder {
     }
 
     public let path: String
-    let connection: SQLiteConnection
+    private(set) var connection: SQLiteConnection
     private let lock: StateLock?
     private var hosts: [String: HostState] = [:]
     private var certificateIDs: [[UInt8]: Int64] = [:]
@@ -109,6 +109,7 @@ public final class HistoryStore: HostHistoryRecorder {
                 unavailable: failure.code == 14 || failure.code == 8)
         }
         do {
+            if mode == .reader { try readAnywhere() }
             let (application, version) = try readHeader()
             let hasTables = try tableCount() > 0
             if hasTables && application != Self.applicationID {
@@ -118,6 +119,7 @@ public final class HistoryStore: HostHistoryRecorder {
                 throw HistoryError(
                     path, "was written by a newer pinwatch (state schema \(version); this one knows \(Self.schemaVersion))")
             }
+            if hasTables { try verifyIntact() }
             guard mode == .writer else { return }
             if !inMemory { try connection.execute("PRAGMA journal_mode=WAL") }
             try connection.execute("PRAGMA synchronous=NORMAL")
@@ -129,6 +131,29 @@ public final class HistoryStore: HostHistoryRecorder {
             throw HistoryError(path, Self.describe(error))
         } catch {
             throw HistoryError(path, "\(error)")
+        }
+    }
+
+    /// A WAL file is read through its index (`-shm`), which SQLite creates
+    /// beside it: impossible in a read-only folder or mount once the writer
+    /// has gone. Nothing can change such a file, so it is read as immutable.
+    private func readAnywhere() throws {
+        do {
+            try connection.query("PRAGMA schema_version")
+        } catch let error as SQLiteError where error.isCannotOpenOrWrite {
+            connection = try SQLiteConnection(path: path, readOnly: true, immutable: true)
+        }
+    }
+
+    /// Readers and writers check a file alike, so `history` never shows
+    /// what `serve` refuses. quick_check reads every page once, as the
+    /// writer's pruning does anyway (see DECISIONS).
+    private func verifyIntact() throws {
+        var verdict: [String] = []
+        try connection.query("PRAGMA quick_check(1)") { verdict.append($0.text(0)) }
+        guard verdict == ["ok"] else {
+            let finding = (verdict.first ?? "quick_check said nothing").replacingOccurrences(of: "*** in database main ***", with: "")
+            throw SQLiteError.damage(finding.split(whereSeparator: \.isNewline).joined(separator: " "))
         }
     }
 

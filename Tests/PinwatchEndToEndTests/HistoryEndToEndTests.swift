@@ -185,6 +185,32 @@ final class HistoryEndToEndTests: LocalFleetTestCase {
             "the rotation made while the disk was full: \(history.stdout)")
     }
 
+    /// `history` reads at any time, a read-only mount included (after the
+    /// writer has gone, nobody can create the WAL index there).
+    func testHistoryReadsAStateFileOnAReadOnlyMount() throws {
+        try XCTSkipUnless(getuid() == 0, "a read-only mount of the test's own needs root (a private mount namespace)")
+        let probe = try PinwatchBinary.runShell("unshare --mount true")
+        try XCTSkipUnless(probe.status == 0, "unshare --mount is not available: \(probe.stderr)")
+        try fleet.addOK("archived.test")
+        try fleet.writeConfig()
+        let folder = fleet.directory.appendingPathComponent("archive")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let state = folder.appendingPathComponent("state.sqlite").path
+        let snapshot = try fleet.run(["snapshot", "--format", "json", "--state", state])
+        XCTAssertEqual(snapshot.status, 0, snapshot.stderr)
+        for format in ["text", "json"] {
+            let history = try PinwatchBinary.runShell(
+                """
+                exec unshare --mount sh -c 'mount --bind "$1" "$1" && mount -o remount,bind,ro "$1" && shift && exec "$@"' \
+                    sh '\(folder.path)' '\(PinwatchBinary.url.path)' history archived.test --state '\(state)' --format \(format)
+                """)
+            XCTAssertEqual(history.status, 0, history.stderr)
+            XCTAssertTrue(history.stdout.contains("first seen: CN=archived.test"), history.stdout)
+        }
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        XCTAssertEqual(files, ["state.sqlite", "state.sqlite.lock"], "nothing was left beside it")
+    }
+
     func testBadStateFilesAreClearErrorsNamingTheWayOut() throws {
         try fleet.addOK("any.test")
         try fleet.writeConfig()

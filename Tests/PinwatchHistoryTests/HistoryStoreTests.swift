@@ -279,6 +279,33 @@ final class HistoryStoreTests: XCTestCase {
         XCTAssertEqual(FileManager.default.contents(atPath: path), bytes)
     }
 
+    /// Damage in a page only a writer would read (the certificates' index)
+    /// is refused by a reader too, before it shows anything.
+    func testDamageIsRefusedByReadersAndWritersAlike() throws {
+        do {
+            let store = try open()
+            for round in 0..<40 {
+                let date = start.addingTimeInterval(Double(round) * day)
+                _ = store.record([report(leaf: UInt8(10 + round), at: date)], at: date)
+            }
+        }
+        var page: Int64 = 0
+        var pageSize: Int64 = 0
+        do {
+            let inspector = try SQLiteConnection(path: path, readOnly: true)
+            try inspector.query("SELECT rootpage FROM sqlite_master WHERE name = 'certificate_by_digest'") { page = $0.integer(0) }
+            try inspector.query("PRAGMA page_size") { pageSize = $0.integer(0) }
+        }
+        XCTAssertGreaterThan(page, 1)
+        var bytes = try XCTUnwrap(FileManager.default.contents(atPath: path))
+        let pageStart = Int((page - 1) * pageSize)
+        for index in pageStart..<pageStart + Int(pageSize) { bytes[index] = 0xA5 }
+        try bytes.write(to: URL(fileURLWithPath: path))
+        expectFailure(.reader, containing: ["damaged", "left untouched"])
+        expectFailure(.writer, containing: ["damaged", "left untouched"])
+        XCTAssertEqual(FileManager.default.contents(atPath: path), bytes)
+    }
+
     func testAnotherProgramsDatabaseIsRefused() throws {
         let foreign = try SQLiteConnection(path: path, readOnly: false)
         try foreign.execute("CREATE TABLE recipes(name TEXT)")
