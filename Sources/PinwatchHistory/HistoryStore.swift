@@ -69,7 +69,8 @@ public final class HistoryStore: HostHistoryRecorder {
         var status: (status: String, severity: String)?
         var since: Date?
         var recentChanges: [Date] = []
-        var leafChanges: [Date] = []
+        /// When each distinct leaf seen was issued, by its digest.
+        var leafIssues: [[UInt8]: Date] = [:]
         var recent: [TimelineEntry] = []
 
         static let recentCount = 5
@@ -312,10 +313,15 @@ public final class HistoryStore: HostHistoryRecorder {
                     if !change.isEmpty { state.remember(TimelineEntry(date: date, kind: .chain, text: change)) }
                     caKeysChanged = previous.caKeys != chain.caKeys
                     previousCANames = previous.levels.dropFirst().map { HistoryTimeline.commonName($0.subject) }
-                    if previous.leaf?.certSHA256 != chain.leaf?.certSHA256 { state.leafChanges.append(date) }
                 } else {
-                    state.leafChanges.append(date)
                     state.remember(TimelineEntry(date: date, kind: .chain, text: HistoryTimeline.firstSeen(chain)))
+                }
+                if let leaf = chain.leaf {
+                    state.leafIssues[leaf.certSHA256] = leaf.notBefore
+                    // The forecast reads the latest dozen: a flapping host must not grow this.
+                    if state.leafIssues.count > 24, let oldest = state.leafIssues.min(by: { $0.value < $1.value })?.key {
+                        state.leafIssues[oldest] = nil
+                    }
                 }
                 state.chainID = try storeChain(chain, hostID: state.id, seconds: seconds)
                 state.certificateDigests = digests
@@ -343,7 +349,7 @@ public final class HistoryStore: HostHistoryRecorder {
         state.recentChanges.removeAll { date.timeIntervalSince($0) > 86_400 }
         hosts[report.config.identityKey] = state
 
-        let renewal = Self.renewal(leafChanges: state.leafChanges, leaf: state.chain?.leaf, now: date)
+        let renewal = Self.renewal(leafIssues: state.leafIssues, leaf: state.chain?.leaf, now: date)
         let history = HostHistory(
             statusSince: state.since, changesLast24Hours: state.recentChanges.count, renewal: renewal,
             caKeysChanged: caKeysChanged, previousCANames: previousCANames, recent: state.recent)
@@ -440,7 +446,7 @@ public final class HistoryStore: HostHistoryRecorder {
             state.chain = latest.chain
             state.certificateDigests = latest.chain.levels.map(\.certSHA256)
         }
-        state.leafChanges = Self.leafChanges(in: chains)
+        state.leafIssues = Self.leafIssues(in: chains)
         let statuses = try statuses(hostID: id, since: nil)
         if let last = statuses.last {
             state.status = (last.status.rawValue, last.severity.rawValue)
@@ -465,22 +471,21 @@ public final class HistoryStore: HostHistoryRecorder {
 
     // MARK: Reading
 
-    /// When each new leaf was first seen, oldest first.
-    static func leafChanges(in chains: [StoredChain]) -> [Date] {
-        var dates: [Date] = []
-        var previousLeaf: [UInt8]?
-        for entry in chains where entry.chain.leaf?.certSHA256 != previousLeaf {
-            dates.append(entry.firstSeen)
-            previousLeaf = entry.chain.leaf?.certSHA256
+    /// When each distinct leaf was issued, by its digest.
+    static func leafIssues(in chains: [StoredChain]) -> [[UInt8]: Date] {
+        var issues: [[UInt8]: Date] = [:]
+        for entry in chains {
+            if let leaf = entry.chain.leaf { issues[leaf.certSHA256] = leaf.notBefore }
         }
-        return dates
+        return issues
     }
 
-    /// The forecast from the latest dozen renewals: older ones say little
+    /// The forecast from the latest dozen leaves: older ones say little
     /// about the cadence now.
-    static func renewal(leafChanges: [Date], leaf: ObservedCertificate?, now: Date) -> RenewalEstimate? {
+    static func renewal(leafIssues: [[UInt8]: Date], leaf: ObservedCertificate?, now: Date) -> RenewalEstimate? {
         leaf.map {
-            RenewalForecast.estimate(leafChanges: Array(leafChanges.suffix(12)), notBefore: $0.notBefore, notAfter: $0.notAfter, now: now)
+            RenewalForecast.estimate(
+                issued: Array(leafIssues.values.sorted().suffix(13)), notBefore: $0.notBefore, notAfter: $0.notAfter, now: now)
         }
     }
 
@@ -566,7 +571,7 @@ public final class HistoryStore: HostHistoryRecorder {
             ) { rows.append(($0.integer(0), $0.text(1), Int($0.integer(2)), $0.text(3), $0.isNull(4) ? nil : $0.text(4))) }
             for row in rows {
                 let chains = try chains(hostID: row.id)
-                let renewal = Self.renewal(leafChanges: Self.leafChanges(in: chains), leaf: chains.last?.chain.leaf, now: now)
+                let renewal = Self.renewal(leafIssues: Self.leafIssues(in: chains), leaf: chains.last?.chain.leaf, now: now)
                 let timeline = HostTimeline(
                     host: row.host, port: row.port, serverName: row.sni, connect: row.connect, entries: [], renewal: renewal,
                     firstSeen: chains.first?.firstSeen, lastSeen: chains.last?.lastSeen)

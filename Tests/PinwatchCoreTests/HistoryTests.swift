@@ -41,7 +41,7 @@ final class HistoryTests: XCTestCase {
     func testWithoutRenewalsA90DayLeafRenewsThirtyDaysBeforeExpiry() {
         let notBefore = now.addingTimeInterval(-10 * day)
         let estimate = RenewalForecast.estimate(
-            leafChanges: [], notBefore: notBefore, notAfter: notBefore.addingTimeInterval(90 * day), now: now)
+            issued: [], notBefore: notBefore, notAfter: notBefore.addingTimeInterval(90 * day), now: now)
         XCTAssertEqual(estimate.basis, .lifetime)
         XCTAssertEqual(estimate.date, notBefore.addingTimeInterval(60 * day))
         XCTAssertEqual(estimate.days(from: now), 50)
@@ -51,20 +51,47 @@ final class HistoryTests: XCTestCase {
     func testALongerLeafRenewsAtTwoThirdsOfItsLifetime() {
         let notBefore = now.addingTimeInterval(-100 * day)
         let estimate = RenewalForecast.estimate(
-            leafChanges: [now.addingTimeInterval(-100 * day)], notBefore: notBefore,
+            issued: [now.addingTimeInterval(-100 * day)], notBefore: notBefore,
             notAfter: notBefore.addingTimeInterval(396 * day), now: now)
         XCTAssertEqual(estimate.basis, .lifetime, "one change is not a cadence")
         XCTAssertEqual(estimate.date, notBefore.addingTimeInterval(264 * day))
     }
 
     func testTwoRenewalsGiveTheObservedCadence() {
-        let changes = [now.addingTimeInterval(-40 * day), now.addingTimeInterval(-10 * day)]
+        let issued = [now.addingTimeInterval(-70 * day), now.addingTimeInterval(-40 * day), now.addingTimeInterval(-10 * day)]
         let estimate = RenewalForecast.estimate(
-            leafChanges: changes, notBefore: changes[1], notAfter: changes[1].addingTimeInterval(90 * day), now: now)
+            issued: issued, notBefore: issued[2], notAfter: issued[2].addingTimeInterval(90 * day), now: now)
         XCTAssertEqual(estimate.basis, .observed)
         XCTAssertEqual(estimate.date, now.addingTimeInterval(20 * day))
         XCTAssertEqual(estimate.cadence, 30 * day)
         XCTAssertEqual(estimate.text, "renews ~\(DateText.day(estimate.date)) (observed every 30 d)")
+    }
+
+    /// The demo: pinwatch first saw a leaf, and minutes later its
+    /// replacement. One renewal, and a first sighting: no cadence at all.
+    func testOneRenewalIsNoCadenceWhenSeenMinutesAfterTheFirstSighting() {
+        let first = now.addingTimeInterval(-20 * day)
+        let replacement = now.addingTimeInterval(-300)
+        let estimate = RenewalForecast.estimate(
+            issued: [first, replacement], notBefore: replacement, notAfter: replacement.addingTimeInterval(90 * day), now: now)
+        XCTAssertEqual(estimate.basis, .lifetime)
+        XCTAssertEqual(estimate.days(from: now), 60)
+        XCTAssertFalse(estimate.text.contains("every 0 d"), estimate.text)
+    }
+
+    /// Backends behind one name serving leaves issued hours apart are one
+    /// renewal each time, not a renewal every few hours.
+    func testLeavesIssuedWithinADayAreOneRenewal() {
+        let hours: [Double] = [-60 * 24, -60 * 24 + 3, -30 * 24, -30 * 24 + 20, 0, 5]
+        let issued = hours.map { now.addingTimeInterval($0 * 3600 - day) }
+        let estimate = RenewalForecast.estimate(
+            issued: issued.shuffled(), notBefore: issued[5], notAfter: issued[5].addingTimeInterval(90 * day), now: now)
+        XCTAssertEqual(estimate.basis, .observed)
+        XCTAssertEqual(estimate.cadence, 30 * day)
+        let flapping = RenewalForecast.estimate(
+            issued: [now.addingTimeInterval(-3600), now.addingTimeInterval(-7200), now], notBefore: now,
+            notAfter: now.addingTimeInterval(90 * day), now: now)
+        XCTAssertEqual(flapping.basis, .lifetime)
     }
 
     func testIrregularGapsUseTheMedianSoOneLateRenewalDoesNotSkewIt() {
@@ -72,18 +99,21 @@ final class HistoryTests: XCTestCase {
         let offsets: [Double] = [-165, -135, -105, -30, 0]
         let changes = offsets.map { now.addingTimeInterval($0 * day) }
         let estimate = RenewalForecast.estimate(
-            leafChanges: changes.shuffled(), notBefore: now, notAfter: now.addingTimeInterval(90 * day), now: now)
+            issued: changes.shuffled(), notBefore: now, notAfter: now.addingTimeInterval(90 * day), now: now)
         XCTAssertEqual(estimate.basis, .observed)
         XCTAssertEqual(estimate.cadence, 30 * day)
         XCTAssertEqual(estimate.date, now.addingTimeInterval(30 * day))
     }
 
-    func testAnOverdueRenewalIsDueNowNotInThePast() {
-        let changes = [now.addingTimeInterval(-100 * day), now.addingTimeInterval(-70 * day)]
+    func testAnOverdueRenewalIsDueNowNotInThePastAndNeverZeroDaysAway() {
+        let issued = [now.addingTimeInterval(-130 * day), now.addingTimeInterval(-100 * day), now.addingTimeInterval(-70 * day)]
         let estimate = RenewalForecast.estimate(
-            leafChanges: changes, notBefore: changes[1], notAfter: changes[1].addingTimeInterval(90 * day), now: now)
+            issued: issued, notBefore: issued[2], notAfter: issued[2].addingTimeInterval(90 * day), now: now)
         XCTAssertEqual(estimate.date, now)
-        XCTAssertEqual(estimate.days(from: now), 0)
+        XCTAssertEqual(estimate.days(from: now), 1, "overdue: any day now, but the leaf lasts 20 more days")
+        let lastDay = RenewalForecast.estimate(
+            issued: [], notBefore: now.addingTimeInterval(-89.5 * day), notAfter: now.addingTimeInterval(0.5 * day), now: now)
+        XCTAssertEqual(lastDay.days(from: now), 0, "a leaf that expires today")
     }
 
     // MARK: Timeline

@@ -23,10 +23,13 @@ final class HistoryStoreTests: XCTestCase {
 
     // MARK: Fixtures
 
-    private func certificate(_ subject: String, key: UInt8, cert: UInt8, issuer: String, days: Double = 90) -> ChainCertificate {
-        ChainCertificate(
+    private func certificate(_ subject: String, key: UInt8, cert: UInt8, issuer: String, days: Double = 90, issued: Date? = nil)
+        -> ChainCertificate
+    {
+        let notBefore = issued ?? start
+        return ChainCertificate(
             facts: CertificateFacts(
-                subject: subject, issuer: issuer, notBefore: start, notAfter: start.addingTimeInterval(days * day),
+                subject: subject, issuer: issuer, notBefore: notBefore, notAfter: notBefore.addingTimeInterval(days * day),
                 keyDescription: "ECDSA P-256", spkiSHA256: [UInt8](repeating: key, count: 32),
                 keySHA256: [UInt8](repeating: key, count: 32),
                 certSHA256: [UInt8](repeating: cert, count: 32)),
@@ -37,10 +40,10 @@ final class HistoryStoreTests: XCTestCase {
     /// pin is key 3 (the root) unless `caPin` says otherwise.
     private func report(
         host: String = "api.test", leaf: UInt8 = 1, intermediate: UInt8 = 2, intermediateName: String = "R11", caPin: UInt8 = 3,
-        at date: Date
+        leafIssued: Date? = nil, at date: Date
     ) -> HostReport {
         let chain = [
-            certificate("CN=api.test", key: leaf, cert: leaf &+ 100, issuer: "CN=\(intermediateName)"),
+            certificate("CN=api.test", key: leaf, cert: leaf &+ 100, issuer: "CN=\(intermediateName)", issued: leafIssued),
             certificate("CN=\(intermediateName)", key: intermediate, cert: intermediate &+ 100, issuer: "CN=Root", days: 900),
             certificate("CN=Root", key: 3, cert: 103, issuer: "CN=Root", days: 5000),
         ]
@@ -102,18 +105,23 @@ final class HistoryStoreTests: XCTestCase {
 
     func testLeafRenewalsAndACARotationMakeATimelineAndAForecast() throws {
         let store = try open()
-        _ = store.record([report(leaf: 1, at: start)], at: start)
-        _ = store.record([report(leaf: 4, at: start.addingTimeInterval(30 * day))], at: start.addingTimeInterval(30 * day))
-        _ = store.record([report(leaf: 5, at: start.addingTimeInterval(60 * day))], at: start.addingTimeInterval(60 * day))
-        let rotatedAt = start.addingTimeInterval(61 * day)
-        let rotated = store.record([report(leaf: 5, intermediate: 8, intermediateName: "R13", at: rotatedAt)], at: rotatedAt)[0]
+        // Each leaf seen the day after its issue: the cadence comes from the issue dates.
+        for (leaf, issued) in [(UInt8(1), 0.0), (4, 30), (5, 60)] {
+            let date = start.addingTimeInterval((issued + 1) * day)
+            _ = store.record([report(leaf: leaf, leafIssued: start.addingTimeInterval(issued * day), at: date)], at: date)
+        }
+        let rotatedAt = start.addingTimeInterval(62 * day)
+        let rotated = store.record(
+            [report(leaf: 5, intermediate: 8, intermediateName: "R13", leafIssued: start.addingTimeInterval(60 * day), at: rotatedAt)],
+            at: rotatedAt)[0]
         XCTAssertTrue(rotated.alerts.contains(.chainChanged))
         XCTAssertEqual(rotated.severity, .warning)
         XCTAssertEqual(rotated.history?.renewal?.basis, .observed)
         XCTAssertEqual(rotated.history?.renewal?.cadence, 30 * day)
         XCTAssertEqual(rotated.history?.renewal?.date, start.addingTimeInterval(90 * day))
         let calm = store.record(
-            [report(leaf: 5, intermediate: 8, intermediateName: "R13", at: rotatedAt)], at: rotatedAt.addingTimeInterval(60))[0]
+            [report(leaf: 5, intermediate: 8, intermediateName: "R13", leafIssued: start.addingTimeInterval(60 * day), at: rotatedAt)],
+            at: rotatedAt.addingTimeInterval(60))[0]
         XCTAssertFalse(calm.alerts.contains(.chainChanged), "one cycle only")
 
         let timeline = try XCTUnwrap(try open(.reader).timelines(host: "api.test", port: nil, now: rotatedAt).first)
@@ -148,6 +156,27 @@ final class HistoryStoreTests: XCTestCase {
         let leafOnly = store.record([report(caPin: 77, at: start)], at: start)[0]
         XCTAssertEqual(leafOnly.status, .leafOnly)
         XCTAssertTrue(leafOnly.reason.contains("breaks in ~60 days (next leaf renewal)"), leafOnly.reason)
+    }
+
+    /// The demo's rotation: a host first seen, then minutes later a new
+    /// leaf. pinwatch's own first sighting is no renewal: the forecast
+    /// comes from the leaf's lifetime, and the reason never says "~0 days".
+    func testAFirstSightingAndOneReplacementGiveNoCadence() throws {
+        let replacedAt = start.addingTimeInterval(300)
+        do {
+            let store = try open()
+            _ = store.record([report(caPin: 77, at: start)], at: start)
+            let replaced = store.record([report(leaf: 6, caPin: 77, leafIssued: replacedAt, at: replacedAt)], at: replacedAt)[0]
+            XCTAssertEqual(replaced.status, .leafOnly)
+            XCTAssertEqual(replaced.history?.renewal?.basis, .lifetime)
+            XCTAssertTrue(replaced.reason.contains("breaks in ~60 days (next leaf renewal)"), replaced.reason)
+        }
+        // The same after a restart, read back from the file.
+        let later = replacedAt.addingTimeInterval(600)
+        let reopened = try open(now: later)
+        let again = reopened.record([report(leaf: 6, caPin: 77, leafIssued: replacedAt, at: later)], at: later)[0]
+        XCTAssertEqual(again.history?.renewal?.basis, .lifetime)
+        XCTAssertNil(again.history?.renewal?.cadence)
     }
 
     func testRetentionPrunesOldChangesButKeepsEachHostsLatest() throws {
