@@ -328,6 +328,7 @@ public final class HistoryStore: HostHistoryRecorder {
                 state.chain = chain
             }
         }
+        let recordedBefore = state.status
         let current = (status: report.status.rawValue, severity: report.severity.rawValue)
         if state.status == nil || state.status! != current {
             try connection.query(
@@ -352,7 +353,9 @@ public final class HistoryStore: HostHistoryRecorder {
         let renewal = Self.renewal(leafIssues: state.leafIssues, leaf: state.chain?.leaf, now: date)
         let history = HostHistory(
             statusSince: state.since, changesLast24Hours: state.recentChanges.count, renewal: renewal,
-            caKeysChanged: caKeysChanged, previousCANames: previousCANames, recent: state.recent)
+            caKeysChanged: caKeysChanged, previousCANames: previousCANames, recent: state.recent,
+            previousStatus: recordedBefore.flatMap { HostStatus(rawValue: $0.status) },
+            previousSeverity: recordedBefore.flatMap { HostSeverity(rawValue: $0.severity) })
         return report.with(history: history, now: date)
     }
 

@@ -106,6 +106,23 @@ final class ExporterFormatTests: XCTestCase {
         }
     }
 
+    /// The first result after a restart is compared with what the history
+    /// store recorded last: the same trouble is not news, a change is.
+    func testAfterARestartTheRecordedSeverityIsThePreviousOne() throws {
+        let blocked = F.report(F.host(ca: [F.spkiPin(50)]), F.result(chain: F.chain()))
+        let ok = F.report(F.host(ca: [F.spkiPin(3)]), F.result(chain: F.chain()))
+        XCTAssertEqual(blocked.severity, .critical)
+        let recordedBlocked = HostHistory(previousStatus: .blocked, previousSeverity: .critical)
+        XCTAssertNil(SeverityTransition.between(nil, blocked.with(history: recordedBlocked, now: F.now), at: F.now))
+        let recovered = try XCTUnwrap(SeverityTransition.between(nil, ok.with(history: recordedBlocked, now: F.now), at: F.now))
+        XCTAssertEqual(recovered.previous?.severity, .critical)
+        XCTAssertEqual(recovered.previous?.status, .blocked)
+        let recordedOK = HostHistory(previousStatus: .ok, previousSeverity: .ok)
+        let broke = try XCTUnwrap(SeverityTransition.between(nil, blocked.with(history: recordedOK, now: F.now), at: F.now))
+        XCTAssertEqual(broke.previous?.severity, .ok)
+        XCTAssertNotNil(SeverityTransition.between(nil, blocked.with(history: HostHistory(), now: F.now), at: F.now), "never recorded")
+    }
+
     func testTransitionEventsCarryNoProxyDetails() throws {
         let proxy = ProxyRoute(scheme: .http, host: "proxy", port: 3128, username: "ops", password: "S3cr3t", source: "https_proxy")
         let blocked = F.report(F.host(ca: [F.spkiPin(50)]), F.result(chain: F.chain(), proxy: proxy))

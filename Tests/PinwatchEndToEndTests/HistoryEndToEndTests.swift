@@ -211,6 +211,37 @@ final class HistoryEndToEndTests: LocalFleetTestCase {
         XCTAssertEqual(files, ["state.sqlite", "state.sqlite.lock"], "nothing was left beside it")
     }
 
+    /// A host in trouble when serve stops is still in trouble when it
+    /// starts again: the hook heard of it once, and not at every restart.
+    func testARestartDoesNotResendHookEventsForHostsStillInTheSameTrouble() throws {
+        try fleet.addLeafOnly("stale.test")
+        try fleet.addOK("fine.test")
+        let events = fleet.directory.appendingPathComponent("events")
+        try FileManager.default.createDirectory(at: events, withIntermediateDirectories: true)
+        let hook = try fleet.write("#!/bin/sh\ncat > \"$1/$(date +%s%N).json\"\n", to: "hook.sh")
+        chmod(hook.path, 0o755)
+        try fleet.writeConfig(settings: ["interval: 1s", "hooks:", "  - [\(hook.path), \(events.path)]"], timeout: "1s")
+        let eventCount = { (try? FileManager.default.contentsOfDirectory(atPath: events.path).count) ?? 0 }
+        for round in 1...2 {
+            let port = try LocalPorts.closedPort()
+            let serve = try BackgroundProcess(
+                PinwatchBinary.url.path,
+                ["serve", "--config", fleet.configURL.path, "--listen", "127.0.0.1:\(port)", "--state", statePath],
+                directory: fleet.directory, name: "serve-\(round)")
+            defer { serve.stop() }
+            let cycles = { () -> Int in
+                let body = (try? LoopbackHTTP.get(port: port, "/metrics").body) ?? ""
+                let line = body.split(separator: "\n").first { $0.hasPrefix("pinwatch_cycles_total ") } ?? ""
+                return Int(line.split(separator: " ").last ?? "") ?? 0
+            }
+            try waitUntil(timeout: 20, "serve \(round) never finished three cycles: \(serve.stderr)") { cycles() >= 3 }
+            // The log line is written when the transition is found; the hook's file a moment later.
+            try waitUntil(timeout: 10, "the hook never ran: \(serve.stderr)") { round == 2 || eventCount() == 1 }
+            XCTAssertEqual(eventCount(), 1, "round \(round): \(serve.stderr)")
+            XCTAssertEqual(serve.stderr.components(separatedBy: "msg=\"severity changed\"").count - 1, round == 1 ? 1 : 0, serve.stderr)
+        }
+    }
+
     func testBadStateFilesAreClearErrorsNamingTheWayOut() throws {
         try fleet.addOK("any.test")
         try fleet.writeConfig()

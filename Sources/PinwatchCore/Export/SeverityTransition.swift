@@ -14,13 +14,19 @@ public struct SeverityTransition: Sendable {
     }
 
     /// The transition from `previous` to `report`, or nil when the
-    /// severity stayed. A host's first result counts as coming from ok, so
-    /// a host already in trouble when pinwatch starts is reported, and a
-    /// healthy one is not.
+    /// severity stayed. Without a previous result in this run, the history
+    /// store's last recorded one stands in (a restart is not news); a host
+    /// never seen before counts as coming from ok, so one already in
+    /// trouble is reported and a healthy one is not.
     public static func between(_ previous: HostReport?, _ report: HostReport, at time: Date) -> SeverityTransition? {
-        let before = previous?.severity ?? .ok
-        guard report.severity != before else { return nil }
-        return SeverityTransition(previous: previous.map { ($0.status, $0.severity) }, report: report, time: time)
+        let before = previous.map { ($0.status, $0.severity) } ?? recorded(report.history)
+        guard report.severity != (before?.1 ?? .ok) else { return nil }
+        return SeverityTransition(previous: before, report: report, time: time)
+    }
+
+    private static func recorded(_ history: HostHistory?) -> (status: HostStatus, severity: HostSeverity)? {
+        guard let status = history?.previousStatus, let severity = history?.previousSeverity else { return nil }
+        return (status, severity)
     }
 
     /// One line of JSON. Proxy details are left out on purpose: a proxy

@@ -14,11 +14,19 @@ public struct HostHistory: Hashable, Sendable {
     /// The latest timeline entries, newest last (a handful, for the
     /// detail view).
     public var recent: [TimelineEntry]
+    /// The status and severity recorded before this result: after a
+    /// restart, read from the file, so a host still in the same trouble is
+    /// not news to the hooks.
+    public var previousStatus: HostStatus?
+    public var previousSeverity: HostSeverity?
 
     public init(
         statusSince: Date? = nil, changesLast24Hours: Int = 0, renewal: RenewalEstimate? = nil, caKeysChanged: Bool = false,
-        previousCANames: [String] = [], recent: [TimelineEntry] = []
+        previousCANames: [String] = [], recent: [TimelineEntry] = [], previousStatus: HostStatus? = nil,
+        previousSeverity: HostSeverity? = nil
     ) {
+        self.previousStatus = previousStatus
+        self.previousSeverity = previousSeverity
         self.recent = recent
         self.statusSince = statusSince
         self.changesLast24Hours = changesLast24Hours
