@@ -69,6 +69,8 @@ public final class HistoryStore: HostHistoryRecorder {
         var status: (status: String, severity: String)?
         var since: Date?
         var recentChanges: [Date] = []
+        /// The latest chain change, when it changed CA-level keys.
+        var caChange: (date: Date, text: String)?
         /// When each distinct leaf seen was issued, by its digest.
         var leafIssues: [[UInt8]: Date] = [:]
         var recent: [TimelineEntry] = []
@@ -301,8 +303,6 @@ public final class HistoryStore: HostHistoryRecorder {
     private func record(_ report: HostReport, at date: Date, unchangedChains: inout [Int64]) throws -> HostReport {
         var state = try hostState(for: report.config, at: date)
         let seconds = Int64(date.timeIntervalSince1970)
-        var caKeysChanged = false
-        var previousCANames: [String] = []
         if let chain = ObservedChain(report) {
             let digests = chain.levels.map(\.certSHA256)
             if digests == state.certificateDigests, let chainID = state.chainID {
@@ -311,8 +311,7 @@ public final class HistoryStore: HostHistoryRecorder {
                 if let previous = state.chain {
                     let change = HistoryTimeline.describeChange(from: previous, to: chain).joined(separator: "; ")
                     if !change.isEmpty { state.remember(TimelineEntry(date: date, kind: .chain, text: change)) }
-                    caKeysChanged = previous.caKeys != chain.caKeys
-                    previousCANames = previous.levels.dropFirst().map { HistoryTimeline.commonName($0.subject) }
+                    state.caChange = Self.caChange(from: previous, to: chain, at: date)
                 } else {
                     state.remember(TimelineEntry(date: date, kind: .chain, text: HistoryTimeline.firstSeen(chain)))
                 }
@@ -353,10 +352,17 @@ public final class HistoryStore: HostHistoryRecorder {
         let renewal = Self.renewal(leafIssues: state.leafIssues, leaf: state.chain?.leaf, now: date)
         let history = HostHistory(
             statusSince: state.since, changesLast24Hours: state.recentChanges.count, renewal: renewal,
-            caKeysChanged: caKeysChanged, previousCANames: previousCANames, recent: state.recent,
+            caKeysChanged: state.caChange.map { date.timeIntervalSince($0.date) < HostHistory.chainChangeWindow } ?? false,
+            caChange: state.caChange?.text, recent: state.recent,
             previousStatus: recordedBefore.flatMap { HostStatus(rawValue: $0.status) },
             previousSeverity: recordedBefore.flatMap { HostSeverity(rawValue: $0.severity) })
         return report.with(history: history, now: date)
+    }
+
+    /// The change to remember for the `chain_changed` warning, or nil when
+    /// the CA-level keys stayed (a later change ends an earlier warning).
+    private static func caChange(from previous: ObservedChain, to chain: ObservedChain, at date: Date) -> (date: Date, text: String)? {
+        previous.caKeys == chain.caKeys ? nil : (date, HistoryTimeline.caChange(from: previous, to: chain))
     }
 
     /// A chain seen before on this host (a rollback) gets its row back;
@@ -450,6 +456,10 @@ public final class HistoryStore: HostHistoryRecorder {
             state.certificateDigests = latest.chain.levels.map(\.certSHA256)
         }
         state.leafIssues = Self.leafIssues(in: chains)
+        if chains.count >= 2 {
+            state.caChange = Self.caChange(
+                from: chains[chains.count - 2].chain, to: chains[chains.count - 1].chain, at: chains[chains.count - 1].firstSeen)
+        }
         let statuses = try statuses(hostID: id, since: nil)
         if let last = statuses.last {
             state.status = (last.status.rawValue, last.severity.rawValue)

@@ -240,18 +240,34 @@ final class HistoryTests: XCTestCase {
             annotated.reason, "only the leaf pin still matches: breaks in ~12 days (next leaf renewal) (leaf expires in 60 days)")
     }
 
-    func testCAKeyChangeIsAWarningForOneCycleEvenWhenPinsMatch() {
+    func testCAKeyChangeIsAWarningThatNamesWhatChangedEvenWhenPinsMatch() {
         let host = Fixtures.host(ca: [Fixtures.spkiPin(3)])
         let report = Fixtures.report(host, Fixtures.result(chain: Fixtures.chain(intermediateKey: 7)))
         XCTAssertEqual(report.severity, .ok)
-        let changed = report.with(history: HostHistory(caKeysChanged: true, previousCANames: ["CN=R11", "CN=Root"]), now: now)
+        let changed = report.with(history: HostHistory(caKeysChanged: true, caChange: "intermediate CN=R11 → CN=R13"), now: now)
         XCTAssertEqual(changed.alerts.last, .chainChanged)
         XCTAssertEqual(changed.severity, .warning)
         XCTAssertEqual(
-            changed.reason, "the CA-level keys changed (was CN=R11, CN=Root): pins still match, but a CA rotation may have begun")
-        let next = report.with(history: HostHistory(caKeysChanged: false), now: now)
-        XCTAssertEqual(next.severity, .ok, "the next cycle is calm again")
+            changed.reason, "the CA-level keys changed (intermediate CN=R11 → CN=R13): pins still match, but a CA rotation may have begun")
+        let next = report.with(history: HostHistory(caKeysChanged: false, caChange: "intermediate CN=R11 → CN=R13"), now: now)
+        XCTAssertEqual(next.severity, .ok, "once the warning's time is over")
         XCTAssertFalse(next.alerts.contains(.chainChanged))
+    }
+
+    func testAnUnpinnedHostsChainChangeSaysNothingOfPins() {
+        let report = Fixtures.report(Fixtures.host(), Fixtures.result(chain: Fixtures.chain(intermediateKey: 7)))
+        XCTAssertEqual(report.status, .unpinned)
+        let changed = report.with(history: HostHistory(caKeysChanged: true, caChange: "intermediate CN=R11 → CN=R13"), now: now)
+        XCTAssertEqual(changed.severity, .warning)
+        XCTAssertEqual(changed.reason, "the CA-level keys changed (intermediate CN=R11 → CN=R13): a CA rotation may have begun")
+    }
+
+    func testTheCAChangeNamesOnlyTheLevelsThatChanged() {
+        var rotated = Fixtures.chain(intermediateKey: 7)
+        rotated[1] = Fixtures.certificate("CN=R13", key: 7, daysLeft: 900, issuer: "CN=Root")
+        XCTAssertEqual(HistoryTimeline.caChange(from: observed(Fixtures.chain()), to: observed(rotated)), "intermediate CN=R11 → CN=R13")
+        let shorter = Array(Fixtures.chain().prefix(2))
+        XCTAssertEqual(HistoryTimeline.caChange(from: observed(Fixtures.chain()), to: observed(shorter)), "root CN=Root no longer sent")
     }
 
     func testAProbeErrorNeverGetsChainChanged() {

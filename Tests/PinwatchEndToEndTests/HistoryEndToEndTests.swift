@@ -34,7 +34,8 @@ final class HistoryEndToEndTests: LocalFleetTestCase {
         XCTAssertEqual(rotated.status, "ok", "the root pin still matches")
         XCTAssertTrue(rotated.alerts.contains("chain_changed"), "\(rotated.alerts)")
         XCTAssertEqual(rotated.severity, "warning")
-        XCTAssertTrue(rotated.reason.contains("CA-level keys changed"), rotated.reason)
+        XCTAssertTrue(
+            rotated.reason.contains("CA-level keys changed (intermediate CN=E2E Issuing CA 1 → CN=Rotated Issuing CA)"), rotated.reason)
 
         let history = try fleet.run(["history", "rotating.test", "--state", statePath])
         XCTAssertEqual(history.status, 0, history.stderr)

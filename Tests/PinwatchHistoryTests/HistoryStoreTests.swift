@@ -119,10 +119,17 @@ final class HistoryStoreTests: XCTestCase {
         XCTAssertEqual(rotated.history?.renewal?.basis, .observed)
         XCTAssertEqual(rotated.history?.renewal?.cadence, 30 * day)
         XCTAssertEqual(rotated.history?.renewal?.date, start.addingTimeInterval(90 * day))
-        let calm = store.record(
-            [report(leaf: 5, intermediate: 8, intermediateName: "R13", leafIssued: start.addingTimeInterval(60 * day), at: rotatedAt)],
-            at: rotatedAt.addingTimeInterval(60))[0]
-        XCTAssertFalse(calm.alerts.contains(.chainChanged), "one cycle only")
+        XCTAssertEqual(
+            rotated.reason, "the CA-level keys changed (intermediate CN=R11 → CN=R13): pins still match, but a CA rotation may have begun")
+        let rotatedAgain = { (date: Date) in
+            self.report(
+                leaf: 5, intermediate: 8, intermediateName: "R13", leafIssued: self.start.addingTimeInterval(60 * self.day), at: date)
+        }
+        let nextCycle = rotatedAt.addingTimeInterval(60)
+        XCTAssertTrue(store.record([rotatedAgain(nextCycle)], at: nextCycle)[0].alerts.contains(.chainChanged), "not one cycle only")
+        let nextDay = rotatedAt.addingTimeInterval(HostHistory.chainChangeWindow + 60)
+        let calm = store.record([rotatedAgain(nextDay)], at: nextDay)[0]
+        XCTAssertFalse(calm.alerts.contains(.chainChanged), "the warning's time is over")
 
         let timeline = try XCTUnwrap(try open(.reader).timelines(host: "api.test", port: nil, now: rotatedAt).first)
         let chainTexts = timeline.entries.filter { $0.kind == .chain }.map(\.text)
@@ -156,6 +163,26 @@ final class HistoryStoreTests: XCTestCase {
         let leafOnly = store.record([report(caPin: 77, at: start)], at: start)[0]
         XCTAssertEqual(leafOnly.status, .leafOnly)
         XCTAssertTrue(leafOnly.reason.contains("breaks in ~60 days (next leaf renewal)"), leafOnly.reason)
+    }
+
+    /// The warning holds across a restart within its time, and the next
+    /// chain change ends it.
+    func testTheChainChangedWarningHoldsAcrossARestartUntilTheNextChange() throws {
+        let rotatedAt = start.addingTimeInterval(3600)
+        do {
+            let store = try open()
+            _ = store.record([report(at: start)], at: start)
+            let rotated = store.record([report(intermediate: 8, intermediateName: "R13", at: rotatedAt)], at: rotatedAt)[0]
+            XCTAssertTrue(rotated.alerts.contains(.chainChanged))
+        }
+        let later = rotatedAt.addingTimeInterval(600)
+        let store = try open(now: later)
+        let afterRestart = store.record([report(intermediate: 8, intermediateName: "R13", at: later)], at: later)[0]
+        XCTAssertTrue(afterRestart.alerts.contains(.chainChanged), afterRestart.reason)
+        XCTAssertTrue(afterRestart.reason.contains("(intermediate CN=R11 → CN=R13)"), afterRestart.reason)
+        let renewedAt = later.addingTimeInterval(600)
+        let renewed = store.record([report(leaf: 9, intermediate: 8, intermediateName: "R13", at: renewedAt)], at: renewedAt)[0]
+        XCTAssertFalse(renewed.alerts.contains(.chainChanged), "a later change ends it")
     }
 
     /// The demo's rotation: a host first seen, then minutes later a new

@@ -105,6 +105,27 @@ public enum HistoryTimeline {
         return changes
     }
 
+    /// The CA levels whose key changed, by name:
+    /// `intermediate CN=R11 → CN=R13`; levels that stayed are not named.
+    public static func caChange(from old: ObservedChain, to new: ObservedChain) -> String {
+        let oldCA = Array(old.levels.dropFirst())
+        let newCA = Array(new.levels.dropFirst())
+        var parts: [String] = []
+        for index in 0..<max(oldCA.count, newCA.count) {
+            switch (index < oldCA.count ? oldCA[index] : nil, index < newCA.count ? newCA[index] : nil) {
+            case (let before?, let after?) where before.spkiSHA256 != after.spkiSHA256:
+                parts.append("\(after.role.rawValue) \(commonName(before.subject)) → \(commonName(after.subject))")
+            case (nil, let after?):
+                parts.append("\(after.role.rawValue) \(commonName(after.subject)) added")
+            case (let before?, nil):
+                parts.append("\(before.role.rawValue) \(commonName(before.subject)) no longer sent")
+            default:
+                break
+            }
+        }
+        return parts.joined(separator: ", ")
+    }
+
     /// `first seen: CN=api… under CN=R11 → CN=Root, leaf sha256/…`.
     public static func firstSeen(_ chain: ObservedChain) -> String {
         "first seen: " + describe(chain)

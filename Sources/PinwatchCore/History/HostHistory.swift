@@ -7,10 +7,15 @@ public struct HostHistory: Hashable, Sendable {
     /// Status changes in the last 24 hours: a flapping host shows here.
     public var changesLast24Hours: Int
     public var renewal: RenewalEstimate?
-    /// The CA-level keys differ from the previous chain's, this cycle.
+    /// The CA-level keys changed within `chainChangeWindow` and the chain
+    /// has not changed since: the `chain_changed` warning holds that long,
+    /// so a scrape or a glance between two cycles does not miss it.
     public var caKeysChanged: Bool
-    /// The previous chain's CA levels, for the reason text.
-    public var previousCANames: [String]
+    /// What changed at the CA levels, for the reason text:
+    /// `intermediate CN=R11 → CN=R13`.
+    public var caChange: String?
+
+    public static let chainChangeWindow: TimeInterval = 86_400
     /// The latest timeline entries, newest last (a handful, for the
     /// detail view).
     public var recent: [TimelineEntry]
@@ -22,7 +27,7 @@ public struct HostHistory: Hashable, Sendable {
 
     public init(
         statusSince: Date? = nil, changesLast24Hours: Int = 0, renewal: RenewalEstimate? = nil, caKeysChanged: Bool = false,
-        previousCANames: [String] = [], recent: [TimelineEntry] = [], previousStatus: HostStatus? = nil,
+        caChange: String? = nil, recent: [TimelineEntry] = [], previousStatus: HostStatus? = nil,
         previousSeverity: HostSeverity? = nil
     ) {
         self.previousStatus = previousStatus
@@ -32,7 +37,7 @@ public struct HostHistory: Hashable, Sendable {
         self.changesLast24Hours = changesLast24Hours
         self.renewal = renewal
         self.caKeysChanged = caKeysChanged
-        self.previousCANames = previousCANames
+        self.caChange = caChange
     }
 }
 
