@@ -123,6 +123,28 @@ final class ExporterFormatTests: XCTestCase {
         XCTAssertNotNil(SeverityTransition.between(nil, blocked.with(history: HostHistory(), now: F.now), at: F.now), "never recorded")
     }
 
+    /// leaf_only → ok while chain_changed holds the warning: a recovery
+    /// all the same, and the next event starts from ok, not leaf_only.
+    func testAStatusChangeWithinOneSeverityIsAnEvent() throws {
+        let leafOnly = F.report(F.host(ca: [F.spkiPin(50)], leaf: [F.spkiPin(1)]), F.result(chain: F.chain()))
+        XCTAssertEqual(leafOnly.status, .leafOnly)
+        XCTAssertEqual(leafOnly.severity, .warning)
+        let ok = F.report(F.host(ca: [F.spkiPin(3)]), F.result(chain: F.chain(intermediateKey: 7)))
+        let changing = ok.with(history: HostHistory(caKeysChanged: true, caChange: "intermediate CN=R11 → CN=R12"), now: F.now)
+        XCTAssertEqual(changing.severity, .warning)
+        let recovery = try XCTUnwrap(SeverityTransition.between(leafOnly, changing, at: F.now))
+        let event = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(recovery.json.utf8)) as? [String: Any])
+        XCTAssertEqual(event["event"] as? String, "status_changed")
+        XCTAssertEqual((event["old"] as? [String: String])?["status"], "leaf_only")
+        XCTAssertEqual((event["new"] as? [String: String])?["status"], "ok")
+        let calm = try XCTUnwrap(SeverityTransition.between(changing, ok, at: F.now))
+        XCTAssertEqual(calm.event, "severity_changed")
+        XCTAssertEqual(calm.previous?.status, .ok)
+        XCTAssertNil(SeverityTransition.between(ok, ok, at: F.now))
+        let unpinned = F.report(F.host(), F.result(chain: F.chain()))
+        XCTAssertNil(SeverityTransition.between(nil, unpinned, at: F.now), "a healthy first result, unpinned, is no event")
+    }
+
     func testTransitionEventsCarryNoProxyDetails() throws {
         let proxy = ProxyRoute(scheme: .http, host: "proxy", port: 3128, username: "ops", password: "S3cr3t", source: "https_proxy")
         let blocked = F.report(F.host(ca: [F.spkiPin(50)]), F.result(chain: F.chain(), proxy: proxy))
