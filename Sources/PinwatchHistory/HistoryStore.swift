@@ -353,7 +353,7 @@ public final class HistoryStore: HostHistoryRecorder {
         let history = HostHistory(
             statusSince: state.since, changesLast24Hours: state.recentChanges.count, renewal: renewal,
             caKeysChanged: state.caChange.map { date.timeIntervalSince($0.date) < HostHistory.chainChangeWindow } ?? false,
-            caChange: state.caChange?.text, recent: state.recent,
+            caChange: state.caChange?.text, caChangedAt: state.caChange?.date, recent: state.recent,
             previousStatus: recordedBefore.flatMap { HostStatus(rawValue: $0.status) },
             previousSeverity: recordedBefore.flatMap { HostSeverity(rawValue: $0.severity) })
         return report.with(history: history, now: date)

@@ -145,6 +145,30 @@ final class ExporterFormatTests: XCTestCase {
         XCTAssertNil(SeverityTransition.between(nil, unpinned, at: F.now), "a healthy first result, unpinned, is no event")
     }
 
+    /// Each CA-level change counts once, however many cycles its warning
+    /// holds; one recorded before a restart is not counted again.
+    func testChainChangesAreCountedOncePerChangeFromStart() {
+        let started = F.now
+        var counter = ChainChangeCounter(started: started)
+        let steadyHost = HostConfig(host: "steady.example.com", pins: PinSet(ca: [F.spkiPin(3)], leaf: []))
+        let steady = F.report(steadyHost, F.result(chain: F.chain()))
+        let base = F.report(F.host(ca: [F.spkiPin(3)]), F.result(chain: F.chain(intermediateKey: 7)))
+        let changed = { (at: Date) in
+            base.with(history: HostHistory(caKeysChanged: true, caChange: "intermediate CN=R11 → CN=R12", caChangedAt: at), now: at)
+        }
+        counter.observe(changed(started.addingTimeInterval(-60)))
+        XCTAssertEqual(counter.total(for: base.config), 0, "before this run")
+        for _ in 0..<3 { counter.observe(changed(started.addingTimeInterval(60))) }
+        XCTAssertEqual(counter.total(for: base.config), 1, "one change, three cycles")
+        counter.observe(changed(started.addingTimeInterval(600)))
+        counter.observe(steady)
+        XCTAssertEqual(counter.total(for: base.config), 2)
+        let text = counter.exposition([base, steady])
+        XCTAssertTrue(text.contains("# TYPE pinwatch_chain_changes_total counter\n"), text)
+        XCTAssertTrue(text.contains("pinwatch_chain_changes_total{host=\"\(base.config.host)\",port=\"443\"} 2\n"), text)
+        XCTAssertTrue(text.contains("pinwatch_chain_changes_total{host=\"steady.example.com\",port=\"443\"} 0\n"), text)
+    }
+
     func testTransitionEventsCarryNoProxyDetails() throws {
         let proxy = ProxyRoute(scheme: .http, host: "proxy", port: 3128, username: "ops", password: "S3cr3t", source: "https_proxy")
         let blocked = F.report(F.host(ca: [F.spkiPin(50)]), F.result(chain: F.chain(), proxy: proxy))

@@ -243,6 +243,41 @@ final class HistoryEndToEndTests: LocalFleetTestCase {
         }
     }
 
+    /// chain_changed is a state; Prometheus gets the event as a counter per
+    /// host, there from the start at 0, counted once per change.
+    func testServeCountsEachHostsChainChanges() throws {
+        let (rotating, leaf) = try fleet.serveLeaf("rotating.test")
+        fleet.add(
+            LocalFleet.Host(
+                name: "rotating.test", port: rotating.port, ca: [LocalFleet.pin(fleet.root.certificate)], leafCertificate: leaf.certificate)
+        )
+        try fleet.addOK("steady.test")
+        try fleet.writeConfig(settings: ["interval: 1s"], timeout: "1s")
+        let port = try LocalPorts.closedPort()
+        let serve = try BackgroundProcess(
+            PinwatchBinary.url.path,
+            ["serve", "--config", fleet.configURL.path, "--listen", "127.0.0.1:\(port)", "--state", statePath],
+            directory: fleet.directory, name: "serve-counting")
+        defer { serve.stop() }
+        let metric = { (host: String) -> Int? in
+            let body = (try? LoopbackHTTP.get(port: port, "/metrics").body) ?? ""
+            let line = body.split(separator: "\n").first { $0.hasPrefix("pinwatch_chain_changes_total{host=\"\(host)\"") }
+            return line.flatMap { Int($0.split(separator: " ").last ?? "") }
+        }
+        try waitUntil(timeout: 20, "no counter: \(serve.stderr)") { metric("rotating.test") == 0 && metric("steady.test") == 0 }
+        try fleet.world.rotateIntermediate(of: rotating, hostName: "rotating.test", newIssuerName: "Rotated Issuing CA")
+        try waitUntil(timeout: 20, "the change was not counted: \(serve.stderr)") { metric("rotating.test") == 1 }
+        let cycles = { () -> Int in
+            let body = (try? LoopbackHTTP.get(port: port, "/metrics").body) ?? ""
+            let line = body.split(separator: "\n").first { $0.hasPrefix("pinwatch_cycles_total ") } ?? ""
+            return Int(line.split(separator: " ").last ?? "") ?? 0
+        }
+        let counted = cycles()
+        try waitUntil(timeout: 20, "cycles stopped") { cycles() >= counted + 3 }
+        XCTAssertEqual(metric("rotating.test"), 1, "once, while its warning holds")
+        XCTAssertEqual(metric("steady.test"), 0)
+    }
+
     func testBadStateFilesAreClearErrorsNamingTheWayOut() throws {
         try fleet.addOK("any.test")
         try fleet.writeConfig()

@@ -14,6 +14,8 @@ public struct HostHistory: Hashable, Sendable {
     /// What changed at the CA levels, for the reason text:
     /// `intermediate CN=R11 → CN=R13`.
     public var caChange: String?
+    /// When that change was recorded: `serve` counts each once.
+    public var caChangedAt: Date?
 
     public static let chainChangeWindow: TimeInterval = 86_400
     /// The latest timeline entries, newest last (a handful, for the
@@ -27,7 +29,7 @@ public struct HostHistory: Hashable, Sendable {
 
     public init(
         statusSince: Date? = nil, changesLast24Hours: Int = 0, renewal: RenewalEstimate? = nil, caKeysChanged: Bool = false,
-        caChange: String? = nil, recent: [TimelineEntry] = [], previousStatus: HostStatus? = nil,
+        caChange: String? = nil, caChangedAt: Date? = nil, recent: [TimelineEntry] = [], previousStatus: HostStatus? = nil,
         previousSeverity: HostSeverity? = nil
     ) {
         self.previousStatus = previousStatus
@@ -38,6 +40,7 @@ public struct HostHistory: Hashable, Sendable {
         self.renewal = renewal
         self.caKeysChanged = caKeysChanged
         self.caChange = caChange
+        self.caChangedAt = caChangedAt
     }
 }
 

@@ -36,6 +36,7 @@ public final class Exporter: @unchecked Sendable {
     /// Kept across reloads: records every cycle.
     private let history: HostHistoryRecorder?
     private var historyNotices = HistoryWriteNotices()
+    private var chainChanges = ChainChangeCounter(started: Date())
 
     public init(config: Config, environment: [String: String], version: String, logger: Logger, history: HostHistoryRecorder? = nil) {
         self.environment = environment
@@ -119,6 +120,7 @@ public final class Exporter: @unchecked Sendable {
         var transitions: [SeverityTransition] = []
         for (index, report) in batch where cycleReports.indices.contains(index) {
             cycleReports[index] = report
+            chainChanges.observe(report)
             let key = report.config.identityKey
             if let transition = SeverityTransition.between(latest[key], report, at: now) {
                 transitions.append(transition)
@@ -145,6 +147,7 @@ public final class Exporter: @unchecked Sendable {
         if let history {
             let health = history.writeHealth
             text += PrometheusExposition.historyWrites(health).utf8
+            text += chainChanges.exposition(reports).utf8
             logHistoryNotices(health, at: finished)
         }
         published.publish(Data(text))
