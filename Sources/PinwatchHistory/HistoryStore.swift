@@ -33,7 +33,7 @@ public final class HistoryStore: HostHistoryRecorder {
         case reader
     }
 
-    public static let schemaVersion: Int32 = 1
+    public static let schemaVersion: Int32 = 2
     /// `PRAGMA application_id`: "pwat". A SQLite file without it is not ours.
     static let applicationID: Int32 = 0x7077_6174
     public static let inMemoryPath = ":memory:"
@@ -54,6 +54,8 @@ public final class HistoryStore: HostHistoryRecorder {
 
     public let path: String
     private(set) var connection: SQLiteConnection
+    /// The file's schema: a reader does not migrate, so it may read an older one.
+    private var fileVersion: Int32 = HistoryStore.schemaVersion
     private let lock: StateLock?
     private var hosts: [String: HostState] = [:]
     private var certificateIDs: [[UInt8]: Int64] = [:]
@@ -123,10 +125,14 @@ public final class HistoryStore: HostHistoryRecorder {
                     path, "was written by a newer pinwatch (state schema \(version); this one knows \(Self.schemaVersion))")
             }
             if hasTables { try verifyIntact() }
+            fileVersion = version
             guard mode == .writer else { return }
             if !inMemory { try connection.execute("PRAGMA journal_mode=WAL") }
             try connection.execute("PRAGMA synchronous=NORMAL")
-            if version < Self.schemaVersion { try migrate(from: version) }
+            if version < Self.schemaVersion {
+                try migrate(from: version)
+                fileVersion = Self.schemaVersion
+            }
             try prune(olderThan: now.addingTimeInterval(-Double(max(1, historyDays)) * 86_400))
         } catch let error as HistoryError {
             throw error
@@ -220,7 +226,16 @@ public final class HistoryStore: HostHistoryRecorder {
             id INTEGER PRIMARY KEY, host_id INTEGER NOT NULL REFERENCES host(id), at INTEGER NOT NULL,
             status TEXT NOT NULL, severity TEXT NOT NULL, reason TEXT NOT NULL, alerts TEXT NOT NULL);
         CREATE INDEX status_by_host ON status_change(host_id, at);
+        """,
+        // Every change of chain, a return to one seen before included;
+        // until now only each chain's first sighting was kept.
         """
+        CREATE TABLE chain_change(
+            id INTEGER PRIMARY KEY, host_id INTEGER NOT NULL REFERENCES host(id),
+            chain_id INTEGER NOT NULL REFERENCES chain(id), at INTEGER NOT NULL);
+        CREATE INDEX chain_change_by_host ON chain_change(host_id, at);
+        INSERT INTO chain_change(host_id, chain_id, at) SELECT host_id, id, first_seen FROM chain ORDER BY first_seen, id;
+        """,
     ]
 
     private func migrate(from version: Int32) throws {
@@ -247,6 +262,11 @@ public final class HistoryStore: HostHistoryRecorder {
                 """
                 DELETE FROM status_change WHERE at < ?1
                 AND id NOT IN (SELECT max(id) FROM status_change GROUP BY host_id)
+                """, [.integer(seconds)])
+            try connection.query(
+                """
+                DELETE FROM chain_change WHERE (at < ?1 AND id NOT IN (SELECT max(id) FROM chain_change GROUP BY host_id))
+                OR chain_id NOT IN (SELECT id FROM chain)
                 """, [.integer(seconds)])
             try connection.query("DELETE FROM certificate WHERE not_after < ?1", [.integer(seconds)])
         }
@@ -322,7 +342,11 @@ public final class HistoryStore: HostHistoryRecorder {
                         state.leafIssues[oldest] = nil
                     }
                 }
-                state.chainID = try storeChain(chain, hostID: state.id, seconds: seconds)
+                let chainID = try storeChain(chain, hostID: state.id, seconds: seconds)
+                try connection.query(
+                    "INSERT INTO chain_change(host_id, chain_id, at) VALUES (?1, ?2, ?3)",
+                    [.integer(state.id), .integer(chainID), .integer(seconds)])
+                state.chainID = chainID
                 state.certificateDigests = digests
                 state.chain = chain
             }
@@ -450,15 +474,23 @@ public final class HistoryStore: HostHistoryRecorder {
         }
         var state = HostState(id: id)
         let chains = try chains(hostID: id, limit: 13)
-        if let latest = chains.last {
-            state.chainID = latest.id
-            state.chain = latest.chain
-            state.certificateDigests = latest.chain.levels.map(\.certSHA256)
-        }
         state.leafIssues = Self.leafIssues(in: chains)
-        if chains.count >= 2 {
-            state.caChange = Self.caChange(
-                from: chains[chains.count - 2].chain, to: chains[chains.count - 1].chain, at: chains[chains.count - 1].firstSeen)
+        // The chain served last is the latest change's, which may be an old one back again.
+        var latestChanges: [ChainChange] = []
+        try connection.query(
+            "SELECT at, chain_id FROM chain_change WHERE host_id = ?1 ORDER BY at DESC, id DESC LIMIT 2", [.integer(id)]
+        ) { latestChanges.append(ChainChange(at: $0.integer(0), chainID: $0.integer(1))) }
+        var known = Dictionary(chains.map { ($0.id, $0.chain) }, uniquingKeysWith: { first, _ in first })
+        for change in latestChanges where known[change.chainID] == nil {
+            known[change.chainID] = try chain(id: change.chainID)?.chain
+        }
+        if let latest = latestChanges.first, let chain = known[latest.chainID] {
+            state.chainID = latest.chainID
+            state.chain = chain
+            state.certificateDigests = chain.levels.map(\.certSHA256)
+            if latestChanges.count == 2, let previous = known[latestChanges[1].chainID] {
+                state.caChange = Self.caChange(from: previous, to: chain, at: Date(timeIntervalSince1970: Double(latest.at)))
+            }
         }
         let statuses = try statuses(hostID: id, since: nil)
         if let last = statuses.last {
@@ -477,8 +509,9 @@ public final class HistoryStore: HostHistoryRecorder {
             previous = status.status
         }
         state.recentChanges = state.recentChanges.filter { date.timeIntervalSince($0) <= 86_400 }
-        state.recent = Array(
-            HistoryTimeline.entries(chains: chains.map { ($0.firstSeen, $0.chain) }, statuses: statuses).suffix(HostState.recentCount))
+        try streamEntries(
+            hostID: id, window: HistoryWindow(since: nil, limit: HostState.recentCount), heading: { _ in },
+            entry: { state.recent.append($0) })
         return state
     }
 
@@ -516,31 +549,58 @@ public final class HistoryStore: HostHistoryRecorder {
             "SELECT id, levels, first_seen, last_seen FROM chain WHERE host_id = ?1 ORDER BY first_seen DESC, id DESC LIMIT ?2",
             [.integer(hostID), .integer(Int64(limit ?? Int(Int32.max)))]
         ) { rows.append(($0.integer(0), $0.text(1), $0.integer(2), $0.integer(3))) }
-        return try rows.reversed().map { row in
-            var levels: [ObservedCertificate] = []
-            for part in row.levels.split(separator: " ") {
-                guard let letter = part.first, let role = Self.roleLetter.first(where: { $0.value == letter })?.key,
-                    let certificateID = Int64(part.dropFirst())
-                else { continue }
-                try connection.query(
-                    """
-                    SELECT digest, spki, subject.text, issuer.text, not_before, not_after FROM certificate
-                    JOIN name AS subject ON subject.id = subject_id JOIN name AS issuer ON issuer.id = issuer_id
-                    WHERE certificate.id = ?1
-                    """,
-                    [.integer(certificateID)]
-                ) { certificate in
-                    levels.append(
-                        ObservedCertificate(
-                            role: role, spkiSHA256: certificate.blob(1), certSHA256: certificate.blob(0), subject: certificate.text(2),
-                            issuer: certificate.text(3), notBefore: Date(timeIntervalSince1970: Double(certificate.integer(4))),
-                            notAfter: Date(timeIntervalSince1970: Double(certificate.integer(5)))))
-                }
-            }
-            return StoredChain(
-                id: row.id, firstSeen: Date(timeIntervalSince1970: Double(row.first)),
-                lastSeen: Date(timeIntervalSince1970: Double(row.last)), chain: ObservedChain(levels: levels))
+        return try rows.reversed().map(storedChain)
+    }
+
+    func chain(id: Int64) throws -> StoredChain? {
+        var row: (id: Int64, levels: String, first: Int64, last: Int64)?
+        try connection.query("SELECT id, levels, first_seen, last_seen FROM chain WHERE id = ?1", [.integer(id)]) {
+            row = ($0.integer(0), $0.text(1), $0.integer(2), $0.integer(3))
         }
+        return try row.map(storedChain)
+    }
+
+    struct ChainChange {
+        var at: Int64
+        var chainID: Int64
+    }
+
+    /// Every chain change of the host, oldest first. A schema 1 file (read
+    /// without migrating) kept only each chain's first sighting.
+    func chainChanges(hostID: Int64) throws -> [ChainChange] {
+        var changes: [ChainChange] = []
+        let sql =
+            fileVersion >= 2
+            ? "SELECT at, chain_id FROM chain_change WHERE host_id = ?1 ORDER BY at, id"
+            : "SELECT first_seen, id FROM chain WHERE host_id = ?1 ORDER BY first_seen, id"
+        try connection.query(sql, [.integer(hostID)]) { changes.append(ChainChange(at: $0.integer(0), chainID: $0.integer(1))) }
+        return changes
+    }
+
+    private func storedChain(_ row: (id: Int64, levels: String, first: Int64, last: Int64)) throws -> StoredChain {
+        var levels: [ObservedCertificate] = []
+        for part in row.levels.split(separator: " ") {
+            guard let letter = part.first, let role = Self.roleLetter.first(where: { $0.value == letter })?.key,
+                let certificateID = Int64(part.dropFirst())
+            else { continue }
+            try connection.query(
+                """
+                SELECT digest, spki, subject.text, issuer.text, not_before, not_after FROM certificate
+                JOIN name AS subject ON subject.id = subject_id JOIN name AS issuer ON issuer.id = issuer_id
+                WHERE certificate.id = ?1
+                """,
+                [.integer(certificateID)]
+            ) { certificate in
+                levels.append(
+                    ObservedCertificate(
+                        role: role, spkiSHA256: certificate.blob(1), certSHA256: certificate.blob(0), subject: certificate.text(2),
+                        issuer: certificate.text(3), notBefore: Date(timeIntervalSince1970: Double(certificate.integer(4))),
+                        notAfter: Date(timeIntervalSince1970: Double(certificate.integer(5)))))
+            }
+        }
+        return StoredChain(
+            id: row.id, firstSeen: Date(timeIntervalSince1970: Double(row.first)),
+            lastSeen: Date(timeIntervalSince1970: Double(row.last)), chain: ObservedChain(levels: levels))
     }
 
     func statuses(hostID: Int64, since: Date?) throws -> [RecordedStatus] {
@@ -584,11 +644,14 @@ public final class HistoryStore: HostHistoryRecorder {
             ) { rows.append(($0.integer(0), $0.text(1), Int($0.integer(2)), $0.text(3), $0.isNull(4) ? nil : $0.text(4))) }
             for row in rows {
                 let chains = try chains(hostID: row.id)
-                let renewal = Self.renewal(leafIssues: Self.leafIssues(in: chains), leaf: chains.last?.chain.leaf, now: now)
+                let changes = try chainChanges(hostID: row.id)
+                let served = changes.last.flatMap { last in chains.first { $0.id == last.chainID } } ?? chains.last
+                let renewal = Self.renewal(leafIssues: Self.leafIssues(in: chains), leaf: served?.chain.leaf, now: now)
                 let timeline = HostTimeline(
                     host: row.host, port: row.port, serverName: row.sni, connect: row.connect, entries: [], renewal: renewal,
-                    firstSeen: chains.first?.firstSeen, lastSeen: chains.last?.lastSeen)
-                try streamEntries(hostID: row.id, chains: chains, window: window, heading: { heading(timeline, $0) }, entry: entry)
+                    firstSeen: chains.first?.firstSeen, lastSeen: chains.map(\.lastSeen).max())
+                try streamEntries(
+                    hostID: row.id, chains: chains, changes: changes, window: window, heading: { heading(timeline, $0) }, entry: entry)
             }
             return rows.count
         } catch {
@@ -596,18 +659,22 @@ public final class HistoryStore: HostHistoryRecorder {
         }
     }
 
-    /// Chain entries are few (one per distinct chain) and kept in memory;
-    /// status rows are many. The window's latest `limit` entries are found
-    /// newest first, stepping at most `limit` rows, then read again oldest
-    /// first from there, merged with the chains (a chain first at a tie).
+    /// Chain changes are kept in memory as two numbers each, described only
+    /// when shown; status rows are many. The window's latest `limit`
+    /// entries are found newest first, stepping at most `limit` rows, then
+    /// read again oldest first from there, merged with the chain changes (a
+    /// chain first at a tie).
     private func streamEntries(
-        hostID: Int64, chains: [StoredChain], window: HistoryWindow, heading: (Int) -> Void, entry: (TimelineEntry) -> Void
+        hostID: Int64, chains: [StoredChain]? = nil, changes: [ChainChange]? = nil, window: HistoryWindow, heading: (Int) -> Void,
+        entry: (TimelineEntry) -> Void
     ) throws {
+        let chains = try chains ?? self.chains(hostID: hostID)
+        let changes = try changes ?? chainChanges(hostID: hostID)
+        let chainsByID = Dictionary(chains.map { ($0.id, $0.chain) }, uniquingKeysWith: { first, _ in first })
         // Stored times are whole seconds: a window from 10:00:00.5 starts at 10:00:01.
         let since = window.since.map { Int64($0.timeIntervalSince1970.rounded(.up)) } ?? Int64.min
-        let chainEntries = HistoryTimeline.chainEntries(chains.map { ($0.firstSeen, $0.chain) }).filter {
-            Int64($0.date.timeIntervalSince1970) >= since
-        }
+        let firstInWindow = changes.firstIndex { $0.at >= since } ?? changes.count
+        let chainEntries = ChainChangeEntries(changes: changes, chains: chainsByID, first: firstInWindow)
         var statusCount = 0
         try connection.query(
             "SELECT count(*) FROM status_change WHERE host_id = ?1 AND at >= ?2", [.integer(hostID), .integer(since)]
@@ -623,7 +690,7 @@ public final class HistoryStore: HostHistoryRecorder {
             [.integer(hostID), .integer(since), .integer(Int64(shown))]
         ) { row in
             let at = row.integer(0)
-            while remaining > 0, firstChain > 0, Int64(chainEntries[firstChain - 1].date.timeIntervalSince1970) > at {
+            while remaining > 0, firstChain > 0, chainEntries.at(firstChain - 1) > at {
                 firstChain -= 1
                 remaining -= 1
             }
@@ -651,7 +718,7 @@ public final class HistoryStore: HostHistoryRecorder {
             ) { row in
                 guard let status = HostStatus(rawValue: row.text(1)), let severity = HostSeverity(rawValue: row.text(2)) else { return }
                 let date = Date(timeIntervalSince1970: Double(row.integer(0)))
-                while pendingChain < chainEntries.count, chainEntries[pendingChain].date <= date {
+                while pendingChain < chainEntries.count, chainEntries.at(pendingChain) <= row.integer(0) {
                     entry(chainEntries[pendingChain])
                     pendingChain += 1
                 }
@@ -661,6 +728,34 @@ public final class HistoryStore: HostHistoryRecorder {
                 previous = status
             }
         }
-        for chainEntry in chainEntries[pendingChain...] { entry(chainEntry) }
+        for index in pendingChain..<chainEntries.count { entry(chainEntries[index]) }
+    }
+}
+
+/// A host's chain changes in a window, each described against the chain
+/// before it when asked for: a host whose backends flap between two leaves
+/// has a change per cycle, and only the shown ones need words.
+private struct ChainChangeEntries {
+    let changes: [HistoryStore.ChainChange]
+    let chains: [Int64: ObservedChain]
+    /// The first change in the window; index 0 here.
+    let first: Int
+
+    var count: Int { changes.count - first }
+
+    func at(_ index: Int) -> Int64 { changes[first + index].at }
+
+    subscript(index: Int) -> TimelineEntry {
+        let position = first + index
+        let change = changes[position]
+        let date = Date(timeIntervalSince1970: Double(change.at))
+        guard let chain = chains[change.chainID] else {
+            return TimelineEntry(date: date, kind: .chain, text: "chain changed (no longer stored)")
+        }
+        guard position > 0, let previous = chains[changes[position - 1].chainID] else {
+            return TimelineEntry(date: date, kind: .chain, text: HistoryTimeline.firstSeen(chain))
+        }
+        let text = HistoryTimeline.describeChange(from: previous, to: chain).joined(separator: "; ")
+        return TimelineEntry(date: date, kind: .chain, text: text.isEmpty ? "chain re-issued with the same keys" : text)
     }
 }

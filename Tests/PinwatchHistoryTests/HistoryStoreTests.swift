@@ -165,6 +165,73 @@ final class HistoryStoreTests: XCTestCase {
         XCTAssertTrue(leafOnly.reason.contains("breaks in ~60 days (next leaf renewal)"), leafOnly.reason)
     }
 
+    /// Backends rolled back to the chain before: the return is a change of
+    /// its own in the timeline, and after a restart the chain served last
+    /// is the one compared with, not the newest stored.
+    func testAReturnToAChainSeenBeforeIsRecorded() throws {
+        let dates = (0..<4).map { start.addingTimeInterval(Double($0) * 3600) }
+        do {
+            let store = try open()
+            _ = store.record([report(leaf: 1, at: dates[0])], at: dates[0])
+            _ = store.record([report(leaf: 4, at: dates[1])], at: dates[1])
+            _ = store.record([report(leaf: 1, at: dates[2])], at: dates[2])
+        }
+        let store = try open(now: dates[3])
+        let again = store.record([report(leaf: 1, at: dates[3])], at: dates[3])[0]
+        XCTAssertEqual(again.history?.recent.filter { $0.date == dates[3] }, [], "no change after the restart")
+        var rows = 0
+        try store.connection.query("SELECT count(*) FROM chain") { rows = Int($0.integer(0)) }
+        XCTAssertEqual(rows, 2, "two distinct chains")
+        let timeline = try XCTUnwrap(try open(.reader).timelines(host: "api.test", port: nil, now: dates[3]).first)
+        let changes = timeline.entries.filter { $0.kind == .chain }
+        XCTAssertEqual(changes.map(\.date), Array(dates.prefix(3)), "\(changes)")
+        XCTAssertTrue(changes[2].text.hasPrefix("leaf key changed (CN=api.test, new \(PinText.sha256([UInt8](repeating: 1, count: 32))))"))
+        XCTAssertEqual(timeline.lastSeen, dates[3])
+    }
+
+    /// A schema 1 file (each chain's first sighting only) is read as it is
+    /// and migrated by the first writer, its chains becoming changes.
+    func testASchemaOneFileIsReadAndMigrated() throws {
+        do {
+            let old = try SQLiteConnection(path: path, readOnly: false)
+            try old.execute(
+                """
+                CREATE TABLE host(
+                    id INTEGER PRIMARY KEY, identity TEXT NOT NULL UNIQUE,
+                    host TEXT NOT NULL, port INTEGER NOT NULL, sni TEXT NOT NULL, connect TEXT);
+                CREATE TABLE name(id INTEGER PRIMARY KEY, text TEXT NOT NULL UNIQUE);
+                CREATE TABLE certificate(
+                    id INTEGER PRIMARY KEY, digest_key INTEGER NOT NULL, digest BLOB NOT NULL, spki BLOB NOT NULL,
+                    subject_id INTEGER NOT NULL REFERENCES name(id), issuer_id INTEGER NOT NULL REFERENCES name(id),
+                    not_before INTEGER NOT NULL, not_after INTEGER NOT NULL);
+                CREATE INDEX certificate_by_digest ON certificate(digest_key);
+                CREATE TABLE chain(
+                    id INTEGER PRIMARY KEY, host_id INTEGER NOT NULL REFERENCES host(id),
+                    levels TEXT NOT NULL, first_seen INTEGER NOT NULL, last_seen INTEGER NOT NULL);
+                CREATE INDEX chain_by_host ON chain(host_id, first_seen);
+                CREATE TABLE status_change(
+                    id INTEGER PRIMARY KEY, host_id INTEGER NOT NULL REFERENCES host(id), at INTEGER NOT NULL,
+                    status TEXT NOT NULL, severity TEXT NOT NULL, reason TEXT NOT NULL, alerts TEXT NOT NULL);
+                CREATE INDEX status_by_host ON status_change(host_id, at);
+                INSERT INTO host VALUES (1, 'api.test:443', 'api.test', 443, 'api.test', NULL);
+                INSERT INTO name VALUES (1, 'CN=api.test'), (2, 'CN=R11');
+                INSERT INTO certificate VALUES (1, 1, x'01', x'01', 1, 2, 1800000000, 1807776000);
+                INSERT INTO certificate VALUES (2, 2, x'02', x'02', 1, 2, 1800086400, 1807862400);
+                INSERT INTO chain VALUES (1, 1, 'l1', 1800000000, 1800000000), (2, 1, 'l2', 1800086400, 1800090000);
+                PRAGMA application_id=\(HistoryStore.applicationID);
+                PRAGMA user_version=1;
+                """)
+        }
+        let read = try XCTUnwrap(try open(.reader).timelines(host: "api.test", port: nil).first)
+        XCTAssertEqual(read.entries.filter { $0.kind == .chain }.count, 2, "\(read.entries)")
+        _ = try open()
+        let migrated = try XCTUnwrap(try open(.reader).timelines(host: "api.test", port: nil).first)
+        XCTAssertEqual(migrated.entries, read.entries)
+        var version: Int64 = 0
+        try open(.reader).connection.query("PRAGMA user_version") { version = $0.integer(0) }
+        XCTAssertEqual(version, 2)
+    }
+
     /// The warning holds across a restart within its time, and the next
     /// chain change ends it.
     func testTheChainChangedWarningHoldsAcrossARestartUntilTheNextChange() throws {
