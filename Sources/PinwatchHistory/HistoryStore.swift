@@ -60,8 +60,18 @@ public final class HistoryStore: HostHistoryRecorder {
     private var hosts: [String: HostState] = [:]
     private var certificateIDs: [[UInt8]: Int64] = [:]
     private var nameIDs: [String: Int64] = [:]
+    /// What the running transaction changed in the three above, to put
+    /// back when it rolls back.
+    private var undo = Undo()
     private let healthLock = NSLock()
     private var health = HistoryWriteHealth()
+
+    struct Undo {
+        /// Each host's state before the transaction (nil: it had none).
+        var hosts: [String: HostState?] = [:]
+        var certificates: [[UInt8]] = []
+        var names: [String] = []
+    }
 
     struct HostState {
         var id: Int64
@@ -281,7 +291,7 @@ public final class HistoryStore: HostHistoryRecorder {
         // The transaction rolls back whole on failure: so must what this
         // store remembers of it (row ids, last chains), or the next cycle
         // would skip the changes that were never written.
-        let remembered = (hosts, certificateIDs, nameIDs)
+        undo = Undo()
         do {
             let annotated = try connection.transaction {
                 var unchanged: [Int64] = []
@@ -297,7 +307,9 @@ public final class HistoryStore: HostHistoryRecorder {
             updateHealth { $0.failing = false }
             return annotated
         } catch {
-            (hosts, certificateIDs, nameIDs) = remembered
+            for (key, state) in undo.hosts { hosts[key] = state }
+            for digest in undo.certificates { certificateIDs[digest] = nil }
+            for text in undo.names { nameIDs[text] = nil }
             let message = "\(path): \(error)"
             updateHealth {
                 $0.failedWrites += 1
@@ -371,6 +383,9 @@ public final class HistoryStore: HostHistoryRecorder {
             state.status = current
         }
         state.recentChanges.removeAll { date.timeIntervalSince($0) > 86_400 }
+        if undo.hosts[report.config.identityKey] == nil {
+            undo.hosts[report.config.identityKey] = .some(hosts[report.config.identityKey])
+        }
         hosts[report.config.identityKey] = state
 
         let renewal = Self.renewal(leafIssues: state.leafIssues, leaf: state.chain?.leaf, now: date)
@@ -442,6 +457,7 @@ public final class HistoryStore: HostHistoryRecorder {
             id = connection.lastInsertedRowID
         }
         certificateIDs[certificate.certSHA256] = id
+        undo.certificates.append(certificate.certSHA256)
         return id!
     }
 
@@ -455,6 +471,7 @@ public final class HistoryStore: HostHistoryRecorder {
             id = connection.lastInsertedRowID
         }
         nameIDs[text] = id
+        undo.names.append(text)
         return id!
     }
 
