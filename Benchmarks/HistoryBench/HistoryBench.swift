@@ -71,7 +71,7 @@ enum HistoryBench {
                         for: host, result: result(host: index, renewal: renewal, at: now), now: now, warnDays: 21, criticalDays: 7)
                 }
                 _ = store.record(reports, at: now)
-                if let failure = store.failure { throw NSError(domain: failure, code: 1) }
+                if store.writeHealth.failing { throw NSError(domain: store.writeHealth.lastFailure ?? "write failed", code: 1) }
                 if renewal % 50 == 49 {
                     FileHandle.standardError.write(Data("  \(renewal + 1)/\(days) days recorded\n".utf8))
                 }

@@ -33,7 +33,7 @@ public final class HistoryStore: HostHistoryRecorder {
         case reader
     }
 
-    public static let schemaVersion: Int32 = 1
+    public static let schemaVersion: Int32 = 2
     /// `PRAGMA application_id`: "pwat". A SQLite file without it is not ours.
     static let applicationID: Int32 = 0x7077_6174
     public static let inMemoryPath = ":memory:"
@@ -53,14 +53,25 @@ public final class HistoryStore: HostHistoryRecorder {
     }
 
     public let path: String
-    let connection: SQLiteConnection
+    private(set) var connection: SQLiteConnection
+    /// The file's schema: a reader does not migrate, so it may read an older one.
+    private var fileVersion: Int32 = HistoryStore.schemaVersion
     private let lock: StateLock?
     private var hosts: [String: HostState] = [:]
     private var certificateIDs: [[UInt8]: Int64] = [:]
     private var nameIDs: [String: Int64] = [:]
-    /// Set when writing stopped after a failure (disk full…); the poller
-    /// goes on without history.
-    public private(set) var failure: String?
+    /// What the running transaction changed in the three above, to put
+    /// back when it rolls back.
+    private var undo = Undo()
+    private let healthLock = NSLock()
+    private var health = HistoryWriteHealth()
+
+    struct Undo {
+        /// Each host's state before the transaction (nil: it had none).
+        var hosts: [String: HostState?] = [:]
+        var certificates: [[UInt8]] = []
+        var names: [String] = []
+    }
 
     struct HostState {
         var id: Int64
@@ -70,7 +81,10 @@ public final class HistoryStore: HostHistoryRecorder {
         var status: (status: String, severity: String)?
         var since: Date?
         var recentChanges: [Date] = []
-        var leafChanges: [Date] = []
+        /// The latest chain change, when it changed CA-level keys.
+        var caChange: (date: Date, text: String)?
+        /// When each distinct leaf seen was issued, by its digest.
+        var leafIssues: [[UInt8]: Date] = [:]
         var recent: [TimelineEntry] = []
 
         static let recentCount = 5
@@ -110,6 +124,7 @@ public final class HistoryStore: HostHistoryRecorder {
                 unavailable: failure.code == 14 || failure.code == 8)
         }
         do {
+            if mode == .reader { try readAnywhere() }
             let (application, version) = try readHeader()
             let hasTables = try tableCount() > 0
             if hasTables && application != Self.applicationID {
@@ -119,10 +134,15 @@ public final class HistoryStore: HostHistoryRecorder {
                 throw HistoryError(
                     path, "was written by a newer pinwatch (state schema \(version); this one knows \(Self.schemaVersion))")
             }
+            if hasTables { try verifyIntact() }
+            fileVersion = version
             guard mode == .writer else { return }
             if !inMemory { try connection.execute("PRAGMA journal_mode=WAL") }
             try connection.execute("PRAGMA synchronous=NORMAL")
-            if version < Self.schemaVersion { try migrate(from: version) }
+            if version < Self.schemaVersion {
+                try migrate(from: version)
+                fileVersion = Self.schemaVersion
+            }
             try prune(olderThan: now.addingTimeInterval(-Double(max(1, historyDays)) * 86_400))
         } catch let error as HistoryError {
             throw error
@@ -130,6 +150,29 @@ public final class HistoryStore: HostHistoryRecorder {
             throw HistoryError(path, Self.describe(error))
         } catch {
             throw HistoryError(path, "\(error)")
+        }
+    }
+
+    /// A WAL file is read through its index (`-shm`), which SQLite creates
+    /// beside it: impossible in a read-only folder or mount once the writer
+    /// has gone. Nothing can change such a file, so it is read as immutable.
+    private func readAnywhere() throws {
+        do {
+            try connection.query("PRAGMA schema_version")
+        } catch let error as SQLiteError where error.isCannotOpenOrWrite {
+            connection = try SQLiteConnection(path: path, readOnly: true, immutable: true)
+        }
+    }
+
+    /// Readers and writers check a file alike, so `history` never shows
+    /// what `serve` refuses. quick_check reads every page once, as the
+    /// writer's pruning does anyway (see DECISIONS).
+    private func verifyIntact() throws {
+        var verdict: [String] = []
+        try connection.query("PRAGMA quick_check(1)") { verdict.append($0.text(0)) }
+        guard verdict == ["ok"] else {
+            let finding = (verdict.first ?? "quick_check said nothing").replacingOccurrences(of: "*** in database main ***", with: "")
+            throw SQLiteError.damage(finding.split(whereSeparator: \.isNewline).joined(separator: " "))
         }
     }
 
@@ -193,7 +236,16 @@ public final class HistoryStore: HostHistoryRecorder {
             id INTEGER PRIMARY KEY, host_id INTEGER NOT NULL REFERENCES host(id), at INTEGER NOT NULL,
             status TEXT NOT NULL, severity TEXT NOT NULL, reason TEXT NOT NULL, alerts TEXT NOT NULL);
         CREATE INDEX status_by_host ON status_change(host_id, at);
+        """,
+        // Every change of chain, a return to one seen before included;
+        // until now only each chain's first sighting was kept.
         """
+        CREATE TABLE chain_change(
+            id INTEGER PRIMARY KEY, host_id INTEGER NOT NULL REFERENCES host(id),
+            chain_id INTEGER NOT NULL REFERENCES chain(id), at INTEGER NOT NULL);
+        CREATE INDEX chain_change_by_host ON chain_change(host_id, at);
+        INSERT INTO chain_change(host_id, chain_id, at) SELECT host_id, id, first_seen FROM chain ORDER BY first_seen, id;
+        """,
     ]
 
     private func migrate(from version: Int32) throws {
@@ -221,16 +273,27 @@ public final class HistoryStore: HostHistoryRecorder {
                 DELETE FROM status_change WHERE at < ?1
                 AND id NOT IN (SELECT max(id) FROM status_change GROUP BY host_id)
                 """, [.integer(seconds)])
+            try connection.query(
+                """
+                DELETE FROM chain_change WHERE (at < ?1 AND id NOT IN (SELECT max(id) FROM chain_change GROUP BY host_id))
+                OR chain_id NOT IN (SELECT id FROM chain)
+                """, [.integer(seconds)])
             try connection.query("DELETE FROM certificate WHERE not_after < ?1", [.integer(seconds)])
         }
     }
 
     // MARK: Recording
 
+    /// A failed write (disk full, file system gone read-only…) rolls back
+    /// and leaves the reports without history; the next call tries again,
+    /// so recording resumes by itself once the space is back.
     public func record(_ reports: [HostReport], at date: Date) -> [HostReport] {
-        guard failure == nil else { return reports }
+        // The transaction rolls back whole on failure: so must what this
+        // store remembers of it (row ids, last chains), or the next cycle
+        // would skip the changes that were never written.
+        undo = Undo()
         do {
-            return try connection.transaction {
+            let annotated = try connection.transaction {
                 var unchanged: [Int64] = []
                 let annotated = try reports.map { try record($0, at: date, unchangedChains: &unchanged) }
                 // One statement for every chain seen again: most hosts, most cycles.
@@ -241,17 +304,37 @@ public final class HistoryStore: HostHistoryRecorder {
                 }
                 return annotated
             }
+            updateHealth { $0.failing = false }
+            return annotated
         } catch {
-            failure = "\(path): history recording stopped: \(error)"
+            for (key, state) in undo.hosts { hosts[key] = state }
+            for digest in undo.certificates { certificateIDs[digest] = nil }
+            for text in undo.names { nameIDs[text] = nil }
+            let message = "\(path): \(error)"
+            updateHealth {
+                $0.failedWrites += 1
+                $0.lastFailure = message
+                $0.failing = true
+            }
             return reports
         }
+    }
+
+    public var writeHealth: HistoryWriteHealth {
+        healthLock.lock()
+        defer { healthLock.unlock() }
+        return health
+    }
+
+    private func updateHealth(_ change: (inout HistoryWriteHealth) -> Void) {
+        healthLock.lock()
+        change(&health)
+        healthLock.unlock()
     }
 
     private func record(_ report: HostReport, at date: Date, unchangedChains: inout [Int64]) throws -> HostReport {
         var state = try hostState(for: report.config, at: date)
         let seconds = Int64(date.timeIntervalSince1970)
-        var caKeysChanged = false
-        var previousCANames: [String] = []
         if let chain = ObservedChain(report) {
             let digests = chain.levels.map(\.certSHA256)
             if digests == state.certificateDigests, let chainID = state.chainID {
@@ -260,18 +343,27 @@ public final class HistoryStore: HostHistoryRecorder {
                 if let previous = state.chain {
                     let change = HistoryTimeline.describeChange(from: previous, to: chain).joined(separator: "; ")
                     if !change.isEmpty { state.remember(TimelineEntry(date: date, kind: .chain, text: change)) }
-                    caKeysChanged = previous.caKeys != chain.caKeys
-                    previousCANames = previous.levels.dropFirst().map { HistoryTimeline.commonName($0.subject) }
-                    if previous.leaf?.certSHA256 != chain.leaf?.certSHA256 { state.leafChanges.append(date) }
+                    state.caChange = Self.caChange(from: previous, to: chain, at: date)
                 } else {
-                    state.leafChanges.append(date)
                     state.remember(TimelineEntry(date: date, kind: .chain, text: HistoryTimeline.firstSeen(chain)))
                 }
-                state.chainID = try storeChain(chain, hostID: state.id, seconds: seconds)
+                if let leaf = chain.leaf {
+                    state.leafIssues[leaf.certSHA256] = leaf.notBefore
+                    // The forecast reads the latest dozen: a flapping host must not grow this.
+                    if state.leafIssues.count > 24, let oldest = state.leafIssues.min(by: { $0.value < $1.value })?.key {
+                        state.leafIssues[oldest] = nil
+                    }
+                }
+                let chainID = try storeChain(chain, hostID: state.id, seconds: seconds)
+                try connection.query(
+                    "INSERT INTO chain_change(host_id, chain_id, at) VALUES (?1, ?2, ?3)",
+                    [.integer(state.id), .integer(chainID), .integer(seconds)])
+                state.chainID = chainID
                 state.certificateDigests = digests
                 state.chain = chain
             }
         }
+        let recordedBefore = state.status
         let current = (status: report.status.rawValue, severity: report.severity.rawValue)
         if state.status == nil || state.status! != current {
             try connection.query(
@@ -291,13 +383,25 @@ public final class HistoryStore: HostHistoryRecorder {
             state.status = current
         }
         state.recentChanges.removeAll { date.timeIntervalSince($0) > 86_400 }
+        if undo.hosts[report.config.identityKey] == nil {
+            undo.hosts[report.config.identityKey] = .some(hosts[report.config.identityKey])
+        }
         hosts[report.config.identityKey] = state
 
-        let renewal = Self.renewal(leafChanges: state.leafChanges, leaf: state.chain?.leaf, now: date)
+        let renewal = Self.renewal(leafIssues: state.leafIssues, leaf: state.chain?.leaf, now: date)
         let history = HostHistory(
             statusSince: state.since, changesLast24Hours: state.recentChanges.count, renewal: renewal,
-            caKeysChanged: caKeysChanged, previousCANames: previousCANames, recent: state.recent)
+            caKeysChanged: state.caChange.map { date.timeIntervalSince($0.date) < HostHistory.chainChangeWindow } ?? false,
+            caChange: state.caChange?.text, caChangedAt: state.caChange?.date, recent: state.recent,
+            previousStatus: recordedBefore.flatMap { HostStatus(rawValue: $0.status) },
+            previousSeverity: recordedBefore.flatMap { HostSeverity(rawValue: $0.severity) })
         return report.with(history: history, now: date)
+    }
+
+    /// The change to remember for the `chain_changed` warning, or nil when
+    /// the CA-level keys stayed (a later change ends an earlier warning).
+    private static func caChange(from previous: ObservedChain, to chain: ObservedChain, at date: Date) -> (date: Date, text: String)? {
+        previous.caKeys == chain.caKeys ? nil : (date, HistoryTimeline.caChange(from: previous, to: chain))
     }
 
     /// A chain seen before on this host (a rollback) gets its row back;
@@ -353,6 +457,7 @@ public final class HistoryStore: HostHistoryRecorder {
             id = connection.lastInsertedRowID
         }
         certificateIDs[certificate.certSHA256] = id
+        undo.certificates.append(certificate.certSHA256)
         return id!
     }
 
@@ -366,6 +471,7 @@ public final class HistoryStore: HostHistoryRecorder {
             id = connection.lastInsertedRowID
         }
         nameIDs[text] = id
+        undo.names.append(text)
         return id!
     }
 
@@ -385,12 +491,24 @@ public final class HistoryStore: HostHistoryRecorder {
         }
         var state = HostState(id: id)
         let chains = try chains(hostID: id, limit: 13)
-        if let latest = chains.last {
-            state.chainID = latest.id
-            state.chain = latest.chain
-            state.certificateDigests = latest.chain.levels.map(\.certSHA256)
+        state.leafIssues = Self.leafIssues(in: chains)
+        // The chain served last is the latest change's, which may be an old one back again.
+        var latestChanges: [ChainChange] = []
+        try connection.query(
+            "SELECT at, chain_id FROM chain_change WHERE host_id = ?1 ORDER BY at DESC, id DESC LIMIT 2", [.integer(id)]
+        ) { latestChanges.append(ChainChange(at: $0.integer(0), chainID: $0.integer(1))) }
+        var known = Dictionary(chains.map { ($0.id, $0.chain) }, uniquingKeysWith: { first, _ in first })
+        for change in latestChanges where known[change.chainID] == nil {
+            known[change.chainID] = try chain(id: change.chainID)?.chain
         }
-        state.leafChanges = Self.leafChanges(in: chains)
+        if let latest = latestChanges.first, let chain = known[latest.chainID] {
+            state.chainID = latest.chainID
+            state.chain = chain
+            state.certificateDigests = chain.levels.map(\.certSHA256)
+            if latestChanges.count == 2, let previous = known[latestChanges[1].chainID] {
+                state.caChange = Self.caChange(from: previous, to: chain, at: Date(timeIntervalSince1970: Double(latest.at)))
+            }
+        }
         let statuses = try statuses(hostID: id, since: nil)
         if let last = statuses.last {
             state.status = (last.status.rawValue, last.severity.rawValue)
@@ -408,29 +526,29 @@ public final class HistoryStore: HostHistoryRecorder {
             previous = status.status
         }
         state.recentChanges = state.recentChanges.filter { date.timeIntervalSince($0) <= 86_400 }
-        state.recent = Array(
-            HistoryTimeline.entries(chains: chains.map { ($0.firstSeen, $0.chain) }, statuses: statuses).suffix(HostState.recentCount))
+        try streamEntries(
+            hostID: id, window: HistoryWindow(since: nil, limit: HostState.recentCount), heading: { _ in },
+            entry: { state.recent.append($0) })
         return state
     }
 
     // MARK: Reading
 
-    /// When each new leaf was first seen, oldest first.
-    static func leafChanges(in chains: [StoredChain]) -> [Date] {
-        var dates: [Date] = []
-        var previousLeaf: [UInt8]?
-        for entry in chains where entry.chain.leaf?.certSHA256 != previousLeaf {
-            dates.append(entry.firstSeen)
-            previousLeaf = entry.chain.leaf?.certSHA256
+    /// When each distinct leaf was issued, by its digest.
+    static func leafIssues(in chains: [StoredChain]) -> [[UInt8]: Date] {
+        var issues: [[UInt8]: Date] = [:]
+        for entry in chains {
+            if let leaf = entry.chain.leaf { issues[leaf.certSHA256] = leaf.notBefore }
         }
-        return dates
+        return issues
     }
 
-    /// The forecast from the latest dozen renewals: older ones say little
+    /// The forecast from the latest dozen leaves: older ones say little
     /// about the cadence now.
-    static func renewal(leafChanges: [Date], leaf: ObservedCertificate?, now: Date) -> RenewalEstimate? {
+    static func renewal(leafIssues: [[UInt8]: Date], leaf: ObservedCertificate?, now: Date) -> RenewalEstimate? {
         leaf.map {
-            RenewalForecast.estimate(leafChanges: Array(leafChanges.suffix(12)), notBefore: $0.notBefore, notAfter: $0.notAfter, now: now)
+            RenewalForecast.estimate(
+                issued: Array(leafIssues.values.sorted().suffix(13)), notBefore: $0.notBefore, notAfter: $0.notAfter, now: now)
         }
     }
 
@@ -448,31 +566,58 @@ public final class HistoryStore: HostHistoryRecorder {
             "SELECT id, levels, first_seen, last_seen FROM chain WHERE host_id = ?1 ORDER BY first_seen DESC, id DESC LIMIT ?2",
             [.integer(hostID), .integer(Int64(limit ?? Int(Int32.max)))]
         ) { rows.append(($0.integer(0), $0.text(1), $0.integer(2), $0.integer(3))) }
-        return try rows.reversed().map { row in
-            var levels: [ObservedCertificate] = []
-            for part in row.levels.split(separator: " ") {
-                guard let letter = part.first, let role = Self.roleLetter.first(where: { $0.value == letter })?.key,
-                    let certificateID = Int64(part.dropFirst())
-                else { continue }
-                try connection.query(
-                    """
-                    SELECT digest, spki, subject.text, issuer.text, not_before, not_after FROM certificate
-                    JOIN name AS subject ON subject.id = subject_id JOIN name AS issuer ON issuer.id = issuer_id
-                    WHERE certificate.id = ?1
-                    """,
-                    [.integer(certificateID)]
-                ) { certificate in
-                    levels.append(
-                        ObservedCertificate(
-                            role: role, spkiSHA256: certificate.blob(1), certSHA256: certificate.blob(0), subject: certificate.text(2),
-                            issuer: certificate.text(3), notBefore: Date(timeIntervalSince1970: Double(certificate.integer(4))),
-                            notAfter: Date(timeIntervalSince1970: Double(certificate.integer(5)))))
-                }
-            }
-            return StoredChain(
-                id: row.id, firstSeen: Date(timeIntervalSince1970: Double(row.first)),
-                lastSeen: Date(timeIntervalSince1970: Double(row.last)), chain: ObservedChain(levels: levels))
+        return try rows.reversed().map(storedChain)
+    }
+
+    func chain(id: Int64) throws -> StoredChain? {
+        var row: (id: Int64, levels: String, first: Int64, last: Int64)?
+        try connection.query("SELECT id, levels, first_seen, last_seen FROM chain WHERE id = ?1", [.integer(id)]) {
+            row = ($0.integer(0), $0.text(1), $0.integer(2), $0.integer(3))
         }
+        return try row.map(storedChain)
+    }
+
+    struct ChainChange {
+        var at: Int64
+        var chainID: Int64
+    }
+
+    /// Every chain change of the host, oldest first. A schema 1 file (read
+    /// without migrating) kept only each chain's first sighting.
+    func chainChanges(hostID: Int64) throws -> [ChainChange] {
+        var changes: [ChainChange] = []
+        let sql =
+            fileVersion >= 2
+            ? "SELECT at, chain_id FROM chain_change WHERE host_id = ?1 ORDER BY at, id"
+            : "SELECT first_seen, id FROM chain WHERE host_id = ?1 ORDER BY first_seen, id"
+        try connection.query(sql, [.integer(hostID)]) { changes.append(ChainChange(at: $0.integer(0), chainID: $0.integer(1))) }
+        return changes
+    }
+
+    private func storedChain(_ row: (id: Int64, levels: String, first: Int64, last: Int64)) throws -> StoredChain {
+        var levels: [ObservedCertificate] = []
+        for part in row.levels.split(separator: " ") {
+            guard let letter = part.first, let role = Self.roleLetter.first(where: { $0.value == letter })?.key,
+                let certificateID = Int64(part.dropFirst())
+            else { continue }
+            try connection.query(
+                """
+                SELECT digest, spki, subject.text, issuer.text, not_before, not_after FROM certificate
+                JOIN name AS subject ON subject.id = subject_id JOIN name AS issuer ON issuer.id = issuer_id
+                WHERE certificate.id = ?1
+                """,
+                [.integer(certificateID)]
+            ) { certificate in
+                levels.append(
+                    ObservedCertificate(
+                        role: role, spkiSHA256: certificate.blob(1), certSHA256: certificate.blob(0), subject: certificate.text(2),
+                        issuer: certificate.text(3), notBefore: Date(timeIntervalSince1970: Double(certificate.integer(4))),
+                        notAfter: Date(timeIntervalSince1970: Double(certificate.integer(5)))))
+            }
+        }
+        return StoredChain(
+            id: row.id, firstSeen: Date(timeIntervalSince1970: Double(row.first)),
+            lastSeen: Date(timeIntervalSince1970: Double(row.last)), chain: ObservedChain(levels: levels))
     }
 
     func statuses(hostID: Int64, since: Date?) throws -> [RecordedStatus] {
@@ -489,26 +634,145 @@ public final class HistoryStore: HostHistoryRecorder {
         return statuses
     }
 
-    /// Every recorded host named `host` (on `port`, when given): one per
-    /// SNI/connect combination.
+    /// Every recorded host named `host` (on `port`, when given), whole:
+    /// one per SNI/connect combination.
     public func timelines(host: String, port: Int?, now: Date = Date()) throws(HistoryError) -> [HostTimeline] {
+        var timelines: [HostTimeline] = []
+        try forEachTimeline(
+            host: host, port: port, window: .all, now: now, heading: { heading, _ in timelines.append(heading) },
+            entry: { timelines[timelines.count - 1].entries.append($0) })
+        return timelines
+    }
+
+    /// Every recorded host named `host` (on `port`, when given): `heading`
+    /// (no entries) with how many earlier entries `window` leaves out, then
+    /// `entry` for each entry shown, oldest first. Status rows are read
+    /// one at a time, never all at once. Returns the number of hosts.
+    @discardableResult
+    public func forEachTimeline(
+        host: String, port: Int?, window: HistoryWindow, now: Date = Date(), heading: (HostTimeline, _ omitted: Int) -> Void,
+        entry: (TimelineEntry) -> Void
+    ) throws(HistoryError) -> Int {
         do {
             var rows: [(id: Int64, host: String, port: Int, sni: String, connect: String?)] = []
             try connection.query(
                 "SELECT id, host, port, sni, connect FROM host WHERE lower(host) = lower(?1) AND (?2 = 0 OR port = ?2) ORDER BY port, id",
                 [.text(host), .integer(Int64(port ?? 0))]
             ) { rows.append(($0.integer(0), $0.text(1), Int($0.integer(2)), $0.text(3), $0.isNull(4) ? nil : $0.text(4))) }
-            return try rows.map { row in
+            for row in rows {
                 let chains = try chains(hostID: row.id)
-                let statuses = try statuses(hostID: row.id, since: nil)
-                let renewal = Self.renewal(leafChanges: Self.leafChanges(in: chains), leaf: chains.last?.chain.leaf, now: now)
-                return HostTimeline(
-                    host: row.host, port: row.port, serverName: row.sni, connect: row.connect,
-                    entries: HistoryTimeline.entries(chains: chains.map { ($0.firstSeen, $0.chain) }, statuses: statuses),
-                    renewal: renewal, firstSeen: chains.first?.firstSeen, lastSeen: chains.last?.lastSeen)
+                let changes = try chainChanges(hostID: row.id)
+                let served = changes.last.flatMap { last in chains.first { $0.id == last.chainID } } ?? chains.last
+                let renewal = Self.renewal(leafIssues: Self.leafIssues(in: chains), leaf: served?.chain.leaf, now: now)
+                let timeline = HostTimeline(
+                    host: row.host, port: row.port, serverName: row.sni, connect: row.connect, entries: [], renewal: renewal,
+                    firstSeen: chains.first?.firstSeen, lastSeen: chains.map(\.lastSeen).max())
+                try streamEntries(
+                    hostID: row.id, chains: chains, changes: changes, window: window, heading: { heading(timeline, $0) }, entry: entry)
             }
+            return rows.count
         } catch {
             throw HistoryError(path, Self.describe(error as? SQLiteError ?? SQLiteError(code: 1, message: "\(error)")))
         }
+    }
+
+    /// Chain changes are kept in memory as two numbers each, described only
+    /// when shown; status rows are many. The window's latest `limit`
+    /// entries are found newest first, stepping at most `limit` rows, then
+    /// read again oldest first from there, merged with the chain changes (a
+    /// chain first at a tie).
+    private func streamEntries(
+        hostID: Int64, chains: [StoredChain]? = nil, changes: [ChainChange]? = nil, window: HistoryWindow, heading: (Int) -> Void,
+        entry: (TimelineEntry) -> Void
+    ) throws {
+        let chains = try chains ?? self.chains(hostID: hostID)
+        let changes = try changes ?? chainChanges(hostID: hostID)
+        let chainsByID = Dictionary(chains.map { ($0.id, $0.chain) }, uniquingKeysWith: { first, _ in first })
+        // Stored times are whole seconds: a window from 10:00:00.5 starts at 10:00:01.
+        let since = window.since.map { Int64($0.timeIntervalSince1970.rounded(.up)) } ?? Int64.min
+        let firstInWindow = changes.firstIndex { $0.at >= since } ?? changes.count
+        let chainEntries = ChainChangeEntries(changes: changes, chains: chainsByID, first: firstInWindow)
+        var statusCount = 0
+        try connection.query(
+            "SELECT count(*) FROM status_change WHERE host_id = ?1 AND at >= ?2", [.integer(hostID), .integer(since)]
+        ) { statusCount = Int($0.integer(0)) }
+        let total = chainEntries.count + statusCount
+        let shown = min(total, window.limit.map { max(0, $0) } ?? total)
+
+        var remaining = shown
+        var firstChain = chainEntries.count
+        var firstStatus: (at: Int64, id: Int64)?
+        try connection.query(
+            "SELECT at, id FROM status_change WHERE host_id = ?1 AND at >= ?2 ORDER BY at DESC, id DESC LIMIT ?3",
+            [.integer(hostID), .integer(since), .integer(Int64(shown))]
+        ) { row in
+            let at = row.integer(0)
+            while remaining > 0, firstChain > 0, chainEntries.at(firstChain - 1) > at {
+                firstChain -= 1
+                remaining -= 1
+            }
+            guard remaining > 0 else { return }
+            firstStatus = (at, row.integer(1))
+            remaining -= 1
+        }
+        firstChain -= min(firstChain, remaining)
+        heading(total - shown)
+
+        var pendingChain = firstChain
+        if let firstStatus {
+            var previous: HostStatus?
+            try connection.query(
+                """
+                SELECT status FROM status_change WHERE host_id = ?1 AND (at < ?2 OR (at = ?2 AND id < ?3))
+                ORDER BY at DESC, id DESC LIMIT 1
+                """, [.integer(hostID), .integer(firstStatus.at), .integer(firstStatus.id)]
+            ) { previous = HostStatus(rawValue: $0.text(0)) }
+            try connection.query(
+                """
+                SELECT at, status, severity, reason FROM status_change
+                WHERE host_id = ?1 AND (at > ?2 OR (at = ?2 AND id >= ?3)) ORDER BY at, id
+                """, [.integer(hostID), .integer(firstStatus.at), .integer(firstStatus.id)]
+            ) { row in
+                guard let status = HostStatus(rawValue: row.text(1)), let severity = HostSeverity(rawValue: row.text(2)) else { return }
+                let date = Date(timeIntervalSince1970: Double(row.integer(0)))
+                while pendingChain < chainEntries.count, chainEntries.at(pendingChain) <= row.integer(0) {
+                    entry(chainEntries[pendingChain])
+                    pendingChain += 1
+                }
+                entry(
+                    HistoryTimeline.statusEntry(
+                        RecordedStatus(date: date, status: status, severity: severity, reason: row.text(3)), after: previous))
+                previous = status
+            }
+        }
+        for index in pendingChain..<chainEntries.count { entry(chainEntries[index]) }
+    }
+}
+
+/// A host's chain changes in a window, each described against the chain
+/// before it when asked for: a host whose backends flap between two leaves
+/// has a change per cycle, and only the shown ones need words.
+private struct ChainChangeEntries {
+    let changes: [HistoryStore.ChainChange]
+    let chains: [Int64: ObservedChain]
+    /// The first change in the window; index 0 here.
+    let first: Int
+
+    var count: Int { changes.count - first }
+
+    func at(_ index: Int) -> Int64 { changes[first + index].at }
+
+    subscript(index: Int) -> TimelineEntry {
+        let position = first + index
+        let change = changes[position]
+        let date = Date(timeIntervalSince1970: Double(change.at))
+        guard let chain = chains[change.chainID] else {
+            return TimelineEntry(date: date, kind: .chain, text: "chain changed (no longer stored)")
+        }
+        guard position > 0, let previous = chains[changes[position - 1].chainID] else {
+            return TimelineEntry(date: date, kind: .chain, text: HistoryTimeline.firstSeen(chain))
+        }
+        let text = HistoryTimeline.describeChange(from: previous, to: chain).joined(separator: "; ")
+        return TimelineEntry(date: date, kind: .chain, text: text.isEmpty ? "chain re-issued with the same keys" : text)
     }
 }

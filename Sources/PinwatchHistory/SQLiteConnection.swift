@@ -10,6 +10,14 @@ struct SQLiteError: Error, CustomStringConvertible {
 
     /// The file is not a database at all, or its pages are damaged.
     var isDamage: Bool { code == SQLITE_NOTADB || code == SQLITE_CORRUPT }
+
+    /// A file or its WAL index could not be opened, or not for writing.
+    var isCannotOpenOrWrite: Bool { code == SQLITE_CANTOPEN || code == SQLITE_READONLY }
+
+    /// Rows that contradict each other: damage SQLite itself cannot see.
+    static func damage(_ message: String) -> SQLiteError {
+        SQLiteError(code: SQLITE_CORRUPT, message: message)
+    }
 }
 
 /// One connection, used from one thread at a time (the store's callers
@@ -18,12 +26,19 @@ final class SQLiteConnection {
     private var handle: OpaquePointer?
     private var cache: [String: OpaquePointer] = [:]
 
-    init(path: String, readOnly: Bool) throws {
+    /// `immutable`: read a file nothing can change (a read-only mount),
+    /// without the WAL index SQLite would otherwise have to create.
+    init(path: String, readOnly: Bool, immutable: Bool = false) throws {
         if let missing = pinwatch_sqlite_load() {
             throw SQLiteError(code: SQLITE_CANTOPEN, message: String(cString: missing))
         }
-        let flags = readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
-        let status = sqlite3_open_v2(path, &handle, flags | SQLITE_OPEN_NOMUTEX, nil)
+        var flags = readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+        var name = path
+        if immutable {
+            flags = SQLITE_OPEN_READONLY | SQLITE_OPEN_URI
+            name = "file:" + Self.uriEscaped(path) + "?immutable=1"
+        }
+        let status = sqlite3_open_v2(name, &handle, flags | SQLITE_OPEN_NOMUTEX, nil)
         guard status == SQLITE_OK else {
             let error = SQLiteError(code: status & 0xFF, message: handle.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open")
             sqlite3_close_v2(handle)
@@ -33,6 +48,21 @@ final class SQLiteConnection {
         // Another process mid-transaction (a `history` reader) is waited
         // for briefly instead of failing at once.
         sqlite3_busy_timeout(handle, 2000)
+    }
+
+    /// A path as a URI filename's path: `?`, `#` and `%` (and anything
+    /// else unusual) percent-encoded.
+    static func uriEscaped(_ path: String) -> String {
+        var out = ""
+        for byte in path.utf8 {
+            let scalar = Unicode.Scalar(byte)
+            if byte < 0x80, scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "/-._~".unicodeScalars.contains(scalar) {
+                out.unicodeScalars.append(scalar)
+            } else {
+                out += String(format: "%%%02X", byte)
+            }
+        }
+        return out
     }
 
     deinit {
@@ -52,7 +82,7 @@ final class SQLiteConnection {
     }
 
     /// Runs `sql` with `values` bound in order, calling `row` per result row.
-    func query(_ sql: String, _ values: [SQLiteValue] = [], row: ((SQLiteRow) throws -> Void)? = nil) throws {
+    func query(_ sql: String, _ values: [SQLiteValue] = [], row: (SQLiteRow) throws -> Void = { _ in }) throws {
         let statement = try prepared(sql)
         defer {
             sqlite3_reset(statement)
@@ -76,7 +106,7 @@ final class SQLiteConnection {
             let status = sqlite3_step(statement)
             if status == SQLITE_DONE { return }
             guard status == SQLITE_ROW else { throw failure(status) }
-            try row?(SQLiteRow(statement: statement!))
+            try row(SQLiteRow(statement: statement!))
         }
     }
 

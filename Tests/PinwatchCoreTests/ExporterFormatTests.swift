@@ -106,6 +106,69 @@ final class ExporterFormatTests: XCTestCase {
         }
     }
 
+    /// The first result after a restart is compared with what the history
+    /// store recorded last: the same trouble is not news, a change is.
+    func testAfterARestartTheRecordedSeverityIsThePreviousOne() throws {
+        let blocked = F.report(F.host(ca: [F.spkiPin(50)]), F.result(chain: F.chain()))
+        let ok = F.report(F.host(ca: [F.spkiPin(3)]), F.result(chain: F.chain()))
+        XCTAssertEqual(blocked.severity, .critical)
+        let recordedBlocked = HostHistory(previousStatus: .blocked, previousSeverity: .critical)
+        XCTAssertNil(SeverityTransition.between(nil, blocked.with(history: recordedBlocked, now: F.now), at: F.now))
+        let recovered = try XCTUnwrap(SeverityTransition.between(nil, ok.with(history: recordedBlocked, now: F.now), at: F.now))
+        XCTAssertEqual(recovered.previous?.severity, .critical)
+        XCTAssertEqual(recovered.previous?.status, .blocked)
+        let recordedOK = HostHistory(previousStatus: .ok, previousSeverity: .ok)
+        let broke = try XCTUnwrap(SeverityTransition.between(nil, blocked.with(history: recordedOK, now: F.now), at: F.now))
+        XCTAssertEqual(broke.previous?.severity, .ok)
+        XCTAssertNotNil(SeverityTransition.between(nil, blocked.with(history: HostHistory(), now: F.now), at: F.now), "never recorded")
+    }
+
+    /// leaf_only → ok while chain_changed holds the warning: a recovery
+    /// all the same, and the next event starts from ok, not leaf_only.
+    func testAStatusChangeWithinOneSeverityIsAnEvent() throws {
+        let leafOnly = F.report(F.host(ca: [F.spkiPin(50)], leaf: [F.spkiPin(1)]), F.result(chain: F.chain()))
+        XCTAssertEqual(leafOnly.status, .leafOnly)
+        XCTAssertEqual(leafOnly.severity, .warning)
+        let ok = F.report(F.host(ca: [F.spkiPin(3)]), F.result(chain: F.chain(intermediateKey: 7)))
+        let changing = ok.with(history: HostHistory(caKeysChanged: true, caChange: "intermediate CN=R11 → CN=R12"), now: F.now)
+        XCTAssertEqual(changing.severity, .warning)
+        let recovery = try XCTUnwrap(SeverityTransition.between(leafOnly, changing, at: F.now))
+        let event = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(recovery.json.utf8)) as? [String: Any])
+        XCTAssertEqual(event["event"] as? String, "status_changed")
+        XCTAssertEqual((event["old"] as? [String: String])?["status"], "leaf_only")
+        XCTAssertEqual((event["new"] as? [String: String])?["status"], "ok")
+        let calm = try XCTUnwrap(SeverityTransition.between(changing, ok, at: F.now))
+        XCTAssertEqual(calm.event, "severity_changed")
+        XCTAssertEqual(calm.previous?.status, .ok)
+        XCTAssertNil(SeverityTransition.between(ok, ok, at: F.now))
+        let unpinned = F.report(F.host(), F.result(chain: F.chain()))
+        XCTAssertNil(SeverityTransition.between(nil, unpinned, at: F.now), "a healthy first result, unpinned, is no event")
+    }
+
+    /// Each CA-level change counts once, however many cycles its warning
+    /// holds; one recorded before a restart is not counted again.
+    func testChainChangesAreCountedOncePerChangeFromStart() {
+        let started = F.now
+        var counter = ChainChangeCounter(started: started)
+        let steadyHost = HostConfig(host: "steady.example.com", pins: PinSet(ca: [F.spkiPin(3)], leaf: []))
+        let steady = F.report(steadyHost, F.result(chain: F.chain()))
+        let base = F.report(F.host(ca: [F.spkiPin(3)]), F.result(chain: F.chain(intermediateKey: 7)))
+        let changed = { (at: Date) in
+            base.with(history: HostHistory(caKeysChanged: true, caChange: "intermediate CN=R11 → CN=R12", caChangedAt: at), now: at)
+        }
+        counter.observe(changed(started.addingTimeInterval(-60)))
+        XCTAssertEqual(counter.total(for: base.config), 0, "before this run")
+        for _ in 0..<3 { counter.observe(changed(started.addingTimeInterval(60))) }
+        XCTAssertEqual(counter.total(for: base.config), 1, "one change, three cycles")
+        counter.observe(changed(started.addingTimeInterval(600)))
+        counter.observe(steady)
+        XCTAssertEqual(counter.total(for: base.config), 2)
+        let text = counter.exposition([base, steady])
+        XCTAssertTrue(text.contains("# TYPE pinwatch_chain_changes_total counter\n"), text)
+        XCTAssertTrue(text.contains("pinwatch_chain_changes_total{host=\"\(base.config.host)\",port=\"443\"} 2\n"), text)
+        XCTAssertTrue(text.contains("pinwatch_chain_changes_total{host=\"steady.example.com\",port=\"443\"} 0\n"), text)
+    }
+
     func testTransitionEventsCarryNoProxyDetails() throws {
         let proxy = ProxyRoute(scheme: .http, host: "proxy", port: 3128, username: "ops", password: "S3cr3t", source: "https_proxy")
         let blocked = F.report(F.host(ca: [F.spkiPin(50)]), F.result(chain: F.chain(), proxy: proxy))

@@ -26,6 +26,11 @@ final class DashboardDemoTests: XCTestCase {
             screen.contains("LEAF ONLY payments.demo:") && paymentsRow(screen)?.contains("⚠ leaf_only") == true
         }
         XCTAssertTrue(after.contains("rotated the intermediate of payments.demo"), "the footer says what happened: \(after)")
+        // The new leaf, seconds after pinwatch first saw the old one, is no
+        // cadence: its 60-day lifetime decides (renewed 30 days before expiry).
+        XCTAssertTrue(after.contains("LEAF ONLY payments.demo:"), after)
+        let banner = after.split(separator: "\n").first { $0.contains("LEAF ONLY payments.demo:") } ?? ""
+        XCTAssertTrue(banner.contains("breaks in ~30 days (next leaf renewal)"), String(banner))
 
         try session.send("q")
         let exited = try session.waitForScreen(timeout: 10) { $0.contains("EXITED:") }

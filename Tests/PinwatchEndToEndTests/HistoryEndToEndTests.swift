@@ -34,7 +34,8 @@ final class HistoryEndToEndTests: LocalFleetTestCase {
         XCTAssertEqual(rotated.status, "ok", "the root pin still matches")
         XCTAssertTrue(rotated.alerts.contains("chain_changed"), "\(rotated.alerts)")
         XCTAssertEqual(rotated.severity, "warning")
-        XCTAssertTrue(rotated.reason.contains("CA-level keys changed"), rotated.reason)
+        XCTAssertTrue(
+            rotated.reason.contains("CA-level keys changed (intermediate CN=E2E Issuing CA 1 → CN=Rotated Issuing CA)"), rotated.reason)
 
         let history = try fleet.run(["history", "rotating.test", "--state", statePath])
         XCTAssertEqual(history.status, 0, history.stderr)
@@ -130,6 +131,151 @@ final class HistoryEndToEndTests: LocalFleetTestCase {
         XCTAssertEqual(snapshot.status, 0, snapshot.stderr)
         XCTAssertFalse(snapshot.stderr.contains("not recorded"), snapshot.stderr)
         XCTAssertNotNil(try SnapshotJSON.decode(snapshot.stdout).host("steady.test").statusSince)
+    }
+
+    /// A full file system under a running serve: a 2 MB tmpfs in a mount
+    /// namespace of serve's own, filled from outside through
+    /// /proc/PID/root. Recording fails every cycle, is logged and counted,
+    /// and resumes once the space is freed, with the change made meanwhile.
+    func testAFullDiskIsLoggedAndCountedAndRecordingResumesOnceSpaceIsFreed() throws {
+        try XCTSkipUnless(getuid() == 0, "a tmpfs of the test's own needs root (a private mount namespace)")
+        let probe = try PinwatchBinary.runShell("unshare --mount true")
+        try XCTSkipUnless(probe.status == 0, "unshare --mount is not available: \(probe.stderr)")
+        let (rotating, leaf) = try fleet.serveLeaf("rotating.test")
+        fleet.add(
+            LocalFleet.Host(
+                name: "rotating.test", port: rotating.port, ca: [LocalFleet.pin(fleet.root.certificate)], leafCertificate: leaf.certificate)
+        )
+        try fleet.writeConfig(settings: ["interval: 1s"], timeout: "1s")
+        let small = fleet.directory.appendingPathComponent("small")
+        try FileManager.default.createDirectory(at: small, withIntermediateDirectories: true)
+        let port = try LocalPorts.closedPort()
+        let serve = try BackgroundProcess(
+            "/usr/bin/unshare",
+            [
+                "--mount", "sh", "-c", "mount -t tmpfs -o size=2m tmpfs \"$1\" && shift && exec \"$@\"", "sh", small.path,
+                PinwatchBinary.url.path, "serve", "--config", fleet.configURL.path, "--listen", "127.0.0.1:\(port)", "--state",
+                small.appendingPathComponent("state.sqlite").path,
+            ], directory: fleet.directory, name: "serve-full-disk")
+        defer { serve.stop() }
+        try waitUntil(timeout: 20, "serve ready: \(serve.stderr)") {
+            (try? LoopbackHTTP.get(port: port, "/-/ready", timeout: 2))?.status == 200
+        }
+        let inside = "/proc/\(serve.pid)/root\(small.path)"
+        let fill = try PinwatchBinary.runShell("dd if=/dev/zero of='\(inside)/filler' bs=64k 2>&1; df -k '\(inside)'")
+        XCTAssertTrue(fill.stdout.contains("No space left on device"), fill.stdout + fill.stderr)
+        try fleet.world.rotateIntermediate(of: rotating, hostName: "rotating.test", newIssuerName: "Rotated Issuing CA")
+
+        try waitUntil(timeout: 20, "no failure logged: \(serve.stderr)") { serve.stderr.contains("history writes failing") }
+        let writeErrors = { () -> Int in
+            let body = (try? LoopbackHTTP.get(port: port, "/metrics").body) ?? ""
+            let line = body.split(separator: "\n").first { $0.hasPrefix("pinwatch_history_write_errors_total ") } ?? ""
+            return Int(line.split(separator: " ").last ?? "") ?? 0
+        }
+        try waitUntil(timeout: 10, "the failures are not counted") { writeErrors() >= 2 }
+        XCTAssertEqual(serve.stderr.components(separatedBy: "history writes failing").count, 2, "logged once, not every cycle")
+
+        XCTAssertEqual(unlink("\(inside)/filler"), 0, String(cString: strerror(errno)))
+        try waitUntil(timeout: 20, "recording never resumed: \(serve.stderr)") { serve.stderr.contains("history recording resumed") }
+        // Read inside serve's namespace: SQLite resolves /proc/PID/root to "/".
+        let history = try PinwatchBinary.runShell(
+            "nsenter --target \(serve.pid) --mount '\(PinwatchBinary.url.path)' history rotating.test --state '\(small.path)/state.sqlite'")
+        XCTAssertEqual(history.status, 0, history.stderr)
+        XCTAssertTrue(
+            history.stdout.contains("intermediate changed CN=E2E Issuing CA 1 → CN=Rotated Issuing CA"),
+            "the rotation made while the disk was full: \(history.stdout)")
+    }
+
+    /// `history` reads at any time, a read-only mount included (after the
+    /// writer has gone, nobody can create the WAL index there).
+    func testHistoryReadsAStateFileOnAReadOnlyMount() throws {
+        try XCTSkipUnless(getuid() == 0, "a read-only mount of the test's own needs root (a private mount namespace)")
+        let probe = try PinwatchBinary.runShell("unshare --mount true")
+        try XCTSkipUnless(probe.status == 0, "unshare --mount is not available: \(probe.stderr)")
+        try fleet.addOK("archived.test")
+        try fleet.writeConfig()
+        let folder = fleet.directory.appendingPathComponent("archive")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let state = folder.appendingPathComponent("state.sqlite").path
+        let snapshot = try fleet.run(["snapshot", "--format", "json", "--state", state])
+        XCTAssertEqual(snapshot.status, 0, snapshot.stderr)
+        for format in ["text", "json"] {
+            let history = try PinwatchBinary.runShell(
+                """
+                exec unshare --mount sh -c 'mount --bind "$1" "$1" && mount -o remount,bind,ro "$1" && shift && exec "$@"' \
+                    sh '\(folder.path)' '\(PinwatchBinary.url.path)' history archived.test --state '\(state)' --format \(format)
+                """)
+            XCTAssertEqual(history.status, 0, history.stderr)
+            XCTAssertTrue(history.stdout.contains("first seen: CN=archived.test"), history.stdout)
+        }
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        XCTAssertEqual(files, ["state.sqlite", "state.sqlite.lock"], "nothing was left beside it")
+    }
+
+    /// A host in trouble when serve stops is still in trouble when it
+    /// starts again: the hook heard of it once, and not at every restart.
+    func testARestartDoesNotResendHookEventsForHostsStillInTheSameTrouble() throws {
+        try fleet.addLeafOnly("stale.test")
+        try fleet.addOK("fine.test")
+        let events = fleet.directory.appendingPathComponent("events")
+        try FileManager.default.createDirectory(at: events, withIntermediateDirectories: true)
+        let hook = try fleet.write("#!/bin/sh\ncat > \"$1/$(date +%s%N).json\"\n", to: "hook.sh")
+        chmod(hook.path, 0o755)
+        try fleet.writeConfig(settings: ["interval: 1s", "hooks:", "  - [\(hook.path), \(events.path)]"], timeout: "1s")
+        let eventCount = { (try? FileManager.default.contentsOfDirectory(atPath: events.path).count) ?? 0 }
+        for round in 1...2 {
+            let port = try LocalPorts.closedPort()
+            let serve = try BackgroundProcess(
+                PinwatchBinary.url.path,
+                ["serve", "--config", fleet.configURL.path, "--listen", "127.0.0.1:\(port)", "--state", statePath],
+                directory: fleet.directory, name: "serve-\(round)")
+            defer { serve.stop() }
+            let cycles = { () -> Int in
+                let body = (try? LoopbackHTTP.get(port: port, "/metrics").body) ?? ""
+                let line = body.split(separator: "\n").first { $0.hasPrefix("pinwatch_cycles_total ") } ?? ""
+                return Int(line.split(separator: " ").last ?? "") ?? 0
+            }
+            try waitUntil(timeout: 20, "serve \(round) never finished three cycles: \(serve.stderr)") { cycles() >= 3 }
+            // The log line is written when the transition is found; the hook's file a moment later.
+            try waitUntil(timeout: 10, "the hook never ran: \(serve.stderr)") { round == 2 || eventCount() == 1 }
+            XCTAssertEqual(eventCount(), 1, "round \(round): \(serve.stderr)")
+            XCTAssertEqual(serve.stderr.components(separatedBy: "msg=\"severity changed\"").count - 1, round == 1 ? 1 : 0, serve.stderr)
+        }
+    }
+
+    /// chain_changed is a state; Prometheus gets the event as a counter per
+    /// host, there from the start at 0, counted once per change.
+    func testServeCountsEachHostsChainChanges() throws {
+        let (rotating, leaf) = try fleet.serveLeaf("rotating.test")
+        fleet.add(
+            LocalFleet.Host(
+                name: "rotating.test", port: rotating.port, ca: [LocalFleet.pin(fleet.root.certificate)], leafCertificate: leaf.certificate)
+        )
+        try fleet.addOK("steady.test")
+        try fleet.writeConfig(settings: ["interval: 1s"], timeout: "1s")
+        let port = try LocalPorts.closedPort()
+        let serve = try BackgroundProcess(
+            PinwatchBinary.url.path,
+            ["serve", "--config", fleet.configURL.path, "--listen", "127.0.0.1:\(port)", "--state", statePath],
+            directory: fleet.directory, name: "serve-counting")
+        defer { serve.stop() }
+        let metric = { (host: String) -> Int? in
+            let body = (try? LoopbackHTTP.get(port: port, "/metrics").body) ?? ""
+            let line = body.split(separator: "\n").first { $0.hasPrefix("pinwatch_chain_changes_total{host=\"\(host)\"") }
+            return line.flatMap { Int($0.split(separator: " ").last ?? "") }
+        }
+        try waitUntil(timeout: 20, "no counter: \(serve.stderr)") { metric("rotating.test") == 0 && metric("steady.test") == 0 }
+        try fleet.world.rotateIntermediate(of: rotating, hostName: "rotating.test", newIssuerName: "Rotated Issuing CA")
+        try waitUntil(timeout: 20, "the change was not counted: \(serve.stderr)") { metric("rotating.test") == 1 }
+        let cycles = { () -> Int in
+            let body = (try? LoopbackHTTP.get(port: port, "/metrics").body) ?? ""
+            let line = body.split(separator: "\n").first { $0.hasPrefix("pinwatch_cycles_total ") } ?? ""
+            return Int(line.split(separator: " ").last ?? "") ?? 0
+        }
+        let counted = cycles()
+        try waitUntil(timeout: 20, "cycles stopped") { cycles() >= counted + 3 }
+        XCTAssertEqual(metric("rotating.test"), 1, "once, while its warning holds")
+        XCTAssertEqual(metric("steady.test"), 0)
     }
 
     func testBadStateFilesAreClearErrorsNamingTheWayOut() throws {

@@ -23,10 +23,13 @@ final class HistoryStoreTests: XCTestCase {
 
     // MARK: Fixtures
 
-    private func certificate(_ subject: String, key: UInt8, cert: UInt8, issuer: String, days: Double = 90) -> ChainCertificate {
-        ChainCertificate(
+    private func certificate(_ subject: String, key: UInt8, cert: UInt8, issuer: String, days: Double = 90, issued: Date? = nil)
+        -> ChainCertificate
+    {
+        let notBefore = issued ?? start
+        return ChainCertificate(
             facts: CertificateFacts(
-                subject: subject, issuer: issuer, notBefore: start, notAfter: start.addingTimeInterval(days * day),
+                subject: subject, issuer: issuer, notBefore: notBefore, notAfter: notBefore.addingTimeInterval(days * day),
                 keyDescription: "ECDSA P-256", spkiSHA256: [UInt8](repeating: key, count: 32),
                 keySHA256: [UInt8](repeating: key, count: 32),
                 certSHA256: [UInt8](repeating: cert, count: 32)),
@@ -35,11 +38,12 @@ final class HistoryStoreTests: XCTestCase {
 
     /// api.test with leaf `leaf` under intermediate `intermediate`; the CA
     /// pin is key 3 (the root) unless `caPin` says otherwise.
-    private func report(leaf: UInt8 = 1, intermediate: UInt8 = 2, intermediateName: String = "R11", caPin: UInt8 = 3, at date: Date)
-        -> HostReport
-    {
+    private func report(
+        host: String = "api.test", leaf: UInt8 = 1, intermediate: UInt8 = 2, intermediateName: String = "R11", caPin: UInt8 = 3,
+        leafIssued: Date? = nil, at date: Date
+    ) -> HostReport {
         let chain = [
-            certificate("CN=api.test", key: leaf, cert: leaf &+ 100, issuer: "CN=\(intermediateName)"),
+            certificate("CN=api.test", key: leaf, cert: leaf &+ 100, issuer: "CN=\(intermediateName)", issued: leafIssued),
             certificate("CN=\(intermediateName)", key: intermediate, cert: intermediate &+ 100, issuer: "CN=Root", days: 900),
             certificate("CN=Root", key: 3, cert: 103, issuer: "CN=Root", days: 5000),
         ]
@@ -47,7 +51,7 @@ final class HistoryStoreTests: XCTestCase {
             ca: [Pin(kind: .spki, digest: [UInt8](repeating: caPin, count: 32), text: "ca")],
             leaf: [Pin(kind: .spki, digest: [UInt8](repeating: leaf, count: 32), text: "leaf")])
         let result = ProbeResult(address: "127.0.0.1", chain: chain, sentCount: 2, trusted: true, finishedAt: date)
-        return Verdict.report(for: HostConfig(host: "api.test", pins: pins), result: result, now: date, warnDays: 21, criticalDays: 7)
+        return Verdict.report(for: HostConfig(host: host, pins: pins), result: result, now: date, warnDays: 21, criticalDays: 7)
     }
 
     private func refused(at date: Date) -> HostReport {
@@ -101,19 +105,31 @@ final class HistoryStoreTests: XCTestCase {
 
     func testLeafRenewalsAndACARotationMakeATimelineAndAForecast() throws {
         let store = try open()
-        _ = store.record([report(leaf: 1, at: start)], at: start)
-        _ = store.record([report(leaf: 4, at: start.addingTimeInterval(30 * day))], at: start.addingTimeInterval(30 * day))
-        _ = store.record([report(leaf: 5, at: start.addingTimeInterval(60 * day))], at: start.addingTimeInterval(60 * day))
-        let rotatedAt = start.addingTimeInterval(61 * day)
-        let rotated = store.record([report(leaf: 5, intermediate: 8, intermediateName: "R13", at: rotatedAt)], at: rotatedAt)[0]
+        // Each leaf seen the day after its issue: the cadence comes from the issue dates.
+        for (leaf, issued) in [(UInt8(1), 0.0), (4, 30), (5, 60)] {
+            let date = start.addingTimeInterval((issued + 1) * day)
+            _ = store.record([report(leaf: leaf, leafIssued: start.addingTimeInterval(issued * day), at: date)], at: date)
+        }
+        let rotatedAt = start.addingTimeInterval(62 * day)
+        let rotated = store.record(
+            [report(leaf: 5, intermediate: 8, intermediateName: "R13", leafIssued: start.addingTimeInterval(60 * day), at: rotatedAt)],
+            at: rotatedAt)[0]
         XCTAssertTrue(rotated.alerts.contains(.chainChanged))
         XCTAssertEqual(rotated.severity, .warning)
         XCTAssertEqual(rotated.history?.renewal?.basis, .observed)
         XCTAssertEqual(rotated.history?.renewal?.cadence, 30 * day)
         XCTAssertEqual(rotated.history?.renewal?.date, start.addingTimeInterval(90 * day))
-        let calm = store.record(
-            [report(leaf: 5, intermediate: 8, intermediateName: "R13", at: rotatedAt)], at: rotatedAt.addingTimeInterval(60))[0]
-        XCTAssertFalse(calm.alerts.contains(.chainChanged), "one cycle only")
+        XCTAssertEqual(
+            rotated.reason, "the CA-level keys changed (intermediate CN=R11 → CN=R13): pins still match, but a CA rotation may have begun")
+        let rotatedAgain = { (date: Date) in
+            self.report(
+                leaf: 5, intermediate: 8, intermediateName: "R13", leafIssued: self.start.addingTimeInterval(60 * self.day), at: date)
+        }
+        let nextCycle = rotatedAt.addingTimeInterval(60)
+        XCTAssertTrue(store.record([rotatedAgain(nextCycle)], at: nextCycle)[0].alerts.contains(.chainChanged), "not one cycle only")
+        let nextDay = rotatedAt.addingTimeInterval(HostHistory.chainChangeWindow + 60)
+        let calm = store.record([rotatedAgain(nextDay)], at: nextDay)[0]
+        XCTAssertFalse(calm.alerts.contains(.chainChanged), "the warning's time is over")
 
         let timeline = try XCTUnwrap(try open(.reader).timelines(host: "api.test", port: nil, now: rotatedAt).first)
         let chainTexts = timeline.entries.filter { $0.kind == .chain }.map(\.text)
@@ -149,6 +165,114 @@ final class HistoryStoreTests: XCTestCase {
         XCTAssertTrue(leafOnly.reason.contains("breaks in ~60 days (next leaf renewal)"), leafOnly.reason)
     }
 
+    /// Backends rolled back to the chain before: the return is a change of
+    /// its own in the timeline, and after a restart the chain served last
+    /// is the one compared with, not the newest stored.
+    func testAReturnToAChainSeenBeforeIsRecorded() throws {
+        let dates = (0..<4).map { start.addingTimeInterval(Double($0) * 3600) }
+        do {
+            let store = try open()
+            _ = store.record([report(leaf: 1, at: dates[0])], at: dates[0])
+            _ = store.record([report(leaf: 4, at: dates[1])], at: dates[1])
+            _ = store.record([report(leaf: 1, at: dates[2])], at: dates[2])
+        }
+        let store = try open(now: dates[3])
+        let again = store.record([report(leaf: 1, at: dates[3])], at: dates[3])[0]
+        XCTAssertEqual(again.history?.recent.filter { $0.date == dates[3] }, [], "no change after the restart")
+        var rows = 0
+        try store.connection.query("SELECT count(*) FROM chain") { rows = Int($0.integer(0)) }
+        XCTAssertEqual(rows, 2, "two distinct chains")
+        let timeline = try XCTUnwrap(try open(.reader).timelines(host: "api.test", port: nil, now: dates[3]).first)
+        let changes = timeline.entries.filter { $0.kind == .chain }
+        XCTAssertEqual(changes.map(\.date), Array(dates.prefix(3)), "\(changes)")
+        XCTAssertTrue(changes[2].text.hasPrefix("leaf key changed (CN=api.test, new \(PinText.sha256([UInt8](repeating: 1, count: 32))))"))
+        XCTAssertEqual(timeline.lastSeen, dates[3])
+    }
+
+    /// A schema 1 file (each chain's first sighting only) is read as it is
+    /// and migrated by the first writer, its chains becoming changes.
+    func testASchemaOneFileIsReadAndMigrated() throws {
+        do {
+            let old = try SQLiteConnection(path: path, readOnly: false)
+            try old.execute(
+                """
+                CREATE TABLE host(
+                    id INTEGER PRIMARY KEY, identity TEXT NOT NULL UNIQUE,
+                    host TEXT NOT NULL, port INTEGER NOT NULL, sni TEXT NOT NULL, connect TEXT);
+                CREATE TABLE name(id INTEGER PRIMARY KEY, text TEXT NOT NULL UNIQUE);
+                CREATE TABLE certificate(
+                    id INTEGER PRIMARY KEY, digest_key INTEGER NOT NULL, digest BLOB NOT NULL, spki BLOB NOT NULL,
+                    subject_id INTEGER NOT NULL REFERENCES name(id), issuer_id INTEGER NOT NULL REFERENCES name(id),
+                    not_before INTEGER NOT NULL, not_after INTEGER NOT NULL);
+                CREATE INDEX certificate_by_digest ON certificate(digest_key);
+                CREATE TABLE chain(
+                    id INTEGER PRIMARY KEY, host_id INTEGER NOT NULL REFERENCES host(id),
+                    levels TEXT NOT NULL, first_seen INTEGER NOT NULL, last_seen INTEGER NOT NULL);
+                CREATE INDEX chain_by_host ON chain(host_id, first_seen);
+                CREATE TABLE status_change(
+                    id INTEGER PRIMARY KEY, host_id INTEGER NOT NULL REFERENCES host(id), at INTEGER NOT NULL,
+                    status TEXT NOT NULL, severity TEXT NOT NULL, reason TEXT NOT NULL, alerts TEXT NOT NULL);
+                CREATE INDEX status_by_host ON status_change(host_id, at);
+                INSERT INTO host VALUES (1, 'api.test:443', 'api.test', 443, 'api.test', NULL);
+                INSERT INTO name VALUES (1, 'CN=api.test'), (2, 'CN=R11');
+                INSERT INTO certificate VALUES (1, 1, x'01', x'01', 1, 2, 1800000000, 1807776000);
+                INSERT INTO certificate VALUES (2, 2, x'02', x'02', 1, 2, 1800086400, 1807862400);
+                INSERT INTO chain VALUES (1, 1, 'l1', 1800000000, 1800000000), (2, 1, 'l2', 1800086400, 1800090000);
+                PRAGMA application_id=\(HistoryStore.applicationID);
+                PRAGMA user_version=1;
+                """)
+        }
+        let read = try XCTUnwrap(try open(.reader).timelines(host: "api.test", port: nil).first)
+        XCTAssertEqual(read.entries.filter { $0.kind == .chain }.count, 2, "\(read.entries)")
+        _ = try open()
+        let migrated = try XCTUnwrap(try open(.reader).timelines(host: "api.test", port: nil).first)
+        XCTAssertEqual(migrated.entries, read.entries)
+        var version: Int64 = 0
+        try open(.reader).connection.query("PRAGMA user_version") { version = $0.integer(0) }
+        XCTAssertEqual(version, 2)
+    }
+
+    /// The warning holds across a restart within its time, and the next
+    /// chain change ends it.
+    func testTheChainChangedWarningHoldsAcrossARestartUntilTheNextChange() throws {
+        let rotatedAt = start.addingTimeInterval(3600)
+        do {
+            let store = try open()
+            _ = store.record([report(at: start)], at: start)
+            let rotated = store.record([report(intermediate: 8, intermediateName: "R13", at: rotatedAt)], at: rotatedAt)[0]
+            XCTAssertTrue(rotated.alerts.contains(.chainChanged))
+        }
+        let later = rotatedAt.addingTimeInterval(600)
+        let store = try open(now: later)
+        let afterRestart = store.record([report(intermediate: 8, intermediateName: "R13", at: later)], at: later)[0]
+        XCTAssertTrue(afterRestart.alerts.contains(.chainChanged), afterRestart.reason)
+        XCTAssertTrue(afterRestart.reason.contains("(intermediate CN=R11 → CN=R13)"), afterRestart.reason)
+        let renewedAt = later.addingTimeInterval(600)
+        let renewed = store.record([report(leaf: 9, intermediate: 8, intermediateName: "R13", at: renewedAt)], at: renewedAt)[0]
+        XCTAssertFalse(renewed.alerts.contains(.chainChanged), "a later change ends it")
+    }
+
+    /// The demo's rotation: a host first seen, then minutes later a new
+    /// leaf. pinwatch's own first sighting is no renewal: the forecast
+    /// comes from the leaf's lifetime, and the reason never says "~0 days".
+    func testAFirstSightingAndOneReplacementGiveNoCadence() throws {
+        let replacedAt = start.addingTimeInterval(300)
+        do {
+            let store = try open()
+            _ = store.record([report(caPin: 77, at: start)], at: start)
+            let replaced = store.record([report(leaf: 6, caPin: 77, leafIssued: replacedAt, at: replacedAt)], at: replacedAt)[0]
+            XCTAssertEqual(replaced.status, .leafOnly)
+            XCTAssertEqual(replaced.history?.renewal?.basis, .lifetime)
+            XCTAssertTrue(replaced.reason.contains("breaks in ~60 days (next leaf renewal)"), replaced.reason)
+        }
+        // The same after a restart, read back from the file.
+        let later = replacedAt.addingTimeInterval(600)
+        let reopened = try open(now: later)
+        let again = reopened.record([report(leaf: 6, caPin: 77, leafIssued: replacedAt, at: later)], at: later)[0]
+        XCTAssertEqual(again.history?.renewal?.basis, .lifetime)
+        XCTAssertNil(again.history?.renewal?.cadence)
+    }
+
     func testRetentionPrunesOldChangesButKeepsEachHostsLatest() throws {
         do {
             let store = try open()
@@ -178,6 +302,87 @@ final class HistoryStoreTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: HistoryStore.inMemoryPath))
     }
 
+    // MARK: Reading a window
+
+    /// 300 status flips and a leaf change in the middle: the window shows
+    /// the latest entries exactly as the whole timeline has them, and
+    /// counts the rest.
+    func testAWindowShowsTheLatestEntriesOfTheWholeTimelineAndCountsTheRest() throws {
+        do {
+            let store = try open()
+            for round in 0..<300 {
+                let date = start.addingTimeInterval(Double(round) * 600)
+                _ = store.record([round.isMultiple(of: 2) ? report(leaf: round < 250 ? 1 : 4, at: date) : refused(at: date)], at: date)
+            }
+        }
+        let reader = try open(.reader)
+        let whole = try XCTUnwrap(try reader.timelines(host: "api.test", port: nil, now: start).first).entries
+        XCTAssertEqual(whole.count, 302, "300 statuses and 2 chains")
+        func window(_ window: HistoryWindow) throws -> (omitted: Int, entries: [TimelineEntry]) {
+            var omitted = -1
+            var entries: [TimelineEntry] = []
+            try reader.forEachTimeline(
+                host: "api.test", port: nil, window: window, now: start, heading: { omitted = $1 }, entry: { entries.append($0) })
+            return (omitted, entries)
+        }
+        for limit in [1, 2, 50, 51, 52, 53, 100, 301, 302] {
+            let shown = try window(HistoryWindow(since: nil, limit: limit))
+            XCTAssertEqual(shown.entries, Array(whole.suffix(limit)), "limit \(limit)")
+            XCTAssertEqual(shown.omitted, 302 - limit, "limit \(limit)")
+        }
+        let everything = try window(HistoryWindow(since: nil, limit: 1000))
+        XCTAssertEqual(everything.entries, whole)
+        XCTAssertEqual(everything.omitted, 0)
+        // From round 250 on: its leaf change, and rounds 250…299.
+        let since = start.addingTimeInterval(250 * 600)
+        let recent = try window(HistoryWindow(since: since, limit: nil))
+        XCTAssertEqual(recent.entries, whole.filter { $0.date >= since })
+        XCTAssertEqual(recent.entries.count, 51)
+        XCTAssertEqual(recent.omitted, 0, "the window's own cut is not counted as left out")
+        XCTAssertTrue(recent.entries[1].text.hasPrefix("status error → ok"), recent.entries[1].text)
+        let recentFew = try window(HistoryWindow(since: since, limit: 10))
+        XCTAssertEqual(recentFew.entries, Array(whole.suffix(10)))
+        XCTAssertEqual(recentFew.omitted, 41)
+    }
+
+    // MARK: Failing writes
+
+    /// SQLite's page ceiling makes a write that needs a new page fail with
+    /// SQLITE_FULL, the way a full disk does; lifting it is the space
+    /// coming back.
+    func testAFullDiskIsRetriedEachCycleAndRecordingResumesWhenThereIsSpace() throws {
+        let store = try open()
+        _ = store.record([report(at: start), report(host: "big.test", at: start)], at: start)
+        var pages: Int64 = 0
+        try store.connection.query("PRAGMA page_count") { pages = $0.integer(0) }
+        try store.connection.execute("PRAGMA max_page_count=\(pages)")
+        // api.test's new leaf fits; big.test's issuer name needs pages there
+        // are not, after api.test's rows were written in the same transaction.
+        let longName = String(repeating: "x", count: 20_000)
+        let renewed = { (date: Date) in
+            [self.report(leaf: 9, at: date), self.report(host: "big.test", leaf: 8, intermediateName: longName, at: date)]
+        }
+        for cycle in 1...3 {
+            let date = start.addingTimeInterval(Double(cycle) * 60)
+            let annotated = store.record(renewed(date), at: date)
+            XCTAssertNil(annotated[0].history, "a failed write gives no history")
+            XCTAssertEqual(store.writeHealth.failedWrites, cycle, "every cycle tries again")
+            XCTAssertTrue(store.writeHealth.failing)
+        }
+        XCTAssertTrue(store.writeHealth.lastFailure?.contains("full") == true, "\(String(describing: store.writeHealth.lastFailure))")
+
+        try store.connection.execute("PRAGMA max_page_count=1000000")
+        let freed = start.addingTimeInterval(3600)
+        let resumed = store.record(renewed(freed), at: freed)[0]
+        XCTAssertFalse(store.writeHealth.failing)
+        XCTAssertEqual(store.writeHealth.failedWrites, 3)
+        XCTAssertNotNil(resumed.history, "recorded again")
+        let timeline = try XCTUnwrap(try open(.reader).timelines(host: "api.test", port: nil, now: freed).first)
+        let changes = timeline.entries.filter { $0.kind == .chain && $0.date == freed }.map(\.text)
+        XCTAssertEqual(changes.count, 1, "the change missed while the disk was full is recorded now: \(timeline.entries)")
+        XCTAssertTrue(changes.first?.hasPrefix("leaf key changed") == true, "\(changes)")
+    }
+
     // MARK: Wrong files
 
     func testAFileThatIsNotSQLiteIsRefusedAndLeftAlone() throws {
@@ -194,6 +399,33 @@ final class HistoryStoreTests: XCTestCase {
         for index in 16..<min(bytes.count, 4096) { bytes[index] = 0xFF }
         try bytes.write(to: URL(fileURLWithPath: path))
         expectFailure(containing: ["damaged"])
+        XCTAssertEqual(FileManager.default.contents(atPath: path), bytes)
+    }
+
+    /// Damage in a page only a writer would read (the certificates' index)
+    /// is refused by a reader too, before it shows anything.
+    func testDamageIsRefusedByReadersAndWritersAlike() throws {
+        do {
+            let store = try open()
+            for round in 0..<40 {
+                let date = start.addingTimeInterval(Double(round) * day)
+                _ = store.record([report(leaf: UInt8(10 + round), at: date)], at: date)
+            }
+        }
+        var page: Int64 = 0
+        var pageSize: Int64 = 0
+        do {
+            let inspector = try SQLiteConnection(path: path, readOnly: true)
+            try inspector.query("SELECT rootpage FROM sqlite_master WHERE name = 'certificate_by_digest'") { page = $0.integer(0) }
+            try inspector.query("PRAGMA page_size") { pageSize = $0.integer(0) }
+        }
+        XCTAssertGreaterThan(page, 1)
+        var bytes = try XCTUnwrap(FileManager.default.contents(atPath: path))
+        let pageStart = Int((page - 1) * pageSize)
+        for index in pageStart..<pageStart + Int(pageSize) { bytes[index] = 0xA5 }
+        try bytes.write(to: URL(fileURLWithPath: path))
+        expectFailure(.reader, containing: ["damaged", "left untouched"])
+        expectFailure(.writer, containing: ["damaged", "left untouched"])
         XCTAssertEqual(FileManager.default.contents(atPath: path), bytes)
     }
 

@@ -1,7 +1,7 @@
 import Foundation
 
-/// A host whose severity changed between two of its results: what a hook
-/// is told (`hooks:`), as one JSON object on its standard input.
+/// A host whose status or severity changed between two of its results:
+/// what a hook is told (`hooks:`), as one JSON object on its standard input.
 public struct SeverityTransition: Sendable {
     public var previous: (status: HostStatus, severity: HostSeverity)?
     public var report: HostReport
@@ -13,14 +13,31 @@ public struct SeverityTransition: Sendable {
         self.time = time
     }
 
-    /// The transition from `previous` to `report`, or nil when the
-    /// severity stayed. A host's first result counts as coming from ok, so
-    /// a host already in trouble when pinwatch starts is reported, and a
-    /// healthy one is not.
+    /// The transition from `previous` to `report`, or nil when both the
+    /// status and the severity stayed: leaf_only → ok is a recovery even
+    /// while another warning (chain_changed) holds the severity. Without a
+    /// previous result in this run, the history store's last recorded one
+    /// stands in (a restart is not news); a host never seen before counts
+    /// as coming from ok, so one already in trouble is reported and a
+    /// healthy one (ok or unpinned) is not.
     public static func between(_ previous: HostReport?, _ report: HostReport, at time: Date) -> SeverityTransition? {
-        let before = previous?.severity ?? .ok
-        guard report.severity != before else { return nil }
-        return SeverityTransition(previous: previous.map { ($0.status, $0.severity) }, report: report, time: time)
+        let before = previous.map { ($0.status, $0.severity) } ?? recorded(report.history)
+        if let before {
+            guard before.0 != report.status || before.1 != report.severity else { return nil }
+        } else {
+            guard report.severity != .ok else { return nil }
+        }
+        return SeverityTransition(previous: before, report: report, time: time)
+    }
+
+    /// `severity_changed`, or `status_changed` when only the status did.
+    public var event: String {
+        previous.map { $0.severity == report.severity } == true ? "status_changed" : "severity_changed"
+    }
+
+    private static func recorded(_ history: HostHistory?) -> (status: HostStatus, severity: HostSeverity)? {
+        guard let status = history?.previousStatus, let severity = history?.previousSeverity else { return nil }
+        return (status, severity)
     }
 
     /// One line of JSON. Proxy details are left out on purpose: a proxy
@@ -32,7 +49,7 @@ public struct SeverityTransition: Sendable {
                 .object([("status", .string($0.status.rawValue)), ("severity", .string($0.severity.rawValue))])
             } ?? .null
         let value = JSONValue.object([
-            ("event", .string("severity_changed")),
+            ("event", .string(event)),
             ("time", .string(DateText.iso8601(time))),
             ("host", .string(config.host)),
             ("port", .int(config.port)),

@@ -26,51 +26,142 @@ public struct HostTimeline: Sendable {
     }
 }
 
-/// `pinwatch history --format text|json`.
-public enum HistoryReport {
-    public static func text(_ timelines: [HostTimeline]) -> String {
-        var out = ""
-        for (index, timeline) in timelines.enumerated() {
-            if index > 0 { out += "\n" }
-            var title = "\(timeline.host):\(timeline.port)"
-            if timeline.serverName != timeline.host { title += " (SNI \(timeline.serverName))" }
-            if let connect = timeline.connect { title += " → \(connect)" }
-            out += TerminalText.sanitize(title) + "\n"
-            if let first = timeline.firstSeen, let last = timeline.lastSeen {
-                out += "  chain first seen \(DateText.readableUTC(first)), last seen \(DateText.readableUTC(last))\n"
-            }
-            if let renewal = timeline.renewal { out += "  \(renewal.text)\n" }
-            for entry in timeline.entries {
-                out += "  \(DateText.readableUTC(entry.date))  \(TerminalText.sanitize(entry.text))\n"
-            }
-        }
-        return out
+/// Which of a host's entries `history` shows: those from `since`, and of
+/// them the latest `limit` (nil: all). A flapping host can have a million
+/// status rows; nobody reads them all by default.
+public struct HistoryWindow: Hashable, Sendable {
+    public var since: Date?
+    public var limit: Int?
+
+    public static let defaultLimit = 100
+    public static let all = HistoryWindow(since: nil, limit: nil)
+
+    public init(since: Date?, limit: Int?) {
+        self.since = since
+        self.limit = limit
     }
 
-    /// Version 1: `{"version": 1, "hosts": [{host, port, sni, connect,
-    /// first_seen, last_seen, renewal_estimate, entries: [{at, kind, text}]}]}`.
-    public static func json(_ timelines: [HostTimeline]) -> String {
-        let hosts: [JSONValue] = timelines.map { timeline in
-            .object([
-                ("host", .string(timeline.host)),
-                ("port", .int(timeline.port)),
-                ("sni", .string(timeline.serverName)),
-                ("connect", .optional(timeline.connect)),
-                ("first_seen", .optional(timeline.firstSeen.map(DateText.iso8601))),
-                ("last_seen", .optional(timeline.lastSeen.map(DateText.iso8601))),
-                ("renewal_estimate", timeline.renewal.map(JSONReport.renewal) ?? .null),
-                (
-                    "entries",
-                    .array(
-                        timeline.entries.map { entry in
-                            .object([
-                                ("at", .string(DateText.iso8601(entry.date))), ("kind", .string(entry.kind.rawValue)),
-                                ("text", .string(entry.text)),
-                            ])
-                        })
-                ),
-            ])
+    /// `--since`: `7d`, `12h`, `30m`, `90s` back from `now`, or a UTC day
+    /// (`2026-11-01`) or time (`2026-11-01T04:10:00Z`).
+    public static func parseSince(_ text: String, now: Date) -> Date? {
+        let trimmed = text.trimmingWhitespace()
+        if trimmed.lowercased().hasSuffix("d"), let days = Double(trimmed.dropLast()), days > 0, days.isFinite {
+            return now.addingTimeInterval(-days * 86_400)
         }
-        return JSONValue.object([("version", .int(1)), ("hosts", .array(hosts))]).render() + "\n"
+        if let seconds = ConfigDuration.parse(trimmed) { return now.addingTimeInterval(-seconds) }
+        let formatter = ISO8601DateFormatter()
+        if let date = formatter.date(from: trimmed) { return date }
+        formatter.formatOptions = [.withFullDate]
+        return formatter.date(from: trimmed)
+    }
+}
+
+/// `pinwatch history --format text|json`, written as the store reads it:
+/// host by host, entry by entry, in pieces of at most `flushSize` bytes
+/// handed to `output`, so memory does not grow with the history.
+///
+/// JSON version 1: `{"version": 1, "hosts": [{host, port, sni, connect,
+/// first_seen, last_seen, renewal_estimate, entries_omitted, entries:
+/// [{at, kind, text}]}]}`.
+public final class HistoryReportWriter {
+    public enum Format: Sendable {
+        case text
+        case json
+    }
+
+    private let format: Format
+    private let output: (String) -> Void
+    private let flushSize: Int
+    private var buffer = ""
+    private var hostCount = 0
+    private var entryCount = 0
+
+    public init(format: Format, flushSize: Int = 64 * 1024, output: @escaping (String) -> Void) {
+        self.format = format
+        self.flushSize = flushSize
+        self.output = output
+        if format == .json { buffer = "{\n  \"version\": 1,\n  \"hosts\": [" }
+    }
+
+    /// Starts a host; `omitted`: its earlier entries the window leaves out.
+    public func host(_ timeline: HostTimeline, omitted: Int) {
+        if hostCount > 0 { endHost() }
+        hostCount += 1
+        entryCount = 0
+        switch format {
+        case .text: textHeading(timeline, omitted: omitted)
+        case .json: jsonHeading(timeline, omitted: omitted)
+        }
+        flushIfFull()
+    }
+
+    public func entry(_ entry: TimelineEntry) {
+        switch format {
+        case .text:
+            buffer += "  \(DateText.readableUTC(entry.date))  \(TerminalText.sanitize(entry.text))\n"
+        case .json:
+            buffer += entryCount == 0 ? "\n" : ",\n"
+            buffer += "        "
+            buffer += JSONValue.object([
+                ("at", .string(DateText.iso8601(entry.date))), ("kind", .string(entry.kind.rawValue)), ("text", .string(entry.text)),
+            ]).renderCompact()
+        }
+        entryCount += 1
+        flushIfFull()
+    }
+
+    /// Ends the document and hands over what is left.
+    public func finish() {
+        if hostCount > 0 { endHost() }
+        if format == .json { buffer += hostCount > 0 ? "\n  ]\n}\n" : "]\n}\n" }
+        flush()
+    }
+
+    private func textHeading(_ timeline: HostTimeline, omitted: Int) {
+        if hostCount > 1 { buffer += "\n" }
+        var title = "\(timeline.host):\(timeline.port)"
+        if timeline.serverName != timeline.host { title += " (SNI \(timeline.serverName))" }
+        if let connect = timeline.connect { title += " → \(connect)" }
+        buffer += TerminalText.sanitize(title) + "\n"
+        if let first = timeline.firstSeen, let last = timeline.lastSeen {
+            buffer += "  chain first seen \(DateText.readableUTC(first)), last seen \(DateText.readableUTC(last))\n"
+        }
+        if let renewal = timeline.renewal { buffer += "  \(renewal.text)\n" }
+        if omitted > 0 {
+            let what = omitted == 1 ? "1 earlier entry" : "\(omitted) earlier entries"
+            buffer += "  … \(what) not shown (--limit N, --limit 0 for all, --since 7d|DATE for a window)\n"
+        }
+    }
+
+    private func jsonHeading(_ timeline: HostTimeline, omitted: Int) {
+        let fields: [(String, JSONValue)] = [
+            ("host", .string(timeline.host)),
+            ("port", .int(timeline.port)),
+            ("sni", .string(timeline.serverName)),
+            ("connect", .optional(timeline.connect)),
+            ("first_seen", .optional(timeline.firstSeen.map(DateText.iso8601))),
+            ("last_seen", .optional(timeline.lastSeen.map(DateText.iso8601))),
+            ("renewal_estimate", timeline.renewal.map(JSONReport.renewal) ?? .null),
+            ("entries_omitted", .int(omitted)),
+        ]
+        buffer += hostCount > 1 ? ",\n    {\n" : "\n    {\n"
+        for (name, value) in fields {
+            buffer += "      \(JSONValue.string(name).renderCompact()): \(value.render(indent: 3)),\n"
+        }
+        buffer += "      \"entries\": ["
+    }
+
+    private func endHost() {
+        if format == .json { buffer += entryCount > 0 ? "\n      ]\n    }" : "]\n    }" }
+    }
+
+    private func flushIfFull() {
+        if buffer.utf8.count >= flushSize { flush() }
+    }
+
+    private func flush() {
+        guard !buffer.isEmpty else { return }
+        output(buffer)
+        buffer = ""
     }
 }

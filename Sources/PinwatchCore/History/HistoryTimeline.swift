@@ -37,6 +37,21 @@ public enum HistoryTimeline {
     /// Chains (when each was first seen) and status changes, merged in time
     /// order; each chain after the first is described by what changed.
     public static func entries(chains: [(firstSeen: Date, chain: ObservedChain)], statuses: [RecordedStatus]) -> [TimelineEntry] {
+        var entries = chainEntries(chains)
+        var previousStatus: RecordedStatus?
+        for status in statuses.sorted(by: { $0.date < $1.date }) {
+            entries.append(statusEntry(status, after: previousStatus?.status))
+            previousStatus = status
+        }
+        // A chain change and the status it caused share a second: chain first.
+        return entries.enumerated().sorted { left, right in
+            left.element.date != right.element.date ? left.element.date < right.element.date : left.offset < right.offset
+        }.map(\.element)
+    }
+
+    /// One entry per chain, oldest first: the first described whole, each
+    /// later one by what changed.
+    public static func chainEntries(_ chains: [(firstSeen: Date, chain: ObservedChain)]) -> [TimelineEntry] {
         var entries: [TimelineEntry] = []
         var previous: ObservedChain?
         for (date, chain) in chains.sorted(by: { $0.firstSeen < $1.firstSeen }) {
@@ -49,17 +64,13 @@ public enum HistoryTimeline {
             if !text.isEmpty { entries.append(TimelineEntry(date: date, kind: .chain, text: text)) }
             previous = chain
         }
-        var previousStatus: RecordedStatus?
-        for status in statuses.sorted(by: { $0.date < $1.date }) {
-            let change = previousStatus.map { "\($0.status.rawValue) → \(status.status.rawValue)" } ?? status.status.rawValue
-            entries.append(
-                TimelineEntry(date: status.date, kind: .status, text: "status \(change) (\(status.severity.rawValue)): \(status.reason)"))
-            previousStatus = status
-        }
-        // A chain change and the status it caused share a second: chain first.
-        return entries.enumerated().sorted { left, right in
-            left.element.date != right.element.date ? left.element.date < right.element.date : left.offset < right.offset
-        }.map(\.element)
+        return entries
+    }
+
+    /// `status ok → leaf_only (warning): …`; `previous` nil for the first.
+    public static func statusEntry(_ status: RecordedStatus, after previous: HostStatus?) -> TimelineEntry {
+        let change = previous.map { "\($0.rawValue) → \(status.status.rawValue)" } ?? status.status.rawValue
+        return TimelineEntry(date: status.date, kind: .status, text: "status \(change) (\(status.severity.rawValue)): \(status.reason)")
     }
 
     /// What differs between two chains of one host, most telling first.
@@ -92,6 +103,27 @@ public enum HistoryTimeline {
             }
         }
         return changes
+    }
+
+    /// The CA levels whose key changed, by name:
+    /// `intermediate CN=R11 → CN=R13`; levels that stayed are not named.
+    public static func caChange(from old: ObservedChain, to new: ObservedChain) -> String {
+        let oldCA = Array(old.levels.dropFirst())
+        let newCA = Array(new.levels.dropFirst())
+        var parts: [String] = []
+        for index in 0..<max(oldCA.count, newCA.count) {
+            switch (index < oldCA.count ? oldCA[index] : nil, index < newCA.count ? newCA[index] : nil) {
+            case (let before?, let after?) where before.spkiSHA256 != after.spkiSHA256:
+                parts.append("\(after.role.rawValue) \(commonName(before.subject)) → \(commonName(after.subject))")
+            case (nil, let after?):
+                parts.append("\(after.role.rawValue) \(commonName(after.subject)) added")
+            case (let before?, nil):
+                parts.append("\(before.role.rawValue) \(commonName(before.subject)) no longer sent")
+            default:
+                break
+            }
+        }
+        return parts.joined(separator: ", ")
     }
 
     /// `first seen: CN=api… under CN=R11 → CN=Root, leaf sha256/…`.

@@ -13,11 +13,14 @@ public struct RenewalEstimate: Hashable, Sendable {
     public var basis: Basis
     /// The typical gap between renewals, when observed.
     public var cadence: TimeInterval?
+    /// The current leaf's expiry: the renewal cannot come later.
+    public var leafExpiry: Date?
 
-    public init(date: Date, basis: Basis, cadence: TimeInterval? = nil) {
+    public init(date: Date, basis: Basis, cadence: TimeInterval? = nil, leafExpiry: Date? = nil) {
         self.date = date
         self.basis = basis
         self.cadence = cadence
+        self.leafExpiry = leafExpiry
     }
 
     /// `renews ~2026-12-01 (observed every 30 d)` or `(estimated)`.
@@ -29,35 +32,42 @@ public struct RenewalEstimate: Hashable, Sendable {
         return "renews ~\(day) (estimated)"
     }
 
-    /// Whole days from `now`, never negative: an overdue renewal is due now.
+    /// Whole days from `now`. An overdue renewal may come any day: 1, not
+    /// 0, which only a leaf that expires within the day earns.
     public func days(from now: Date) -> Int {
-        max(0, Int((date.timeIntervalSince(now) / 86_400).rounded(.up)))
+        let days = Int((date.timeIntervalSince(now) / 86_400).rounded(.up))
+        if days > 0 { return days }
+        if let leafExpiry, leafExpiry.timeIntervalSince(now) < 86_400 { return 0 }
+        return 1
     }
 }
 
 public enum RenewalForecast {
     private static let day: TimeInterval = 86_400
 
-    /// `leafChanges`: when each distinct leaf was first seen, oldest first.
-    /// With two or more changes the cadence is the median gap between them
-    /// (one late renewal does not skew it); otherwise the leaf's lifetime
-    /// decides, the way ACME clients renew: 30 days before expiry for
-    /// certificates of 90 days or less, else at two thirds of the period.
-    public static func estimate(leafChanges: [Date], notBefore: Date, notAfter: Date, now: Date) -> RenewalEstimate {
-        let changes = leafChanges.sorted()
-        if changes.count >= 3 || (changes.count == 2 && changes[1] > changes[0]) {
-            let gaps = zip(changes.dropFirst(), changes).map { $0.timeIntervalSince($1) }.filter { $0 > 0 }.sorted()
-            if !gaps.isEmpty {
-                let median = gaps.count % 2 == 1 ? gaps[gaps.count / 2] : (gaps[gaps.count / 2 - 1] + gaps[gaps.count / 2]) / 2
-                var next = changes[changes.count - 1].addingTimeInterval(median)
-                // Overdue by the cadence: it can only be renewed from now on.
-                if next < now { next = now }
-                return RenewalEstimate(date: next, basis: .observed, cadence: median)
-            }
+    /// `issued`: when each distinct leaf the host served was issued (its
+    /// `notBefore`; when pinwatch first saw it says nothing of the host's
+    /// cadence). Leaves issued within a day of each other are one renewal
+    /// (backends serving different leaves). With at least two renewals
+    /// between them the cadence is the median gap (one late renewal does
+    /// not skew it); otherwise the leaf's lifetime decides, the way ACME
+    /// clients renew: 30 days before expiry for certificates of 90 days or
+    /// less, else at two thirds of the period.
+    public static func estimate(issued: [Date], notBefore: Date, notAfter: Date, now: Date) -> RenewalEstimate {
+        var renewals: [Date] = []
+        for date in issued.sorted() where renewals.last.map({ date.timeIntervalSince($0) >= day }) ?? true {
+            renewals.append(date)
+        }
+        let gaps = zip(renewals.dropFirst(), renewals).map { $0.timeIntervalSince($1) }.sorted()
+        if gaps.count >= 2 {
+            let median = gaps.count % 2 == 1 ? gaps[gaps.count / 2] : (gaps[gaps.count / 2 - 1] + gaps[gaps.count / 2]) / 2
+            // Never later than the leaf's expiry; overdue, it can only come from now on.
+            let next = max(min(renewals[renewals.count - 1].addingTimeInterval(median), notAfter), min(now, notAfter))
+            return RenewalEstimate(date: next, basis: .observed, cadence: median, leafExpiry: notAfter)
         }
         let lifetime = notAfter.timeIntervalSince(notBefore)
         let renewal =
             lifetime <= 90 * day + 1 ? notAfter.addingTimeInterval(-30 * day) : notBefore.addingTimeInterval(lifetime * 2 / 3)
-        return RenewalEstimate(date: max(renewal, min(now, notAfter)), basis: .lifetime)
+        return RenewalEstimate(date: max(renewal, min(now, notAfter)), basis: .lifetime, leafExpiry: notAfter)
     }
 }

@@ -89,10 +89,10 @@ extension Verdict {
             return HostAssessment(severity: .warning, reason: reason)
         }
         if has.contains(.chainChanged) {
-            let previous = history?.previousCANames.joined(separator: ", ") ?? ""
-            let was = previous.isEmpty ? "" : " (was \(previous))"
-            return HostAssessment(
-                severity: .warning, reason: "the CA-level keys changed\(was): pins still match, but a CA rotation may have begun")
+            let what = history?.caChange.map { " (\($0))" } ?? ""
+            // An unpinned host has no pins to still match.
+            let pins = status == .unpinned ? "" : "pins still match, but "
+            return HostAssessment(severity: .warning, reason: "the CA-level keys changed\(what): \(pins)a CA rotation may have begun")
         }
         if has.contains(.pinsExpired) {
             return HostAssessment(

@@ -35,6 +35,8 @@ public final class Exporter: @unchecked Sendable {
 
     /// Kept across reloads: records every cycle.
     private let history: HostHistoryRecorder?
+    private var historyNotices = HistoryWriteNotices()
+    private var chainChanges = ChainChangeCounter(started: Date())
 
     public init(config: Config, environment: [String: String], version: String, logger: Logger, history: HostHistoryRecorder? = nil) {
         self.environment = environment
@@ -118,6 +120,7 @@ public final class Exporter: @unchecked Sendable {
         var transitions: [SeverityTransition] = []
         for (index, report) in batch where cycleReports.indices.contains(index) {
             cycleReports[index] = report
+            chainChanges.observe(report)
             let key = report.config.identityKey
             if let transition = SeverityTransition.between(latest[key], report, at: now) {
                 transitions.append(transition)
@@ -140,13 +143,33 @@ public final class Exporter: @unchecked Sendable {
         let finished = Date()
         let cycle = PrometheusExposition.Cycle(
             finishedAt: finished, duration: finished.timeIntervalSince(cycleStartedAt), completedCycles: completedCycles)
-        published.publish(Data(renderer.render(reports, cycle: cycle, version: version)))
+        var text = renderer.render(reports, cycle: cycle, version: version)
+        if let history {
+            let health = history.writeHealth
+            text += PrometheusExposition.historyWrites(health).utf8
+            text += chainChanges.exposition(reports).utf8
+            logHistoryNotices(health, at: finished)
+        }
+        published.publish(Data(text))
         var counts: Logger.Metadata = ["hosts": "\(reports.count)", "duration_ms": "\(Int(cycle.duration * 1000))"]
         for severity in HostSeverity.worstFirst {
             counts[severity.rawValue] = "\(reports.filter { $0.severity == severity }.count)"
         }
         logger.info("cycle finished", metadata: counts)
         applyPendingConfig()
+    }
+
+    private func logHistoryNotices(_ health: HistoryWriteHealth, at now: Date) {
+        for notice in historyNotices.notices(for: health, at: now) {
+            switch notice {
+            case .failing(let message, let failures):
+                logger.error(
+                    "history writes failing; retrying every cycle",
+                    metadata: ["error": "\(message)", "failed_writes": "\(failures)"])
+            case .resumed(let failures):
+                logger.notice("history recording resumed", metadata: ["failed_writes": "\(failures)"])
+            }
+        }
     }
 
     private func applyPendingConfig() {

@@ -13,7 +13,8 @@ extension Pinwatch {
             discussion: """
                 Reads the history store that watch, serve, snapshot and check write (state: in the config, \
                 --state, else $XDG_STATE_HOME/pinwatch/state.sqlite); works while a watch or serve runs. \
-                Without :PORT every recorded port of HOST is shown.
+                Without :PORT every recorded port of HOST is shown. Shows the latest \(HistoryWindow.defaultLimit) entries \
+                per host and says how many earlier ones were left out; --limit and --since choose others.
                 """
         )
 
@@ -23,6 +24,12 @@ extension Pinwatch {
         @Option(help: "Output format: text or json.")
         var format: HistoryFormat = .text
 
+        @Option(help: ArgumentHelp("Show at most the latest N entries per host; 0 for all.", valueName: "N"))
+        var limit: Int = HistoryWindow.defaultLimit
+
+        @Option(help: ArgumentHelp("Show entries from then on: 7d, 12h, 30m back, or a UTC date or time.", valueName: "when"))
+        var since: String?
+
         @OptionGroup var options: ConfigOptions
 
         @OptionGroup var history: StateOptions
@@ -30,6 +37,7 @@ extension Pinwatch {
         func run() throws {
             try reportingFailures {
                 let (host, port) = try Self.parse(target)
+                let window = try Self.window(since: since, limit: limit, now: Date())
                 let config: Config? = options.config == nil ? try? options.load() : try options.load()
                 let store: HistoryStore?
                 do {
@@ -39,21 +47,33 @@ extension Pinwatch {
                     throw UserFacingError(message: "\(error)")
                 }
                 guard let store else { throw UserFacingError(message: "history is off (state: off): nothing is recorded") }
-                let timelines: [HostTimeline]
+                let writer = HistoryReportWriter(format: format == .json ? .json : .text) { Output.standardOutput($0) }
+                let hosts: Int
                 do {
-                    timelines = try store.timelines(host: host, port: port)
+                    hosts = try store.forEachTimeline(
+                        host: host, port: port, window: window, heading: { writer.host($0, omitted: $1) }, entry: writer.entry)
                 } catch {
                     throw UserFacingError(message: "\(error)")
                 }
-                guard !timelines.isEmpty else {
+                guard hosts > 0 else {
                     let name = port.map { "\(host):\($0)" } ?? host
                     throw UserFacingError(message: "no history for \(EchoedInput.quoted(name)) in \(store.path)", code: 1)
                 }
-                switch format {
-                case .text: Output.standardOutput(HistoryReport.text(timelines))
-                case .json: Output.standardOutput(HistoryReport.json(timelines))
-                }
+                writer.finish()
             }
+        }
+
+        static func window(since: String?, limit: Int, now: Date) throws -> HistoryWindow {
+            guard limit >= 0 else { throw UserFacingError(message: "history: --limit must be 0 (all) or more") }
+            var from: Date?
+            if let since {
+                guard let date = HistoryWindow.parseSince(since, now: now) else {
+                    throw UserFacingError(
+                        message: "history: --since \(EchoedInput.quoted(since)) is not 7d, 12h, 30m, a date (2026-11-01) or a time")
+                }
+                from = date
+            }
+            return HistoryWindow(since: from, limit: limit == 0 ? nil : limit)
         }
 
         /// `host`, and the port when one was written.

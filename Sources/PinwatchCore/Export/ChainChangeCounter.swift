@@ -1,0 +1,43 @@
+import Foundation
+
+/// Each host's CA-level chain changes since `serve` started, as a counter:
+/// `chain_changed` is a state that ends, this is the event, so a rule sees
+/// `increase(pinwatch_chain_changes_total[1h]) > 0` however its scrapes fall
+/// between cycles.
+public struct ChainChangeCounter: Sendable {
+    private let started: Date
+    /// When the change last counted for each host happened.
+    private var counted: [String: Date] = [:]
+    private var totals: [String: Int] = [:]
+
+    /// Changes the history recorded before `started` were counted by the
+    /// run that saw them: a restart must not count them again.
+    public init(started: Date) {
+        self.started = started
+    }
+
+    public mutating func observe(_ report: HostReport) {
+        let key = report.config.identityKey
+        guard let changedAt = report.history?.caChangedAt, changedAt >= started, counted[key] != changedAt else { return }
+        counted[key] = changedAt
+        totals[key, default: 0] += 1
+    }
+
+    public func total(for host: HostConfig) -> Int {
+        totals[host.identityKey] ?? 0
+    }
+
+    /// One series per host, zeros included: a counter that first appears
+    /// at 1 would hide its first increase from `increase()`.
+    public func exposition(_ reports: [HostReport]) -> String {
+        var out = """
+            # HELP pinwatch_chain_changes_total Changes of a host's CA-level keys (what chain_changed warns of) since start.
+            # TYPE pinwatch_chain_changes_total counter
+
+            """
+        for report in reports {
+            out += "pinwatch_chain_changes_total{\(PrometheusExposition.hostLabels(report))} \(total(for: report.config))\n"
+        }
+        return out
+    }
+}
