@@ -86,8 +86,9 @@ final class SeverityTests: XCTestCase {
     func testEveryStatusAndAlertCombinationIsDecided() {
         for status in HostStatus.allCases {
             for alert in HostAlert.allCases {
+                let expiry = ChainExpiry(level: 0, role: .leaf, subject: "CN=api.example.com", notAfter: F.now, daysLeft: 3)
                 let assessment = Verdict.assess(
-                    status: status, alerts: [alert], result: F.result(chain: F.chain()), leafDaysLeft: 3, proxy: ProxyReport())
+                    status: status, alerts: [alert], result: F.result(chain: F.chain()), expiry: expiry, proxy: ProxyReport())
                 XCTAssertFalse(assessment.reason.isEmpty, "\(status) \(alert)")
                 if status == .error { XCTAssertEqual(assessment.severity, .unknown) }
                 if status == .blocked || [.expired, .criticalExpiry, .intercepted].contains(alert) {

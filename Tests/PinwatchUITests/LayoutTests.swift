@@ -59,6 +59,32 @@ final class LayoutTests: XCTestCase {
         XCTAssertTrue(foxtrot.contains("… waiting"), foxtrot)
     }
 
+    /// Issue 24: the days column is the chain's earliest expiry, marked
+    /// with the role that ends first when that is not the leaf.
+    func testDaysColumnMarksAnIntermediateThatExpiresFirst() {
+        let host = Fixture.host("short.example")
+        let plain = Fixture.report(for: host, status: .ok)
+        var levels = plain.levels
+        levels[1].certificate.facts.notAfter = now.addingTimeInterval(9 * 86_400 + 3_600)
+        levels[1].daysLeft = 9
+        let report = HostReport(
+            config: host, result: plain.result, status: .ok, matchedTiers: [.ca], alerts: [.expiring], levels: levels,
+            leafDaysLeft: 60, proxy: ProxyReport())
+        var state = DashboardState(configPath: "/etc/pinwatch.yaml", hosts: [host], themeName: "default", timeZone: Fixture.utc)
+        state.beginCycle(total: 1, at: now.addingTimeInterval(-5))
+        state.record(report, forHost: 0, at: now.addingTimeInterval(-1))
+        state.finishCycle(at: now)
+        let lines = Fixture.lines(DashboardLayout.frame(for: state, width: 160, height: 24, now: now))
+        let row = lines.first { $0.contains("short.example:443") && !Fixture.isBannerLine($0) } ?? ""
+        XCTAssertTrue(row.contains(" 9I "), row)
+        XCTAssertTrue(row.contains("the intermediate CN=intermediate CA 1 expires in 9 days"), row)
+        XCTAssertFalse(row.contains(" 60 "), "the leaf's own days are not the host's: \(row)")
+
+        _ = state.handle(.character("?"))
+        let help = Fixture.text(DashboardLayout.frame(for: state, width: 80, height: 30, now: now))
+        XCTAssertTrue(help.contains("intermediate / root expires first"), help)
+    }
+
     func testErrorRowNamesTheFailureAtEveryWidth() throws {
         let state = Fixture.mixedState()
         for width in [40, 80, 120] {

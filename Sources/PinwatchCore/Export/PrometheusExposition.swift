@@ -42,6 +42,8 @@ public final class PrometheusRenderer {
     private var severity = ExpositionBuffer(capacity: 0)
     private var alerts = ExpositionBuffer(capacity: 0)
     private var notAfter = ExpositionBuffer(capacity: 0)
+    private var deprecatedNotAfter = ExpositionBuffer(capacity: 0)
+    private var levelNotAfter = ExpositionBuffer(capacity: 0)
     private var levelInfo = ExpositionBuffer(capacity: 0)
     private var pinMatch = ExpositionBuffer(capacity: 0)
     private var duration = ExpositionBuffer(capacity: 0)
@@ -54,7 +56,11 @@ public final class PrometheusRenderer {
         // One pass over the reports, one buffer per family: the format wants
         // each family's samples together, and touching each report once
         // keeps the copying (and reference counting) to one per host.
-        for buffer in [\PrometheusRenderer.status, \.severity, \.alerts, \.notAfter, \.levelInfo, \.pinMatch, \.duration, \.errors] {
+        let buffers = [
+            \PrometheusRenderer.status, \.severity, \.alerts, \.notAfter, \.deprecatedNotAfter, \.levelNotAfter, \.levelInfo,
+            \.pinMatch, \.duration, \.errors,
+        ]
+        for buffer in buffers {
             self[keyPath: buffer].bytes.removeAll(keepingCapacity: true)
         }
         var statusCounts: [HostStatus: Int] = [:]
@@ -89,9 +95,20 @@ public final class PrometheusRenderer {
             let pins = report.config.pins
             for level in report.levels {
                 let facts = level.certificate.facts
+                let expiry = facts.notAfter.timeIntervalSince1970
                 if level.level == 0 {
-                    notAfter.sample("pinwatch_leaf_not_after_seconds", labels, nil, nil, facts.notAfter.timeIntervalSince1970)
+                    notAfter.sample("pinwatch_leaf_not_after_timestamp_seconds", labels, nil, nil, expiry)
+                    deprecatedNotAfter.sample("pinwatch_leaf_not_after_seconds", labels, nil, nil, expiry)
                 }
+                levelNotAfter.append("pinwatch_chain_level_not_after_timestamp_seconds{")
+                levelNotAfter.append(labels)
+                levelNotAfter.append(",level=\"")
+                levelNotAfter.append(integer: Int64(level.level))
+                levelNotAfter.append("\",role=\"")
+                levelNotAfter.append(string: level.role.rawValue)
+                levelNotAfter.append("\"} ")
+                levelNotAfter.append(number: expiry)
+                levelNotAfter.append("\n")
                 levelInfo.append("pinwatch_chain_level_info{")
                 levelInfo.append(labels)
                 levelInfo.append(",level=\"")
@@ -123,7 +140,8 @@ public final class PrometheusRenderer {
 
         var out = ExpositionBuffer(
             capacity: 4_096 + status.bytes.count + severity.bytes.count + alerts.bytes.count + notAfter.bytes.count
-                + levelInfo.bytes.count + pinMatch.bytes.count + duration.bytes.count + errors.bytes.count)
+                + deprecatedNotAfter.bytes.count + levelNotAfter.bytes.count + levelInfo.bytes.count + pinMatch.bytes.count
+                + duration.bytes.count + errors.bytes.count)
         out.family("pinwatch_host_status", "gauge", "Status of each host: 1 for the status it has now, 0 for the others.")
         out.append(status.bytes)
         out.family(
@@ -131,8 +149,16 @@ public final class PrometheusRenderer {
         out.append(severity.bytes)
         out.family("pinwatch_host_alert", "gauge", "Alerts a host has now (only present alerts are exported).")
         out.append(alerts.bytes)
-        out.family("pinwatch_leaf_not_after_seconds", "gauge", "Expiry of each host's leaf certificate, Unix time.")
+        out.family("pinwatch_leaf_not_after_timestamp_seconds", "gauge", "Expiry of each host's leaf certificate, Unix time.")
         out.append(notAfter.bytes)
+        out.family(
+            "pinwatch_leaf_not_after_seconds", "gauge",
+            "Deprecated, removed in the next release: pinwatch_leaf_not_after_timestamp_seconds under its old name.")
+        out.append(deprecatedNotAfter.bytes)
+        out.family(
+            "pinwatch_chain_level_not_after_timestamp_seconds", "gauge",
+            "Expiry of each certificate of each host's chain, Unix time: the earliest one is when pinned clients fail.")
+        out.append(levelNotAfter.bytes)
         out.family("pinwatch_chain_level_info", "gauge", "One series per certificate of each host's chain, with its role and SPKI pin.")
         out.append(levelInfo.bytes)
         out.family(

@@ -42,6 +42,7 @@ public struct SeverityTransition: Sendable {
             ("reason", .string(report.reason)),
             ("alerts", .array(report.alerts.map { .string($0.rawValue) })),
             ("leaf_days_left", .optional(report.leafDaysLeft)),
+            ("days_left", .optional(report.daysLeft)),
             ("pins", .array(report.levels.map { .string(PinText.sha256($0.certificate.facts.spkiSHA256)) })),
         ])
         return value.renderCompact() + "\n"

@@ -86,6 +86,9 @@ public struct HostReport: Hashable, Sendable {
     public let alerts: [HostAlert]
     public var levels: [LevelReport]
     public let leafDaysLeft: Int?
+    /// The level of the chain that expires first: what expiry alerts,
+    /// days, `check` and the reason read (DESIGN §5).
+    public let earliestExpiry: ChainExpiry?
     public let proxy: ProxyReport
     /// Decided by `Verdict.assess` from the fields above, once, here.
     public private(set) var severity: HostSeverity
@@ -113,13 +116,18 @@ public struct HostReport: Hashable, Sendable {
         self.alerts = alerts
         self.levels = levels
         self.leafDaysLeft = leafDaysLeft
+        let earliestExpiry = ChainExpiry.earliest(of: levels)
+        self.earliestExpiry = earliestExpiry
         self.proxy = proxy
         self.history = history
         let assessment = Verdict.assess(
-            status: status, alerts: alerts, result: result, leafDaysLeft: leafDaysLeft, proxy: proxy, history: history, now: now)
+            status: status, alerts: alerts, result: result, expiry: earliestExpiry, proxy: proxy, history: history, now: now)
         severity = assessment.severity
         reason = decidedBy.map { "\($0): \(assessment.reason)" } ?? assessment.reason
     }
+
+    /// Days left of the certificate that expires first; nil without a chain.
+    public var daysLeft: Int? { earliestExpiry?.daysLeft }
 
     /// The same facts with another status and alerts, assessed again:
     /// how a client's view adjusts the plain verdict.

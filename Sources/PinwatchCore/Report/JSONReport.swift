@@ -97,6 +97,9 @@ public enum JSONReport {
         fields.field("trust_error", chainObtained ? result.trustError : nil)
         fields.field("leaf_days_left", report.leafDaysLeft)
         fields.field("leaf_not_after", report.levels.first.map { DateText.iso8601($0.certificate.facts.notAfter) })
+        fields.field("days_left", report.daysLeft)
+        fields.field("earliest_not_after", report.earliestExpiry.map { DateText.iso8601($0.notAfter) })
+        fields.field("earliest_level", report.earliestExpiry?.level)
         fields.object("proxy") { proxy in
             proxy.field("detected", report.proxy.detected)
             proxy.field("source", report.proxy.source)

@@ -53,7 +53,7 @@ extension Verdict {
     /// combination lands in exactly one branch; the first that applies
     /// names the cause the on-call acts on first.
     public static func assess(
-        status: HostStatus, alerts: [HostAlert], result: ProbeResult, leafDaysLeft: Int?, proxy: ProxyReport,
+        status: HostStatus, alerts: [HostAlert], result: ProbeResult, expiry: ChainExpiry?, proxy: ProxyReport,
         history: HostHistory? = nil, now: Date = Date()
     ) -> HostAssessment {
         let has = Set(alerts)
@@ -70,22 +70,22 @@ extension Verdict {
         }
         if status == .blocked {
             return HostAssessment(
-                severity: .critical, reason: "pinned clients refuse this host now: " + blockedCause(has, result, leafDaysLeft))
+                severity: .critical, reason: "pinned clients refuse this host now: " + blockedCause(has, result, expiry))
         }
         if has.contains(.expired) {
-            return HostAssessment(severity: .critical, reason: "the leaf certificate expired \(daysText(-(leafDaysLeft ?? 0))) ago")
+            return HostAssessment(severity: .critical, reason: expirySentence(expiry))
         }
         let leafOnlyCause =
             history?.renewal.map { "only the leaf pin still matches: breaks in ~\(daysText($0.days(from: now))) (next leaf renewal)" }
             ?? "only the leaf pin still matches: breaks at the next leaf renewal"
         if has.contains(.criticalExpiry) {
-            var reason = "the leaf certificate expires in \(daysText(leafDaysLeft ?? 0))"
+            var reason = expirySentence(expiry)
             if status == .leafOnly { reason += "; " + leafOnlyCause }
             return HostAssessment(severity: .critical, reason: reason)
         }
         if status == .leafOnly {
             var reason = leafOnlyCause
-            if let days = leafDaysLeft { reason += " (leaf expires in \(daysText(days)))" }
+            if let expiry { reason += " (\(expiry.shortSentence))" }
             return HostAssessment(severity: .warning, reason: reason)
         }
         if has.contains(.chainChanged) {
@@ -103,7 +103,7 @@ extension Verdict {
                 severity: .warning, reason: "the app's pins for this host expire within warn_days: then it stops checking them")
         }
         if has.contains(.expiring) {
-            return HostAssessment(severity: .warning, reason: "the leaf certificate expires in \(daysText(leafDaysLeft ?? 0))")
+            return HostAssessment(severity: .warning, reason: expirySentence(expiry))
         }
         if status == .unpinned {
             return HostAssessment(severity: .ok, reason: "no pins configured: inventory only")
@@ -111,14 +111,20 @@ extension Verdict {
         return HostAssessment(severity: .ok, reason: "a CA-tier pin matches: survives leaf renewals")
     }
 
-    private static func blockedCause(_ alerts: Set<HostAlert>, _ result: ProbeResult, _ leafDaysLeft: Int?) -> String {
+    private static func blockedCause(_ alerts: Set<HostAlert>, _ result: ProbeResult, _ expiry: ChainExpiry?) -> String {
         if alerts.contains(.expired) {
-            return "the leaf certificate expired \(daysText(-(leafDaysLeft ?? 0))) ago"
+            return expirySentence(expiry)
         }
         if !result.trusted {
             return "chain not trusted (\(result.trustError ?? "the verifier gave no reason"))"
         }
         return "no configured pin matches the chain"
+    }
+
+    /// The expiry alerts come from the chain's earliest expiry; the
+    /// fallback only keeps a hand-made alert list explained.
+    private static func expirySentence(_ expiry: ChainExpiry?) -> String {
+        expiry?.sentence ?? "a certificate of the chain is expiring"
     }
 
     private static func daysText(_ days: Int) -> String {

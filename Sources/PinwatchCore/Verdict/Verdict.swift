@@ -44,13 +44,15 @@ public enum Verdict {
         var reportProxy = proxy
         reportProxy.intercepted = proxy.detected && (!result.trusted || noMatch)
         let leafDaysLeft = levels[0].daysLeft
+        // Clients fail when any level of the chain expires, not only the leaf.
+        let earliestDaysLeft = ChainExpiry.earliest(of: levels)?.daysLeft ?? leafDaysLeft
         var alerts: [HostAlert] = []
         if status == .leafOnly { alerts.append(.leafOnly) }
         if noMatch { alerts.append(.noMatch) }
         if !result.trusted { alerts.append(.untrusted) }
-        if leafDaysLeft >= 0 && leafDaysLeft <= warnDays { alerts.append(.expiring) }
-        if leafDaysLeft >= 0 && leafDaysLeft <= criticalDays { alerts.append(.criticalExpiry) }
-        if leafDaysLeft < 0 { alerts.append(.expired) }
+        if earliestDaysLeft >= 0 && earliestDaysLeft <= warnDays { alerts.append(.expiring) }
+        if earliestDaysLeft >= 0 && earliestDaysLeft <= criticalDays { alerts.append(.criticalExpiry) }
+        if earliestDaysLeft < 0 { alerts.append(.expired) }
         if reportProxy.detected { alerts.append(.proxy) }
         if reportProxy.intercepted { alerts.append(.intercepted) }
 

@@ -55,7 +55,7 @@ enum BannerLayout {
             let shown = indices.prefix(groupedNameLimit).map { index -> String in
                 let report = state.reports[index]
                 var note = tag(for: report).lowercased()
-                if report?.status == .leafOnly, let days = report?.leafDaysLeft { note += days >= 0 ? ", \(days)d" : ", expired" }
+                if report?.status == .leafOnly, let days = report?.daysLeft { note += days >= 0 ? ", \(days)d" : ", expired" }
                 return "\(state.hosts[index].displayName) (\(note))"
             }.joined(separator: ", ")
             let more = indices.count - min(indices.count, groupedNameLimit)
