@@ -65,7 +65,8 @@ final class SeverityTests: XCTestCase {
                 report: F.report(F.host(ca: [F.spkiPin(3)]), F.result(chain: F.chain(rootKey: 70), trusted: false, proxy: proxyRoute)),
                 severity: .critical,
                 reason:
-                    "intercepted by proxy http://127.0.0.1:3128: the chain it presents is not trusted; the server itself was not reached"),
+                    "intercepted by proxy http://127.0.0.1:3128: the chain came from the proxy, not the server, and it is not trusted; "
+                    + "whether the server was reached is unknown"),
             Row(
                 name: "proxy that does not intercept",
                 report: F.report(F.host(ca: [F.spkiPin(3)]), F.result(chain: F.chain(), proxy: proxyRoute)),

@@ -93,22 +93,26 @@ public final class PrometheusRenderer {
                 alerts.sample("pinwatch_host_alert", labels, "alert", alert.rawValue, 1)
             }
             let pins = report.config.pins
+            // A forged chain's dates are the proxy's, not the server's.
+            let serverChain = !report.proxy.intercepted
             for level in report.levels {
                 let facts = level.certificate.facts
                 let expiry = facts.notAfter.timeIntervalSince1970
-                if level.level == 0 {
+                if serverChain, level.level == 0 {
                     notAfter.sample("pinwatch_leaf_not_after_timestamp_seconds", labels, nil, nil, expiry)
                     deprecatedNotAfter.sample("pinwatch_leaf_not_after_seconds", labels, nil, nil, expiry)
                 }
-                levelNotAfter.append("pinwatch_chain_level_not_after_timestamp_seconds{")
-                levelNotAfter.append(labels)
-                levelNotAfter.append(",level=\"")
-                levelNotAfter.append(integer: Int64(level.level))
-                levelNotAfter.append("\",role=\"")
-                levelNotAfter.append(string: level.role.rawValue)
-                levelNotAfter.append("\"} ")
-                levelNotAfter.append(number: expiry)
-                levelNotAfter.append("\n")
+                if serverChain {
+                    levelNotAfter.append("pinwatch_chain_level_not_after_timestamp_seconds{")
+                    levelNotAfter.append(labels)
+                    levelNotAfter.append(",level=\"")
+                    levelNotAfter.append(integer: Int64(level.level))
+                    levelNotAfter.append("\",role=\"")
+                    levelNotAfter.append(string: level.role.rawValue)
+                    levelNotAfter.append("\"} ")
+                    levelNotAfter.append(number: expiry)
+                    levelNotAfter.append("\n")
+                }
                 levelInfo.append("pinwatch_chain_level_info{")
                 levelInfo.append(labels)
                 levelInfo.append(",level=\"")

@@ -116,7 +116,7 @@ public struct HostReport: Hashable, Sendable {
         self.alerts = alerts
         self.levels = levels
         self.leafDaysLeft = leafDaysLeft
-        let earliestExpiry = ChainExpiry.earliest(of: levels)
+        let earliestExpiry = Self.earliestExpiry(of: levels, proxy: proxy)
         self.earliestExpiry = earliestExpiry
         self.proxy = proxy
         self.history = history
@@ -126,8 +126,21 @@ public struct HostReport: Hashable, Sendable {
         reason = decidedBy.map { "\($0): \(assessment.reason)" } ?? assessment.reason
     }
 
-    /// Days left of the certificate that expires first; nil without a chain.
+    /// Days left of the certificate that expires first; nil without a
+    /// chain, or when the chain is an intercepting proxy's.
     public var daysLeft: Int? { earliestExpiry?.daysLeft }
+
+    /// What expires first of the server's chain. An intercepted chain was
+    /// forged by the proxy: its dates are not the server's, and pinwatch
+    /// cannot tell whether the server was even reached.
+    static func earliestExpiry(of levels: [LevelReport], proxy: ProxyReport) -> ChainExpiry? {
+        proxy.intercepted ? nil : ChainExpiry.earliest(of: levels)
+    }
+
+    /// The leaf's expiry when the chain is the server's.
+    public var leafNotAfter: Date? {
+        proxy.intercepted ? nil : levels.first?.certificate.facts.notAfter
+    }
 
     /// The same facts with another status and alerts, assessed again:
     /// how a client's view adjusts the plain verdict.

@@ -96,7 +96,7 @@ public enum JSONReport {
         fields.field("trusted", chainObtained && result.trusted)
         fields.field("trust_error", chainObtained ? result.trustError : nil)
         fields.field("leaf_days_left", report.leafDaysLeft)
-        fields.field("leaf_not_after", report.levels.first.map { DateText.iso8601($0.certificate.facts.notAfter) })
+        fields.field("leaf_not_after", report.leafNotAfter.map(DateText.iso8601))
         fields.field("days_left", report.daysLeft)
         fields.field("earliest_not_after", report.earliestExpiry.map { DateText.iso8601($0.notAfter) })
         fields.field("earliest_level", report.earliestExpiry?.level)

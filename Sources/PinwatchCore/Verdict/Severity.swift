@@ -65,8 +65,10 @@ extension Verdict {
         }
         if has.contains(.intercepted) {
             let via = proxy.url.map { "intercepted by proxy \($0)" } ?? "intercepted by a proxy"
-            let what = result.trusted ? "no configured pin matches the chain it presents" : "the chain it presents is not trusted"
-            return HostAssessment(severity: .critical, reason: "\(via): \(what); the server itself was not reached")
+            let what = result.trusted ? "no configured pin matches it" : "it is not trusted"
+            return HostAssessment(
+                severity: .critical,
+                reason: "\(via): the chain came from the proxy, not the server, and \(what); whether the server was reached is unknown")
         }
         if status == .blocked {
             return HostAssessment(
