@@ -35,6 +35,34 @@ final class ExporterFormatTests: XCTestCase {
         XCTAssertFalse(text.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" })
     }
 
+    /// Issue 24, item 3: two backends behind one name (`connect:`) were one
+    /// label set, and Prometheus kept only one of them.
+    func testHostsThatDifferOnlyByConnectAreDistinctSeries() throws {
+        let hosts = ["10.0.0.1", "10.0.0.2"].map { address in
+            HostConfig(host: "api.example.com", connectAddress: address, pins: PinSet(ca: [F.spkiPin(3)]))
+        }
+        let reports = hosts.map { F.report($0, F.result(chain: F.chain())) }
+        let text = PrometheusExposition.render(reports, cycle: nil, version: "0")
+        let samples = text.split(separator: "\n").filter { !$0.hasPrefix("#") }.map { $0.split(separator: " ")[0] }
+        XCTAssertEqual(Set(samples).count, samples.count, "no two samples share a name and label set")
+        for address in ["10.0.0.1", "10.0.0.2"] {
+            XCTAssertTrue(
+                text.contains("pinwatch_host_severity{host=\"api.example.com\",port=\"443\",address=\"\(address)\",severity=\"ok\"} 1"),
+                text)
+        }
+        let plain = PrometheusExposition.render([F.report(F.host(), F.result(chain: F.chain()))], cycle: nil, version: "0")
+        XCTAssertFalse(plain.contains("address="), "no address label without connect:")
+
+        let down = F.report(hosts[1], .failed(ProbeFailure(kind: .refused, message: "refused"), elapsed: 0))
+        let event = try XCTUnwrap(SeverityTransition.between(reports[1], down, at: F.now))
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(event.json.utf8)) as? [String: Any])
+        XCTAssertEqual(object["connect"] as? String, "10.0.0.2")
+        let unconnected = F.report(F.host(), .failed(ProbeFailure(kind: .refused, message: "refused"), elapsed: 0))
+        let plainEvent = try XCTUnwrap(SeverityTransition.between(nil, unconnected, at: F.now))
+        let plainObject = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(plainEvent.json.utf8)) as? [String: Any])
+        XCTAssertTrue(plainObject["connect"] is NSNull, "connect is null without connect:")
+    }
+
     func testShardsAreStableAndCoverEveryHostOnce() {
         let hosts = (0..<300).map { HostConfig(host: "h\($0).example", port: 443) }
         var owners = Array(repeating: 0, count: hosts.count)

@@ -201,13 +201,17 @@ public final class PrometheusRenderer {
 }
 
 extension PrometheusExposition {
-    /// `host="…",port="…"` and `sni="…"` when it differs from the host (an
-    /// absent label reads as "" in PromQL, and most hosts have no SNI of
-    /// their own): computed once per host and reused by every family.
+    /// `host="…",port="…"`, `sni="…"` when it differs from the host, and
+    /// `address="…"` when `connect:` is set (an absent label reads as "" in
+    /// PromQL, and most hosts have neither): two backends behind one name
+    /// would otherwise be one series, and Prometheus would drop one of them.
+    /// Computed once per host and reused by every family.
     static func hostLabels(_ report: HostReport) -> String {
         let config = report.config
-        let base = "host=\"\(escape(config.host))\",port=\"\(config.port)\""
-        return config.serverName == config.host ? base : base + ",sni=\"\(escape(config.serverName))\""
+        var labels = "host=\"\(escape(config.host))\",port=\"\(config.port)\""
+        if config.serverName != config.host { labels += ",sni=\"\(escape(config.serverName))\"" }
+        if let address = config.connectAddress { labels += ",address=\"\(escape(address))\"" }
+        return labels
     }
 
     /// Label values: backslash, double quote and newline escaped, as the

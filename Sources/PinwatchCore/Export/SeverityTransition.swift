@@ -37,6 +37,7 @@ public struct SeverityTransition: Sendable {
             ("host", .string(config.host)),
             ("port", .int(config.port)),
             ("sni", .string(config.serverName)),
+            ("connect", .optional(config.connectAddress)),
             ("old", old),
             ("new", .object([("status", .string(report.status.rawValue)), ("severity", .string(report.severity.rawValue))])),
             ("reason", .string(report.reason)),
