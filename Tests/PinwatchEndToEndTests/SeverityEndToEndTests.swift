@@ -64,7 +64,10 @@ final class SeverityEndToEndTests: LocalFleetTestCase {
         XCTAssertFalse((host["chain"] as? [Any] ?? []).isEmpty, "the presented chain is still shown")
 
         let metrics = try fleet.run(["snapshot", "--format", "prometheus"], environment: environment)
-        XCTAssertTrue(metrics.stdout.contains("pinwatch_host_alert{host=\"api.test\",port=\"\(api.port)\",alert=\"intercepted\"} 1"))
+        XCTAssertTrue(
+            metrics.stdout.contains(
+                "pinwatch_host_alert{host=\"api.test\",port=\"\(api.port)\",address=\"127.0.0.1\",alert=\"intercepted\"} 1"),
+            metrics.stdout)
         XCTAssertFalse(metrics.stdout.contains("pinwatch_leaf_not_after_timestamp_seconds{"), metrics.stdout)
         XCTAssertFalse(metrics.stdout.contains("pinwatch_chain_level_not_after_timestamp_seconds{"), metrics.stdout)
     }

@@ -85,6 +85,45 @@ final class LayoutTests: XCTestCase {
         XCTAssertTrue(help.contains("intermediate / root expires first"), help)
     }
 
+    /// Issue 24, item 4: one word per host. An `ok` host whose leaf ends
+    /// in 4 days and a `leaf_only` host whose leaf ends in 3 are counted,
+    /// tagged, shown and filtered as `expiring`; `/status:ok` finds
+    /// neither, and JSON says the same word.
+    func testHeaderRowsBannerFilterAndJSONShareOneHeadline() throws {
+        let hosts = [Fixture.host("soon.example"), Fixture.host("leafy.example"), Fixture.host("fine.example")]
+        var state = DashboardState(configPath: "c.yaml", hosts: hosts, timeZone: Fixture.utc)
+        state.beginCycle(total: 3, at: now.addingTimeInterval(-5))
+        let reports = [
+            Fixture.report(for: hosts[0], status: .ok, leafDays: 4),
+            Fixture.report(for: hosts[1], status: .leafOnly, leafDays: 3),
+            Fixture.report(for: hosts[2], status: .ok),
+        ]
+        for (index, report) in reports.enumerated() { state.record(report, forHost: index, at: now) }
+        state.finishCycle(at: now)
+        XCTAssertEqual(reports.map(\.headline), [.expiring, .expiring, .ok])
+
+        let lines = Fixture.lines(DashboardLayout.frame(for: state, width: 200, height: 24, now: now))
+        let header = lines[0]
+        XCTAssertTrue(header.contains("✓ ok 1 "), header)
+        XCTAssertTrue(header.contains("⚠ expiring 2 "), header)
+        XCTAssertTrue(header.contains("⚠ leaf_only 0 "), header)
+        for name in ["soon.example", "leafy.example"] {
+            let row = lines.first { $0.contains(name + ":443") && !Fixture.isBannerLine($0) } ?? ""
+            XCTAssertTrue(row.contains("✗ expiring"), row)
+            XCTAssertTrue(lines.contains { $0.hasPrefix(" ✗ EXPIRING \(name):443") }, lines.joined(separator: "\n"))
+        }
+
+        state.filter = "status:expiring"
+        XCTAssertEqual(Set(state.visibleHostIndices), [0, 1])
+        state.filter = "status:ok"
+        XCTAssertEqual(state.visibleHostIndices, [2], "an expiring host is not listed as ok")
+
+        let json = try XCTUnwrap(
+            try JSONSerialization.jsonObject(with: Data(JSONReport.render(reports, generatedAt: now).utf8)) as? [String: Any])
+        let headlines = (json["hosts"] as? [[String: Any]])?.map { $0["headline"] as? String }
+        XCTAssertEqual(headlines, ["expiring", "expiring", "ok"])
+    }
+
     func testErrorRowNamesTheFailureAtEveryWidth() throws {
         let state = Fixture.mixedState()
         for width in [40, 80, 120] {

@@ -94,6 +94,9 @@ public struct HostReport: Hashable, Sendable {
     public private(set) var severity: HostSeverity
     /// One sentence for the severity: what the on-call reads first.
     public private(set) var reason: String
+    /// The one word every view shows for the host's state (the cause the
+    /// reason leads with), decided with the severity.
+    public private(set) var headline: HostHeadline
     /// What the history store knows (since, flaps, renewal forecast);
     /// nil with `state: off` or before the store has seen the host.
     public private(set) var history: HostHistory?
@@ -123,6 +126,7 @@ public struct HostReport: Hashable, Sendable {
         let assessment = Verdict.assess(
             status: status, alerts: alerts, result: result, expiry: earliestExpiry, proxy: proxy, history: history, now: now)
         severity = assessment.severity
+        headline = assessment.headline
         reason = decidedBy.map { "\($0): \(assessment.reason)" } ?? assessment.reason
     }
 

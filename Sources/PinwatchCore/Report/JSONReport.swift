@@ -93,6 +93,7 @@ public enum JSONReport {
         fields.field("alerts", strings: report.alerts.map(\.rawValue))
         fields.field("severity", report.severity.rawValue)
         fields.field("reason", report.reason)
+        fields.field("headline", report.headline.rawValue)
         fields.field("trusted", chainObtained && result.trusted)
         fields.field("trust_error", chainObtained ? result.trustError : nil)
         fields.field("leaf_days_left", report.leafDaysLeft)

@@ -37,14 +37,17 @@ public enum HostSeverity: String, Sendable, Codable, CaseIterable {
     public static let worstFirst: [HostSeverity] = [.critical, .unknown, .warning, .ok]
 }
 
-/// A host's severity with the one sentence that explains it.
+/// A host's severity with the one sentence that explains it, and the
+/// one word (headline) for the cause that sentence leads with.
 public struct HostAssessment: Hashable, Sendable {
     public var severity: HostSeverity
     public var reason: String
+    public var headline: HostHeadline
 
-    public init(severity: HostSeverity, reason: String) {
+    public init(severity: HostSeverity, reason: String, headline: HostHeadline) {
         self.severity = severity
         self.reason = reason
+        self.headline = headline
     }
 }
 
@@ -59,23 +62,26 @@ extension Verdict {
         let has = Set(alerts)
         if status == .error {
             guard let failure = result.failure else {
-                return HostAssessment(severity: .unknown, reason: "no certificate was obtained")
+                return HostAssessment(severity: .unknown, reason: "no certificate was obtained", headline: .error)
             }
-            return HostAssessment(severity: .unknown, reason: "probe failed (\(failure.kind.rawValue)): \(failure.message)")
+            return HostAssessment(
+                severity: .unknown, reason: "probe failed (\(failure.kind.rawValue)): \(failure.message)", headline: .error)
         }
         if has.contains(.intercepted) {
             let via = proxy.url.map { "intercepted by proxy \($0)" } ?? "intercepted by a proxy"
             let what = result.trusted ? "no configured pin matches it" : "it is not trusted"
             return HostAssessment(
                 severity: .critical,
-                reason: "\(via): the chain came from the proxy, not the server, and \(what); whether the server was reached is unknown")
+                reason: "\(via): the chain came from the proxy, not the server, and \(what); whether the server was reached is unknown",
+                headline: .intercepted)
         }
         if status == .blocked {
             return HostAssessment(
-                severity: .critical, reason: "pinned clients refuse this host now: " + blockedCause(has, result, expiry))
+                severity: .critical, reason: "pinned clients refuse this host now: " + blockedCause(has, result, expiry),
+                headline: .blocked)
         }
         if has.contains(.expired) {
-            return HostAssessment(severity: .critical, reason: expirySentence(expiry))
+            return HostAssessment(severity: .critical, reason: expirySentence(expiry), headline: .expired)
         }
         let leafOnlyCause =
             history?.renewal.map { "only the leaf pin still matches: breaks in ~\(daysText($0.days(from: now))) (next leaf renewal)" }
@@ -83,34 +89,37 @@ extension Verdict {
         if has.contains(.criticalExpiry) {
             var reason = expirySentence(expiry)
             if status == .leafOnly { reason += "; " + leafOnlyCause }
-            return HostAssessment(severity: .critical, reason: reason)
+            return HostAssessment(severity: .critical, reason: reason, headline: .expiring)
         }
         if status == .leafOnly {
             var reason = leafOnlyCause
             if let expiry { reason += " (\(expiry.shortSentence))" }
-            return HostAssessment(severity: .warning, reason: reason)
+            return HostAssessment(severity: .warning, reason: reason, headline: .leafOnly)
         }
         if has.contains(.chainChanged) {
             let previous = history?.previousCANames.joined(separator: ", ") ?? ""
             let was = previous.isEmpty ? "" : " (was \(previous))"
             return HostAssessment(
-                severity: .warning, reason: "the CA-level keys changed\(was): pins still match, but a CA rotation may have begun")
+                severity: .warning, reason: "the CA-level keys changed\(was): pins still match, but a CA rotation may have begun",
+                headline: .chainChanged)
         }
         if has.contains(.pinsExpired) {
             return HostAssessment(
-                severity: .warning, reason: "the app's pins for this host have expired: it no longer checks them (ship new pins)")
+                severity: .warning, reason: "the app's pins for this host have expired: it no longer checks them (ship new pins)",
+                headline: .pinsExpired)
         }
         if has.contains(.pinsExpiring) {
             return HostAssessment(
-                severity: .warning, reason: "the app's pins for this host expire within warn_days: then it stops checking them")
+                severity: .warning, reason: "the app's pins for this host expire within warn_days: then it stops checking them",
+                headline: .pinsExpiring)
         }
         if has.contains(.expiring) {
-            return HostAssessment(severity: .warning, reason: expirySentence(expiry))
+            return HostAssessment(severity: .warning, reason: expirySentence(expiry), headline: .expiring)
         }
         if status == .unpinned {
-            return HostAssessment(severity: .ok, reason: "no pins configured: inventory only")
+            return HostAssessment(severity: .ok, reason: "no pins configured: inventory only", headline: .unpinned)
         }
-        return HostAssessment(severity: .ok, reason: "a CA-tier pin matches: survives leaf renewals")
+        return HostAssessment(severity: .ok, reason: "a CA-tier pin matches: survives leaf renewals", headline: .ok)
     }
 
     private static func blockedCause(_ alerts: Set<HostAlert>, _ result: ProbeResult, _ expiry: ChainExpiry?) -> String {

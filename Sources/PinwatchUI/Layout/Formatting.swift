@@ -81,25 +81,31 @@ enum Formatting {
         }
     }
 
-    /// The table's status cell: the status, unless an expiry alert made the
-    /// host more urgent than its status says (a leaf 4 days from expiry on
-    /// an `ok` host must not read "✓ ok"); then the alert, in the symbol
-    /// and colour of the host's severity.
+    /// The table's status cell: the host's headline (the word the header
+    /// counts and `/status:` finds), in the symbol and colour of its
+    /// severity, so a leaf 4 days from expiry on an `ok` host reads
+    /// "✗ expiring", never "✓ ok".
     static func status(of report: HostReport?) -> Span {
         guard let report else { return status(nil) }
-        let expiry =
-            report.alerts.contains(.expired)
-            ? "expired"
-            : report.alerts.contains(.criticalExpiry) || report.alerts.contains(.expiring) ? "expiring" : nil
-        switch (report.status, report.severity, expiry) {
-        case (.ok, .critical, let word?), (.unpinned, .critical, let word?):
-            return Span("✗ \(word)", Style(.critical, bold: true))
-        case (.ok, .warning, let word?), (.unpinned, .warning, let word?):
-            return Span("⚠ \(word)", Style(.warn, bold: true))
-        case (.leafOnly, .critical, _):
-            return Span("✗ leaf_only", Style(.critical, bold: true))
-        default:
-            return status(report.status)
+        let word = report.headline.rawValue
+        switch report.severity {
+        case .critical: return Span("✗ \(word)", Style(.critical, bold: true))
+        case .warning: return Span("⚠ \(word)", Style(.warn, bold: true))
+        case .unknown: return Span("! \(word)", Style(.error))
+        case .ok: return headline(report.headline)
+        }
+    }
+
+    /// A headline with the symbol it usually carries: the header's counts.
+    static func headline(_ headline: HostHeadline) -> Span {
+        switch headline {
+        case .ok: return status(.ok)
+        case .leafOnly: return status(.leafOnly)
+        case .blocked: return status(.blocked)
+        case .error: return status(.error)
+        case .unpinned: return status(.unpinned)
+        case .expired, .intercepted: return Span("✗ \(headline.rawValue)", Style(.critical, bold: true))
+        case .expiring, .chainChanged, .pinsExpiring, .pinsExpired: return Span("⚠ \(headline.rawValue)", Style(.warn, bold: true))
         }
     }
 

@@ -166,8 +166,9 @@ public struct DashboardState: Sendable {
     }
 
     /// `/status:blocked` (or `status:critical`, a severity) keeps the hosts
-    /// in that state, `leaf` matching `leaf_only`; any other text matches
-    /// host names and SNI.
+    /// whose headline (the word their row shows) or severity it names,
+    /// `leaf` matching `leaf_only`; any other text matches host names and
+    /// SNI.
     private func computeVisibleHostIndices() -> [Int] {
         let needle = filter.lowercased().trimmingCharacters(in: .whitespaces)
         let matching: [Int]
@@ -175,7 +176,7 @@ public struct DashboardState: Sendable {
             let wanted = needle.dropFirst("status:".count).replacingOccurrences(of: "-", with: "_")
             matching = hosts.indices.filter { index in
                 guard let report = reports[index] else { return wanted.isEmpty || "waiting".hasPrefix(wanted) }
-                return report.status.rawValue.hasPrefix(wanted) || report.severity.rawValue.hasPrefix(wanted)
+                return report.headline.rawValue.hasPrefix(wanted) || report.severity.rawValue.hasPrefix(wanted)
             }
         } else {
             matching = hosts.indices.filter { index in
@@ -197,11 +198,12 @@ public struct DashboardState: Sendable {
         }
     }
 
-    /// Per-status counts of the latest results.
-    public var statusCounts: [HostStatus: Int] {
+    /// Per-headline counts of the latest results: the header counts what
+    /// the rows say.
+    public var headlineCounts: [HostHeadline: Int] {
         if let counts = derived.counts { return counts }
-        var counts: [HostStatus: Int] = [:]
-        for report in reports { if let status = report?.status { counts[status, default: 0] += 1 } }
+        var counts: [HostHeadline: Int] = [:]
+        for report in reports { if let headline = report?.headline { counts[headline, default: 0] += 1 } }
         derived.counts = counts
         return counts
     }
@@ -330,7 +332,7 @@ public struct DashboardState: Sendable {
 /// sort, and a dashboard state is used from one thread (the main queue).
 final class DerivedRows: @unchecked Sendable {
     var rows: [Int]?
-    var counts: [HostStatus: Int]?
+    var counts: [HostHeadline: Int]?
     var severityCounts: [HostSeverity: Int]?
     var alerting: AlertingHosts?
 }
