@@ -598,7 +598,42 @@ final class LayoutTests: XCTestCase {
         state.view = .detail(hostIndex: 3)
         let text = Fixture.text(DashboardLayout.frame(for: state, width: 100, height: 30, now: now))
         XCTAssertTrue(text.contains("refused: connection refused"), text)
-        XCTAssertTrue(text.contains("chain: 0 levels"))
+        XCTAssertTrue(text.contains("chain: none obtained"), text)
+        XCTAssertFalse(text.contains("chain: 0 levels"), text)
+        XCTAssertFalse(text.contains("press y"), "no chain, no stanza to offer: \(text)")
+    }
+
+    /// Issue 24, item 5: the detail view agrees with the row. An `ok` host
+    /// whose leaf expires in 4 days, past its estimated renewal, is not
+    /// "ok since" nor "renews ~today"; a level without pins has one `·`,
+    /// not two; the probe's time carries its zone.
+    func testDetailOfAnExpiringHostAgreesWithItsRow() throws {
+        let host = Fixture.host("soon.example", pins: PinSet(ca: [Fixture.caPin]))
+        let history = HostHistory(
+            statusSince: now.addingTimeInterval(-10 * 86_400),
+            renewal: RenewalEstimate(date: now.addingTimeInterval(-3_600), basis: .lifetime))
+        let report = Fixture.report(for: host, status: .ok, leafDays: 4).with(history: history, now: now)
+        XCTAssertEqual(report.headline, .expiring)
+        var state = DashboardState(configPath: "c.yaml", hosts: [host], timeZone: TimeZone(identifier: "Europe/Berlin")!)
+        state.beginCycle(total: 1, at: now.addingTimeInterval(-5))
+        state.record(report, forHost: 0, at: now)
+        state.finishCycle(at: now)
+        state.view = .detail(hostIndex: 0)
+        state.resize(rows: 60, columns: 120)
+        let text = Fixture.text(DashboardLayout.frame(for: state, width: 120, height: 60, now: now))
+        XCTAssertTrue(text.contains("✗ expiring"), text)
+        XCTAssertNil(text.range(of: #"since +ok since"#, options: .regularExpression), text)
+        XCTAssertTrue(text.contains("status ok since 2026-11-08 11:06 UTC (now expiring)"), text)
+        XCTAssertFalse(text.contains("renews ~"), text)
+        XCTAssertTrue(text.contains("renewal overdue: the leaf expires in 4 days and has not been renewed"), text)
+        XCTAssertFalse(text.contains("· ·"), "one separator, not a doubled dot: \(text)")
+        XCTAssertTrue(text.contains("── level 0 · leaf · sent by the server ──"), text)
+        XCTAssertTrue(text.contains("── level 2 · root ✓ · from the trust store ──"), text)
+        XCTAssertTrue(text.contains("finished 2026-11-18 11:06 UTC"), text)
+
+        state.view = .table
+        let header = Fixture.text(DashboardLayout.frame(for: state, width: 120, height: 20, now: now))
+        XCTAssertNotNil(header.range(of: #"last cycle \d{2}:\d{2}:\d{2} (CET|CEST|GMT\+1) "#, options: .regularExpression), header)
     }
 
     func testHostileCertificateSubjectNeverReachesOutputRaw() {

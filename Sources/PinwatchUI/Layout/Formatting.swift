@@ -23,12 +23,14 @@ enum Formatting {
             zone)
     }
 
-    /// `14:03:07` in the dashboard's time zone.
+    /// `14:03:07 CET` in the dashboard's time zone, named: over ssh the
+    /// server's zone is rarely the on-call's, and other times are UTC.
     static func clock(_ date: Date, timeZone: TimeZone) -> String {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
         let parts = calendar.dateComponents([.hour, .minute, .second], from: date)
-        return String(format: "%02d:%02d:%02d", parts.hour ?? 0, parts.minute ?? 0, parts.second ?? 0)
+        let zone = timeZone.abbreviation(for: date) ?? timeZone.identifier
+        return String(format: "%02d:%02d:%02d %@", parts.hour ?? 0, parts.minute ?? 0, parts.second ?? 0, zone)
     }
 
     /// `2026-12-14 00:00 UTC`: certificate times, always UTC like the certificate itself.
