@@ -16,12 +16,24 @@ public enum PrometheusExposition {
         public var finishedAt: Date
         public var duration: TimeInterval
         public var completedCycles: Int
+        /// The configured `interval`: what a staleness rule compares the
+        /// last cycle's age with, so it follows the configuration.
+        public var interval: TimeInterval?
 
-        public init(finishedAt: Date, duration: TimeInterval, completedCycles: Int) {
+        public init(finishedAt: Date, duration: TimeInterval, completedCycles: Int, interval: TimeInterval? = nil) {
             self.finishedAt = finishedAt
             self.duration = duration
             self.completedCycles = completedCycles
+            self.interval = interval
         }
+    }
+
+    /// `/probe`'s `pinwatch_probe_success`, as blackbox_exporter users read
+    /// it: 1 only when a chain was obtained and the host is not critical
+    /// (blocked, intercepted, expired or within `critical_days`); 0 when the
+    /// probe failed or pinned clients fail now or within days.
+    public static func probeSuccess(_ report: HostReport) -> Bool {
+        report.result.failure == nil && report.severity != .critical && report.severity != .unknown
     }
 
     public static let contentType = "text/plain; version=0.0.4; charset=utf-8"
@@ -40,6 +52,7 @@ public enum PrometheusExposition {
 public final class PrometheusRenderer {
     private var status = ExpositionBuffer(capacity: 0)
     private var severity = ExpositionBuffer(capacity: 0)
+    private var reason = ExpositionBuffer(capacity: 0)
     private var alerts = ExpositionBuffer(capacity: 0)
     private var notAfter = ExpositionBuffer(capacity: 0)
     private var deprecatedNotAfter = ExpositionBuffer(capacity: 0)
@@ -57,7 +70,7 @@ public final class PrometheusRenderer {
         // each family's samples together, and touching each report once
         // keeps the copying (and reference counting) to one per host.
         let buffers = [
-            \PrometheusRenderer.status, \.severity, \.alerts, \.notAfter, \.deprecatedNotAfter, \.levelNotAfter, \.levelInfo,
+            \PrometheusRenderer.status, \.severity, \.reason, \.alerts, \.notAfter, \.deprecatedNotAfter, \.levelNotAfter, \.levelInfo,
             \.pinMatch, \.duration, \.errors,
         ]
         for buffer in buffers {
@@ -89,6 +102,7 @@ public final class PrometheusRenderer {
                 severity.append(severityTails[position])
                 severity.append(report.severity == value ? "1\n" : "0\n")
             }
+            reason.sample("pinwatch_host_reason_info", labels, "reason", Exposition.escape(report.reason), 1)
             for alert in report.alerts {
                 alerts.sample("pinwatch_host_alert", labels, "alert", alert.rawValue, 1)
             }
@@ -143,7 +157,7 @@ public final class PrometheusRenderer {
         }
 
         var out = ExpositionBuffer(
-            capacity: 4_096 + status.bytes.count + severity.bytes.count + alerts.bytes.count + notAfter.bytes.count
+            capacity: 4_096 + status.bytes.count + severity.bytes.count + reason.bytes.count + alerts.bytes.count + notAfter.bytes.count
                 + deprecatedNotAfter.bytes.count + levelNotAfter.bytes.count + levelInfo.bytes.count + pinMatch.bytes.count
                 + duration.bytes.count + errors.bytes.count)
         out.family("pinwatch_host_status", "gauge", "Status of each host: 1 for the status it has now, 0 for the others.")
@@ -151,6 +165,10 @@ public final class PrometheusRenderer {
         out.family(
             "pinwatch_host_severity", "gauge", "Severity of each host (critical, unknown, warning, ok): 1 for its own, 0 for the others.")
         out.append(severity.bytes)
+        out.family(
+            "pinwatch_host_reason_info", "gauge",
+            "The sentence that explains each host's severity, as a label: what alert annotations quote.")
+        out.append(reason.bytes)
         out.family("pinwatch_host_alert", "gauge", "Alerts a host has now (only present alerts are exported).")
         out.append(alerts.bytes)
         out.family("pinwatch_leaf_not_after_timestamp_seconds", "gauge", "Expiry of each host's leaf certificate, Unix time.")
@@ -193,6 +211,10 @@ public final class PrometheusRenderer {
             out.sample("pinwatch_last_cycle_timestamp_seconds", nil, nil, nil, cycle.finishedAt.timeIntervalSince1970)
             out.family("pinwatch_cycles_total", "counter", "Cycles completed since start.")
             out.sample("pinwatch_cycles_total", nil, nil, nil, Double(cycle.completedCycles))
+            if let interval = cycle.interval {
+                out.family("pinwatch_poll_interval_seconds", "gauge", "The configured interval between cycles.")
+                out.sample("pinwatch_poll_interval_seconds", nil, nil, nil, interval)
+            }
         }
         out.family("pinwatch_build_info", "gauge", "The running pinwatch's version.")
         out.sample("pinwatch_build_info", [], "version", Exposition.escape(version), 1)
