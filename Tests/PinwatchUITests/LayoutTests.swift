@@ -105,7 +105,7 @@ final class LayoutTests: XCTestCase {
         let lines = Fixture.lines(DashboardLayout.frame(for: state, width: 200, height: 24, now: now))
         let header = lines[0]
         XCTAssertTrue(header.contains("✓ ok 1 "), header)
-        XCTAssertTrue(header.contains("⚠ expiring 2 "), header)
+        XCTAssertTrue(header.contains("✗ expiring 2 "), "in the symbol of the worst of them: \(header)")
         XCTAssertTrue(header.contains("⚠ leaf_only 0 "), header)
         for name in ["soon.example", "leafy.example"] {
             let row = lines.first { $0.contains(name + ":443") && !Fixture.isBannerLine($0) } ?? ""

@@ -89,17 +89,19 @@ enum Formatting {
     /// "✗ expiring", never "✓ ok".
     static func status(of report: HostReport?) -> Span {
         guard let report else { return status(nil) }
-        let word = report.headline.rawValue
-        switch report.severity {
+        return headline(report.headline, severity: report.severity)
+    }
+
+    /// A headline in the symbol and colour of `severity`; without one (the
+    /// header's count of no host), the symbol it usually carries.
+    static func headline(_ headline: HostHeadline, severity: HostSeverity?) -> Span {
+        let word = headline.rawValue
+        switch severity {
         case .critical: return Span("✗ \(word)", Style(.critical, bold: true))
         case .warning: return Span("⚠ \(word)", Style(.warn, bold: true))
         case .unknown: return Span("! \(word)", Style(.error))
-        case .ok: return headline(report.headline)
+        case .ok, nil: break
         }
-    }
-
-    /// A headline with the symbol it usually carries: the header's counts.
-    static func headline(_ headline: HostHeadline) -> Span {
         switch headline {
         case .ok: return status(.ok)
         case .leafOnly: return status(.leafOnly)

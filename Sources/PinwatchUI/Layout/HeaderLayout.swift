@@ -25,9 +25,11 @@ enum HeaderLayout {
         }
         // The words the rows show; a cause no host has is left out, and
         // the five statuses are counted even at zero while there is room.
-        let shown = HostHeadline.headerOrder.filter { HostHeadline.alwaysCounted.contains($0) || (counts[$0] ?? 0) > 0 }
+        let shown = HostHeadline.headerOrder.filter { HostHeadline.alwaysCounted.contains($0) || counts[$0] != nil }
         let statusSpans = shown.map { headline in
-            (count: counts[headline] ?? 0, span: Span(" \(Formatting.headline(headline).text) \(counts[headline] ?? 0) ", header))
+            let tally = counts[headline]
+            let word = Formatting.headline(headline, severity: tally?.worst).text
+            return (count: tally?.count ?? 0, span: Span(" \(word) \(tally?.count ?? 0) ", header))
         }
         let full = line + statusSpans.map(\.span)
         if full.reduce(0, { $0 + DisplayWidth.of($1.text) }) <= width { return full }

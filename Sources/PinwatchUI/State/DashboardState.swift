@@ -198,12 +198,18 @@ public struct DashboardState: Sendable {
         }
     }
 
-    /// Per-headline counts of the latest results: the header counts what
-    /// the rows say.
-    public var headlineCounts: [HostHeadline: Int] {
+    /// Per-headline counts of the latest results, with the worst severity
+    /// among each headline's hosts: the header counts what the rows say, in
+    /// the symbol they show (`✗ expiring` when one of them is critical).
+    public var headlineCounts: [HostHeadline: HeadlineTally] {
         if let counts = derived.counts { return counts }
-        var counts: [HostHeadline: Int] = [:]
-        for report in reports { if let headline = report?.headline { counts[headline, default: 0] += 1 } }
+        var counts: [HostHeadline: HeadlineTally] = [:]
+        for case let report? in reports {
+            var tally = counts[report.headline] ?? HeadlineTally(count: 0, worst: report.severity)
+            tally.count += 1
+            if report.severity.rank > tally.worst.rank { tally.worst = report.severity }
+            counts[report.headline] = tally
+        }
         derived.counts = counts
         return counts
     }
@@ -332,9 +338,15 @@ public struct DashboardState: Sendable {
 /// sort, and a dashboard state is used from one thread (the main queue).
 final class DerivedRows: @unchecked Sendable {
     var rows: [Int]?
-    var counts: [HostHeadline: Int]?
+    var counts: [HostHeadline: HeadlineTally]?
     var severityCounts: [HostSeverity: Int]?
     var alerting: AlertingHosts?
+}
+
+/// How many hosts show one headline, and the worst severity among them.
+public struct HeadlineTally: Hashable, Sendable {
+    public var count: Int
+    public var worst: HostSeverity
 }
 
 /// Configuration indices of the hosts that need the on-call, by severity.
