@@ -99,6 +99,16 @@ final class SeverityTests: XCTestCase {
         }
     }
 
+    /// Issue 24, item 5: a renewal estimated in the past is due now, not
+    /// "in ~0 days"; the leaf's own days still follow.
+    func testOverdueRenewalIsDueNowInTheLeafOnlyReason() {
+        let report = F.report(F.host(leaf: [F.spkiPin(1)]), F.result(chain: F.chain(leafDaysLeft: 20.5)))
+        let overdue = HostHistory(renewal: RenewalEstimate(date: F.now.addingTimeInterval(-3_600), basis: .lifetime))
+        XCTAssertEqual(
+            report.with(history: overdue, now: F.now).reason,
+            "only the leaf pin still matches: breaks at the next leaf renewal, which is due now (leaf expires in 20 days)")
+    }
+
     func testBellTransitions() {
         let cases: [(HostSeverity?, HostSeverity, Bool)] = [
             (nil, .ok, false), (nil, .warning, true), (nil, .critical, true), (nil, .unknown, true),

@@ -83,8 +83,15 @@ extension Verdict {
         if has.contains(.expired) {
             return HostAssessment(severity: .critical, reason: expirySentence(expiry), headline: .expired)
         }
+        // A renewal estimated in the past has not happened yet: it is due
+        // any day, not "in ~0 days".
         let leafOnlyCause =
-            history?.renewal.map { "only the leaf pin still matches: breaks in ~\(daysText($0.days(from: now))) (next leaf renewal)" }
+            history?.renewal.map { renewal in
+                let days = renewal.days(from: now)
+                return days == 0
+                    ? "only the leaf pin still matches: breaks at the next leaf renewal, which is due now"
+                    : "only the leaf pin still matches: breaks in ~\(daysText(days)) (next leaf renewal)"
+            }
             ?? "only the leaf pin still matches: breaks at the next leaf renewal"
         if has.contains(.criticalExpiry) {
             var reason = expirySentence(expiry)
