@@ -35,6 +35,64 @@ final class ExporterFormatTests: XCTestCase {
         XCTAssertFalse(text.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" })
     }
 
+    /// Issue 24, item 3: two backends behind one name (`connect:`) were one
+    /// label set, and Prometheus kept only one of them.
+    func testHostsThatDifferOnlyByConnectAreDistinctSeries() throws {
+        let hosts = ["10.0.0.1", "10.0.0.2"].map { address in
+            HostConfig(host: "api.example.com", connectAddress: address, pins: PinSet(ca: [F.spkiPin(3)]))
+        }
+        let reports = hosts.map { F.report($0, F.result(chain: F.chain())) }
+        let text = PrometheusExposition.render(reports, cycle: nil, version: "0")
+        let samples = text.split(separator: "\n").filter { !$0.hasPrefix("#") }.map { $0.split(separator: " ")[0] }
+        XCTAssertEqual(Set(samples).count, samples.count, "no two samples share a name and label set")
+        for address in ["10.0.0.1", "10.0.0.2"] {
+            XCTAssertTrue(
+                text.contains("pinwatch_host_severity{host=\"api.example.com\",port=\"443\",address=\"\(address)\",severity=\"ok\"} 1"),
+                text)
+        }
+        let plain = PrometheusExposition.render([F.report(F.host(), F.result(chain: F.chain()))], cycle: nil, version: "0")
+        XCTAssertFalse(plain.contains("address="), "no address label without connect:")
+
+        let down = F.report(hosts[1], .failed(ProbeFailure(kind: .refused, message: "refused"), elapsed: 0))
+        let event = try XCTUnwrap(SeverityTransition.between(reports[1], down, at: F.now))
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(event.json.utf8)) as? [String: Any])
+        XCTAssertEqual(object["connect"] as? String, "10.0.0.2")
+        let unconnected = F.report(F.host(), .failed(ProbeFailure(kind: .refused, message: "refused"), elapsed: 0))
+        let plainEvent = try XCTUnwrap(SeverityTransition.between(nil, unconnected, at: F.now))
+        let plainObject = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(plainEvent.json.utf8)) as? [String: Any])
+        XCTAssertTrue(plainObject["connect"] is NSNull, "connect is null without connect:")
+    }
+
+    /// Issue 24, item 6: the reason as an info series (what alert
+    /// annotations quote), the configured interval (what the staleness
+    /// rule compares with), and a probe_success that reads 0 for a host
+    /// pinned clients refuse.
+    func testReasonIntervalAndProbeSuccessForAlertRules() {
+        let blocked = F.report(F.host(ca: [F.spkiPin(50)]), F.result(chain: F.chain()))
+        let ok = F.report(F.host(ca: [F.spkiPin(3)]), F.result(chain: F.chain()))
+        let cycle = PrometheusExposition.Cycle(finishedAt: F.now, duration: 1, completedCycles: 1, interval: 300)
+        let text = PrometheusExposition.render([blocked], cycle: cycle, version: "0")
+        XCTAssertTrue(
+            text.contains(
+                "pinwatch_host_reason_info{host=\"api.example.com\",port=\"443\","
+                    + "reason=\"pinned clients refuse this host now: no configured pin matches the chain\"} 1\n"), text)
+        XCTAssertEqual(text.components(separatedBy: "# TYPE pinwatch_host_reason_info gauge").count, 2)
+        XCTAssertTrue(text.contains("pinwatch_poll_interval_seconds 300\n"), text)
+
+        var chain = F.chain()
+        chain[1].facts.subject = "CN=\"R\\11\"\nX"
+        chain[1].facts.notAfter = F.now.addingTimeInterval(3 * F.day)
+        let quoted = F.report(F.host(ca: [F.spkiPin(3)]), F.result(chain: chain))
+        let escaped = PrometheusExposition.render([quoted], cycle: nil, version: "0")
+        XCTAssertTrue(escaped.contains(#"reason="the intermediate CN=\"R\\11\" X expires in 3 days"} 1"#), escaped)
+
+        XCTAssertFalse(PrometheusExposition.probeSuccess(blocked), "blocked is not a success")
+        XCTAssertFalse(PrometheusExposition.probeSuccess(quoted), "critical expiry is not a success")
+        XCTAssertTrue(PrometheusExposition.probeSuccess(ok))
+        let failed = F.report(F.host(), .failed(ProbeFailure(kind: .timeout, message: "timed out"), elapsed: 5))
+        XCTAssertFalse(PrometheusExposition.probeSuccess(failed))
+    }
+
     func testShardsAreStableAndCoverEveryHostOnce() {
         let hosts = (0..<300).map { HostConfig(host: "h\($0).example", port: 443) }
         var owners = Array(repeating: 0, count: hosts.count)
@@ -65,11 +123,19 @@ final class ExporterFormatTests: XCTestCase {
         }
         let config = Config(
             pinsets: ["le": PinSet(ca: [F.spkiPin(3)])],
-            hosts: [HostConfig(host: "api.example.com", port: 8443, serverName: "sni.example", connectAddress: "10.0.0.1")])
+            hosts: [
+                HostConfig(
+                    host: "api.example.com", port: 8443, serverName: "sni.example", connectAddress: "10.0.0.1",
+                    pins: PinSet(ca: [F.spkiPin(9)], leaf: [F.spkiPin(1)]))
+            ])
         let configured = try? parse([("target", "API.example.com:8443"), ("pinset", "le")]).get().host(in: config).get()
         XCTAssertEqual(configured?.serverName, "sni.example", "the configured host's SNI and address are used")
         XCTAssertEqual(configured?.connectAddress, "10.0.0.1")
-        XCTAssertEqual(configured?.pins.ca, [F.spkiPin(3)])
+        // Issue 24: the named set replaces the host's pins (README: "or"),
+        // so a leaf pin of the host cannot hide that the set misses.
+        XCTAssertEqual(configured?.pins, PinSet(ca: [F.spkiPin(3)]))
+        let own = try? parse([("target", "api.example.com:8443")]).get().host(in: config).get()
+        XCTAssertEqual(own?.pins, PinSet(ca: [F.spkiPin(9)], leaf: [F.spkiPin(1)]), "without pinset, the host's own pins")
         XCTAssertThrowsError(try parse([("target", "x.example"), ("pinset", "nosuch")]).get().host(in: config).get())
     }
 

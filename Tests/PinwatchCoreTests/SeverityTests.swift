@@ -65,7 +65,8 @@ final class SeverityTests: XCTestCase {
                 report: F.report(F.host(ca: [F.spkiPin(3)]), F.result(chain: F.chain(rootKey: 70), trusted: false, proxy: proxyRoute)),
                 severity: .critical,
                 reason:
-                    "intercepted by proxy http://127.0.0.1:3128: the chain it presents is not trusted; the server itself was not reached"),
+                    "intercepted by proxy http://127.0.0.1:3128: the chain came from the proxy, not the server, and it is not trusted; "
+                    + "whether the server was reached is unknown"),
             Row(
                 name: "proxy that does not intercept",
                 report: F.report(F.host(ca: [F.spkiPin(3)]), F.result(chain: F.chain(), proxy: proxyRoute)),
@@ -86,8 +87,9 @@ final class SeverityTests: XCTestCase {
     func testEveryStatusAndAlertCombinationIsDecided() {
         for status in HostStatus.allCases {
             for alert in HostAlert.allCases {
+                let expiry = ChainExpiry(level: 0, role: .leaf, subject: "CN=api.example.com", notAfter: F.now, daysLeft: 3)
                 let assessment = Verdict.assess(
-                    status: status, alerts: [alert], result: F.result(chain: F.chain()), leafDaysLeft: 3, proxy: ProxyReport())
+                    status: status, alerts: [alert], result: F.result(chain: F.chain()), expiry: expiry, proxy: ProxyReport())
                 XCTAssertFalse(assessment.reason.isEmpty, "\(status) \(alert)")
                 if status == .error { XCTAssertEqual(assessment.severity, .unknown) }
                 if status == .blocked || [.expired, .criticalExpiry, .intercepted].contains(alert) {
@@ -95,6 +97,16 @@ final class SeverityTests: XCTestCase {
                 }
             }
         }
+    }
+
+    /// Issue 24, item 5: a renewal estimated in the past is due now, not
+    /// "in ~0 days"; the leaf's own days still follow.
+    func testOverdueRenewalIsDueNowInTheLeafOnlyReason() {
+        let report = F.report(F.host(leaf: [F.spkiPin(1)]), F.result(chain: F.chain(leafDaysLeft: 20.5)))
+        let overdue = HostHistory(renewal: RenewalEstimate(date: F.now.addingTimeInterval(-3_600), basis: .lifetime))
+        XCTAssertEqual(
+            report.with(history: overdue, now: F.now).reason,
+            "only the leaf pin still matches: breaks at the next leaf renewal, which is due now (leaf expires in 20 days)")
     }
 
     func testBellTransitions() {

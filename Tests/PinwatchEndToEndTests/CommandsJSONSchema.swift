@@ -97,8 +97,9 @@ enum SnapshotKeys {
     static let summary: Set<String> = ["ok", "leaf_only", "blocked", "error", "unpinned", "severity"]
     static let severity: Set<String> = ["critical", "unknown", "warning", "ok"]
     static let host: Set<String> = [
-        "host", "port", "sni", "address", "status", "matched_tiers", "alerts", "severity", "reason", "trusted", "trust_error",
-        "leaf_days_left", "leaf_not_after", "proxy", "error", "elapsed_ms", "status_since", "changes_24h", "renewal_estimate", "chain",
+        "host", "port", "sni", "address", "status", "matched_tiers", "alerts", "severity", "reason", "headline", "trusted", "trust_error",
+        "leaf_days_left", "leaf_not_after", "days_left", "earliest_not_after", "earliest_level", "proxy", "error", "elapsed_ms",
+        "status_since", "changes_24h", "renewal_estimate", "chain",
         "clients",
     ]
     static let proxy: Set<String> = ["detected", "source", "url", "intercepted"]

@@ -58,9 +58,31 @@ final class ServeTests: LocalFleetTestCase {
         let contrib = Self.repository.appendingPathComponent("contrib/prometheus")
         let rules = try promtool(["check", "rules", contrib.appendingPathComponent("pinwatch.rules.yml").path])
         XCTAssertEqual(rules.status, 0, rules.output)
-        XCTAssertTrue(rules.output.contains("SUCCESS: 9 rules found"), rules.output)
+        XCTAssertTrue(rules.output.contains("SUCCESS: 10 rules found"), rules.output)
         let config = try promtool(["check", "config", contrib.appendingPathComponent("prometheus.yml").path])
         XCTAssertEqual(config.status, 0, config.output)
+        XCTAssertTrue(config.output.contains("SUCCESS: 1 rule files found"), config.output)
+    }
+
+    /// Issue 24, item 6: the rules fire on what pinwatch decided (its
+    /// alerts follow warn_days), at once for what does not flap, and quote
+    /// pinwatch's reason; `promtool test rules` runs their unit tests.
+    func testShippedRulesPassTheirUnitTests() throws {
+        let contrib = Self.repository.appendingPathComponent("contrib/prometheus")
+        let promtool = try tool("promtool")
+        let outcome = try SpawnedCommand.run(
+            "/bin/sh", ["-c", "cd \(TmuxSession.quote(contrib.path)) && \(promtool) test rules pinwatch.rules.test.yml"])
+        XCTAssertEqual(outcome.status, 0, outcome.output)
+        XCTAssertTrue(outcome.output.contains("SUCCESS"), outcome.output)
+    }
+
+    /// The example Alertmanager configuration (routes, inhibitions) is valid.
+    func testShippedAlertmanagerConfigPassesAmtool() throws {
+        let amtool = try tool("amtool")
+        let file = Self.repository.appendingPathComponent("contrib/alertmanager/alertmanager.yml")
+        let outcome = try SpawnedCommand.run(amtool, ["check-config", file.path])
+        XCTAssertEqual(outcome.status, 0, outcome.output)
+        XCTAssertTrue(outcome.output.contains("4 inhibit rules"), outcome.output)
     }
 
     // MARK: Metrics
@@ -123,7 +145,9 @@ final class ServeTests: LocalFleetTestCase {
 
     func testProbeEndpointAndBadInput() throws {
         let ok = try fleet.addOK("ok.test")
-        try fleet.writeConfig(pinsets: ["issuing": [LocalFleet.pin(fleet.issuing.certificate)]])
+        let unrelated = try CertificateAuthority.makeRoot(commonName: "Unrelated Root")
+        try fleet.writeConfig(
+            pinsets: ["issuing": [LocalFleet.pin(fleet.issuing.certificate)], "unrelated": [LocalFleet.pin(unrelated.certificate)]])
         let (process, port) = try startServe()
 
         let probed = try LoopbackHTTP.get(port: port, "/probe?target=ok.test:\(ok.port)&pinset=issuing")
@@ -132,6 +156,11 @@ final class ServeTests: LocalFleetTestCase {
         XCTAssertTrue(probed.body.contains("status=\"ok\"} 1"), probed.body)
         let check = try promtool(["check", "metrics"], input: probed.body)
         XCTAssertEqual(check.status, 0, check.output)
+        // Issue 24: the named set replaces ok.test's own pins (which match),
+        // and a host pinned clients refuse is no probe success.
+        let missed = try LoopbackHTTP.get(port: port, "/probe?target=ok.test:\(ok.port)&pinset=unrelated")
+        XCTAssertTrue(missed.body.contains("status=\"blocked\"} 1"), missed.body)
+        XCTAssertTrue(missed.body.contains("pinwatch_probe_success 0"), missed.body)
 
         let bad = [
             "/probe", "/probe?target=", "/probe?target=a%20b", "/probe?target=x.test:99999", "/probe?target=%00evil",

@@ -33,6 +33,45 @@ final class SeverityEndToEndTests: LocalFleetTestCase {
         XCTAssertEqual(proxy.connectTargets, ["127.0.0.1:\(api.port)", "127.0.0.1:\(api.port)"], "connect: is the CONNECT target")
     }
 
+    /// Issue 24, item 2: through an intercepting proxy the forged leaf's
+    /// dates are not the server's. Its 5 days must not become the host's
+    /// days, perfdata or expiry metrics, and the reason says where the
+    /// chain came from.
+    func testInterceptedHostReportsNoDaysOfTheForgedLeaf() throws {
+        let api = try fleet.addOK("api.test")
+        try fleet.writeConfig()
+        let inspectionCA = try CertificateAuthority.makeRoot(commonName: "Inspecting Proxy CA", organization: "Middlebox")
+        let forged = try inspectionCA.issueLeaf(commonName: "api.test", dnsNames: ["api.test"], validity: .lasting(days: 5.5))
+        let interceptor = fleet.keep(try LocalTLSServer(identity: Identity(leaf: forged)))
+        let proxy = fleet.keep(try ConnectProxyServer(interceptionPort: interceptor.port))
+        let environment = ["https_proxy": "http://127.0.0.1:\(proxy.port)"]
+
+        let check = try fleet.run(["check"], environment: environment)
+        XCTAssertEqual(check.status, 2, check.stdout)
+        XCTAssertFalse(check.stdout.contains("_days'="), "no perfdata for the forged leaf: \(check.stdout)")
+        XCTAssertFalse(check.stdout.contains("days left"), check.stdout)
+        XCTAssertTrue(check.stdout.contains("the chain came from the proxy, not the server"), check.stdout)
+        XCTAssertTrue(check.stdout.contains("whether the server was reached is unknown"), check.stdout)
+
+        let snapshot = try fleet.run(["snapshot", "--format", "json"], environment: environment)
+        let document = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(snapshot.stdout.utf8)) as? [String: Any])
+        let host = try XCTUnwrap((document["hosts"] as? [[String: Any]])?.first)
+        for key in ["leaf_days_left", "leaf_not_after", "days_left", "earliest_not_after", "earliest_level"] {
+            XCTAssertTrue(host[key] is NSNull, "\(key): \(String(describing: host[key]))")
+        }
+        let alerts = try XCTUnwrap(host["alerts"] as? [String])
+        XCTAssertFalse(alerts.contains("critical_expiry"), "\(alerts)")
+        XCTAssertFalse((host["chain"] as? [Any] ?? []).isEmpty, "the presented chain is still shown")
+
+        let metrics = try fleet.run(["snapshot", "--format", "prometheus"], environment: environment)
+        XCTAssertTrue(
+            metrics.stdout.contains(
+                "pinwatch_host_alert{host=\"api.test\",port=\"\(api.port)\",address=\"127.0.0.1\",alert=\"intercepted\"} 1"),
+            metrics.stdout)
+        XCTAssertFalse(metrics.stdout.contains("pinwatch_leaf_not_after_timestamp_seconds{"), metrics.stdout)
+        XCTAssertFalse(metrics.stdout.contains("pinwatch_chain_level_not_after_timestamp_seconds{"), metrics.stdout)
+    }
+
     func testEmptyConfigurationIsUnknownNotOK() throws {
         for (name, text) in [("empty.yaml", ""), ("none.yaml", "hosts: []\n")] {
             try fleet.write(text, to: name)

@@ -50,6 +50,28 @@ final class ClientViewTests: XCTestCase {
         XCTAssertEqual(state.view, .table, "c again goes back")
     }
 
+    /// Issue 24, item 5: a release that sees an `ok` host whose leaf
+    /// expires in 15 days is summed up as `expiring`, as its row says.
+    func testClientSummaryUsesTheHeadlineOfItsRows() throws {
+        let host = Fixture.host("soon.example")
+        let plain = Fixture.report(for: host, status: .ok, leafDays: 15)
+        let rule = ClientPinRule(
+            domain: "soon.example", pins: [Pin(kind: .spki, digest: Fixture.digest(80), text: "sha256/k80")],
+            origin: "app.plist: TSKPinnedDomains.soon.example")
+        let client = ClientPolicy(name: "ios 8.0", pins: ImportedPins(file: "app.plist", format: .trustkit, rules: [rule]))
+        let viewed = ClientVerdicts.apply(to: plain, clients: [client], now: now, warnDays: 21, criticalDays: 7)
+        var state = DashboardState(configPath: "c.yaml", hosts: [host], timeZone: Fixture.utc)
+        state.clients = [(client.name, client.pins.format)]
+        state.record(viewed, forHost: 0, at: now)
+        _ = state.handle(.character("c"))
+        let lines = Fixture.lines(DashboardLayout.frame(for: state, width: 120, height: 20, now: now))
+        let summary = try XCTUnwrap(lines.first { $0.contains(" ios 8.0 ") }, lines.joined(separator: "\n"))
+        XCTAssertTrue(summary.contains("expiring on soon.example"), summary)
+        XCTAssertFalse(summary.contains("ok on"), summary)
+        let row = try XCTUnwrap(lines.first { $0.contains("soon.example:443") })
+        XCTAssertTrue(row.contains("⚠ expiring"), row)
+    }
+
     func testWithoutClientsTheViewSaysHowToGetThem() {
         var state = Fixture.mixedState()
         _ = state.handle(.character("c"))

@@ -100,7 +100,10 @@ enum Fixture {
 
     /// A banner line (` ✗ BLOCKED host: …`, ` ⚠ WARNING ×2: …`), not a table row.
     static func isBannerLine(_ line: Substring) -> Bool {
-        let tags = ["BLOCKED", "LEAF ONLY", "ERROR", "EXPIRED", "EXPIRING", "INTERCEPTED", "CRITICAL", "UNKNOWN", "WARNING"]
+        let tags = [
+            "BLOCKED", "LEAF ONLY", "ERROR", "EXPIRED", "EXPIRING", "INTERCEPTED", "CHAIN CHANGED", "PINS EXPIRING", "PINS EXPIRED",
+            "CRITICAL", "UNKNOWN", "WARNING",
+        ]
         return ["✗", "!", "⚠"].contains { symbol in tags.contains { line.hasPrefix(" \(symbol) \($0)") } }
     }
 

@@ -59,6 +59,71 @@ final class LayoutTests: XCTestCase {
         XCTAssertTrue(foxtrot.contains("… waiting"), foxtrot)
     }
 
+    /// Issue 24: the days column is the chain's earliest expiry, marked
+    /// with the role that ends first when that is not the leaf.
+    func testDaysColumnMarksAnIntermediateThatExpiresFirst() {
+        let host = Fixture.host("short.example")
+        let plain = Fixture.report(for: host, status: .ok)
+        var levels = plain.levels
+        levels[1].certificate.facts.notAfter = now.addingTimeInterval(9 * 86_400 + 3_600)
+        levels[1].daysLeft = 9
+        let report = HostReport(
+            config: host, result: plain.result, status: .ok, matchedTiers: [.ca], alerts: [.expiring], levels: levels,
+            leafDaysLeft: 60, proxy: ProxyReport())
+        var state = DashboardState(configPath: "/etc/pinwatch.yaml", hosts: [host], themeName: "default", timeZone: Fixture.utc)
+        state.beginCycle(total: 1, at: now.addingTimeInterval(-5))
+        state.record(report, forHost: 0, at: now.addingTimeInterval(-1))
+        state.finishCycle(at: now)
+        let lines = Fixture.lines(DashboardLayout.frame(for: state, width: 160, height: 24, now: now))
+        let row = lines.first { $0.contains("short.example:443") && !Fixture.isBannerLine($0) } ?? ""
+        XCTAssertTrue(row.contains(" 9I "), row)
+        XCTAssertTrue(row.contains("the intermediate CN=intermediate CA 1 expires in 9 days"), row)
+        XCTAssertFalse(row.contains(" 60 "), "the leaf's own days are not the host's: \(row)")
+
+        _ = state.handle(.character("?"))
+        let help = Fixture.text(DashboardLayout.frame(for: state, width: 80, height: 30, now: now))
+        XCTAssertTrue(help.contains("intermediate / root expires first"), help)
+    }
+
+    /// Issue 24, item 4: one word per host. An `ok` host whose leaf ends
+    /// in 4 days and a `leaf_only` host whose leaf ends in 3 are counted,
+    /// tagged, shown and filtered as `expiring`; `/status:ok` finds
+    /// neither, and JSON says the same word.
+    func testHeaderRowsBannerFilterAndJSONShareOneHeadline() throws {
+        let hosts = [Fixture.host("soon.example"), Fixture.host("leafy.example"), Fixture.host("fine.example")]
+        var state = DashboardState(configPath: "c.yaml", hosts: hosts, timeZone: Fixture.utc)
+        state.beginCycle(total: 3, at: now.addingTimeInterval(-5))
+        let reports = [
+            Fixture.report(for: hosts[0], status: .ok, leafDays: 4),
+            Fixture.report(for: hosts[1], status: .leafOnly, leafDays: 3),
+            Fixture.report(for: hosts[2], status: .ok),
+        ]
+        for (index, report) in reports.enumerated() { state.record(report, forHost: index, at: now) }
+        state.finishCycle(at: now)
+        XCTAssertEqual(reports.map(\.headline), [.expiring, .expiring, .ok])
+
+        let lines = Fixture.lines(DashboardLayout.frame(for: state, width: 200, height: 24, now: now))
+        let header = lines[0]
+        XCTAssertTrue(header.contains("✓ ok 1 "), header)
+        XCTAssertTrue(header.contains("✗ expiring 2 "), "in the symbol of the worst of them: \(header)")
+        XCTAssertTrue(header.contains("⚠ leaf_only 0 "), header)
+        for name in ["soon.example", "leafy.example"] {
+            let row = lines.first { $0.contains(name + ":443") && !Fixture.isBannerLine($0) } ?? ""
+            XCTAssertTrue(row.contains("✗ expiring"), row)
+            XCTAssertTrue(lines.contains { $0.hasPrefix(" ✗ EXPIRING \(name):443") }, lines.joined(separator: "\n"))
+        }
+
+        state.filter = "status:expiring"
+        XCTAssertEqual(Set(state.visibleHostIndices), [0, 1])
+        state.filter = "status:ok"
+        XCTAssertEqual(state.visibleHostIndices, [2], "an expiring host is not listed as ok")
+
+        let json = try XCTUnwrap(
+            try JSONSerialization.jsonObject(with: Data(JSONReport.render(reports, generatedAt: now).utf8)) as? [String: Any])
+        let headlines = (json["hosts"] as? [[String: Any]])?.map { $0["headline"] as? String }
+        XCTAssertEqual(headlines, ["expiring", "expiring", "ok"])
+    }
+
     func testErrorRowNamesTheFailureAtEveryWidth() throws {
         let state = Fixture.mixedState()
         for width in [40, 80, 120] {
@@ -533,7 +598,42 @@ final class LayoutTests: XCTestCase {
         state.view = .detail(hostIndex: 3)
         let text = Fixture.text(DashboardLayout.frame(for: state, width: 100, height: 30, now: now))
         XCTAssertTrue(text.contains("refused: connection refused"), text)
-        XCTAssertTrue(text.contains("chain: 0 levels"))
+        XCTAssertTrue(text.contains("chain: none obtained"), text)
+        XCTAssertFalse(text.contains("chain: 0 levels"), text)
+        XCTAssertFalse(text.contains("press y"), "no chain, no stanza to offer: \(text)")
+    }
+
+    /// Issue 24, item 5: the detail view agrees with the row. An `ok` host
+    /// whose leaf expires in 4 days, past its estimated renewal, is not
+    /// "ok since" nor "renews ~today"; a level without pins has one `·`,
+    /// not two; the probe's time carries its zone.
+    func testDetailOfAnExpiringHostAgreesWithItsRow() throws {
+        let host = Fixture.host("soon.example", pins: PinSet(ca: [Fixture.caPin]))
+        let history = HostHistory(
+            statusSince: now.addingTimeInterval(-10 * 86_400),
+            renewal: RenewalEstimate(date: now.addingTimeInterval(-3_600), basis: .lifetime))
+        let report = Fixture.report(for: host, status: .ok, leafDays: 4).with(history: history, now: now)
+        XCTAssertEqual(report.headline, .expiring)
+        var state = DashboardState(configPath: "c.yaml", hosts: [host], timeZone: TimeZone(identifier: "Europe/Berlin")!)
+        state.beginCycle(total: 1, at: now.addingTimeInterval(-5))
+        state.record(report, forHost: 0, at: now)
+        state.finishCycle(at: now)
+        state.view = .detail(hostIndex: 0)
+        state.resize(rows: 60, columns: 120)
+        let text = Fixture.text(DashboardLayout.frame(for: state, width: 120, height: 60, now: now))
+        XCTAssertTrue(text.contains("✗ expiring"), text)
+        XCTAssertNil(text.range(of: #"since +ok since"#, options: .regularExpression), text)
+        XCTAssertTrue(text.contains("status ok since 2026-11-08 11:06 UTC (now expiring)"), text)
+        XCTAssertFalse(text.contains("renews ~"), text)
+        XCTAssertTrue(text.contains("renewal overdue: the leaf expires in 4 days and has not been renewed"), text)
+        XCTAssertFalse(text.contains("· ·"), "one separator, not a doubled dot: \(text)")
+        XCTAssertTrue(text.contains("── level 0 · leaf · sent by the server ──"), text)
+        XCTAssertTrue(text.contains("── level 2 · root ✓ · from the trust store ──"), text)
+        XCTAssertTrue(text.contains("finished 2026-11-18 11:06 UTC"), text)
+
+        state.view = .table
+        let header = Fixture.text(DashboardLayout.frame(for: state, width: 120, height: 20, now: now))
+        XCTAssertNotNil(header.range(of: #"last cycle \d{2}:\d{2}:\d{2} (CET|CEST|GMT\+1) "#, options: .regularExpression), header)
     }
 
     func testHostileCertificateSubjectNeverReachesOutputRaw() {

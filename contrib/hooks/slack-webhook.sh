@@ -10,6 +10,6 @@
 # (PINWATCH_WEBHOOK_URL), never from the event.
 set -eu
 : "${PINWATCH_WEBHOOK_URL:?set PINWATCH_WEBHOOK_URL to the incoming webhook}"
-jq -c '{text: ("pinwatch: \(.host):\(.port) \(.old.severity // "new") → \(.new.severity) (\(.new.status)): \(.reason)")}' \
+jq -c '{text: ("pinwatch: \(.host):\(.port)\(if .connect then " → \(.connect)" else "" end) \(.old.severity // "new") → \(.new.severity) (\(.new.status)): \(.reason)")}' \
   | curl --silent --show-error --fail --max-time 8 \
       -H 'Content-Type: application/json' --data-binary @- "$PINWATCH_WEBHOOK_URL"

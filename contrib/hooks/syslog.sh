@@ -13,5 +13,5 @@ case "$severity" in
   unknown|warning) priority=user.warning ;;
   *) priority=user.notice ;;
 esac
-printf '%s' "$event" | jq -r '"\(.host):\(.port) \(.old.severity // "new") -> \(.new.severity) (\(.new.status)): \(.reason)"' \
+printf '%s' "$event" | jq -r '"\(.host):\(.port)\(if .connect then " -> \(.connect)" else "" end) \(.old.severity // "new") -> \(.new.severity) (\(.new.status)): \(.reason)"' \
   | logger -t pinwatch -p "$priority"

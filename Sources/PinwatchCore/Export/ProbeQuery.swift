@@ -43,8 +43,10 @@ public struct ProbeQuery: Equatable, Sendable {
     }
 
     /// The host to probe: the configured host of that name and port (its
-    /// pins, SNI, connect address and trust) when there is one, with the
-    /// named pinset's pins added; else a host with the configuration's trust.
+    /// pins, SNI, connect address and trust) when there is one, else a host
+    /// with the configuration's trust. A named pinset replaces the host's
+    /// pins: the scrape asks whether the target matches that set, and the
+    /// host's own pins would hide a mismatch.
     public func host(in config: Config) -> Result<HostConfig, ProbeQueryProblem> {
         var host =
             config.hosts.first { $0.host.lowercased() == target.host.lowercased() && $0.port == target.port }
@@ -53,7 +55,7 @@ public struct ProbeQuery: Equatable, Sendable {
             guard let set = config.pinsets[pinset] else {
                 return .failure(ProbeQueryProblem("unknown pinset \(EchoedInput.quoted(pinset))"))
             }
-            host.pins = host.pins.merged(with: set)
+            host.pins = set
             host.pinsetName = pinset
         }
         return .success(host)

@@ -16,12 +16,24 @@ public enum PrometheusExposition {
         public var finishedAt: Date
         public var duration: TimeInterval
         public var completedCycles: Int
+        /// The configured `interval`: what a staleness rule compares the
+        /// last cycle's age with, so it follows the configuration.
+        public var interval: TimeInterval?
 
-        public init(finishedAt: Date, duration: TimeInterval, completedCycles: Int) {
+        public init(finishedAt: Date, duration: TimeInterval, completedCycles: Int, interval: TimeInterval? = nil) {
             self.finishedAt = finishedAt
             self.duration = duration
             self.completedCycles = completedCycles
+            self.interval = interval
         }
+    }
+
+    /// `/probe`'s `pinwatch_probe_success`, as blackbox_exporter users read
+    /// it: 1 only when a chain was obtained and the host is not critical
+    /// (blocked, intercepted, expired or within `critical_days`); 0 when the
+    /// probe failed or pinned clients fail now or within days.
+    public static func probeSuccess(_ report: HostReport) -> Bool {
+        report.result.failure == nil && report.severity != .critical && report.severity != .unknown
     }
 
     public static let contentType = "text/plain; version=0.0.4; charset=utf-8"
@@ -40,8 +52,11 @@ public enum PrometheusExposition {
 public final class PrometheusRenderer {
     private var status = ExpositionBuffer(capacity: 0)
     private var severity = ExpositionBuffer(capacity: 0)
+    private var reason = ExpositionBuffer(capacity: 0)
     private var alerts = ExpositionBuffer(capacity: 0)
     private var notAfter = ExpositionBuffer(capacity: 0)
+    private var deprecatedNotAfter = ExpositionBuffer(capacity: 0)
+    private var levelNotAfter = ExpositionBuffer(capacity: 0)
     private var levelInfo = ExpositionBuffer(capacity: 0)
     private var pinMatch = ExpositionBuffer(capacity: 0)
     private var duration = ExpositionBuffer(capacity: 0)
@@ -54,7 +69,11 @@ public final class PrometheusRenderer {
         // One pass over the reports, one buffer per family: the format wants
         // each family's samples together, and touching each report once
         // keeps the copying (and reference counting) to one per host.
-        for buffer in [\PrometheusRenderer.status, \.severity, \.alerts, \.notAfter, \.levelInfo, \.pinMatch, \.duration, \.errors] {
+        let buffers = [
+            \PrometheusRenderer.status, \.severity, \.reason, \.alerts, \.notAfter, \.deprecatedNotAfter, \.levelNotAfter, \.levelInfo,
+            \.pinMatch, \.duration, \.errors,
+        ]
+        for buffer in buffers {
             self[keyPath: buffer].bytes.removeAll(keepingCapacity: true)
         }
         var statusCounts: [HostStatus: Int] = [:]
@@ -83,14 +102,30 @@ public final class PrometheusRenderer {
                 severity.append(severityTails[position])
                 severity.append(report.severity == value ? "1\n" : "0\n")
             }
+            reason.sample("pinwatch_host_reason_info", labels, "reason", Exposition.escape(report.reason), 1)
             for alert in report.alerts {
                 alerts.sample("pinwatch_host_alert", labels, "alert", alert.rawValue, 1)
             }
             let pins = report.config.pins
+            // A forged chain's dates are the proxy's, not the server's.
+            let serverChain = !report.proxy.intercepted
             for level in report.levels {
                 let facts = level.certificate.facts
-                if level.level == 0 {
-                    notAfter.sample("pinwatch_leaf_not_after_seconds", labels, nil, nil, facts.notAfter.timeIntervalSince1970)
+                let expiry = facts.notAfter.timeIntervalSince1970
+                if serverChain, level.level == 0 {
+                    notAfter.sample("pinwatch_leaf_not_after_timestamp_seconds", labels, nil, nil, expiry)
+                    deprecatedNotAfter.sample("pinwatch_leaf_not_after_seconds", labels, nil, nil, expiry)
+                }
+                if serverChain {
+                    levelNotAfter.append("pinwatch_chain_level_not_after_timestamp_seconds{")
+                    levelNotAfter.append(labels)
+                    levelNotAfter.append(",level=\"")
+                    levelNotAfter.append(integer: Int64(level.level))
+                    levelNotAfter.append("\",role=\"")
+                    levelNotAfter.append(string: level.role.rawValue)
+                    levelNotAfter.append("\"} ")
+                    levelNotAfter.append(number: expiry)
+                    levelNotAfter.append("\n")
                 }
                 levelInfo.append("pinwatch_chain_level_info{")
                 levelInfo.append(labels)
@@ -122,17 +157,30 @@ public final class PrometheusRenderer {
         }
 
         var out = ExpositionBuffer(
-            capacity: 4_096 + status.bytes.count + severity.bytes.count + alerts.bytes.count + notAfter.bytes.count
-                + levelInfo.bytes.count + pinMatch.bytes.count + duration.bytes.count + errors.bytes.count)
+            capacity: 4_096 + status.bytes.count + severity.bytes.count + reason.bytes.count + alerts.bytes.count + notAfter.bytes.count
+                + deprecatedNotAfter.bytes.count + levelNotAfter.bytes.count + levelInfo.bytes.count + pinMatch.bytes.count
+                + duration.bytes.count + errors.bytes.count)
         out.family("pinwatch_host_status", "gauge", "Status of each host: 1 for the status it has now, 0 for the others.")
         out.append(status.bytes)
         out.family(
             "pinwatch_host_severity", "gauge", "Severity of each host (critical, unknown, warning, ok): 1 for its own, 0 for the others.")
         out.append(severity.bytes)
+        out.family(
+            "pinwatch_host_reason_info", "gauge",
+            "The sentence that explains each host's severity, as a label: what alert annotations quote.")
+        out.append(reason.bytes)
         out.family("pinwatch_host_alert", "gauge", "Alerts a host has now (only present alerts are exported).")
         out.append(alerts.bytes)
-        out.family("pinwatch_leaf_not_after_seconds", "gauge", "Expiry of each host's leaf certificate, Unix time.")
+        out.family("pinwatch_leaf_not_after_timestamp_seconds", "gauge", "Expiry of each host's leaf certificate, Unix time.")
         out.append(notAfter.bytes)
+        out.family(
+            "pinwatch_leaf_not_after_seconds", "gauge",
+            "Deprecated, removed in the next release: pinwatch_leaf_not_after_timestamp_seconds under its old name.")
+        out.append(deprecatedNotAfter.bytes)
+        out.family(
+            "pinwatch_chain_level_not_after_timestamp_seconds", "gauge",
+            "Expiry of each certificate of each host's chain, Unix time: the earliest one is when pinned clients fail.")
+        out.append(levelNotAfter.bytes)
         out.family("pinwatch_chain_level_info", "gauge", "One series per certificate of each host's chain, with its role and SPKI pin.")
         out.append(levelInfo.bytes)
         out.family(
@@ -163,6 +211,10 @@ public final class PrometheusRenderer {
             out.sample("pinwatch_last_cycle_timestamp_seconds", nil, nil, nil, cycle.finishedAt.timeIntervalSince1970)
             out.family("pinwatch_cycles_total", "counter", "Cycles completed since start.")
             out.sample("pinwatch_cycles_total", nil, nil, nil, Double(cycle.completedCycles))
+            if let interval = cycle.interval {
+                out.family("pinwatch_poll_interval_seconds", "gauge", "The configured interval between cycles.")
+                out.sample("pinwatch_poll_interval_seconds", nil, nil, nil, interval)
+            }
         }
         out.family("pinwatch_build_info", "gauge", "The running pinwatch's version.")
         out.sample("pinwatch_build_info", [], "version", Exposition.escape(version), 1)
@@ -171,13 +223,17 @@ public final class PrometheusRenderer {
 }
 
 extension PrometheusExposition {
-    /// `host="…",port="…"` and `sni="…"` when it differs from the host (an
-    /// absent label reads as "" in PromQL, and most hosts have no SNI of
-    /// their own): computed once per host and reused by every family.
+    /// `host="…",port="…"`, `sni="…"` when it differs from the host, and
+    /// `address="…"` when `connect:` is set (an absent label reads as "" in
+    /// PromQL, and most hosts have neither): two backends behind one name
+    /// would otherwise be one series, and Prometheus would drop one of them.
+    /// Computed once per host and reused by every family.
     static func hostLabels(_ report: HostReport) -> String {
         let config = report.config
-        let base = "host=\"\(escape(config.host))\",port=\"\(config.port)\""
-        return config.serverName == config.host ? base : base + ",sni=\"\(escape(config.serverName))\""
+        var labels = "host=\"\(escape(config.host))\",port=\"\(config.port)\""
+        if config.serverName != config.host { labels += ",sni=\"\(escape(config.serverName))\"" }
+        if let address = config.connectAddress { labels += ",address=\"\(escape(address))\"" }
+        return labels
     }
 
     /// Label values: backslash, double quote and newline escaped, as the

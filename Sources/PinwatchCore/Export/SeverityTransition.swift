@@ -54,11 +54,13 @@ public struct SeverityTransition: Sendable {
             ("host", .string(config.host)),
             ("port", .int(config.port)),
             ("sni", .string(config.serverName)),
+            ("connect", .optional(config.connectAddress)),
             ("old", old),
             ("new", .object([("status", .string(report.status.rawValue)), ("severity", .string(report.severity.rawValue))])),
             ("reason", .string(report.reason)),
             ("alerts", .array(report.alerts.map { .string($0.rawValue) })),
             ("leaf_days_left", .optional(report.leafDaysLeft)),
+            ("days_left", .optional(report.daysLeft)),
             ("pins", .array(report.levels.map { .string(PinText.sha256($0.certificate.facts.spkiSHA256)) })),
         ])
         return value.renderCompact() + "\n"

@@ -86,11 +86,17 @@ public struct HostReport: Hashable, Sendable {
     public let alerts: [HostAlert]
     public var levels: [LevelReport]
     public let leafDaysLeft: Int?
+    /// The level of the chain that expires first: what expiry alerts,
+    /// days, `check` and the reason read (DESIGN §5).
+    public let earliestExpiry: ChainExpiry?
     public let proxy: ProxyReport
     /// Decided by `Verdict.assess` from the fields above, once, here.
     public private(set) var severity: HostSeverity
     /// One sentence for the severity: what the on-call reads first.
     public private(set) var reason: String
+    /// The one word every view shows for the host's state (the cause the
+    /// reason leads with), decided with the severity.
+    public private(set) var headline: HostHeadline
     /// What the history store knows (since, flaps, renewal forecast);
     /// nil with `state: off` or before the store has seen the host.
     public private(set) var history: HostHistory?
@@ -113,13 +119,32 @@ public struct HostReport: Hashable, Sendable {
         self.alerts = alerts
         self.levels = levels
         self.leafDaysLeft = leafDaysLeft
+        let earliestExpiry = Self.earliestExpiry(of: levels, proxy: proxy)
+        self.earliestExpiry = earliestExpiry
         self.proxy = proxy
         self.history = history
         let assessment = Verdict.assess(
-            status: status, alerts: alerts, result: result, leafDaysLeft: leafDaysLeft, proxy: proxy, history: history, now: now,
+            status: status, alerts: alerts, result: result, expiry: earliestExpiry, proxy: proxy, history: history, now: now,
             matchedTiers: matchedTiers)
         severity = assessment.severity
+        headline = assessment.headline
         reason = decidedBy.map { "\($0): \(assessment.reason)" } ?? assessment.reason
+    }
+
+    /// Days left of the certificate that expires first; nil without a
+    /// chain, or when the chain is an intercepting proxy's.
+    public var daysLeft: Int? { earliestExpiry?.daysLeft }
+
+    /// What expires first of the server's chain. An intercepted chain was
+    /// forged by the proxy: its dates are not the server's, and pinwatch
+    /// cannot tell whether the server was even reached.
+    static func earliestExpiry(of levels: [LevelReport], proxy: ProxyReport) -> ChainExpiry? {
+        proxy.intercepted ? nil : ChainExpiry.earliest(of: levels)
+    }
+
+    /// The leaf's expiry when the chain is the server's.
+    public var leafNotAfter: Date? {
+        proxy.intercepted ? nil : levels.first?.certificate.facts.notAfter
     }
 
     /// The same facts with another status and alerts, assessed again:

@@ -52,21 +52,25 @@ public enum CheckReport {
         }.joined(separator: ", ")
     }
 
-    /// `host:port STATE status: reason; leaf N days left; alerts: …`
+    /// `host:port STATE status: reason; leaf N days left; alerts: …`; the
+    /// level that expires first when it is not the leaf.
     private static func longLine(_ report: HostReport) -> String {
         var line = "\(name(report)) \(CheckState(report).label) \(report.status.rawValue): \(clean(report.reason))"
-        if let days = report.leafDaysLeft { line += "; leaf \(days) days left" }
+        if let expiry = report.earliestExpiry {
+            line += expiry.isLeaf ? "; leaf \(expiry.daysLeft) days left" : "; \(clean(expiry.shortSentence))"
+        }
         if !report.alerts.isEmpty { line += "; alerts: " + report.alerts.map(\.rawValue).joined(separator: ", ") }
         return line
     }
 
-    /// Counts per status, then each leaf's days left with the warning and
-    /// critical thresholds, so graphs draw the lines where the alerts fire.
+    /// Counts per status, then each host's days left (its chain's earliest
+    /// expiry, as the alerts) with the warning and critical thresholds, so
+    /// graphs draw the lines where the alerts fire.
     private static func perfdata(_ reports: [HostReport], warnDays: Int, criticalDays: Int) -> String {
         let counts = StatusSummary(reports)
         var items = StatusSummary.reportingOrder.map { "\($0.rawValue)=\(counts.count(of: $0))" }
         for report in reports {
-            guard let days = report.leafDaysLeft else { continue }
+            guard let days = report.daysLeft else { continue }
             // Perfdata labels quote with ' (doubled inside) and cannot hold '='.
             let label = (name(report) + "_days").replacingEach("'", with: "''").replacingEach("=", with: "_")
             items.append("'\(label)'=\(days);\(warnDays);\(criticalDays)")

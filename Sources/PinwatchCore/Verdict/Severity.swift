@@ -37,14 +37,17 @@ public enum HostSeverity: String, Sendable, Codable, CaseIterable {
     public static let worstFirst: [HostSeverity] = [.critical, .unknown, .warning, .ok]
 }
 
-/// A host's severity with the one sentence that explains it.
+/// A host's severity with the one sentence that explains it, and the
+/// one word (headline) for the cause that sentence leads with.
 public struct HostAssessment: Hashable, Sendable {
     public var severity: HostSeverity
     public var reason: String
+    public var headline: HostHeadline
 
-    public init(severity: HostSeverity, reason: String) {
+    public init(severity: HostSeverity, reason: String, headline: HostHeadline) {
         self.severity = severity
         self.reason = reason
+        self.headline = headline
     }
 }
 
@@ -53,77 +56,100 @@ extension Verdict {
     /// combination lands in exactly one branch; the first that applies
     /// names the cause the on-call acts on first.
     public static func assess(
-        status: HostStatus, alerts: [HostAlert], result: ProbeResult, leafDaysLeft: Int?, proxy: ProxyReport,
+        status: HostStatus, alerts: [HostAlert], result: ProbeResult, expiry: ChainExpiry?, proxy: ProxyReport,
         history: HostHistory? = nil, now: Date = Date(), matchedTiers: [PinTier] = [.ca]
     ) -> HostAssessment {
         let has = Set(alerts)
         if status == .error {
             guard let failure = result.failure else {
-                return HostAssessment(severity: .unknown, reason: "no certificate was obtained")
+                return HostAssessment(severity: .unknown, reason: "no certificate was obtained", headline: .error)
             }
-            return HostAssessment(severity: .unknown, reason: "probe failed (\(failure.kind.rawValue)): \(failure.message)")
+            return HostAssessment(
+                severity: .unknown, reason: "probe failed (\(failure.kind.rawValue)): \(failure.message)", headline: .error)
         }
         if has.contains(.intercepted) {
             let via = proxy.url.map { "intercepted by proxy \($0)" } ?? "intercepted by a proxy"
-            let what = result.trusted ? "no configured pin matches the chain it presents" : "the chain it presents is not trusted"
-            return HostAssessment(severity: .critical, reason: "\(via): \(what); the server itself was not reached")
+            let what = result.trusted ? "no configured pin matches it" : "it is not trusted"
+            return HostAssessment(
+                severity: .critical,
+                reason: "\(via): the chain came from the proxy, not the server, and \(what); whether the server was reached is unknown",
+                headline: .intercepted)
         }
         if status == .blocked {
             return HostAssessment(
-                severity: .critical, reason: "pinned clients refuse this host now: " + blockedCause(has, result, leafDaysLeft))
+                severity: .critical, reason: "pinned clients refuse this host now: " + blockedCause(has, result, expiry),
+                headline: .blocked)
         }
         if has.contains(.expired) {
-            return HostAssessment(severity: .critical, reason: "the leaf certificate expired \(daysText(-(leafDaysLeft ?? 0))) ago")
+            return HostAssessment(severity: .critical, reason: expirySentence(expiry), headline: .expired)
         }
+        // A renewal estimated in the past has not happened yet: it is due
+        // any day, not "in ~0 days".
         let leafOnlyCause =
-            history?.renewal.map { "only the leaf pin still matches: breaks in ~\(daysText($0.days(from: now))) (next leaf renewal)" }
+            history?.renewal.map { renewal in
+                let days = renewal.days(from: now)
+                return days == 0
+                    ? "only the leaf pin still matches: breaks at the next leaf renewal, which is due now"
+                    : "only the leaf pin still matches: breaks in ~\(daysText(days)) (next leaf renewal)"
+            }
             ?? "only the leaf pin still matches: breaks at the next leaf renewal"
         if has.contains(.criticalExpiry) {
-            var reason = "the leaf certificate expires in \(daysText(leafDaysLeft ?? 0))"
+            var reason = expirySentence(expiry)
             if status == .leafOnly { reason += "; " + leafOnlyCause }
-            return HostAssessment(severity: .critical, reason: reason)
+            return HostAssessment(severity: .critical, reason: reason, headline: .expiring)
         }
         if status == .leafOnly {
             var reason = leafOnlyCause
-            if let days = leafDaysLeft { reason += " (leaf expires in \(daysText(days)))" }
-            return HostAssessment(severity: .warning, reason: reason)
+            if let expiry { reason += " (\(expiry.shortSentence))" }
+            return HostAssessment(severity: .warning, reason: reason, headline: .leafOnly)
         }
         if has.contains(.chainChanged) {
             let what = history?.caChange.map { " (\($0))" } ?? ""
             // An unpinned host has no pins to still match.
             let pins = status == .unpinned ? "" : "pins still match, but "
-            return HostAssessment(severity: .warning, reason: "the CA-level keys changed\(what): \(pins)a CA rotation may have begun")
+            return HostAssessment(
+                severity: .warning, reason: "the CA-level keys changed\(what): \(pins)a CA rotation may have begun",
+                headline: .chainChanged)
         }
         if has.contains(.pinsExpired) {
             return HostAssessment(
-                severity: .warning, reason: "the app's pins for this host have expired: it no longer checks them (ship new pins)")
+                severity: .warning, reason: "the app's pins for this host have expired: it no longer checks them (ship new pins)",
+                headline: .pinsExpired)
         }
         if has.contains(.pinsExpiring) {
             return HostAssessment(
-                severity: .warning, reason: "the app's pins for this host expire within warn_days: then it stops checking them")
+                severity: .warning, reason: "the app's pins for this host expire within warn_days: then it stops checking them",
+                headline: .pinsExpiring)
         }
         if has.contains(.expiring) {
-            return HostAssessment(severity: .warning, reason: "the leaf certificate expires in \(daysText(leafDaysLeft ?? 0))")
+            return HostAssessment(severity: .warning, reason: expirySentence(expiry), headline: .expiring)
         }
         if status == .unpinned {
-            return HostAssessment(severity: .ok, reason: "no pins configured: inventory only")
+            return HostAssessment(severity: .ok, reason: "no pins configured: inventory only", headline: .unpinned)
         }
         if !matchedTiers.contains(.ca) {
             // Only a signed list's leaf fingerprints are ok on the leaf alone.
             return HostAssessment(
-                severity: .ok, reason: "the leaf certificate matches a signed-list pin: publish the next leaf's before renewing")
+                severity: .ok, reason: "the leaf certificate matches a signed-list pin: publish the next leaf's before renewing",
+                headline: .ok)
         }
-        return HostAssessment(severity: .ok, reason: "a CA-tier pin matches: survives leaf renewals")
+        return HostAssessment(severity: .ok, reason: "a CA-tier pin matches: survives leaf renewals", headline: .ok)
     }
 
-    private static func blockedCause(_ alerts: Set<HostAlert>, _ result: ProbeResult, _ leafDaysLeft: Int?) -> String {
+    private static func blockedCause(_ alerts: Set<HostAlert>, _ result: ProbeResult, _ expiry: ChainExpiry?) -> String {
         if alerts.contains(.expired) {
-            return "the leaf certificate expired \(daysText(-(leafDaysLeft ?? 0))) ago"
+            return expirySentence(expiry)
         }
         if !result.trusted {
             return "chain not trusted (\(result.trustError ?? "the verifier gave no reason"))"
         }
         return "no configured pin matches the chain"
+    }
+
+    /// The expiry alerts come from the chain's earliest expiry; the
+    /// fallback only keeps a hand-made alert list explained.
+    private static func expirySentence(_ expiry: ChainExpiry?) -> String {
+        expiry?.sentence ?? "a certificate of the chain is expiring"
     }
 
     private static func daysText(_ days: Int) -> String {

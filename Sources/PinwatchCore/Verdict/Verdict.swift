@@ -43,14 +43,20 @@ public enum Verdict {
 
         var reportProxy = proxy
         reportProxy.intercepted = proxy.detected && (!result.trusted || noMatch)
-        let leafDaysLeft = levels[0].daysLeft
+        // An interceptor's chain says nothing of the server's certificates:
+        // no days, and no expiry alerts about a forged leaf.
+        let leafDaysLeft = reportProxy.intercepted ? nil : levels[0].daysLeft
+        // Clients fail when any level of the chain expires, not only the leaf.
+        let earliestDaysLeft = HostReport.earliestExpiry(of: levels, proxy: reportProxy)?.daysLeft
         var alerts: [HostAlert] = []
         if status == .leafOnly { alerts.append(.leafOnly) }
         if noMatch { alerts.append(.noMatch) }
         if !result.trusted { alerts.append(.untrusted) }
-        if leafDaysLeft >= 0 && leafDaysLeft <= warnDays { alerts.append(.expiring) }
-        if leafDaysLeft >= 0 && leafDaysLeft <= criticalDays { alerts.append(.criticalExpiry) }
-        if leafDaysLeft < 0 { alerts.append(.expired) }
+        if let days = earliestDaysLeft {
+            if days >= 0 && days <= warnDays { alerts.append(.expiring) }
+            if days >= 0 && days <= criticalDays { alerts.append(.criticalExpiry) }
+            if days < 0 { alerts.append(.expired) }
+        }
         if reportProxy.detected { alerts.append(.proxy) }
         if reportProxy.intercepted { alerts.append(.intercepted) }
 

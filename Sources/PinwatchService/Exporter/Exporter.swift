@@ -84,9 +84,9 @@ public final class Exporter: @unchecked Sendable {
             poller.probeOnce(host) { continuation.resume(returning: $0) }
         }
         var text = PrometheusExposition.render([report], cycle: nil, version: version)
-        // blackbox_exporter's convention: did the probe get anything at all.
-        text += "# HELP pinwatch_probe_success Whether a chain was obtained from the target.\n"
-        text += "# TYPE pinwatch_probe_success gauge\npinwatch_probe_success \(report.result.failure == nil ? 1 : 0)\n"
+        // blackbox_exporter's convention, as its users read it: healthy or not.
+        text += "# HELP pinwatch_probe_success 1 when a chain was obtained and the host is not critical, else 0.\n"
+        text += "# TYPE pinwatch_probe_success gauge\npinwatch_probe_success \(PrometheusExposition.probeSuccess(report) ? 1 : 0)\n"
         return .success(Data(text.utf8))
     }
 
@@ -142,7 +142,8 @@ public final class Exporter: @unchecked Sendable {
         let reports = cycleReports.compactMap { $0 }
         let finished = Date()
         let cycle = PrometheusExposition.Cycle(
-            finishedAt: finished, duration: finished.timeIntervalSince(cycleStartedAt), completedCycles: completedCycles)
+            finishedAt: finished, duration: finished.timeIntervalSince(cycleStartedAt), completedCycles: completedCycles,
+            interval: poller.config.interval)
         var text = renderer.render(reports, cycle: cycle, version: version)
         if let history {
             let health = history.writeHealth

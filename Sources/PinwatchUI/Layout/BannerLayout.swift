@@ -55,7 +55,7 @@ enum BannerLayout {
             let shown = indices.prefix(groupedNameLimit).map { index -> String in
                 let report = state.reports[index]
                 var note = tag(for: report).lowercased()
-                if report?.status == .leafOnly, let days = report?.leafDaysLeft { note += days >= 0 ? ", \(days)d" : ", expired" }
+                if report?.headline == .leafOnly, let days = report?.daysLeft { note += days >= 0 ? ", \(days)d" : ", expired" }
                 return "\(state.hosts[index].displayName) (\(note))"
             }.joined(separator: ", ")
             let more = indices.count - min(indices.count, groupedNameLimit)
@@ -99,16 +99,6 @@ enum BannerLayout {
 
     /// A name for what is wrong, in the status and alert words of DESIGN §5.
     static func tag(for report: HostReport?) -> String {
-        guard let report else { return "" }
-        if report.alerts.contains(.intercepted) { return "INTERCEPTED" }
-        switch report.status {
-        case .blocked: return "BLOCKED"
-        case .error: return "ERROR"
-        case .leafOnly where !report.alerts.contains(.criticalExpiry): return "LEAF ONLY"
-        default: break
-        }
-        if report.alerts.contains(.expired) { return "EXPIRED" }
-        if report.alerts.contains(.criticalExpiry) || report.alerts.contains(.expiring) { return "EXPIRING" }
-        return report.status.rawValue.uppercased()
+        report?.headline.tag ?? ""
     }
 }

@@ -18,8 +18,9 @@ enum ClientViewLayout {
             } else if troubled.isEmpty {
                 summary = "ok on \(verdicts.count) host\(verdicts.count == 1 ? "" : "s")"
             } else {
-                summary = troubled.map { "\($0.report.status.rawValue) on \($0.report.config.serverName)" }.joined(separator: ", ")
-                if troubled.contains(where: { $0.report.status == .leafOnly }) { summary += " — breaks at next renewal" }
+                // The headline, as the rows below say it (`expiring`, not `ok`).
+                summary = troubled.map { "\($0.report.headline.rawValue) on \($0.report.config.serverName)" }.joined(separator: ", ")
+                if troubled.contains(where: { $0.report.headline == .leafOnly }) { summary += " — breaks at next renewal" }
             }
             lines.append([
                 Span(" \(client.name)", Style(.normal, bold: true)),

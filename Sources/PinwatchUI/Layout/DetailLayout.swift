@@ -36,14 +36,20 @@ enum DetailLayout {
         if let failure = report.result.failure {
             field("error", Span("\(failure.kind.rawValue): \(failure.message)", Style(.error)))
         }
+        // UTC like every other time of this view and of the snapshot: over
+        // ssh the server's zone is rarely the on-call's.
         field(
             "elapsed", Span("\(Int((report.result.elapsed * 1000).rounded())) ms"),
-            Span("  finished \(Formatting.clock(report.result.finishedAt, timeZone: state.timeZone))", Style(.dim)))
+            Span("  finished \(DateText.readableUTC(report.result.finishedAt))", Style(.dim)))
         if let history = report.history {
-            appendHistory(history, status: report.status, to: &lines)
+            appendHistory(history, report: report, now: now, to: &lines)
         }
         lines.append([])
-        lines.append([Span(" chain: \(report.levels.count) level\(report.levels.count == 1 ? "" : "s")", Style(.normal, bold: true))])
+        if report.levels.isEmpty {
+            lines.append([Span(" chain: none obtained", Style(.normal, bold: true))])
+        } else {
+            lines.append([Span(" chain: \(report.levels.count) level\(report.levels.count == 1 ? "" : "s")", Style(.normal, bold: true))])
+        }
         for level in report.levels {
             appendLevel(level, pins: host.pins, state: state, to: &lines)
         }
@@ -55,7 +61,7 @@ enum DetailLayout {
             for stanzaLine in stanza.split(separator: "\n", omittingEmptySubsequences: false) {
                 lines.append([Span("   " + String(stanzaLine))])
             }
-        } else {
+        } else if !report.levels.isEmpty {
             lines.append([])
             lines.append([Span(" press y for a ready-to-paste pins: stanza", Style(.dim))])
         }
@@ -64,18 +70,22 @@ enum DetailLayout {
 
     /// Since when, how often it flapped, when the leaf renews, and the
     /// latest entries of the timeline (`pinwatch history` has them all).
-    private static func appendHistory(_ history: HostHistory, status: HostStatus, to lines: inout [StyledLine]) {
+    private static func appendHistory(_ history: HostHistory, report: HostReport, now: Date, to lines: inout [StyledLine]) {
+        let status = report.status
         func field(_ label: String, _ spans: Span...) {
             lines.append([Span(" " + label.padding(toLength: 10, withPad: " ", startingAt: 0), Style(.dim))] + spans)
         }
         if let since = history.statusSince {
             let flaps = history.changesLast24Hours
+            // The history dates the status; the row shows the headline,
+            // so an `ok` host that is expiring says both.
+            let current = report.headline.rawValue == status.rawValue ? "" : " (now \(report.headline.rawValue))"
             field(
-                "since", Span("\(status.rawValue) since \(DateText.readableUTC(since))"),
+                "since", Span("status \(status.rawValue) since \(DateText.readableUTC(since))\(current)"),
                 Span(flaps == 0 ? "" : "  \(flaps) status change\(flaps == 1 ? "" : "s") in 24 h", Style(.warn)))
         }
         if let renewal = history.renewal {
-            field("renewal", Span(renewal.text, status == .leafOnly ? Style(.warn) : Style(.normal)))
+            field("renewal", renewalSpan(renewal, report: report, now: now))
         }
         if !history.recent.isEmpty {
             field("history", Span("latest changes (all: pinwatch history HOST)", Style(.dim)))
@@ -85,14 +95,28 @@ enum DetailLayout {
         }
     }
 
+    /// A renewal date that has passed while the same leaf is still served
+    /// is overdue, not "today": the leaf's days left say how long is left.
+    private static func renewalSpan(_ renewal: RenewalEstimate, report: HostReport, now: Date) -> Span {
+        guard renewal.date <= now, let days = report.leafDaysLeft else {
+            return Span(renewal.text, report.status == .leafOnly ? Style(.warn) : Style(.normal))
+        }
+        let left = days < 0 ? "the leaf has expired" : "the leaf expires in \(days == 1 ? "1 day" : "\(days) days")"
+        return Span("renewal overdue: \(left) and has not been renewed", Style(.warn, bold: true))
+    }
+
     private static func appendLevel(_ level: LevelReport, pins: PinSet, state: DashboardState, to lines: inout [StyledLine]) {
         let role = Formatting.roleStyle(level.role)
         let facts = level.certificate.facts
         let origin = level.certificate.fromServer ? "sent by the server" : "from the trust store"
         lines.append([])
+        // The ✓/✗ follows the role; "·" (no pins to compare) is left to
+        // the pin line below, where it is explained, rather than read as a
+        // second separator.
+        let symbol = Formatting.matchSymbol(level, pins: pins)
         lines.append([
             Span(" ── level \(level.level) · \(level.role.rawValue) ", role.with(bold: true)),
-            Span(Formatting.matchSymbol(level, pins: pins) + " ", role.with(bold: true)),
+            Span(symbol == "·" ? "" : symbol + " ", role.with(bold: true)),
             Span("· \(origin) ──", role),
         ])
         func field(_ label: String, _ spans: Span...) {

@@ -23,12 +23,14 @@ enum Formatting {
             zone)
     }
 
-    /// `14:03:07` in the dashboard's time zone.
+    /// `14:03:07 CET` in the dashboard's time zone, named: over ssh the
+    /// server's zone is rarely the on-call's, and other times are UTC.
     static func clock(_ date: Date, timeZone: TimeZone) -> String {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
         let parts = calendar.dateComponents([.hour, .minute, .second], from: date)
-        return String(format: "%02d:%02d:%02d", parts.hour ?? 0, parts.minute ?? 0, parts.second ?? 0)
+        let zone = timeZone.abbreviation(for: date) ?? timeZone.identifier
+        return String(format: "%02d:%02d:%02d %@", parts.hour ?? 0, parts.minute ?? 0, parts.second ?? 0, zone)
     }
 
     /// `2026-12-14 00:00 UTC`: certificate times, always UTC like the certificate itself.
@@ -81,25 +83,33 @@ enum Formatting {
         }
     }
 
-    /// The table's status cell: the status, unless an expiry alert made the
-    /// host more urgent than its status says (a leaf 4 days from expiry on
-    /// an `ok` host must not read "✓ ok"); then the alert, in the symbol
-    /// and colour of the host's severity.
+    /// The table's status cell: the host's headline (the word the header
+    /// counts and `/status:` finds), in the symbol and colour of its
+    /// severity, so a leaf 4 days from expiry on an `ok` host reads
+    /// "✗ expiring", never "✓ ok".
     static func status(of report: HostReport?) -> Span {
         guard let report else { return status(nil) }
-        let expiry =
-            report.alerts.contains(.expired)
-            ? "expired"
-            : report.alerts.contains(.criticalExpiry) || report.alerts.contains(.expiring) ? "expiring" : nil
-        switch (report.status, report.severity, expiry) {
-        case (.ok, .critical, let word?), (.unpinned, .critical, let word?):
-            return Span("✗ \(word)", Style(.critical, bold: true))
-        case (.ok, .warning, let word?), (.unpinned, .warning, let word?):
-            return Span("⚠ \(word)", Style(.warn, bold: true))
-        case (.leafOnly, .critical, _):
-            return Span("✗ leaf_only", Style(.critical, bold: true))
-        default:
-            return status(report.status)
+        return headline(report.headline, severity: report.severity)
+    }
+
+    /// A headline in the symbol and colour of `severity`; without one (the
+    /// header's count of no host), the symbol it usually carries.
+    static func headline(_ headline: HostHeadline, severity: HostSeverity?) -> Span {
+        let word = headline.rawValue
+        switch severity {
+        case .critical: return Span("✗ \(word)", Style(.critical, bold: true))
+        case .warning: return Span("⚠ \(word)", Style(.warn, bold: true))
+        case .unknown: return Span("! \(word)", Style(.error))
+        case .ok, nil: break
+        }
+        switch headline {
+        case .ok: return status(.ok)
+        case .leafOnly: return status(.leafOnly)
+        case .blocked: return status(.blocked)
+        case .error: return status(.error)
+        case .unpinned: return status(.unpinned)
+        case .expired, .intercepted: return Span("✗ \(headline.rawValue)", Style(.critical, bold: true))
+        case .expiring, .chainChanged, .pinsExpiring, .pinsExpired: return Span("⚠ \(headline.rawValue)", Style(.warn, bold: true))
         }
     }
 

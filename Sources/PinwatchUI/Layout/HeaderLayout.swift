@@ -9,7 +9,7 @@ enum HeaderLayout {
     /// counts that are zero go first, so the non-zero ones stay in view.
     static func titleLine(for state: DashboardState, width: Int = .max) -> StyledLine {
         let header = Style(.header)
-        let counts = state.statusCounts
+        let counts = state.headlineCounts
         // The file's name, not its folder: the path can fill an 80-column line.
         let configName = (state.configPath as NSString).lastPathComponent
         var line: StyledLine = [
@@ -23,9 +23,13 @@ enum HeaderLayout {
             guard let count = severities[severity], count > 0 else { continue }
             line.append(Span(" \(count) \(severity.rawValue) ", header.with(bold: true)))
         }
-        let order: [HostStatus] = [.ok, .leafOnly, .blocked, .error, .unpinned]
-        let statusSpans = order.map { status in
-            (count: counts[status] ?? 0, span: Span(" \(Formatting.status(status).text) \(counts[status] ?? 0) ", header))
+        // The words the rows show; a cause no host has is left out, and
+        // the five statuses are counted even at zero while there is room.
+        let shown = HostHeadline.headerOrder.filter { HostHeadline.alwaysCounted.contains($0) || counts[$0] != nil }
+        let statusSpans = shown.map { headline in
+            let tally = counts[headline]
+            let word = Formatting.headline(headline, severity: tally?.worst).text
+            return (count: tally?.count ?? 0, span: Span(" \(word) \(tally?.count ?? 0) ", header))
         }
         let full = line + statusSpans.map(\.span)
         if full.reduce(0, { $0 + DisplayWidth.of($1.text) }) <= width { return full }

@@ -19,6 +19,7 @@ enum HelpLayout {
         ("wheel click", "move / select (--no-mouse: off)"),
         ("✓ ✗ ·", "pin matched / not / no pins"),
         ("L I R", "leaf, intermediate, root"),
+        ("days 9I 9R", "intermediate / root expires first"),
     ]
 
     /// A bordered box in the middle of the screen; when the screen is too

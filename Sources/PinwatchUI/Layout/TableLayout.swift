@@ -132,8 +132,12 @@ enum TableLayout {
             return [Span(Formatting.tiers(report.matchedTiers), style)]
         case .days:
             guard let report else { return waiting }
-            guard let days = report.leafDaysLeft else { return [Span("—", Style(.dim))] }
-            return [Span("\(days)", Formatting.daysStyle(days, warnDays: state.warnDays, criticalDays: state.criticalDays))]
+            guard let expiry = report.earliestExpiry else { return [Span("—", Style(.dim))] }
+            let style = Formatting.daysStyle(expiry.daysLeft, warnDays: state.warnDays, criticalDays: state.criticalDays)
+            // `9I`: the intermediate (or `R` root) ends before the leaf, so
+            // renewing the leaf will not help.
+            let marker = expiry.isLeaf ? "" : Formatting.roleLetter(expiry.role)
+            return [Span("\(expiry.daysLeft)\(marker)", style)]
         case .proxy:
             guard let report else { return waiting }
             if report.proxy.intercepted { return [Span("MITM", Style(.critical, bold: true))] }

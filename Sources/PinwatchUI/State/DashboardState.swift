@@ -166,8 +166,9 @@ public struct DashboardState: Sendable {
     }
 
     /// `/status:blocked` (or `status:critical`, a severity) keeps the hosts
-    /// in that state, `leaf` matching `leaf_only`; any other text matches
-    /// host names and SNI.
+    /// whose headline (the word their row shows) or severity it names,
+    /// `leaf` matching `leaf_only`; any other text matches host names and
+    /// SNI.
     private func computeVisibleHostIndices() -> [Int] {
         let needle = filter.lowercased().trimmingCharacters(in: .whitespaces)
         let matching: [Int]
@@ -175,7 +176,7 @@ public struct DashboardState: Sendable {
             let wanted = needle.dropFirst("status:".count).replacingOccurrences(of: "-", with: "_")
             matching = hosts.indices.filter { index in
                 guard let report = reports[index] else { return wanted.isEmpty || "waiting".hasPrefix(wanted) }
-                return report.status.rawValue.hasPrefix(wanted) || report.severity.rawValue.hasPrefix(wanted)
+                return report.headline.rawValue.hasPrefix(wanted) || report.severity.rawValue.hasPrefix(wanted)
             }
         } else {
             matching = hosts.indices.filter { index in
@@ -197,11 +198,18 @@ public struct DashboardState: Sendable {
         }
     }
 
-    /// Per-status counts of the latest results.
-    public var statusCounts: [HostStatus: Int] {
+    /// Per-headline counts of the latest results, with the worst severity
+    /// among each headline's hosts: the header counts what the rows say, in
+    /// the symbol they show (`✗ expiring` when one of them is critical).
+    public var headlineCounts: [HostHeadline: HeadlineTally] {
         if let counts = derived.counts { return counts }
-        var counts: [HostStatus: Int] = [:]
-        for report in reports { if let status = report?.status { counts[status, default: 0] += 1 } }
+        var counts: [HostHeadline: HeadlineTally] = [:]
+        for case let report? in reports {
+            var tally = counts[report.headline] ?? HeadlineTally(count: 0, worst: report.severity)
+            tally.count += 1
+            if report.severity.rank > tally.worst.rank { tally.worst = report.severity }
+            counts[report.headline] = tally
+        }
         derived.counts = counts
         return counts
     }
@@ -330,9 +338,15 @@ public struct DashboardState: Sendable {
 /// sort, and a dashboard state is used from one thread (the main queue).
 final class DerivedRows: @unchecked Sendable {
     var rows: [Int]?
-    var counts: [HostStatus: Int]?
+    var counts: [HostHeadline: HeadlineTally]?
     var severityCounts: [HostSeverity: Int]?
     var alerting: AlertingHosts?
+}
+
+/// How many hosts show one headline, and the worst severity among them.
+public struct HeadlineTally: Hashable, Sendable {
+    public var count: Int
+    public var worst: HostSeverity
 }
 
 /// Configuration indices of the hosts that need the on-call, by severity.

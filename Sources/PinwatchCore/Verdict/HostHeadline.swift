@@ -1,0 +1,30 @@
+/// The one word for a host's state that the header counts, the table's
+/// status cell, the banner tag, the `/status:` filter and JSON's
+/// `headline` all show: the cause that leads the host's reason, decided
+/// by `Verdict.assess` with the severity. A status alone is not enough:
+/// an `ok` host whose leaf expires in 4 days is critical, and its rows,
+/// counts and filters must all say `expiring`.
+public enum HostHeadline: String, Sendable, Codable, CaseIterable {
+    case ok
+    case leafOnly = "leaf_only"
+    case expiring
+    case expired
+    case blocked
+    case intercepted
+    case error
+    case chainChanged = "chain_changed"
+    case pinsExpiring = "pins_expiring"
+    case pinsExpired = "pins_expired"
+    case unpinned
+
+    /// The header's order: ok, then the causes by what breaks clients
+    /// soonest, inventory last (the first to be cut on a narrow screen).
+    public static let headerOrder: [HostHeadline] = allCases
+    /// Counted even at zero while the header has room: the five statuses.
+    public static let alwaysCounted: Set<HostHeadline> = [.ok, .leafOnly, .blocked, .error, .unpinned]
+
+    /// `LEAF ONLY`, `CHAIN CHANGED`: the banner's tag.
+    public var tag: String {
+        rawValue.uppercased().replacingEach("_", with: " ")
+    }
+}
