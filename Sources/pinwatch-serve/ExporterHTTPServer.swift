@@ -23,9 +23,10 @@ final class ExporterHTTPServer {
         self.exporter = exporter
     }
 
-    /// Binds `listen` (`host:port`, an IP literal or `localhost`); throws
-    /// when the address cannot be used.
-    func start(listen: String) throws {
+    /// Binds `listen` (`host:port`, an IP literal or `localhost`) and keeps
+    /// at most `maximumConnections` open; throws when the address cannot be
+    /// used.
+    func start(listen: String, maximumConnections: Int) throws {
         guard let (host, port) = ListenAddress.split(listen) else {
             throw ListenError(description: ListenAddress.problem(listen) ?? "not host:port")
         }
@@ -34,6 +35,12 @@ final class ExporterHTTPServer {
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(ChannelOptions.backlog, value: 512)
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
+            .serverChannelOption(ChannelOptions.maxMessagesPerRead, value: 1)
+            .serverChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(AcceptLimitHandler(maximum: maximumConnections))
+                }
+            }
             .childChannelInitializer { channel in
                 channel.pipeline.configureHTTPServerPipeline(
                     withPipeliningAssistance: true, withServerUpgrade: nil, withErrorHandling: true

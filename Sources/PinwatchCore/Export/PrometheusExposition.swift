@@ -16,11 +16,16 @@ public enum PrometheusExposition {
         public var finishedAt: Date
         public var duration: TimeInterval
         public var completedCycles: Int
+        /// Cycles since start that failed for want of a local resource.
+        public var failures: [LocalResourceShortage: Int]
 
-        public init(finishedAt: Date, duration: TimeInterval, completedCycles: Int) {
+        public init(
+            finishedAt: Date, duration: TimeInterval, completedCycles: Int, failures: [LocalResourceShortage: Int] = [:]
+        ) {
             self.finishedAt = finishedAt
             self.duration = duration
             self.completedCycles = completedCycles
+            self.failures = failures
         }
     }
 
@@ -163,6 +168,12 @@ public final class PrometheusRenderer {
             out.sample("pinwatch_last_cycle_timestamp_seconds", nil, nil, nil, cycle.finishedAt.timeIntervalSince1970)
             out.family("pinwatch_cycles_total", "counter", "Cycles completed since start.")
             out.sample("pinwatch_cycles_total", nil, nil, nil, Double(cycle.completedCycles))
+            out.family(
+                "pinwatch_cycle_failures_total", "counter",
+                "Cycles that failed because pinwatch itself ran out of a resource; their unprobed hosts kept their verdicts.")
+            for shortage in LocalResourceShortage.allCases {
+                out.sample("pinwatch_cycle_failures_total", [], "reason", shortage.rawValue, Double(cycle.failures[shortage] ?? 0))
+            }
         }
         out.family("pinwatch_build_info", "gauge", "The running pinwatch's version.")
         out.sample("pinwatch_build_info", [], "version", Exposition.escape(version), 1)

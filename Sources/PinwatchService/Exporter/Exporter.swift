@@ -26,6 +26,11 @@ public final class Exporter: @unchecked Sendable {
     private var cycleRunning = false
     private var cycleStartedAt = Date()
     private var completedCycles = 0
+    /// The last cycle that completed without a local shortage: a failed
+    /// cycle leaves it, so the staleness alert fires if cycles keep failing.
+    private var lastCompleted: (finishedAt: Date, duration: TimeInterval)?
+    /// Failed cycles since start, by what ran out.
+    private var cycleFailures: [LocalResourceShortage: Int] = [:]
     private var cycleReports: [HostReport?] = []
     /// The latest report per host identity, across reloads: what a new
     /// report is compared with to find a severity transition.
@@ -110,7 +115,7 @@ public final class Exporter: @unchecked Sendable {
         poller.startCycle(
             on: queue,
             onReports: { [weak self] batch in self?.receive(batch) },
-            onFinish: { [weak self] in self?.finishCycle() })
+            onFinish: { [weak self] outcome in self?.finishCycle(outcome) })
     }
 
     private func receive(_ batch: HostPoller.Batch) {
@@ -133,13 +138,28 @@ public final class Exporter: @unchecked Sendable {
         hooks.run(for: transitions)
     }
 
-    private func finishCycle() {
+    private func finishCycle(_ outcome: HostPoller.CycleOutcome) {
         cycleRunning = false
-        completedCycles += 1
-        let reports = cycleReports.compactMap { $0 }
         let finished = Date()
+        if outcome.failed {
+            for shortage in outcome.shortages.keys { cycleFailures[shortage, default: 0] += 1 }
+            logger.error(
+                "cycle failed: pinwatch itself ran out of resources; hosts it could not probe keep their previous verdicts",
+                metadata: [
+                    "reason": "\(outcome.shortages.keys.map(\.rawValue).sorted().joined(separator: ","))",
+                    "hosts_not_probed": "\(outcome.shortages.values.reduce(0, +))",
+                ])
+        } else {
+            completedCycles += 1
+            lastCompleted = (finished, finished.timeIntervalSince(cycleStartedAt))
+        }
+        // A host left without a report this cycle keeps its latest one.
+        let reports = poller.hosts.indices.compactMap { index in
+            cycleReports.indices.contains(index) ? cycleReports[index] ?? latest[poller.hosts[index].identityKey] : nil
+        }
+        let shown = lastCompleted ?? (finished, finished.timeIntervalSince(cycleStartedAt))
         let cycle = PrometheusExposition.Cycle(
-            finishedAt: finished, duration: finished.timeIntervalSince(cycleStartedAt), completedCycles: completedCycles)
+            finishedAt: shown.finishedAt, duration: shown.duration, completedCycles: completedCycles, failures: cycleFailures)
         published.publish(Data(renderer.render(reports, cycle: cycle, version: version)))
         var counts: Logger.Metadata = ["hosts": "\(reports.count)", "duration_ms": "\(Int(cycle.duration * 1000))"]
         for severity in HostSeverity.worstFirst {
