@@ -14,6 +14,11 @@ import PinwatchService
 final class ExporterHTTPServer {
     /// Longest request head accepted (request line and headers).
     static let maximumHeadBytes = 16 * 1024
+    /// One read from a connection: a few dozen pipelined requests at most.
+    static let readBytes = 4 * 1024
+    /// Answers queued for a connection beyond which it is not read: past
+    /// it, at most the answer being written is added.
+    static let queuedBytes = 64 * 1024
 
     private let exporter: Exporter
     private let metrics = MetricsBuffer()
@@ -46,12 +51,20 @@ final class ExporterHTTPServer {
                     withPipeliningAssistance: true, withServerUpgrade: nil, withErrorHandling: true
                 ).flatMapThrowing {
                     try channel.pipeline.syncOperations.addHandlers([
-                        IdleStateHandler(readTimeout: .seconds(30)), IdleConnectionCloser(), HeadSizeLimit(),
+                        ResponseBackpressure(), IdleStateHandler(readTimeout: .seconds(30)), IdleConnectionCloser(), HeadSizeLimit(),
                         ExporterRequestHandler(exporter: exporter, metrics: metrics),
                     ])
                 }
             }
-            .childChannelOption(ChannelOptions.maxMessagesPerRead, value: 16)
+            // Small reads: what one read brings in is what NIO's pipelining
+            // queues before `ResponseBackpressure` can hold the next one.
+            .childChannelOption(ChannelOptions.maxMessagesPerRead, value: 1)
+            .childChannelOption(
+                ChannelOptions.recvAllocator, value: FixedSizeRecvByteBufferAllocator(capacity: Self.readBytes)
+            )
+            .childChannelOption(
+                ChannelOptions.writeBufferWaterMark,
+                value: ChannelOptions.Types.WriteBufferWaterMark(low: Self.queuedBytes / 2, high: Self.queuedBytes))
         _ = try bootstrap.bind(host: host == "localhost" ? "127.0.0.1" : host, port: port).wait()
     }
 }

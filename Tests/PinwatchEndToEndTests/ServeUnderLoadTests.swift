@@ -30,7 +30,7 @@ final class ServeUnderLoadTests: LocalFleetTestCase {
 
     /// `pinwatch-serve` started by a shell that lowers the open-file limit
     /// (soft and hard) and then becomes it, so the PID is the exporter's.
-    private func startServe(openFiles: Int, _ extra: [String] = []) throws -> (process: BackgroundProcess, port: Int) {
+    private func startServe(openFiles: Int = 1_024, _ extra: [String] = []) throws -> (process: BackgroundProcess, port: Int) {
         let port = try LocalPorts.closedPort()
         let words =
             [Self.serveBinary, "--config", fleet.configURL.path, "--listen", "127.0.0.1:\(port)", "--state", "off"] + extra
@@ -55,6 +55,13 @@ final class ServeUnderLoadTests: LocalFleetTestCase {
     /// Connections that are opened and never used, as a flood sends them.
     private func flood(port: Int, count: Int) throws -> [LoopbackHTTP.Connection] {
         try (0..<count).map { _ in try LoopbackHTTP.Connection(port: port) }
+    }
+
+    /// Resident memory in KiB, from /proc.
+    private func residentKiB(_ process: BackgroundProcess) -> Int {
+        let status = (try? String(contentsOfFile: "/proc/\(process.pid)/status", encoding: .utf8)) ?? ""
+        let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
+        return Int(line.filter(\.isNumber)) ?? -1
     }
 
     private func metric(_ name: String, in body: String) -> Double? {
@@ -132,5 +139,58 @@ final class ServeUnderLoadTests: LocalFleetTestCase {
         XCTAssertEqual(metric("pinwatch_cycle_failures_total{reason=\"memory\"}", in: metrics.body), 0)
         XCTAssertTrue(metrics.body.contains("pinwatch_hosts_by_severity{severity=\"ok\"} 2\n"), metrics.body)
         XCTAssertFalse(metrics.body.contains("pinwatch_probe_error{"), metrics.body)
+    }
+
+    /// 32 connections pipeline `GET /metrics` and never read the answers:
+    /// `serve` stops reading them while their answers wait, so its memory
+    /// stays bounded, comes back when they close, and others still scrape.
+    func testPipelinedRequestsThatAreNeverReadKeepMemoryBounded() throws {
+        for number in 1...20 { try fleet.addOK("host\(number).test") }
+        try fleet.writeConfig(settings: ["interval: 30s"], timeout: "2s")
+        let (process, port) = try startServe()
+        let baseline = residentKiB(process)
+        XCTAssertGreaterThan(baseline, 0)
+
+        let request = Array(String(repeating: "GET /metrics HTTP/1.1\r\nHost: pinwatch\r\n\r\n", count: 1_000).utf8)
+        let quota = 8 << 20
+        let connections = try (0..<32).map { _ in try LoopbackHTTP.Connection(port: port) }
+        defer { connections.forEach { $0.close() } }
+        for connection in connections { _ = fcntl(connection.descriptor, F_SETFL, O_NONBLOCK) }
+        var sent = [Int](repeating: 0, count: connections.count)
+        var peak = baseline
+        // Sends until every connection has sent its quota or the server
+        // stopped taking more (the kernel's buffers are full), for 8 s at most.
+        let deadline = Date().addingTimeInterval(8)
+        var stalledRounds = 0
+        while Date() < deadline, stalledRounds < 20, sent.contains(where: { $0 < quota }) {
+            var progressed = false
+            for (index, connection) in connections.enumerated() where sent[index] < quota {
+                let offset = sent[index] % request.count
+                let count = request[offset...].withUnsafeBytes {
+                    Glibc.send(connection.descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+                }
+                if count > 0 {
+                    sent[index] += count
+                    progressed = true
+                }
+            }
+            peak = max(peak, residentKiB(process))
+            stalledRounds = progressed ? 0 : stalledRounds + 1
+            if !progressed { usleep(50_000) }
+        }
+        // Memory keeps growing while the server works through what it read.
+        for _ in 0..<30 {
+            peak = max(peak, residentKiB(process))
+            usleep(100_000)
+        }
+        XCTAssertLessThan(
+            peak, baseline + 32 * 1024, "RSS \(baseline) KiB → peak \(peak) KiB after \(sent.reduce(0, +) >> 20) MiB of requests")
+        XCTAssertEqual(try LoopbackHTTP.get(port: port, "/metrics").status, 200, "another scraper is still answered")
+
+        connections.forEach { $0.close() }
+        try waitUntil(timeout: 20, "RSS back near \(baseline) KiB: \(residentKiB(process)) KiB") {
+            residentKiB(process) < baseline + 16 * 1024
+        }
+        XCTAssertTrue(process.isRunning)
     }
 }
