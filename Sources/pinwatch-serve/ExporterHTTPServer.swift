@@ -170,7 +170,7 @@ private final class ExporterRequestHandler: ChannelInboundHandler {
         let query: ProbeQuery
         switch ProbeQuery.parse(items) {
         case .failure(let problem):
-            Self.respond(context: context, status: .badRequest, body: problem.description + "\n", close: close)
+            Self.respond(context: context, status: problem.httpStatus, body: problem.description + "\n", close: close)
             return
         case .success(let parsed):
             query = parsed
@@ -186,7 +186,7 @@ private final class ExporterRequestHandler: ChannelInboundHandler {
                 case .success(let body):
                     Self.respond(context: context, status: .ok, body: body, contentType: PrometheusExposition.contentType, close: close)
                 case .failure(let problem):
-                    Self.respond(context: context, status: .badRequest, body: problem.description + "\n", close: close)
+                    Self.respond(context: context, status: problem.httpStatus, body: problem.description + "\n", close: close)
                 }
             }
         }
@@ -239,6 +239,10 @@ private final class MetricsBuffer: @unchecked Sendable {
         }
         return cached
     }
+}
+
+extension ProbeQueryProblem {
+    fileprivate var httpStatus: HTTPResponseStatus { isForbidden ? .forbidden : .badRequest }
 }
 
 struct ListenError: Error, CustomStringConvertible {

@@ -17,7 +17,7 @@ struct ServeCommand: ParsableCommand {
         abstract: "Poll on the interval and serve the results to Prometheus.",
         discussion: """
             GET /metrics answers with the last completed cycle (a scrape never probes); \
-            GET /probe?target=HOST[:PORT]&pinset=NAME probes one target now, blackbox-exporter style; \
+            GET /probe?target=HOST[:PORT]&pinset=NAME probes one target now, blackbox-exporter style (a configured host, unless probe_targets: in the config allows more); \
             GET /-/healthy and /-/ready (ready after the first cycle). Logs one logfmt line per event \
             on stderr. SIGHUP reloads the configuration (an invalid one is refused and the old one \
             keeps running); SIGTERM stops at once. Hooks (hooks: in the config) run on every \

@@ -76,13 +76,26 @@ public final class Exporter: @unchecked Sendable {
     /// pinset: `/probe`. At most 16 at once; the rest are turned away.
     public func probe(_ query: ProbeQuery) async -> Result<Data, ProbeQueryProblem> {
         let poller = await withCheckedContinuation { continuation in queue.async { continuation.resume(returning: self.poller) } }
-        let host: HostConfig
+        var host: HostConfig
         switch query.host(in: poller.config) {
         case .failure(let problem): return .failure(problem)
         case .success(let found): host = found
         }
         guard adHocProbes.enter() else { return .failure(ProbeQueryProblem("too many probes in flight; try again")) }
         defer { adHocProbes.leave() }
+        if let networks = query.requiredNetworks(in: poller.config) {
+            let dialled = host.connectAddress ?? host.host
+            let port = host.port
+            let checked = await withCheckedContinuation { continuation in
+                DispatchQueue.global().async {
+                    continuation.resume(returning: TargetAddressCheck.allowedAddress(host: dialled, port: port, networks: networks))
+                }
+            }
+            switch checked {
+            case .failure(let problem): return .failure(problem)
+            case .success(let address): host.connectAddress = address
+            }
+        }
         let report = await withCheckedContinuation { (continuation: CheckedContinuation<HostReport, Never>) in
             poller.probeOnce(host) { continuation.resume(returning: $0) }
         }
