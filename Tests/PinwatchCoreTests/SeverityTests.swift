@@ -65,7 +65,15 @@ final class SeverityTests: XCTestCase {
                 report: F.report(F.host(ca: [F.spkiPin(3)]), F.result(chain: F.chain(rootKey: 70), trusted: false, proxy: proxyRoute)),
                 severity: .critical,
                 reason:
-                    "intercepted by proxy http://127.0.0.1:3128: the chain it presents is not trusted; the server itself was not reached"),
+                    "intercepted by proxy http://127.0.0.1:3128: the chain seen through it is not trusted (TLS inspection, or a server chain no client trusts)"
+            ),
+            Row(
+                name: "wrong pin through an honest proxy",
+                report: F.report(F.host(ca: [F.spkiPin(50)]), F.result(chain: F.chain(), proxy: proxyRoute)),
+                severity: .critical,
+                reason:
+                    "pinned clients refuse this host now: no configured pin matches the chain (seen through proxy http://127.0.0.1:3128; a direct probe shows whether it is the server's)"
+            ),
             Row(
                 name: "proxy that does not intercept",
                 report: F.report(F.host(ca: [F.spkiPin(3)]), F.result(chain: F.chain(), proxy: proxyRoute)),

@@ -65,12 +65,18 @@ extension Verdict {
         }
         if has.contains(.intercepted) {
             let via = proxy.url.map { "intercepted by proxy \($0)" } ?? "intercepted by a proxy"
-            let what = result.trusted ? "no configured pin matches the chain it presents" : "the chain it presents is not trusted"
-            return HostAssessment(severity: .critical, reason: "\(via): \(what); the server itself was not reached")
+            return HostAssessment(
+                severity: .critical,
+                reason: "\(via): the chain seen through it is not trusted (TLS inspection, or a server chain no client trusts)")
         }
         if status == .blocked {
-            return HostAssessment(
-                severity: .critical, reason: "pinned clients refuse this host now: " + blockedCause(has, result, leafDaysLeft))
+            var cause = blockedCause(has, result, leafDaysLeft)
+            if proxy.detected {
+                // The chain is trusted (else it would be intercepted): an honest
+                // tunnel and an inspecting proxy with a trusted CA look alike.
+                cause += " (seen through proxy \(proxy.url ?? "set in the environment"); a direct probe shows whether it is the server's)"
+            }
+            return HostAssessment(severity: .critical, reason: "pinned clients refuse this host now: " + cause)
         }
         if has.contains(.expired) {
             return HostAssessment(severity: .critical, reason: "the leaf certificate expired \(daysText(-(leafDaysLeft ?? 0))) ago")

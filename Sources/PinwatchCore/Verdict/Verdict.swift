@@ -42,7 +42,10 @@ public enum Verdict {
         }
 
         var reportProxy = proxy
-        reportProxy.intercepted = proxy.detected && (!result.trusted || noMatch)
+        // Only an untrusted chain says the proxy put its own in: a trusted
+        // chain no pin matches is what an honest tunnel shows of a server
+        // whose pins are wrong, and nothing here tells the two apart.
+        reportProxy.intercepted = proxy.detected && !result.trusted
         let leafDaysLeft = levels[0].daysLeft
         var alerts: [HostAlert] = []
         if status == .leafOnly { alerts.append(.leafOnly) }
