@@ -241,7 +241,8 @@ final class ProbeConnection {
         // Memory BIOs instead of the socket: this connection decides how
         // many bytes OpenSSL sees per event, and counts them.
         guard let created = TLSSession(context: context.pointer, role: .client) else {
-            return finish(failure: ProbeFailure(kind: .tls, message: "cannot create a TLS session"))
+            // SSL_new fails only when an allocation does.
+            return finish(failure: .local(.memory, message: "pinwatch cannot create a TLS session: out of memory"))
         }
         session = created
         let name = target.serverName
