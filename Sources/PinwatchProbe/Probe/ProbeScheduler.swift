@@ -43,6 +43,12 @@ final class ProbeScheduler: @unchecked Sendable {
         }
     }
 
+    private var loopStartFailure: ProbeFailure {
+        lock.lock()
+        defer { lock.unlock() }
+        return loopFailure ?? ProbeFailure(kind: .tls, message: "the probe engine could not start its event loops")
+    }
+
     func enqueue(_ jobs: [ProbeJob]) {
         lock.lock()
         if loops.isEmpty { startMissingLoopsLocked() }
@@ -120,15 +126,9 @@ final class ProbeScheduler: @unchecked Sendable {
     }
 
     private func launch(_ admitted: [(ProbeJob, ProbeEventLoop?)]) {
-        lock.lock()
-        let failure = loopFailure ?? ProbeFailure(kind: .tls, message: "the probe engine could not start its event loops")
-        lock.unlock()
         for (job, loop) in admitted {
             guard let loop else {
-                let result: ProbeResult? =
-                    job.cycle.isCancelled
-                    ? nil
-                    : ProbeResult.failed(failure, elapsed: 0)
+                let result: ProbeResult? = job.cycle.isCancelled ? nil : ProbeResult.failed(loopStartFailure, elapsed: 0)
                 job.cycle.complete(index: job.index, result: result)
                 continue
             }
