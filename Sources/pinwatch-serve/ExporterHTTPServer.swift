@@ -14,6 +14,11 @@ import PinwatchService
 final class ExporterHTTPServer {
     /// Longest request head accepted (request line and headers).
     static let maximumHeadBytes = 16 * 1024
+    /// One read from a connection: a few dozen pipelined requests at most.
+    static let readBytes = 4 * 1024
+    /// Answers queued for a connection beyond which it is not read: past
+    /// it, at most the answer being written is added.
+    static let queuedBytes = 64 * 1024
 
     private let exporter: Exporter
     private let metrics = MetricsBuffer()
@@ -23,9 +28,10 @@ final class ExporterHTTPServer {
         self.exporter = exporter
     }
 
-    /// Binds `listen` (`host:port`, an IP literal or `localhost`); throws
-    /// when the address cannot be used.
-    func start(listen: String) throws {
+    /// Binds `listen` (`host:port`, an IP literal or `localhost`) and keeps
+    /// at most `maximumConnections` open; throws when the address cannot be
+    /// used.
+    func start(listen: String, maximumConnections: Int) throws {
         guard let (host, port) = ListenAddress.split(listen) else {
             throw ListenError(description: ListenAddress.problem(listen) ?? "not host:port")
         }
@@ -34,17 +40,31 @@ final class ExporterHTTPServer {
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(ChannelOptions.backlog, value: 512)
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
+            .serverChannelOption(ChannelOptions.maxMessagesPerRead, value: 1)
+            .serverChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(AcceptLimitHandler(maximum: maximumConnections))
+                }
+            }
             .childChannelInitializer { channel in
                 channel.pipeline.configureHTTPServerPipeline(
                     withPipeliningAssistance: true, withServerUpgrade: nil, withErrorHandling: true
                 ).flatMapThrowing {
                     try channel.pipeline.syncOperations.addHandlers([
-                        IdleStateHandler(readTimeout: .seconds(30)), IdleConnectionCloser(), HeadSizeLimit(),
+                        ResponseBackpressure(), IdleStateHandler(readTimeout: .seconds(30)), IdleConnectionCloser(), HeadSizeLimit(),
                         ExporterRequestHandler(exporter: exporter, metrics: metrics),
                     ])
                 }
             }
-            .childChannelOption(ChannelOptions.maxMessagesPerRead, value: 16)
+            // Small reads: what one read brings in is what NIO's pipelining
+            // queues before `ResponseBackpressure` can hold the next one.
+            .childChannelOption(ChannelOptions.maxMessagesPerRead, value: 1)
+            .childChannelOption(
+                ChannelOptions.recvAllocator, value: FixedSizeRecvByteBufferAllocator(capacity: Self.readBytes)
+            )
+            .childChannelOption(
+                ChannelOptions.writeBufferWaterMark,
+                value: ChannelOptions.Types.WriteBufferWaterMark(low: Self.queuedBytes / 2, high: Self.queuedBytes))
         _ = try bootstrap.bind(host: host == "localhost" ? "127.0.0.1" : host, port: port).wait()
     }
 }
@@ -150,7 +170,7 @@ private final class ExporterRequestHandler: ChannelInboundHandler {
         let query: ProbeQuery
         switch ProbeQuery.parse(items) {
         case .failure(let problem):
-            Self.respond(context: context, status: .badRequest, body: problem.description + "\n", close: close)
+            Self.respond(context: context, status: problem.httpStatus, body: problem.description + "\n", close: close)
             return
         case .success(let parsed):
             query = parsed
@@ -166,7 +186,7 @@ private final class ExporterRequestHandler: ChannelInboundHandler {
                 case .success(let body):
                     Self.respond(context: context, status: .ok, body: body, contentType: PrometheusExposition.contentType, close: close)
                 case .failure(let problem):
-                    Self.respond(context: context, status: .badRequest, body: problem.description + "\n", close: close)
+                    Self.respond(context: context, status: problem.httpStatus, body: problem.description + "\n", close: close)
                 }
             }
         }
@@ -219,6 +239,10 @@ private final class MetricsBuffer: @unchecked Sendable {
         }
         return cached
     }
+}
+
+extension ProbeQueryProblem {
+    fileprivate var httpStatus: HTTPResponseStatus { isForbidden ? .forbidden : .badRequest }
 }
 
 struct ListenError: Error, CustomStringConvertible {

@@ -17,7 +17,7 @@ struct ServeCommand: ParsableCommand {
         abstract: "Poll on the interval and serve the results to Prometheus.",
         discussion: """
             GET /metrics answers with the last completed cycle (a scrape never probes); \
-            GET /probe?target=HOST[:PORT]&pinset=NAME probes one target now, blackbox-exporter style; \
+            GET /probe?target=HOST[:PORT]&pinset=NAME probes one target now, blackbox-exporter style (a configured host, unless probe_targets: in the config allows more); \
             GET /-/healthy and /-/ready (ready after the first cycle). Logs one logfmt line per event \
             on stderr. SIGHUP reloads the configuration (an invalid one is refused and the old one \
             keeps running); SIGTERM stops at once. Hooks (hooks: in the config) run on every \
@@ -42,7 +42,16 @@ struct ServeCommand: ParsableCommand {
             valueName: "path|off"))
     var state: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "HTTP connections kept open at once; more wait to be accepted (default: a quarter of the open-file limit, less what probes need).",
+            valueName: "n"))
+    var maxConnections: Int?
+
     func validate() throws {
+        if let maxConnections, maxConnections < 1 {
+            throw ValidationError("--max-connections must be at least 1")
+        }
         if let listen, let problem = ListenAddress.problem(listen) {
             throw ValidationError("--listen: \(problem)")
         }
@@ -70,8 +79,11 @@ struct ServeCommand: ParsableCommand {
             config: loaded, environment: ProcessEnvironment.current, version: PinwatchVersion.current, logger: logger,
             history: history)
         let address = listen ?? loaded.listen ?? ListenAddress.defaultValue
+        let connections =
+            maxConnections
+            ?? ConnectionLimit.derived(descriptorLimit: ConnectionLimit.descriptorLimit, probeConcurrency: loaded.concurrency)
         do {
-            try ExporterHTTPServer(exporter: exporter).start(listen: address)
+            try ExporterHTTPServer(exporter: exporter).start(listen: address, maximumConnections: connections)
         } catch {
             Self.fail(["cannot listen on \(address): \(error)"])
         }
@@ -81,7 +93,8 @@ struct ServeCommand: ParsableCommand {
         logger.info(
             "listening",
             metadata: [
-                "address": "\(address)", "hosts": "\(loaded.hosts.count)", "interval": "\(ConfigDuration.describe(loaded.interval))",
+                "address": "\(address)", "hosts": "\(loaded.hosts.count)", "max_connections": "\(connections)",
+                "interval": "\(ConfigDuration.describe(loaded.interval))",
             ])
         dispatchMain()
     }

@@ -68,6 +68,13 @@ final class SeverityTests: XCTestCase {
                     "intercepted by proxy http://127.0.0.1:3128: the chain came from the proxy, not the server, and it is not trusted; "
                     + "whether the server was reached is unknown"),
             Row(
+                name: "wrong pin through an honest proxy",
+                report: F.report(F.host(ca: [F.spkiPin(50)]), F.result(chain: F.chain(), proxy: proxyRoute)),
+                severity: .critical,
+                reason:
+                    "pinned clients refuse this host now: no configured pin matches the chain (seen through proxy http://127.0.0.1:3128; a direct probe shows whether it is the server's)"
+            ),
+            Row(
                 name: "proxy that does not intercept",
                 report: F.report(F.host(ca: [F.spkiPin(3)]), F.result(chain: F.chain(), proxy: proxyRoute)),
                 severity: .ok, reason: "a CA-tier pin matches: survives leaf renewals"),

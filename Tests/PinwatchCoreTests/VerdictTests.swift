@@ -118,9 +118,16 @@ final class VerdictTests: XCTestCase {
         XCTAssertEqual(clean.alerts, [.proxy])
         XCTAssertEqual(clean.proxy, ProxyReport(detected: true, source: "https_proxy", url: "http://proxy.local:3128", intercepted: false))
 
-        let inspected = F.report(F.host(ca: [F.spkiPin(3)]), F.result(chain: F.chain(rootKey: 66), proxy: route))
+        // A trusted chain no pin matches: an honest tunnel shows as much of
+        // a server whose pins are wrong, so it is not called interception.
+        let unpinned = F.report(F.host(ca: [F.spkiPin(3)]), F.result(chain: F.chain(rootKey: 66), proxy: route))
+        XCTAssertEqual(unpinned.status, .blocked)
+        XCTAssertEqual(unpinned.alerts, [.noMatch, .proxy])
+        XCTAssertFalse(unpinned.proxy.intercepted)
+
+        let inspected = F.report(F.host(ca: [F.spkiPin(3)]), F.result(chain: F.chain(rootKey: 66), trusted: false, proxy: route))
         XCTAssertEqual(inspected.status, .blocked)
-        XCTAssertEqual(inspected.alerts, [.noMatch, .proxy, .intercepted])
+        XCTAssertEqual(inspected.alerts, [.noMatch, .untrusted, .proxy, .intercepted])
         XCTAssertTrue(inspected.proxy.intercepted)
 
         let failed = F.report(F.host(), .failed(ProbeFailure(kind: .proxy, message: "CONNECT 403"), elapsed: 1, proxy: route))

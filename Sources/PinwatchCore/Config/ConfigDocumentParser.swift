@@ -35,6 +35,7 @@ struct ConfigDocumentParser: NodeReading {
     static let topLevelKeys: Set<String> = [
         "interval", "timeout", "concurrency", "warn_days", "critical_days", "theme", "trust", "proxy",
         "pinsets", "hosts", "listen", "shard", "hooks", "state", "history_days", "clients",
+        "probe_targets",
     ]
 
     mutating func parse(_ root: Node?) -> Config {
@@ -97,6 +98,7 @@ struct ConfigDocumentParser: NodeReading {
                 config.listen = value
             }
         }
+        if let node = values["probe_targets"], let value = probeTargets(node) { config.probeTargets = value }
         if let node = values["state"], let value = string(node, key: "state") {
             if value.isEmpty {
                 report(node, key: "state", "give a file path or off")
@@ -117,6 +119,40 @@ struct ConfigDocumentParser: NodeReading {
         }
         if let node = values["hooks"] { config.hooks = hooks(node) }
         return config
+    }
+
+    /// `probe_targets:`: `configured`, `any`, or a list of networks.
+    private mutating func probeTargets(_ node: Node) -> ProbeTargetPolicy? {
+        if case .scalar = node, let word = string(node, key: "probe_targets"), !word.contains("/") {
+            switch word {
+            case "configured": return .configured
+            case "any": return .any
+            default:
+                if IPNetwork(parsing: word) == nil {
+                    report(
+                        node, key: "probe_targets",
+                        "expected configured, any or a list of networks (10.0.0.0/8), found \(EchoedInput.quoted(word))")
+                    return nil
+                }
+            }
+        }
+        guard let items = list(node, key: "probe_targets") else { return nil }
+        var networks: [IPNetwork] = []
+        for (index, item) in items.enumerated() {
+            guard let text = string(item, key: "probe_targets[\(index)]") else { continue }
+            guard let network = IPNetwork(parsing: text) else {
+                report(
+                    item, key: "probe_targets[\(index)]",
+                    "not a network in CIDR form (10.0.0.0/8, 2001:db8::/32): \(EchoedInput.quoted(text))")
+                continue
+            }
+            networks.append(network)
+        }
+        guard !networks.isEmpty else {
+            report(node, key: "probe_targets", "an empty list allows nothing: write configured to probe only configured hosts")
+            return nil
+        }
+        return .networks(networks)
     }
 
     /// `hooks:`: each item an argv list, or `{command: [argv…], timeout: 10s}`.

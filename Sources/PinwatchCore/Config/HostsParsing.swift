@@ -74,12 +74,12 @@ extension ConfigDocumentParser {
             report(hostNode, key: "\(key()).host", url)
             return nil
         }
-        if let problem = HostNameCheck.problem(written) {
+        // `host: a.test:8443` and `[2001:db8::1]:8443` mean what they say.
+        let (name, writtenPort) = HostURLHint.split(written)
+        if let problem = HostNameCheck.problem(name) {
             report(hostNode, key: "\(key()).host", problem)
             return nil
         }
-        // `host: a.test:8443` and `[2001:db8::1]:8443` mean what they say.
-        let (name, writtenPort) = HostURLHint.split(written)
         var entry = HostConfig(host: name, trust: defaults.trust, line: line(of: node))
         var valid = true
         if let writtenPort { entry.port = writtenPort }

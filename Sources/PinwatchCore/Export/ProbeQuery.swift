@@ -46,26 +46,52 @@ public struct ProbeQuery: Equatable, Sendable {
     /// pins, SNI, connect address and trust) when there is one, else a host
     /// with the configuration's trust. A named pinset replaces the host's
     /// pins: the scrape asks whether the target matches that set, and the
-    /// host's own pins would hide a mismatch.
+    /// host's own pins would hide a mismatch. A target that is not
+    /// configured is refused under `probe_targets: configured`, the default.
     public func host(in config: Config) -> Result<HostConfig, ProbeQueryProblem> {
-        var host =
-            config.hosts.first { $0.host.lowercased() == target.host.lowercased() && $0.port == target.port }
-            ?? HostConfig(host: target.host, port: target.port, trust: config.trust)
-        if let pinset {
-            guard let set = config.pinsets[pinset] else {
-                return .failure(ProbeQueryProblem("unknown pinset \(EchoedInput.quoted(pinset))"))
-            }
+        let set = pinset.flatMap { config.pinsets[$0] }
+        if let pinset, set == nil {
+            return .failure(ProbeQueryProblem("unknown pinset \(EchoedInput.quoted(pinset))"))
+        }
+        let configured = configuredHost(in: config)
+        if configured == nil, config.probeTargets == .configured {
+            return .failure(
+                ProbeQueryProblem(
+                    forbidden: "\(EchoedInput.quoted("\(target.host):\(target.port)")) is not a configured host, "
+                        + "and probe_targets: configured allows no other"))
+        }
+        var host = configured ?? HostConfig(host: target.host, port: target.port, trust: config.trust)
+        if let pinset, let set {
             host.pins = set
             host.pinsetName = pinset
         }
         return .success(host)
     }
+
+    /// The networks the target's resolved address must lie in before it is
+    /// dialled: nil for a configured host, or unless `probe_targets:`
+    /// lists networks.
+    public func requiredNetworks(in config: Config) -> [IPNetwork]? {
+        guard case .networks(let networks) = config.probeTargets, configuredHost(in: config) == nil else { return nil }
+        return networks
+    }
+
+    private func configuredHost(in config: Config) -> HostConfig? {
+        config.hosts.first { $0.host.lowercased() == target.host.lowercased() && $0.port == target.port }
+    }
 }
 
 public struct ProbeQueryProblem: Error, Equatable, Sendable, CustomStringConvertible {
     public var description: String
+    /// A well-formed request that `probe_targets:` does not allow (403).
+    public var isForbidden = false
 
     public init(_ description: String) {
         self.description = description
+    }
+
+    public init(forbidden description: String) {
+        self.description = description
+        isForbidden = true
     }
 }

@@ -19,12 +19,18 @@ public enum PrometheusExposition {
         /// The configured `interval`: what a staleness rule compares the
         /// last cycle's age with, so it follows the configuration.
         public var interval: TimeInterval?
+        /// Cycles since start that failed for want of a local resource.
+        public var failures: [LocalResourceShortage: Int]
 
-        public init(finishedAt: Date, duration: TimeInterval, completedCycles: Int, interval: TimeInterval? = nil) {
+        public init(
+            finishedAt: Date, duration: TimeInterval, completedCycles: Int, interval: TimeInterval? = nil,
+            failures: [LocalResourceShortage: Int] = [:]
+        ) {
             self.finishedAt = finishedAt
             self.duration = duration
             self.completedCycles = completedCycles
             self.interval = interval
+            self.failures = failures
         }
     }
 
@@ -214,6 +220,12 @@ public final class PrometheusRenderer {
             if let interval = cycle.interval {
                 out.family("pinwatch_poll_interval_seconds", "gauge", "The configured interval between cycles.")
                 out.sample("pinwatch_poll_interval_seconds", nil, nil, nil, interval)
+            }
+            out.family(
+                "pinwatch_cycle_failures_total", "counter",
+                "Cycles that failed because pinwatch itself ran out of a resource; their unprobed hosts kept their verdicts.")
+            for shortage in LocalResourceShortage.allCases {
+                out.sample("pinwatch_cycle_failures_total", [], "reason", shortage.rawValue, Double(cycle.failures[shortage] ?? 0))
             }
         }
         out.family("pinwatch_build_info", "gauge", "The running pinwatch's version.")

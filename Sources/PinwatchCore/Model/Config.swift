@@ -80,6 +80,8 @@ public struct Config: Hashable, Sendable {
     public var hosts: [HostConfig]
     /// `listen:` for `serve` (`host:port`); nil for the default.
     public var listen: String?
+    /// `probe_targets:`: what `serve`'s `/probe` may dial.
+    public var probeTargets: ProbeTargetPolicy = .configured
     /// `shard:`: only the hosts of this shard are watched, once a command
     /// applies it with `keepingShard`.
     public var shard: Shard?

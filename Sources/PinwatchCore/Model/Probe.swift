@@ -91,16 +91,37 @@ public enum ProbeErrorKind: String, Sendable, Codable, CaseIterable {
     case dns, refused, timeout, tls
     case noCertificate = "no_certificate"
     case proxy
+    /// pinwatch's own machine could not give the probe what it needed
+    /// (descriptors, memory): nothing is known about the host.
+    case local
+}
+
+/// What pinwatch itself ran out of: the reason of a failed cycle, and the
+/// `reason` label of `pinwatch_cycle_failures_total`.
+public enum LocalResourceShortage: String, Hashable, Sendable, CaseIterable {
+    /// EMFILE, ENFILE: the process's or the system's open-file limit.
+    case descriptors
+    /// ENOMEM, ENOBUFS.
+    case memory
 }
 
 public struct ProbeFailure: Error, Hashable, Sendable {
     public var kind: ProbeErrorKind
     /// One line.
     public var message: String
+    /// Set, with kind `local`, when the probe failed for want of a local
+    /// resource: a poll cycle then keeps the host's previous verdict.
+    public var shortage: LocalResourceShortage?
 
     public init(kind: ProbeErrorKind, message: String) {
         self.kind = kind
         self.message = message
+    }
+
+    public static func local(_ shortage: LocalResourceShortage, message: String) -> ProbeFailure {
+        var failure = ProbeFailure(kind: .local, message: message)
+        failure.shortage = shortage
+        return failure
     }
 }
 

@@ -69,16 +69,19 @@ extension Verdict {
         }
         if has.contains(.intercepted) {
             let via = proxy.url.map { "intercepted by proxy \($0)" } ?? "intercepted by a proxy"
-            let what = result.trusted ? "no configured pin matches it" : "it is not trusted"
             return HostAssessment(
                 severity: .critical,
-                reason: "\(via): the chain came from the proxy, not the server, and \(what); whether the server was reached is unknown",
+                reason: "\(via): the chain came from the proxy, not the server, and it is not trusted; whether the server was reached is unknown",
                 headline: .intercepted)
         }
         if status == .blocked {
-            return HostAssessment(
-                severity: .critical, reason: "pinned clients refuse this host now: " + blockedCause(has, result, expiry),
-                headline: .blocked)
+            var cause = blockedCause(has, result, expiry)
+            if proxy.detected {
+                // The chain is trusted (else it would be intercepted): an honest
+                // tunnel and an inspecting proxy with a trusted CA look alike.
+                cause += " (seen through proxy \(proxy.url ?? "set in the environment"); a direct probe shows whether it is the server's)"
+            }
+            return HostAssessment(severity: .critical, reason: "pinned clients refuse this host now: " + cause, headline: .blocked)
         }
         if has.contains(.expired) {
             return HostAssessment(severity: .critical, reason: expirySentence(expiry), headline: .expired)

@@ -42,7 +42,10 @@ public enum Verdict {
         }
 
         var reportProxy = proxy
-        reportProxy.intercepted = proxy.detected && (!result.trusted || noMatch)
+        // Only an untrusted chain says the proxy put its own in: a trusted
+        // chain no pin matches is what an honest tunnel shows of a server
+        // whose pins are wrong, and nothing here tells the two apart.
+        reportProxy.intercepted = proxy.detected && !result.trusted
         // An interceptor's chain says nothing of the server's certificates:
         // no days, and no expiry alerts about a forged leaf.
         let leafDaysLeft = reportProxy.intercepted ? nil : levels[0].daysLeft

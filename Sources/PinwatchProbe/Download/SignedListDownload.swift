@@ -89,6 +89,7 @@ package enum SignedListDownload {
             } else {
                 switch NameResolver.lookUp(host: host, port: port) {
                 case .failed(let message): throw ProbeFailure(kind: viaProxy ? .proxy : .dns, message: message)
+                case .unavailable(let shortage, let message): throw ProbeFailure.local(shortage, message: message)
                 case .addresses(let found): addresses = found
                 }
             }

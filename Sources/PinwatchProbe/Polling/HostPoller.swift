@@ -15,6 +15,21 @@ import PinwatchCore
 public final class HostPoller: @unchecked Sendable {
     public typealias Batch = [(index: Int, report: HostReport)]
 
+    /// How a cycle ended. A probe that failed for want of a local resource
+    /// (descriptors, memory) says nothing about its host: that host gets no
+    /// report this cycle, so its previous verdict stands and no transition
+    /// fires, and the cycle counts as failed.
+    public struct CycleOutcome: Sendable {
+        /// Hosts left without a report, by what ran out.
+        public var shortages: [LocalResourceShortage: Int] = [:]
+
+        public init(shortages: [LocalResourceShortage: Int] = [:]) {
+            self.shortages = shortages
+        }
+
+        public var failed: Bool { !shortages.isEmpty }
+    }
+
     public let config: Config
     /// Records each cycle and adds history to its reports; nil with
     /// `state: off`.
@@ -49,7 +64,7 @@ public final class HostPoller: @unchecked Sendable {
     /// `onFinish` once, after the last batch.
     @discardableResult
     public func startCycle(
-        on queue: DispatchQueue, onReports: @escaping (Batch) -> Void, onFinish: @escaping () -> Void
+        on queue: DispatchQueue, onReports: @escaping (Batch) -> Void, onFinish: @escaping (CycleOutcome) -> Void
     ) -> ProbeCycle {
         let gathering: BatchGathering
         if let history {
@@ -62,7 +77,7 @@ public final class HostPoller: @unchecked Sendable {
                     let annotated = history.record(batch.map(\.report), at: Date())
                     let delivered = zip(batch, annotated).map { (index: $0.index, report: $1) }
                     queue.async { onReports(delivered) }
-                }, onFinish: { queue.async(execute: onFinish) })
+                }, onFinish: { outcome in queue.async { onFinish(outcome) } })
         } else {
             gathering = BatchGathering(queue: queue, onReports: onReports, onFinish: onFinish)
         }
@@ -71,6 +86,7 @@ public final class HostPoller: @unchecked Sendable {
             targets,
             onResult: { index, result in
                 guard config.hosts.indices.contains(index) else { return }
+                if let shortage = result.failure?.shortage { return gathering.skip(shortage) }
                 gathering.add((index, Self.report(for: config.hosts[index], result: result, config: config)))
             },
             onFinish: { gathering.finish() })
@@ -110,11 +126,15 @@ private final class BatchGathering: @unchecked Sendable {
     private var pending: HostPoller.Batch = []
     private var finished = false
     private var drainScheduled = false
+    private var outcome = HostPoller.CycleOutcome()
     private let queue: DispatchQueue
     private let onReports: (HostPoller.Batch) -> Void
-    private let onFinish: () -> Void
+    private let onFinish: (HostPoller.CycleOutcome) -> Void
 
-    init(queue: DispatchQueue, onReports: @escaping (HostPoller.Batch) -> Void, onFinish: @escaping () -> Void) {
+    init(
+        queue: DispatchQueue, onReports: @escaping (HostPoller.Batch) -> Void,
+        onFinish: @escaping (HostPoller.CycleOutcome) -> Void
+    ) {
         self.queue = queue
         self.onReports = onReports
         self.onFinish = onFinish
@@ -124,6 +144,12 @@ private final class BatchGathering: @unchecked Sendable {
         lock.lock()
         pending.append(entry)
         scheduleDrainLocked()
+        lock.unlock()
+    }
+
+    func skip(_ shortage: LocalResourceShortage) {
+        lock.lock()
+        outcome.shortages[shortage, default: 0] += 1
         lock.unlock()
     }
 
@@ -149,8 +175,9 @@ private final class BatchGathering: @unchecked Sendable {
         let done = finished
         finished = false
         drainScheduled = false
+        let ended = outcome
         lock.unlock()
         if !batch.isEmpty { onReports(batch) }
-        if done { onFinish() }
+        if done { onFinish(ended) }
     }
 }

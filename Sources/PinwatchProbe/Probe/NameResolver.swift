@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import PinwatchCore
 
 /// A small, bounded pool of threads running the blocking `getaddrinfo`, so
 /// that name resolution never stalls an event loop.
@@ -13,6 +14,9 @@ final class NameResolver: @unchecked Sendable {
     enum Answer {
         case addresses([SocketAddress])
         case failed(String)
+        /// The lookup itself could not run here (no descriptor or memory
+        /// for it): nothing is known about the name.
+        case unavailable(LocalResourceShortage, String)
     }
 
     private struct Job {
@@ -85,6 +89,13 @@ final class NameResolver: @unchecked Sendable {
         var list: UnsafeMutablePointer<addrinfo>? = nil
         let status = getaddrinfo(host, String(port), &hints, &list)
         guard status == 0 else {
+            let code = errno
+            if status == EAI_MEMORY {
+                return .unavailable(.memory, "pinwatch cannot resolve \(host): \(String(cString: gai_strerror(status)))")
+            }
+            if status == EAI_SYSTEM, let shortage = LocalResourceShortage(errno: code) {
+                return .unavailable(shortage, "pinwatch cannot resolve \(host): \(String(cString: strerror(code)))")
+            }
             return .failed("cannot resolve \(host): \(String(cString: gai_strerror(status)))")
         }
         defer { freeaddrinfo(list) }

@@ -78,6 +78,8 @@ final class ProbeConnection {
             finish(failure: ProbeFailure(kind: .proxy, message: "proxy \(message)"))
         case (.failed(let message), _):
             finish(failure: ProbeFailure(kind: .dns, message: message))
+        case (.unavailable(let shortage, let message), _):
+            finish(failure: .local(shortage, message: message))
         case (.addresses(let found), .tunnelTarget):
             tunnelTargetAddress = found.first?.ipText
             resolveDialHost()
@@ -97,7 +99,12 @@ final class ProbeConnection {
             closeSocket()
             let descriptor = Glibc.socket(address.family, Int32(SOCK_STREAM.rawValue | SOCK_NONBLOCK.rawValue | SOCK_CLOEXEC.rawValue), 0)
             guard descriptor >= 0 else {
-                lastConnectError = "cannot open a socket: \(String(cString: strerror(errno)))"
+                let code = errno
+                lastConnectError = "cannot open a socket: \(String(cString: strerror(code)))"
+                if let shortage = LocalResourceShortage(errno: code) {
+                    // Another address would meet the same limit.
+                    return finish(failure: .local(shortage, message: "pinwatch " + lastConnectError))
+                }
                 continue
             }
             socket = descriptor
@@ -234,7 +241,8 @@ final class ProbeConnection {
         // Memory BIOs instead of the socket: this connection decides how
         // many bytes OpenSSL sees per event, and counts them.
         guard let created = TLSSession(context: context.pointer, role: .client) else {
-            return finish(failure: ProbeFailure(kind: .tls, message: "cannot create a TLS session"))
+            // SSL_new fails only when an allocation does.
+            return finish(failure: .local(.memory, message: "pinwatch cannot create a TLS session: out of memory"))
         }
         session = created
         let name = target.serverName

@@ -56,10 +56,12 @@ final class ProbeEventLoop: @unchecked Sendable {
         epoll = epoll_create1(Int32(EPOLL_CLOEXEC))
         wakeEvent = eventfd(0, Int32(EFD_NONBLOCK) | Int32(EFD_CLOEXEC))
         guard epoll >= 0, wakeEvent >= 0 else {
-            let reason = String(cString: strerror(errno))
+            let code = errno
+            let reason = "cannot start the probe event loop: \(String(cString: strerror(code)))"
             if epoll >= 0 { close(epoll) }
             if wakeEvent >= 0 { close(wakeEvent) }
-            throw ProbeFailure(kind: .tls, message: "cannot start the probe event loop: \(reason)")
+            if let shortage = LocalResourceShortage(errno: code) { throw ProbeFailure.local(shortage, message: "pinwatch " + reason) }
+            throw ProbeFailure(kind: .tls, message: reason)
         }
         self.resolver = resolver
         self.contexts = contexts

@@ -13,28 +13,45 @@ final class ProbeScheduler: @unchecked Sendable {
     private var inFlight = 0
     private var nextLoop = 0
     private var loops: [ProbeEventLoop] = []
+    private let loopCount: Int
+    /// Why no loop could start, for the jobs that then fail.
+    private var loopFailure: ProbeFailure?
     private let resolver: NameResolver
     let contexts = TLSContextCache()
 
     init(concurrency: Int, loopCount: Int, resolverThreads: Int) {
         self.concurrency = max(1, concurrency)
+        self.loopCount = max(1, loopCount)
         resolver = NameResolver(threads: resolverThreads)
-        for number in 0..<max(1, loopCount) {
+        startMissingLoopsLocked()
+    }
+
+    /// Fewer loops only costs speed. With none (descriptors ran out while
+    /// the engine was made, say), every cycle tries again, so an engine
+    /// made during a shortage recovers once it passes.
+    private func startMissingLoopsLocked() {
+        while loops.count < loopCount {
             do {
                 let loop = try ProbeEventLoop(
-                    name: "pinwatch-probe-\(number)", resolver: resolver, contexts: contexts,
+                    name: "pinwatch-probe-\(loops.count)", resolver: resolver, contexts: contexts,
                     completion: { [weak self] job, result, loop in self?.completed(job, result: result, on: loop) })
                 loops.append(loop)
             } catch {
-                // Fewer loops only costs speed; with none, `enqueue` fails
-                // every target with this reason.
-                continue
+                loopFailure = error as? ProbeFailure
+                return
             }
         }
     }
 
+    private var loopStartFailure: ProbeFailure {
+        lock.lock()
+        defer { lock.unlock() }
+        return loopFailure ?? ProbeFailure(kind: .tls, message: "the probe engine could not start its event loops")
+    }
+
     func enqueue(_ jobs: [ProbeJob]) {
         lock.lock()
+        if loops.isEmpty { startMissingLoopsLocked() }
         queue.append(contentsOf: jobs)
         let admitted = admitLocked()
         lock.unlock()
@@ -42,7 +59,10 @@ final class ProbeScheduler: @unchecked Sendable {
     }
 
     func cancel(_ cycle: ProbeCycle) {
-        for loop in loops { loop.submit(.cancel(cycle)) }
+        lock.lock()
+        let running = loops
+        lock.unlock()
+        for loop in running { loop.submit(.cancel(cycle)) }
         // Queued jobs of the cycle are dropped as they come up; nudging the
         // queue here finishes a cycle that has nothing in flight.
         lock.lock()
@@ -52,7 +72,10 @@ final class ProbeScheduler: @unchecked Sendable {
     }
 
     func shutdown() {
-        for loop in loops { loop.submit(.stop) }
+        lock.lock()
+        let running = loops
+        lock.unlock()
+        for loop in running { loop.submit(.stop) }
         resolver.stop()
     }
 
@@ -105,11 +128,7 @@ final class ProbeScheduler: @unchecked Sendable {
     private func launch(_ admitted: [(ProbeJob, ProbeEventLoop?)]) {
         for (job, loop) in admitted {
             guard let loop else {
-                let result: ProbeResult? =
-                    job.cycle.isCancelled
-                    ? nil
-                    : ProbeResult.failed(
-                        ProbeFailure(kind: .tls, message: "the probe engine could not start its event loops"), elapsed: 0)
+                let result: ProbeResult? = job.cycle.isCancelled ? nil : ProbeResult.failed(loopStartFailure, elapsed: 0)
                 job.cycle.complete(index: job.index, result: result)
                 continue
             }

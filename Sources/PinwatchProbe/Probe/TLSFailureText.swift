@@ -25,7 +25,10 @@ enum TLSFailureText {
             return "connection closed by the server during the TLS handshake"
         }
         if reasons.contains(SSL_R_EXCESSIVE_MESSAGE_SIZE) {
-            return "TLS handshake failed: the server's certificate message exceeds \(TLSContext.maximumCertificateListBytes / 1024) KiB"
+            // Any handshake message can be too large (a ServerHello's limit is
+            // far lower); only the certificate list's is ours to state.
+            return "TLS handshake failed: a handshake message from the server exceeds its size limit "
+                + "(\(TLSContext.maximumCertificateListBytes / 1024) KiB for the certificate list)"
         }
         return "TLS handshake failed: " + OpenSSLErrorQueue.text(of: codes)
     }

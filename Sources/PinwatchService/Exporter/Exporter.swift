@@ -26,6 +26,11 @@ public final class Exporter: @unchecked Sendable {
     private var cycleRunning = false
     private var cycleStartedAt = Date()
     private var completedCycles = 0
+    /// The last cycle that completed without a local shortage: a failed
+    /// cycle leaves it, so the staleness alert fires if cycles keep failing.
+    private var lastCompleted: (finishedAt: Date, duration: TimeInterval)?
+    /// Failed cycles since start, by what ran out.
+    private var cycleFailures: [LocalResourceShortage: Int] = [:]
     private var cycleReports: [HostReport?] = []
     /// The latest report per host identity, across reloads: what a new
     /// report is compared with to find a severity transition.
@@ -73,13 +78,26 @@ public final class Exporter: @unchecked Sendable {
     /// pinset: `/probe`. At most 16 at once; the rest are turned away.
     public func probe(_ query: ProbeQuery) async -> Result<Data, ProbeQueryProblem> {
         let poller = await withCheckedContinuation { continuation in queue.async { continuation.resume(returning: self.poller) } }
-        let host: HostConfig
+        var host: HostConfig
         switch query.host(in: poller.config) {
         case .failure(let problem): return .failure(problem)
         case .success(let found): host = found
         }
         guard adHocProbes.enter() else { return .failure(ProbeQueryProblem("too many probes in flight; try again")) }
         defer { adHocProbes.leave() }
+        if let networks = query.requiredNetworks(in: poller.config) {
+            let dialled = host.connectAddress ?? host.host
+            let port = host.port
+            let checked = await withCheckedContinuation { continuation in
+                DispatchQueue.global().async {
+                    continuation.resume(returning: TargetAddressCheck.allowedAddress(host: dialled, port: port, networks: networks))
+                }
+            }
+            switch checked {
+            case .failure(let problem): return .failure(problem)
+            case .success(let address): host.connectAddress = address
+            }
+        }
         let report = await withCheckedContinuation { (continuation: CheckedContinuation<HostReport, Never>) in
             poller.probeOnce(host) { continuation.resume(returning: $0) }
         }
@@ -112,7 +130,7 @@ public final class Exporter: @unchecked Sendable {
         poller.startCycle(
             on: queue,
             onReports: { [weak self] batch in self?.receive(batch) },
-            onFinish: { [weak self] in self?.finishCycle() })
+            onFinish: { [weak self] outcome in self?.finishCycle(outcome) })
     }
 
     private func receive(_ batch: HostPoller.Batch) {
@@ -136,14 +154,29 @@ public final class Exporter: @unchecked Sendable {
         hooks.run(for: transitions)
     }
 
-    private func finishCycle() {
+    private func finishCycle(_ outcome: HostPoller.CycleOutcome) {
         cycleRunning = false
-        completedCycles += 1
-        let reports = cycleReports.compactMap { $0 }
         let finished = Date()
+        if outcome.failed {
+            for shortage in outcome.shortages.keys { cycleFailures[shortage, default: 0] += 1 }
+            logger.error(
+                "cycle failed: pinwatch itself ran out of resources; hosts it could not probe keep their previous verdicts",
+                metadata: [
+                    "reason": "\(outcome.shortages.keys.map(\.rawValue).sorted().joined(separator: ","))",
+                    "hosts_not_probed": "\(outcome.shortages.values.reduce(0, +))",
+                ])
+        } else {
+            completedCycles += 1
+            lastCompleted = (finished, finished.timeIntervalSince(cycleStartedAt))
+        }
+        // A host left without a report this cycle keeps its latest one.
+        let reports = poller.hosts.indices.compactMap { index in
+            cycleReports.indices.contains(index) ? cycleReports[index] ?? latest[poller.hosts[index].identityKey] : nil
+        }
+        let shown = lastCompleted ?? (finished, finished.timeIntervalSince(cycleStartedAt))
         let cycle = PrometheusExposition.Cycle(
-            finishedAt: finished, duration: finished.timeIntervalSince(cycleStartedAt), completedCycles: completedCycles,
-            interval: poller.config.interval)
+            finishedAt: shown.finishedAt, duration: shown.duration, completedCycles: completedCycles,
+            interval: poller.config.interval, failures: cycleFailures)
         var text = renderer.render(reports, cycle: cycle, version: version)
         if let history {
             let health = history.writeHealth

@@ -117,7 +117,7 @@ final class DashboardController: @unchecked Sendable {
         state.beginCycle(total: poller.hosts.count, at: now)
         // The controller lives until the process exits, so the strong
         // capture costs nothing and keeps the callbacks simple.
-        poller.startCycle(on: .main, onReports: { batch in self.receive(batch) }, onFinish: { self.finishCycle() })
+        poller.startCycle(on: .main, onReports: { batch in self.receive(batch) }, onFinish: { self.finishCycle($0) })
         schedulePaint()
     }
 
@@ -199,10 +199,15 @@ final class DashboardController: @unchecked Sendable {
         schedulePaint()
     }
 
-    private func finishCycle() {
+    private func finishCycle(_ outcome: HostPoller.CycleOutcome) {
         cycleRunning = false
         completedCycles += 1
         state.finishCycle(at: Date())
+        if outcome.failed {
+            let what = outcome.shortages.keys.map(\.rawValue).sorted().joined(separator: " and ")
+            announce(
+                "⚠ cycle failed: pinwatch ran out of \(what); \(outcome.shortages.values.reduce(0, +)) hosts keep their previous results")
+        }
         hooks.cycleFinished?(completedCycles, self)
         applyPendingConfig()
         schedulePaint()

@@ -24,7 +24,8 @@ enum LoopbackHTTP {
     /// One connection: opened, a request sent, the response read; split so
     /// a test can hold many open at once.
     final class Connection {
-        private let descriptor: Int32
+        /// -1 once closed.
+        private(set) var descriptor: Int32
 
         init(port: Int, timeout: TimeInterval = 10) throws {
             self.port = port
@@ -76,8 +77,11 @@ enum LoopbackHTTP {
             return response
         }
 
+        /// Safe to call twice: the number may belong to another file by then.
         func close() {
+            guard descriptor >= 0 else { return }
             Glibc.close(descriptor)
+            descriptor = -1
         }
     }
 

@@ -1,0 +1,84 @@
+import Foundation
+import PinwatchProbe
+import PinwatchTestSupport
+import XCTest
+
+/// `/probe` is no port scanner (issue 30): only configured hosts by
+/// default, any target when `probe_targets: any`, and with networks only
+/// targets whose resolved address lies inside one.
+final class ServeProbeTargetsTests: LocalFleetTestCase {
+    private var processes: [BackgroundProcess] = []
+
+    override func tearDown() {
+        processes.forEach { $0.stop() }
+        processes.removeAll()
+        super.tearDown()
+    }
+
+    private func startServe() throws -> Int {
+        let port = try LocalPorts.closedPort()
+        let process = try BackgroundProcess(
+            PinwatchBinary.url.path,
+            ["serve", "--config", fleet.configURL.path, "--listen", "127.0.0.1:\(port)", "--state", "off"],
+            directory: fleet.directory, name: "serve-\(port)")
+        processes.append(process)
+        try waitUntil(timeout: 20, "serve ready: \(process.stderr)") {
+            (try? LoopbackHTTP.get(port: port, "/-/ready", timeout: 2))?.status == 200
+        }
+        return port
+    }
+
+    /// Every spelling of loopback a caller might try for the internal server.
+    private func spellings(of port: Int) -> [String] {
+        ["127.1", "2130706433", "0x7f000001", "127.0.0.1", "localhost", "0.0.0.0", "%5B::ffff:127.0.0.1%5D"].map { "\($0):\(port)" }
+    }
+
+    func testOnlyConfiguredHostsAreProbedByDefault() throws {
+        let ok = try fleet.addOK("ok.test")
+        let (hidden, _) = try fleet.serveLeaf("internal.test")
+        try fleet.writeConfig()
+        let port = try startServe()
+
+        XCTAssertEqual(try LoopbackHTTP.get(port: port, "/probe?target=ok.test:\(ok.port)").status, 200)
+        let before = hidden.acceptedConnections
+        for target in spellings(of: hidden.port) + ["%5B::1%5D:\(hidden.port)", "ok.test:\(hidden.port)"] {
+            let answer = try LoopbackHTTP.get(port: port, "/probe?target=\(target)")
+            XCTAssertEqual(answer.status, 403, "\(target): \(answer.body)")
+            XCTAssertTrue(answer.body.contains("is not a configured host"), answer.body)
+            XCTAssertFalse(answer.body.contains("internal.test"), "nothing of the internal server: \(answer.body)")
+        }
+        XCTAssertEqual(hidden.acceptedConnections, before, "no connection was made")
+    }
+
+    func testAnyProbesEveryTargetWhenChosen() throws {
+        let (hidden, _) = try fleet.serveLeaf("internal.test")
+        try fleet.writeConfig(settings: ["probe_targets: any"])
+        let port = try startServe()
+        let answer = try LoopbackHTTP.get(port: port, "/probe?target=127.0.0.1:\(hidden.port)")
+        XCTAssertEqual(answer.status, 200, answer.body)
+        XCTAssertTrue(answer.body.contains("subject=\"CN=internal.test"), answer.body)
+    }
+
+    func testNetworksCheckTheResolvedAddressBeforeConnecting() throws {
+        let (hidden, _) = try fleet.serveLeaf("internal.test")
+        try fleet.writeConfig(settings: ["probe_targets: [10.0.0.0/8, \"2001:db8::/32\"]"])
+        let outside = try startServe()
+        for target in spellings(of: hidden.port) {
+            let answer = try LoopbackHTTP.get(port: outside, "/probe?target=\(target)")
+            XCTAssertEqual(answer.status, 403, "\(target): \(answer.body)")
+            XCTAssertTrue(answer.body.contains("has no address inside probe_targets"), answer.body)
+            if !target.contains("127.0.0.1") {
+                XCTAssertFalse(answer.body.contains("127.0.0.1"), "the resolved address is not echoed: \(answer.body)")
+            }
+        }
+        XCTAssertEqual(hidden.acceptedConnections, 0, "refused before connecting")
+
+        try fleet.writeConfig(settings: ["probe_targets: [127.0.0.0/8]"])
+        let inside = try startServe()
+        // The decimal spelling is resolved to 127.0.0.1, which is inside.
+        let answer = try LoopbackHTTP.get(port: inside, "/probe?target=2130706433:\(hidden.port)")
+        XCTAssertEqual(answer.status, 200, answer.body)
+        XCTAssertTrue(answer.body.contains("pinwatch_probe_success 1"), answer.body)
+        XCTAssertGreaterThan(hidden.acceptedConnections, 0)
+    }
+}
