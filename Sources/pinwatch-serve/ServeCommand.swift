@@ -141,7 +141,13 @@ struct ServeCommand: ParsableCommand {
                     }
                     return
                 }
-                logger.info("stopping", metadata: ["signal": "\(signalNumber == SIGTERM ? "TERM" : "INT")"])
+                let hooks = exporter.stopHooks()
+                logger.info(
+                    "stopping",
+                    metadata: [
+                        "signal": "\(signalNumber == SIGTERM ? "TERM" : "INT")", "hooks_killed": "\(hooks.running)",
+                        "hooks_dropped": "\(hooks.waiting)",
+                    ])
                 _exit(0)
             }
             source.resume()

@@ -20,7 +20,10 @@ public final class Exporter: @unchecked Sendable {
 
     /// The running configuration is the poller's own.
     private var poller: HostPoller
-    private var hooks: HookRunner
+    /// One for the life of the process: its cap holds across reloads.
+    private let hooks: HookRunner
+    /// `hooks.currentCounts` as last logged.
+    private var loggedHookCounts = HookRunner.Counts()
     private var pendingConfig: Config?
     private var timer: DispatchSourceTimer?
     private var cycleRunning = false
@@ -146,14 +149,37 @@ public final class Exporter: @unchecked Sendable {
             counts[severity.rawValue] = "\(reports.filter { $0.severity == severity }.count)"
         }
         logger.info("cycle finished", metadata: counts)
+        logHookQueue()
         applyPendingConfig()
+    }
+
+    /// At most once a cycle, and only when something was merged, dropped
+    /// or could not start since the last time.
+    private func logHookQueue() {
+        let counts = hooks.currentCounts
+        let last = loggedHookCounts
+        guard counts.merged != last.merged || counts.dropped != last.dropped || counts.failedStarts != last.failedStarts
+        else { return }
+        loggedHookCounts = counts
+        logger.warning(
+            "hook runs merged, dropped or not started",
+            metadata: [
+                "merged": "\(counts.merged - last.merged)", "dropped": "\(counts.dropped - last.dropped)",
+                "failed_starts": "\(counts.failedStarts - last.failedStarts)", "waiting": "\(counts.waiting)",
+                "running": "\(counts.running)",
+            ])
+    }
+
+    /// At exit: hooks still running are killed, and what never ran is said.
+    public func stopHooks() -> HookRunner.Counts {
+        hooks.stop()
     }
 
     private func applyPendingConfig() {
         guard let newConfig = pendingConfig else { return }
         pendingConfig = nil
         poller = HostPoller(config: newConfig, environment: environment, history: history, adHocProbes: true)
-        hooks = Self.makeHookRunner(newConfig.hooks, logger: logger)
+        hooks.replaceHooks(newConfig.hooks)
         let kept = Set(newConfig.hosts.map(\.identityKey))
         latest = latest.filter { kept.contains($0.key) }
     }

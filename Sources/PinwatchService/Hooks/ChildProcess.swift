@@ -16,13 +16,17 @@ struct ChildProcess {
         var timedOut: Bool
         var stderr: String
         var spawnError: String?
+        /// The hook's process group (its pid), once it started.
+        var processGroup: pid_t?
 
         var succeeded: Bool { status == 0 && !timedOut && spawnError == nil }
     }
 
     static let stderrLimit = 4 * 1024
 
-    static func run(_ arguments: [String], input: String, timeout: TimeInterval) -> Outcome {
+    /// `started` is told the hook's process group as soon as it exists, so
+    /// a caller stopping can kill it.
+    static func run(_ arguments: [String], input: String, timeout: TimeInterval, started: (pid_t) -> Void = { _ in }) -> Outcome {
         guard let program = arguments.first else {
             return Outcome(status: nil, timedOut: false, stderr: "", spawnError: "empty command")
         }
@@ -63,6 +67,7 @@ struct ChildProcess {
             close(errorEnds[0])
             return failure("\(program): \(String(cString: strerror(spawned)))")
         }
+        started(pid)
 
         // The event is small; a hook that never reads it must not block us.
         _ = fcntl(inputEnds[1], F_SETFL, fcntl(inputEnds[1], F_GETFL) | O_NONBLOCK)
@@ -99,7 +104,7 @@ struct ChildProcess {
         }
         close(errorEnds[0])
         let text = TerminalTextLine.clean(String(decoding: captured, as: UTF8.self))
-        return Outcome(status: timedOut ? nil : status, timedOut: timedOut, stderr: text, spawnError: nil)
+        return Outcome(status: timedOut ? nil : status, timedOut: timedOut, stderr: text, spawnError: nil, processGroup: pid)
     }
 
     private static func failure(_ message: String) -> Outcome {

@@ -29,8 +29,11 @@ final class DashboardController: @unchecked Sendable {
     /// The running configuration is the poller's own.
     private var config: Config { poller.config }
     private var pendingConfig: Config?
-    /// Made on first use: its reports capture the controller.
+    /// Made on first use (its reports capture the controller), then kept
+    /// for the life of the process: its cap holds across reloads.
     private lazy var alertHooks = makeHookRunner(config.hooks)
+    /// `alertHooks.currentCounts` as last announced.
+    private var announcedHookCounts = HookRunner.Counts()
     private let environment: [String: String]
     private var poller: HostPoller
     /// Kept across reloads (a new `state:` takes a restart).
@@ -189,7 +192,7 @@ final class DashboardController: @unchecked Sendable {
         pendingConfig = nil
         let intervalChanged = newConfig.interval != config.interval
         poller = HostPoller(config: newConfig, environment: environment, history: history)
-        alertHooks = makeHookRunner(newConfig.hooks)
+        alertHooks.replaceHooks(newConfig.hooks)
         state.replaceHosts(newConfig.hosts, warnDays: newConfig.warnDays, criticalDays: newConfig.criticalDays)
         state.clients = newConfig.clients.map { ($0.name, $0.pins.format) }
         if intervalChanged {
@@ -204,8 +207,20 @@ final class DashboardController: @unchecked Sendable {
         completedCycles += 1
         state.finishCycle(at: Date())
         hooks.cycleFinished?(completedCycles, self)
+        announceHookQueue()
         applyPendingConfig()
         schedulePaint()
+    }
+
+    /// Once a cycle at most, when hook runs were merged or dropped since.
+    private func announceHookQueue() {
+        let counts = alertHooks.currentCounts
+        let last = announcedHookCounts
+        guard counts.merged != last.merged || counts.dropped != last.dropped else { return }
+        announcedHookCounts = counts
+        announce(
+            "⚠ hooks behind: \(counts.merged - last.merged) events merged into newer ones, "
+                + "\(counts.dropped - last.dropped) dropped, \(counts.waiting) waiting")
     }
 
     /// `r`: a cycle now, and the regular ones counted from now.
@@ -375,6 +390,8 @@ final class DashboardController: @unchecked Sendable {
     }
 
     private func quit(status: Int32) -> Never {
+        // A hook still running must not outlive the dashboard.
+        alertHooks.stop()
         screen.restore()
         // _exit, not exit: exit's atexit handlers (OpenSSL's global cleanup
         // among them) would run while probe and demo-server threads may
