@@ -52,6 +52,10 @@ struct ServeCommand: ParsableCommand {
     }
 
     func run() throws {
+        // The main queue's wake-up eventfd is made on its first use, and
+        // dispatchMain traps (SIGILL) if it cannot be: made now, while
+        // descriptors are plenty, not when cycles and hooks hold them all.
+        DispatchQueue.main.async {}
         let loaded: Config
         do {
             loaded = try load()
