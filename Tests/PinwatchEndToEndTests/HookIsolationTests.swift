@@ -83,6 +83,45 @@ final class HookIsolationTests: LocalFleetTestCase {
         try waitUntil(timeout: 5, "the hook's background child outlived its timeout") { !Self.isAlive(child) }
     }
 
+    /// The README promises hooks never get proxy details: a hook sees the
+    /// minimal environment and the names its `env:` allows, nothing else.
+    func testAHookGetsTheMinimalEnvironmentAndWhatItsEnvAllows() throws {
+        try fleet.addLeafOnly("stale.test")
+        let dump = fleet.directory.appendingPathComponent("environment")
+        try fleet.writeConfig(
+            settings: [
+                "interval: 1s", "proxy: off", "hooks:",
+                "  - {command: [/bin/sh, -c, 'env > \"$0.tmp\" && mv \"$0.tmp\" \"$0\"', \(dump.path)], env: [SLACK_TOKEN]}",
+            ],
+            timeout: "1s")
+        let port = try LocalPorts.closedPort()
+        serve = try BackgroundProcess(
+            PinwatchBinary.url.path,
+            ["serve", "--config", fleet.directory.appendingPathComponent("pinwatch.yaml").path, "--listen", "127.0.0.1:\(port)"],
+            directory: fleet.directory, name: "serve",
+            environment: [
+                "https_proxy": "http://user:hunter2@127.0.0.1:3128", "DATABASE_PASSWORD": "hunter3", "SLACK_TOKEN": "allowed",
+                "PINWATCH_WEBHOOK_URL": "https://hooks.example/x", "LC_TIME": "C.UTF-8", "TZ": "UTC",
+            ])
+        try waitUntil(timeout: 20, "the hook never ran: \(serve?.stderr ?? "")") { FileManager.default.fileExists(atPath: dump.path) }
+        let variables = Dictionary(
+            try String(contentsOf: dump, encoding: .utf8).split(separator: "\n").compactMap { line -> (String, String)? in
+                guard let equals = line.firstIndex(of: "=") else { return nil }
+                return (String(line[..<equals]), String(line[line.index(after: equals)...]))
+            }, uniquingKeysWith: { first, _ in first })
+        XCTAssertNil(variables["https_proxy"])
+        XCTAssertNil(variables["DATABASE_PASSWORD"])
+        XCTAssertEqual(variables["SLACK_TOKEN"], "allowed")
+        XCTAssertEqual(variables["PINWATCH_WEBHOOK_URL"], "https://hooks.example/x")
+        XCTAssertEqual(variables["LC_TIME"], "C.UTF-8")
+        XCTAssertEqual(variables["TZ"], "UTC")
+        XCTAssertNotNil(variables["PATH"])
+        // What the shell adds itself (PWD, SHLVL, _) is all that may be left.
+        let expected: Set = ["SLACK_TOKEN", "PINWATCH_WEBHOOK_URL", "LC_TIME", "TZ", "PATH", "HOME", "LANG", "PWD", "SHLVL", "_"]
+        let unexpected = Set(variables.keys).subtracting(expected).filter { !$0.hasPrefix("LC_") && !$0.hasPrefix("PINWATCH_") }
+        XCTAssertEqual(unexpected, [], "\(variables.keys.sorted())")
+    }
+
     /// Gone, or a zombie nobody has reaped yet (it holds nothing).
     private static func isAlive(_ pid: pid_t) -> Bool {
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return false }

@@ -45,7 +45,7 @@ public final class Exporter: @unchecked Sendable {
         self.logger = logger
         self.history = history
         poller = HostPoller(config: config, environment: environment, history: history, adHocProbes: true)
-        hooks = Self.makeHookRunner(config.hooks, logger: logger)
+        hooks = Self.makeHookRunner(config.hooks, environment: environment, logger: logger)
     }
 
     /// Ready once the first cycle has completed (`/-/ready`).
@@ -184,8 +184,8 @@ public final class Exporter: @unchecked Sendable {
         latest = latest.filter { kept.contains($0.key) }
     }
 
-    private static func makeHookRunner(_ hooks: [HookCommand], logger: Logger) -> HookRunner {
-        HookRunner(hooks: hooks) { report in
+    private static func makeHookRunner(_ hooks: [HookCommand], environment: [String: String], logger: Logger) -> HookRunner {
+        HookRunner(hooks: hooks, environment: environment) { report in
             let metadata: Logger.Metadata = [
                 "hook": "\(report.command)", "host": "\(report.host)", "attempt": "\(report.attempt)",
                 "outcome": "\(report.outcome)", "stderr": "\(report.stderr)",

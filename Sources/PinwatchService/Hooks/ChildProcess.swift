@@ -26,7 +26,10 @@ struct ChildProcess {
 
     /// `started` is told the hook's process group as soon as it exists, so
     /// a caller stopping can kill it.
-    static func run(_ arguments: [String], input: String, timeout: TimeInterval, started: (pid_t) -> Void = { _ in }) -> Outcome {
+    /// `environment` is the child's whole environment (`NAME=value`).
+    static func run(
+        _ arguments: [String], environment: [String], input: String, timeout: TimeInterval, started: (pid_t) -> Void = { _ in }
+    ) -> Outcome {
         guard let program = arguments.first else {
             return Outcome(status: nil, timedOut: false, stderr: "", spawnError: "empty command")
         }
@@ -54,12 +57,16 @@ struct ChildProcess {
 
         // A name without a slash is looked up on PATH, as execvp does.
         let argv = arguments.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
+        let envp = environment.map { strdup($0) } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
         var pid: pid_t = 0
         let spawned =
             program.contains("/")
-            ? posix_spawn(&pid, program, &actions, &attributes.value, argv, environ)
-            : posix_spawnp(&pid, program, &actions, &attributes.value, argv, environ)
+            ? posix_spawn(&pid, program, &actions, &attributes.value, argv, envp)
+            : posix_spawnp(&pid, program, &actions, &attributes.value, argv, envp)
         close(inputEnds[0])
         close(errorEnds[1])
         guard spawned == 0 else {

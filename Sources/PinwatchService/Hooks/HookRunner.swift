@@ -61,6 +61,8 @@ public final class HookRunner: @unchecked Sendable {
     }
 
     private let report: @Sendable (Report) -> Void
+    /// The process's, of which a hook gets `HookEnvironment`'s share.
+    private let environment: [String: String]
     private let backoff: TimeInterval
     private let queueLimit: Int
     private let failureReportInterval: TimeInterval
@@ -81,10 +83,11 @@ public final class HookRunner: @unchecked Sendable {
     /// failed starts past the first in `failureReportInterval`, which are
     /// counted in the next one reported.
     public init(
-        hooks: [HookCommand], backoff: TimeInterval = 1, queueLimit: Int = 10_000, failureReportInterval: TimeInterval = 10,
-        report: @escaping @Sendable (Report) -> Void
+        hooks: [HookCommand], environment: [String: String] = ProcessEnvironment.current, backoff: TimeInterval = 1,
+        queueLimit: Int = 10_000, failureReportInterval: TimeInterval = 10, report: @escaping @Sendable (Report) -> Void
     ) {
         self.hooks = hooks
+        self.environment = environment
         self.backoff = backoff
         self.queueLimit = queueLimit
         self.failureReportInterval = failureReportInterval
@@ -195,7 +198,8 @@ public final class HookRunner: @unchecked Sendable {
 
     private func execute(_ job: Job) {
         let outcome = ChildProcess.run(
-            job.hook.arguments, input: job.transition.json, timeout: job.hook.timeout,
+            job.hook.arguments, environment: HookEnvironment.entries(from: environment, allowing: job.hook.environment),
+            input: job.transition.json, timeout: job.hook.timeout,
             started: { group in self.track(group) })
         let description: String
         var shouldReport = true
