@@ -243,10 +243,9 @@ final class DashboardController: @unchecked Sendable {
 
     private func readKeys() {
         let keys = screen.readKeys()
-        if keys.isEmpty, isStandardInputClosed() {
-            // The terminal went away without a SIGHUP (a closed pty): leave.
-            quit(status: 0)
-        }
+        // Keys and the hang-up can arrive in one wake-up; the source may
+        // not wake again for a terminal already gone.
+        leaveIfTheTerminalIsGone()
         for key in keys {
             if key == .resize {
                 screen.handleResize()
@@ -257,6 +256,13 @@ final class DashboardController: @unchecked Sendable {
             }
         }
         schedulePaint()
+    }
+
+    /// Called on every key wake-up, every SIGHUP and every tick, so no
+    /// moment (a cycle, a reload, a hook starting) lets a dashboard outlive
+    /// its terminal.
+    private func leaveIfTheTerminalIsGone() {
+        if isStandardInputClosed() { quit(status: 0) }
     }
 
     private func isStandardInputClosed() -> Bool {
@@ -352,8 +358,8 @@ final class DashboardController: @unchecked Sendable {
             // Ctrl-C is a documented way to quit, like `q`.
             quit(status: 0)
         case SIGHUP:
-            // A reload request; a terminal that really hung up is noticed
-            // by the keyboard source (end of input) and quits there.
+            // A reload request, unless the terminal really hung up.
+            leaveIfTheTerminalIsGone()
             reload()
         default:
             screen.restore()
@@ -362,10 +368,14 @@ final class DashboardController: @unchecked Sendable {
     }
 
     private func startTicking() {
-        // Clocks and ages change once a second; nothing else needs a timer.
+        // Clocks and ages change once a second; the same tick is the
+        // backstop for a terminal lost without any wake-up of the keyboard.
         let tick = DispatchSource.makeTimerSource(queue: .main)
         tick.schedule(deadline: .now() + 1, repeating: 1, leeway: .milliseconds(200))
-        tick.setEventHandler { [weak self] in self?.schedulePaint() }
+        tick.setEventHandler { [weak self] in
+            self?.leaveIfTheTerminalIsGone()
+            self?.schedulePaint()
+        }
         tick.resume()
         sources.append(tick)
     }
