@@ -27,6 +27,10 @@ public final class Exporter: @unchecked Sendable {
     private var pendingConfig: Config?
     private var timer: DispatchSourceTimer?
     private var cycleRunning = false
+    /// A tick came while a cycle ran: the next starts as that one ends.
+    private var cycleDue = false
+    /// Cycles outlasting the interval are said once, not at every tick.
+    private var overrunLogged = false
     private var cycleStartedAt = Date()
     private var completedCycles = 0
     private var cycleReports: [HostReport?] = []
@@ -104,7 +108,13 @@ public final class Exporter: @unchecked Sendable {
 
     private func startCycle() {
         guard !cycleRunning else {
-            logger.warning("previous cycle still running: this one skipped")
+            cycleDue = true
+            if !overrunLogged {
+                overrunLogged = true
+                logger.warning(
+                    "a cycle outlasted the interval: each such cycle is followed at once by the next, so the interval is effectively longer",
+                    metadata: ["interval": "\(ConfigDuration.describe(poller.config.interval))"])
+            }
             return
         }
         cycleRunning = true
@@ -151,6 +161,10 @@ public final class Exporter: @unchecked Sendable {
         logger.info("cycle finished", metadata: counts)
         logHookQueue()
         applyPendingConfig()
+        if cycleDue {
+            cycleDue = false
+            startCycle()
+        }
     }
 
     /// At most once a cycle, and only when something was merged, dropped

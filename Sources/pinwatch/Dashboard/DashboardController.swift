@@ -47,6 +47,9 @@ final class DashboardController: @unchecked Sendable {
     private var sources: [DispatchSourceProtocol] = []
     private var jobControl: JobControl?
     private var cycleRunning = false
+    /// A tick came while a cycle ran: the next starts as that one ends.
+    private var cycleDue = false
+    private var overrunAnnounced = false
     /// A reload being read off the main queue; another request waits for it.
     private var reloading = false
     private var completedCycles = 0
@@ -104,7 +107,8 @@ final class DashboardController: @unchecked Sendable {
     }
 
     /// A cycle still running when the next is due is not doubled: its hosts
-    /// are not probed twice, and the late tick is skipped, not queued.
+    /// are not probed twice; the next starts as soon as it ends, and that
+    /// cycles outlast the interval is said once.
     private func startCycle() {
         if hooks.reloadConfig != nil, !cycleRunning, !reloading, clientStamps.changedOnDisk {
             reload(because: "a client pin file changed")
@@ -112,8 +116,13 @@ final class DashboardController: @unchecked Sendable {
         let now = Date()
         state.nextCycleAt = now.addingTimeInterval(config.interval)
         guard !cycleRunning else {
-            state.footerMessage = "previous cycle still running at \(Self.clock(now)): this one skipped"
-            schedulePaint()
+            cycleDue = true
+            if !overrunAnnounced {
+                overrunAnnounced = true
+                announce(
+                    "a cycle outlasted the \(ConfigDuration.describe(config.interval)) interval (\(Self.clock(now))): "
+                        + "the next starts when it ends")
+            }
             return
         }
         cycleRunning = true
@@ -209,6 +218,10 @@ final class DashboardController: @unchecked Sendable {
         hooks.cycleFinished?(completedCycles, self)
         announceHookQueue()
         applyPendingConfig()
+        if cycleDue {
+            cycleDue = false
+            startCycle()
+        }
         schedulePaint()
     }
 
