@@ -26,6 +26,9 @@ public final class Exporter: @unchecked Sendable {
     private var loggedHookCounts = HookRunner.Counts()
     private var pendingConfig: Config?
     private var timer: DispatchSourceTimer?
+    private var timerInterval: TimeInterval = 0
+    /// When the timer fires next, as last planned.
+    private var nextTick = DispatchTime.now()
     private var cycleRunning = false
     /// A tick came while a cycle ran: the next starts as that one ends.
     private var cycleDue = false
@@ -60,16 +63,15 @@ public final class Exporter: @unchecked Sendable {
     public var metrics: (text: Data, generation: Int) { published.metrics }
 
     public func startPolling() {
-        queue.async { [self] in schedule(interval: poller.config.interval) }
+        queue.async { [self] in startTimer(interval: poller.config.interval) }
     }
 
     /// Takes `config` for the next cycle; hosts that stay keep their state.
     public func reload(_ newConfig: Config) {
         queue.async { [self] in
-            let intervalChanged = newConfig.interval != poller.config.interval
             pendingConfig = newConfig
             if !cycleRunning { applyPendingConfig() }
-            if intervalChanged { schedule(interval: newConfig.interval) }
+            retime(interval: newConfig.interval)
             logger.info("configuration reloaded", metadata: ["hosts": "\(newConfig.hosts.count)", "applies": "next cycle"])
         }
     }
@@ -97,13 +99,29 @@ public final class Exporter: @unchecked Sendable {
 
     // MARK: Cycles (queue only)
 
-    private func schedule(interval: TimeInterval) {
-        timer?.cancel()
+    /// One timer for the life of the exporter; the first cycle now.
+    private func startTimer(interval: TimeInterval) {
+        guard timer == nil else { return }
         let timer = DispatchSource.makeTimerSource(queue: queue)
-        timer.schedule(deadline: .now(), repeating: interval, leeway: .milliseconds(100))
-        timer.setEventHandler { [weak self] in self?.startCycle() }
+        timerInterval = interval
+        nextTick = .now()
+        timer.schedule(deadline: nextTick, repeating: interval, leeway: .milliseconds(100))
+        timer.setEventHandler { [weak self] in
+            guard let self else { return }
+            nextTick = .now() + timerInterval
+            startCycle()
+        }
         timer.resume()
         self.timer = timer
+    }
+
+    /// A new interval counts from the tick already planned: a reload never
+    /// starts a cycle itself, however many come (a SIGHUP storm used to
+    /// start one per reload that changed the interval).
+    private func retime(interval: TimeInterval) {
+        guard let timer, interval != timerInterval else { return }
+        timerInterval = interval
+        timer.schedule(deadline: nextTick, repeating: interval, leeway: .milliseconds(100))
     }
 
     private func startCycle() {
