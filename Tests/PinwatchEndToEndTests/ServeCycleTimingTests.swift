@@ -12,6 +12,11 @@ final class ServeCycleTimingTests: LocalFleetTestCase {
         super.tearDown()
     }
 
+    private func startServe(settings: [String]) throws -> BackgroundProcess {
+        try fleet.writeConfig(settings: settings, timeout: "1s")
+        return try startServe()
+    }
+
     private func startServe() throws -> BackgroundProcess {
         let port = try LocalPorts.closedPort()
         let process = try BackgroundProcess(
@@ -50,6 +55,42 @@ final class ServeCycleTimingTests: LocalFleetTestCase {
         // already under way.
         let allowed = Int(Date().timeIntervalSince(started) / 2) + 2
         XCTAssertLessThanOrEqual(cyclesDuring, allowed, process.stderr)
+    }
+
+    /// Reloads, half of them changing the interval: after a warm-up,
+    /// hundreds more leave the resident size where it was (each used to
+    /// keep about 2 KB, 16 KB with a new interval, plus the cycle it began).
+    func testReloadsKeepMemoryFlat() throws {
+        try fleet.addRefused("down.test")
+        let process = try startServe(settings: ["interval: 1s", "hooks:", "  - [/bin/true]"])
+        try waitUntil(timeout: 15, "serve never listened: \(process.stderr)") { lines(process, containing: "msg=listening") == 1 }
+        var reloads = 0
+        func reload(times: Int) throws {
+            for _ in 0..<times {
+                reloads += 1
+                try fleet.writeConfig(
+                    settings: ["interval: \(reloads.isMultiple(of: 2) ? 1 : 2)s", "hooks:", "  - [/bin/true]"], timeout: "1s")
+                process.signal(SIGHUP)
+                // Polled closely: waitUntil's 100 ms would make this minutes.
+                let deadline = Date().addingTimeInterval(5)
+                while lines(process, containing: "msg=\"configuration reloaded\"") < reloads, Date() < deadline { usleep(2_000) }
+                guard lines(process, containing: "msg=\"configuration reloaded\"") >= reloads else {
+                    XCTFail("reload \(reloads) was not taken: \(process.stderr.suffix(500))")
+                    return
+                }
+            }
+        }
+        let resident = { () -> Int in
+            let status = (try? String(contentsOfFile: "/proc/\(process.pid)/status", encoding: .utf8)) ?? ""
+            let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
+            return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
+        }
+        try reload(times: 150)
+        let warm = resident()
+        try reload(times: 400)
+        let grown = resident() - warm
+        XCTAssertGreaterThan(warm, 0)
+        XCTAssertLessThan(grown, 2048, "KB more resident after 400 more reloads")
     }
 
     /// `timeout` equal to `interval` and a host that never answers: every
