@@ -31,6 +31,7 @@ final class HookRunnerTests: XCTestCase {
         let runner = HookRunner(
             hooks: [HookCommand(arguments: ["/bin/sh", "-c", "touch \"$0\"; exec sleep 3", started.path], timeout: 10)]
         ) { reports.append($0) }
+        defer { runner.stop() }
         runner.run(for: [Self.transition("slow.test")])
         try waitUntil(timeout: 5, "the hook never started") { FileManager.default.fileExists(atPath: started.path) }
         close(ends[1])
@@ -53,6 +54,7 @@ final class HookRunnerTests: XCTestCase {
                 HookCommand(arguments: ["/bin/sh", "-c", "cat > \"$0/$(date +%s%N).tmp\" && echo done >&2", directory.path], timeout: 10),
             ]
         ) { reports.append($0) }
+        defer { runner.stop() }
         let started = Date()
         runner.run(for: [Self.transition("a.test"), Self.transition("b.test")])
         try waitUntil(timeout: 10, "the cat hooks never finished: \(reports.outcomes)") {
