@@ -3,7 +3,8 @@ import PackageDescription
 
 // The target graph is the architecture: PinwatchCore depends on nothing of
 // ours; only PinwatchProbe imports COpenSSL (and CLinux for its event
-// loop); only PinwatchTerminal (the painter and the keyboard) imports CNCurses.
+// loop, as PinwatchService does to spawn hooks); only PinwatchTerminal
+// (the painter and the keyboard) imports CNCurses.
 // The product's own modules instantiate generic types (a Dictionary keyed by
 // one of our types, say) through metadata accessors instead of mangled names:
 // resolving a mangled name checks each generic requirement by scanning every
@@ -78,7 +79,7 @@ let package = Package(
         .target(
             name: "PinwatchService",
             dependencies: [
-                "PinwatchCore", "PinwatchProbe",
+                "PinwatchCore", "PinwatchProbe", "CLinux",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: [.swiftLanguageMode(.v5)] + startupSettings

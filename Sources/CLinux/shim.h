@@ -6,4 +6,11 @@
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 
+// Hooks start with nothing of the exporter's: their pipes are close-on-exec
+// from birth, and posix_spawn closes every other descriptor in the child.
+// glibc declares both only under _GNU_SOURCE, which Glibc is built without.
+#include <spawn.h>
+extern int pipe2(int pipedes[2], int flags);
+extern int posix_spawn_file_actions_addclosefrom_np(posix_spawn_file_actions_t *actions, int from);
+
 #endif

@@ -61,6 +61,10 @@ struct ServeCommand: ParsableCommand {
     }
 
     func run() throws {
+        // The main queue's wake-up eventfd is made on its first use, and
+        // dispatchMain traps (SIGILL) if it cannot be: made now, while
+        // descriptors are plenty, not when cycles and hooks hold them all.
+        DispatchQueue.main.async {}
         let loaded: Config
         do {
             loaded = try load()
@@ -154,7 +158,13 @@ struct ServeCommand: ParsableCommand {
                     }
                     return
                 }
-                logger.info("stopping", metadata: ["signal": "\(signalNumber == SIGTERM ? "TERM" : "INT")"])
+                let hooks = exporter.stopHooks()
+                logger.info(
+                    "stopping",
+                    metadata: [
+                        "signal": "\(signalNumber == SIGTERM ? "TERM" : "INT")", "hooks_killed": "\(hooks.running)",
+                        "hooks_dropped": "\(hooks.waiting)",
+                    ])
                 _exit(0)
             }
             source.resume()

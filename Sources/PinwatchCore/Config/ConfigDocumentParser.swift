@@ -155,7 +155,7 @@ struct ConfigDocumentParser: NodeReading {
         return .networks(networks)
     }
 
-    /// `hooks:`: each item an argv list, or `{command: [argv…], timeout: 10s}`.
+    /// `hooks:`: each item an argv list, or `{command: [argv…], timeout: 10s, env: [NAME…]}`.
     private mutating func hooks(_ node: Node) -> [HookCommand] {
         guard let items = list(node, key: "hooks") else { return [] }
         var hooks: [HookCommand] = []
@@ -163,13 +163,18 @@ struct ConfigDocumentParser: NodeReading {
             let key = "hooks[\(index)]"
             var commandNode = item
             var timeout = HookCommand.defaultTimeout
+            var environment: [String] = []
             if case .mapping = item, let pairs = mapping(item, key: key) {
                 guard let command = pairs.first(where: { $0.key == "command" }) else {
                     report(item, key: "\(key).command", "missing (an argv list, e.g. [/usr/bin/logger, -t, pinwatch])")
                     continue
                 }
-                for pair in pairs where pair.key != "command" && pair.key != "timeout" {
-                    report(pair.keyNode, key: "\(key).\(pair.key)", "unknown key (expected command or timeout)")
+                for pair in pairs where !["command", "timeout", "env"].contains(pair.key) {
+                    report(pair.keyNode, key: "\(key).\(pair.key)", "unknown key (expected command, timeout or env)")
+                }
+                if let envNode = pairs.first(where: { $0.key == "env" })?.value {
+                    guard let names = hookEnvironment(envNode, key: "\(key).env") else { continue }
+                    environment = names
                 }
                 commandNode = command.value
                 if let timeoutNode = pairs.first(where: { $0.key == "timeout" })?.value {
@@ -191,9 +196,31 @@ struct ConfigDocumentParser: NodeReading {
                 report(commandNode, key: key, "\(EchoedInput.quoted(program)): give an absolute path, ./path or a name on PATH")
                 continue
             }
-            hooks.append(HookCommand(arguments: arguments.map { $0.hasPrefix("./") ? resolve($0) : $0 }, timeout: timeout))
+            hooks.append(
+                HookCommand(
+                    arguments: arguments.map { $0.hasPrefix("./") ? resolve($0) : $0 }, timeout: timeout, environment: environment))
         }
         return hooks
+    }
+
+    /// `env:` of a hook: names of variables it may see beyond the minimal
+    /// set, each a plain name (no `=`, no value: values stay in the
+    /// process's environment, out of the file).
+    private mutating func hookEnvironment(_ node: Node, key: String) -> [String]? {
+        guard case .sequence = node, let items = list(node, key: key) else {
+            report(node, key: key, "expected a list of variable names, e.g. [SLACK_WEBHOOK_URL]")
+            return nil
+        }
+        var names: [String] = []
+        for item in items {
+            guard let name = string(item, key: key) else { return nil }
+            guard HookEnvironment.isVariableName(name) else {
+                report(item, key: key, "\(EchoedInput.quoted(name)) is not a variable name (letters, digits, _)")
+                return nil
+            }
+            names.append(name)
+        }
+        return names
     }
 
     private mutating func duration(_ node: Node, key: String) -> TimeInterval? {

@@ -49,9 +49,12 @@ public struct HookCommand: Hashable, Sendable {
 
     public var arguments: [String]
     public var timeout: Double
+    /// Variables passed beyond the minimal set (`HookEnvironment`): `env:`.
+    public var environment: [String]
 
-    public init(arguments: [String], timeout: Double = HookCommand.defaultTimeout) {
+    public init(arguments: [String], timeout: Double = HookCommand.defaultTimeout, environment: [String] = []) {
         self.arguments = arguments
         self.timeout = timeout
+        self.environment = environment
     }
 }

@@ -20,10 +20,20 @@ public final class Exporter: @unchecked Sendable {
 
     /// The running configuration is the poller's own.
     private var poller: HostPoller
-    private var hooks: HookRunner
+    /// One for the life of the process: its cap holds across reloads.
+    private let hooks: HookRunner
+    /// `hooks.currentCounts` as last logged.
+    private var loggedHookCounts = HookRunner.Counts()
     private var pendingConfig: Config?
     private var timer: DispatchSourceTimer?
+    private var timerInterval: TimeInterval = 0
+    /// When the timer fires next, as last planned.
+    private var nextTick = DispatchTime.now()
     private var cycleRunning = false
+    /// A tick came while a cycle ran: the next starts as that one ends.
+    private var cycleDue = false
+    /// Cycles outlasting the interval are said once, not at every tick.
+    private var overrunLogged = false
     private var cycleStartedAt = Date()
     private var completedCycles = 0
     /// The last cycle that completed without a local shortage: a failed
@@ -49,7 +59,7 @@ public final class Exporter: @unchecked Sendable {
         self.logger = logger
         self.history = history
         poller = HostPoller(config: config, environment: environment, history: history, adHocProbes: true)
-        hooks = Self.makeHookRunner(config.hooks, logger: logger)
+        hooks = Self.makeHookRunner(config.hooks, environment: environment, logger: logger)
     }
 
     /// Ready once the first cycle has completed (`/-/ready`).
@@ -60,16 +70,15 @@ public final class Exporter: @unchecked Sendable {
     public var metrics: (text: Data, generation: Int) { published.metrics }
 
     public func startPolling() {
-        queue.async { [self] in schedule(interval: poller.config.interval) }
+        queue.async { [self] in startTimer(interval: poller.config.interval) }
     }
 
     /// Takes `config` for the next cycle; hosts that stay keep their state.
     public func reload(_ newConfig: Config) {
         queue.async { [self] in
-            let intervalChanged = newConfig.interval != poller.config.interval
             pendingConfig = newConfig
             if !cycleRunning { applyPendingConfig() }
-            if intervalChanged { schedule(interval: newConfig.interval) }
+            retime(interval: newConfig.interval)
             logger.info("configuration reloaded", metadata: ["hosts": "\(newConfig.hosts.count)", "applies": "next cycle"])
         }
     }
@@ -110,18 +119,40 @@ public final class Exporter: @unchecked Sendable {
 
     // MARK: Cycles (queue only)
 
-    private func schedule(interval: TimeInterval) {
-        timer?.cancel()
+    /// One timer for the life of the exporter; the first cycle now.
+    private func startTimer(interval: TimeInterval) {
+        guard timer == nil else { return }
         let timer = DispatchSource.makeTimerSource(queue: queue)
-        timer.schedule(deadline: .now(), repeating: interval, leeway: .milliseconds(100))
-        timer.setEventHandler { [weak self] in self?.startCycle() }
+        timerInterval = interval
+        nextTick = .now()
+        timer.schedule(deadline: nextTick, repeating: interval, leeway: .milliseconds(100))
+        timer.setEventHandler { [weak self] in
+            guard let self else { return }
+            nextTick = .now() + timerInterval
+            startCycle()
+        }
         timer.resume()
         self.timer = timer
     }
 
+    /// A new interval counts from the tick already planned: a reload never
+    /// starts a cycle itself, however many come (a SIGHUP storm used to
+    /// start one per reload that changed the interval).
+    private func retime(interval: TimeInterval) {
+        guard let timer, interval != timerInterval else { return }
+        timerInterval = interval
+        timer.schedule(deadline: nextTick, repeating: interval, leeway: .milliseconds(100))
+    }
+
     private func startCycle() {
         guard !cycleRunning else {
-            logger.warning("previous cycle still running: this one skipped")
+            cycleDue = true
+            if !overrunLogged {
+                overrunLogged = true
+                logger.warning(
+                    "a cycle outlasted the interval: each such cycle is followed at once by the next, so the interval is effectively longer",
+                    metadata: ["interval": "\(ConfigDuration.describe(poller.config.interval))"])
+            }
             return
         }
         cycleRunning = true
@@ -190,7 +221,34 @@ public final class Exporter: @unchecked Sendable {
             counts[severity.rawValue] = "\(reports.filter { $0.severity == severity }.count)"
         }
         logger.info("cycle finished", metadata: counts)
+        logHookQueue()
         applyPendingConfig()
+        if cycleDue {
+            cycleDue = false
+            startCycle()
+        }
+    }
+
+    /// At most once a cycle, and only when something was merged, dropped
+    /// or could not start since the last time.
+    private func logHookQueue() {
+        let counts = hooks.currentCounts
+        let last = loggedHookCounts
+        guard counts.merged != last.merged || counts.dropped != last.dropped || counts.failedStarts != last.failedStarts
+        else { return }
+        loggedHookCounts = counts
+        logger.warning(
+            "hook runs merged, dropped or not started",
+            metadata: [
+                "merged": "\(counts.merged - last.merged)", "dropped": "\(counts.dropped - last.dropped)",
+                "failed_starts": "\(counts.failedStarts - last.failedStarts)", "waiting": "\(counts.waiting)",
+                "running": "\(counts.running)",
+            ])
+    }
+
+    /// At exit: hooks still running are killed, and what never ran is said.
+    public func stopHooks() -> HookRunner.Counts {
+        hooks.stop()
     }
 
     private func logHistoryNotices(_ health: HistoryWriteHealth, at now: Date) {
@@ -210,13 +268,13 @@ public final class Exporter: @unchecked Sendable {
         guard let newConfig = pendingConfig else { return }
         pendingConfig = nil
         poller = HostPoller(config: newConfig, environment: environment, history: history, adHocProbes: true)
-        hooks = Self.makeHookRunner(newConfig.hooks, logger: logger)
+        hooks.replaceHooks(newConfig.hooks)
         let kept = Set(newConfig.hosts.map(\.identityKey))
         latest = latest.filter { kept.contains($0.key) }
     }
 
-    private static func makeHookRunner(_ hooks: [HookCommand], logger: Logger) -> HookRunner {
-        HookRunner(hooks: hooks) { report in
+    private static func makeHookRunner(_ hooks: [HookCommand], environment: [String: String], logger: Logger) -> HookRunner {
+        HookRunner(hooks: hooks, environment: environment) { report in
             let metadata: Logger.Metadata = [
                 "hook": "\(report.command)", "host": "\(report.host)", "attempt": "\(report.attempt)",
                 "outcome": "\(report.outcome)", "stderr": "\(report.stderr)",

@@ -1,3 +1,4 @@
+import CLinux
 import Foundation
 
 #if canImport(Glibc)
@@ -6,7 +7,7 @@ import Glibc
 
 /// One run of a hook: posix_spawn with the event on stdin, stdout thrown
 /// away, the first `stderrLimit` bytes of stderr kept, killed at its
-/// deadline. waitpid on our own child, not Foundation's `Process`, whose
+/// deadline with everything it started (it leads its own process group). waitpid on our own child, not Foundation's `Process`, whose
 /// SIGCHLD-based wait can miss an exit on Linux.
 struct ChildProcess {
     struct Outcome: Sendable {
@@ -15,20 +16,30 @@ struct ChildProcess {
         var timedOut: Bool
         var stderr: String
         var spawnError: String?
+        /// The hook's process group (its pid), once it started.
+        var processGroup: pid_t?
 
         var succeeded: Bool { status == 0 && !timedOut && spawnError == nil }
     }
 
     static let stderrLimit = 4 * 1024
 
-    static func run(_ arguments: [String], input: String, timeout: TimeInterval) -> Outcome {
+    /// `started` is told the hook's process group as soon as it exists, so
+    /// a caller stopping can kill it.
+    /// `environment` is the child's whole environment (`NAME=value`).
+    static func run(
+        _ arguments: [String], environment: [String], input: String, timeout: TimeInterval, started: (pid_t) -> Void = { _ in }
+    ) -> Outcome {
         guard let program = arguments.first else {
             return Outcome(status: nil, timedOut: false, stderr: "", spawnError: "empty command")
         }
         var inputEnds: [Int32] = [-1, -1]
         var errorEnds: [Int32] = [-1, -1]
-        guard pipe(&inputEnds) == 0 else { return failure("pipe: \(String(cString: strerror(errno)))") }
-        guard pipe(&errorEnds) == 0 else {
+        // Close-on-exec from birth: another hook spawned meanwhile must not
+        // inherit these ends (a write end held elsewhere keeps a hook's
+        // stdin from ever ending).
+        guard pipe2(&inputEnds, O_CLOEXEC) == 0 else { return failure("pipe: \(String(cString: strerror(errno)))") }
+        guard pipe2(&errorEnds, O_CLOEXEC) == 0 else {
             inputEnds.forEach { close($0) }
             return failure("pipe: \(String(cString: strerror(errno)))")
         }
@@ -38,16 +49,24 @@ struct ChildProcess {
         posix_spawn_file_actions_adddup2(&actions, inputEnds[0], 0)
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         posix_spawn_file_actions_adddup2(&actions, errorEnds[1], 2)
-        for end in inputEnds + errorEnds { posix_spawn_file_actions_addclose(&actions, end) }
+        // Every other descriptor, ours or a library's (the listening socket,
+        // epoll, other hooks' pipes), whether or not it is close-on-exec.
+        posix_spawn_file_actions_addclosefrom_np(&actions, 3)
+        var attributes = ChildAttributes()
+        defer { attributes.destroy() }
 
         // A name without a slash is looked up on PATH, as execvp does.
         let argv = arguments.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
+        let envp = environment.map { strdup($0) } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
         var pid: pid_t = 0
         let spawned =
             program.contains("/")
-            ? posix_spawn(&pid, program, &actions, nil, argv, environ)
-            : posix_spawnp(&pid, program, &actions, nil, argv, environ)
+            ? posix_spawn(&pid, program, &actions, &attributes.value, argv, envp)
+            : posix_spawnp(&pid, program, &actions, &attributes.value, argv, envp)
         close(inputEnds[0])
         close(errorEnds[1])
         guard spawned == 0 else {
@@ -55,6 +74,7 @@ struct ChildProcess {
             close(errorEnds[0])
             return failure("\(program): \(String(cString: strerror(spawned)))")
         }
+        started(pid)
 
         // The event is small; a hook that never reads it must not block us.
         _ = fcntl(inputEnds[1], F_SETFL, fcntl(inputEnds[1], F_GETFL) | O_NONBLOCK)
@@ -79,7 +99,9 @@ struct ChildProcess {
                 exited = true
                 status = (raw & 0x7f) == 0 ? (raw >> 8) & 0xff : -1
             } else if Date() > deadline {
-                kill(pid, SIGKILL)
+                // The whole group, so nothing the hook started lives on;
+                // before waitpid, while the group's id cannot be reused.
+                kill(-pid, SIGKILL)
                 _ = waitpid(pid, &raw, 0)
                 exited = true
                 timedOut = true
@@ -89,10 +111,35 @@ struct ChildProcess {
         }
         close(errorEnds[0])
         let text = TerminalTextLine.clean(String(decoding: captured, as: UTF8.self))
-        return Outcome(status: timedOut ? nil : status, timedOut: timedOut, stderr: text, spawnError: nil)
+        return Outcome(status: timedOut ? nil : status, timedOut: timedOut, stderr: text, spawnError: nil, processGroup: pid)
     }
 
     private static func failure(_ message: String) -> Outcome {
         Outcome(status: nil, timedOut: false, stderr: "", spawnError: message)
+    }
+}
+
+/// What a hook starts with instead of the exporter's thread state: Dispatch
+/// workers block SIGTERM, SIGHUP, SIGINT, SIGCHLD and SIGALRM, and the
+/// process ignores SIGINT, SIGPIPE and the signals it handles through
+/// Dispatch sources; all of that is inherited through exec. A hook gets an
+/// empty mask, default dispositions and a process group of its own.
+private struct ChildAttributes {
+    var value = posix_spawnattr_t()
+
+    init() {
+        posix_spawnattr_init(&value)
+        var none = sigset_t()
+        sigemptyset(&none)
+        posix_spawnattr_setsigmask(&value, &none)
+        var all = sigset_t()
+        sigfillset(&all)
+        posix_spawnattr_setsigdefault(&value, &all)
+        posix_spawnattr_setpgroup(&value, 0)
+        posix_spawnattr_setflags(&value, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
+    }
+
+    mutating func destroy() {
+        posix_spawnattr_destroy(&value)
     }
 }

@@ -3,10 +3,21 @@ import Foundation
 import PinwatchCore
 
 /// Runs the configured hooks for severity transitions, off the polling
-/// path: a bounded number at once, each with its timeout, failures retried
-/// with backoff a bounded number of times. Polling never waits for a hook.
+/// path: one runner for the life of the process (a reload changes its
+/// hooks, not its cap), a bounded number at once, each with its timeout,
+/// failures retried with backoff a bounded number of times. Polling never
+/// waits for a hook.
 ///
-/// `@unchecked Sendable`: the queue of waiting runs is guarded by `lock`.
+/// What waits is one run per hook and host: a newer event for a host
+/// replaces the one still waiting (a flapping fleet cannot queue runs
+/// faster than they end), and past `queueLimit` the oldest waiting run is
+/// dropped. Both are counted (`counts`) for the caller to log.
+///
+/// Waiting runs are started by one thread of the runner's own, which
+/// sleeps on a condition until a slot frees or a retry is due: no timer,
+/// so no descriptor, is needed to go on when descriptors run out.
+///
+/// `@unchecked Sendable`: every member below `condition` is guarded by it.
 public final class HookRunner: @unchecked Sendable {
     public struct Report: Sendable {
         public var command: String
@@ -17,76 +28,230 @@ public final class HookRunner: @unchecked Sendable {
         public var stderr: String
     }
 
-    /// Runs at once; more wait their turn.
+    /// What happened to events since the runner started.
+    public struct Counts: Sendable, Equatable {
+        public var running = 0
+        public var waiting = 0
+        /// Events that replaced one still waiting for the same hook and host.
+        public var merged = 0
+        /// Runs dropped for the queue's limit or because their hook was
+        /// removed by a reload.
+        public var dropped = 0
+        /// Runs that could not start (no descriptor, no such program, …).
+        public var failedStarts = 0
+
+        public init() {}
+    }
+
+    /// Runs at once, whatever the number of reloads; more wait their turn.
     public static let parallelism = 4
     /// Attempts per event and hook, the first included.
     public static let attempts = 3
 
-    private let hooks: [HookCommand]
-    private let report: @Sendable (Report) -> Void
-    private let backoff: TimeInterval
-    private let lock = NSLock()
-    private var waiting: [(hook: HookCommand, transition: SeverityTransition, attempt: Int)] = []
-    private var running = 0
-    private let workers = DispatchQueue(label: "pinwatch.hooks", attributes: .concurrent)
+    private struct Key: Hashable {
+        var hook: HookCommand
+        var host: String
+    }
 
-    /// `report` is called (on a worker thread) after every attempt.
-    public init(hooks: [HookCommand], backoff: TimeInterval = 1, report: @escaping @Sendable (Report) -> Void) {
+    private struct Job {
+        var hook: HookCommand
+        var transition: SeverityTransition
+        var attempt: Int
+        var due: Date
+    }
+
+    private let report: @Sendable (Report) -> Void
+    /// The process's, of which a hook gets `HookEnvironment`'s share.
+    private let environment: [String: String]
+    private let backoff: TimeInterval
+    private let queueLimit: Int
+    private let failureReportInterval: TimeInterval
+    private let workers = DispatchQueue(label: "pinwatch.hooks", attributes: .concurrent)
+    private let condition = NSCondition()
+    private var hooks: [HookCommand]
+    private var waiting: [Key: Job] = [:]
+    /// Waiting keys, oldest first.
+    private var order: [Key] = []
+    private var counts = Counts()
+    private var runningGroups: Set<pid_t> = []
+    private var scheduler: Thread?
+    private var stopped = false
+    private var lastFailureReport: Date?
+    private var failuresNotReported = 0
+
+    /// `report` is called (on a worker thread) after every attempt, except
+    /// failed starts past the first in `failureReportInterval`, which are
+    /// counted in the next one reported.
+    public init(
+        hooks: [HookCommand], environment: [String: String] = ProcessEnvironment.current, backoff: TimeInterval = 1,
+        queueLimit: Int = 10_000, failureReportInterval: TimeInterval = 10, report: @escaping @Sendable (Report) -> Void
+    ) {
         self.hooks = hooks
+        self.environment = environment
         self.backoff = backoff
+        self.queueLimit = queueLimit
+        self.failureReportInterval = failureReportInterval
         self.report = report
     }
 
+    /// A reload's hooks: runs waiting for a hook that stays keep their
+    /// place; those for a removed hook are dropped.
+    public func replaceHooks(_ newHooks: [HookCommand]) {
+        condition.lock()
+        defer { condition.unlock() }
+        hooks = newHooks
+        let kept = Set(newHooks)
+        for key in order where !kept.contains(key.hook) {
+            waiting[key] = nil
+            counts.dropped += 1
+        }
+        order.removeAll { waiting[$0] == nil }
+        counts.waiting = waiting.count
+    }
+
     public func run(for transitions: [SeverityTransition]) {
-        guard !hooks.isEmpty, !transitions.isEmpty else { return }
-        lock.lock()
+        guard !transitions.isEmpty else { return }
+        condition.lock()
+        defer { condition.unlock() }
+        guard !stopped, !hooks.isEmpty else { return }
         for transition in transitions {
-            for hook in hooks { waiting.append((hook, transition, 1)) }
+            for hook in hooks {
+                enqueue(Job(hook: hook, transition: transition, attempt: 1, due: Date()), replacing: true)
+            }
         }
-        lock.unlock()
-        startWaiting()
+        startSchedulerIfNeeded()
+        condition.broadcast()
     }
 
-    private func startWaiting() {
-        lock.lock()
-        var started: [(hook: HookCommand, transition: SeverityTransition, attempt: Int)] = []
-        while running < Self.parallelism, !waiting.isEmpty {
-            started.append(waiting.removeFirst())
-            running += 1
+    public var currentCounts: Counts {
+        condition.lock()
+        defer { condition.unlock() }
+        return counts
+    }
+
+    /// At exit: nothing more starts, running hooks are killed with their
+    /// process groups; what was running and waiting is returned.
+    @discardableResult
+    public func stop() -> Counts {
+        condition.lock()
+        defer { condition.unlock() }
+        stopped = true
+        for group in runningGroups { kill(-group, SIGKILL) }
+        condition.broadcast()
+        return counts
+    }
+
+    // MARK: Queue (under `condition`)
+
+    /// A retry does not replace a newer event waiting for the same hook
+    /// and host; a new event does replace what waits.
+    private func enqueue(_ job: Job, replacing: Bool) {
+        let key = Key(hook: job.hook, host: job.transition.report.config.identityKey)
+        if waiting[key] != nil {
+            guard replacing else { return }
+            waiting[key] = job
+            counts.merged += 1
+            return
         }
-        lock.unlock()
-        for job in started {
-            workers.async { self.execute(job.hook, job.transition, attempt: job.attempt) }
+        if order.count >= queueLimit {
+            waiting[order.removeFirst()] = nil
+            counts.dropped += 1
+        }
+        waiting[key] = job
+        order.append(key)
+        counts.waiting = waiting.count
+    }
+
+    private func startSchedulerIfNeeded() {
+        guard scheduler == nil else { return }
+        let thread = Thread { [self] in schedule() }
+        thread.name = "pinwatch.hooks"
+        scheduler = thread
+        thread.start()
+    }
+
+    /// The scheduler thread: starts due runs while slots are free.
+    private func schedule() {
+        condition.lock()
+        defer { condition.unlock() }
+        while !stopped {
+            let now = Date()
+            guard counts.running < Self.parallelism, let index = order.firstIndex(where: { (waiting[$0]?.due ?? now) <= now })
+            else {
+                let nextDue = order.lazy.compactMap { self.waiting[$0]?.due }.min()
+                if counts.running < Self.parallelism, let nextDue {
+                    _ = condition.wait(until: nextDue)
+                } else {
+                    condition.wait()
+                }
+                continue
+            }
+            let key = order.remove(at: index)
+            counts.waiting = waiting.count - 1
+            guard let job = waiting.removeValue(forKey: key) else { continue }
+            counts.running += 1
+            workers.async { self.execute(job) }
         }
     }
 
-    private func execute(_ hook: HookCommand, _ transition: SeverityTransition, attempt: Int) {
-        let outcome = ChildProcess.run(hook.arguments, input: transition.json, timeout: hook.timeout)
+    // MARK: Runs (worker threads)
+
+    private func execute(_ job: Job) {
+        let outcome = ChildProcess.run(
+            job.hook.arguments, environment: HookEnvironment.entries(from: environment, allowing: job.hook.environment),
+            input: job.transition.json, timeout: job.hook.timeout,
+            started: { group in self.track(group) })
         let description: String
+        var shouldReport = true
         if let error = outcome.spawnError {
-            description = "could not start: \(error)"
+            (shouldReport, description) = noteFailedStart("could not start: \(error)")
         } else if outcome.timedOut {
-            description = "killed after its \(ConfigDuration.describe(hook.timeout)) timeout"
+            description = "killed after its \(ConfigDuration.describe(job.hook.timeout)) timeout"
         } else {
             description = "exit \(outcome.status ?? -1)"
         }
-        report(
-            Report(
-                command: hook.arguments[0], host: transition.report.config.displayName, attempt: attempt,
-                outcome: description, succeeded: outcome.succeeded, stderr: outcome.stderr))
-        lock.lock()
-        running -= 1
-        lock.unlock()
-        if !outcome.succeeded, attempt < Self.attempts {
-            // 1 s, 2 s, … (scaled by `backoff`), without holding a slot.
-            let delay = backoff * Double(1 << (attempt - 1))
-            workers.asyncAfter(deadline: .now() + delay) {
-                self.lock.lock()
-                self.waiting.append((hook, transition, attempt + 1))
-                self.lock.unlock()
-                self.startWaiting()
-            }
+        if shouldReport {
+            report(
+                Report(
+                    command: job.hook.arguments.first ?? "", host: job.transition.report.config.displayName, attempt: job.attempt,
+                    outcome: description, succeeded: outcome.succeeded, stderr: outcome.stderr))
         }
-        startWaiting()
+        condition.lock()
+        defer { condition.unlock() }
+        if let group = outcome.processGroup { runningGroups.remove(group) }
+        counts.running -= 1
+        if !outcome.succeeded, job.attempt < Self.attempts, !stopped, hooks.contains(job.hook) {
+            // 1 s, 2 s, … (scaled by `backoff`), without holding a slot.
+            let delay = backoff * Double(1 << (job.attempt - 1))
+            enqueue(
+                Job(hook: job.hook, transition: job.transition, attempt: job.attempt + 1, due: Date().addingTimeInterval(delay)),
+                replacing: false)
+        }
+        condition.broadcast()
+    }
+
+    private func track(_ group: pid_t) {
+        condition.lock()
+        defer { condition.unlock() }
+        runningGroups.insert(group)
+        // Stopped while this one was starting: it must not outlive us.
+        if stopped { kill(-group, SIGKILL) }
+    }
+
+    /// Out of descriptors, every start fails at once: one report per
+    /// `failureReportInterval`, saying how many were left unsaid.
+    private func noteFailedStart(_ description: String) -> (report: Bool, description: String) {
+        condition.lock()
+        defer { condition.unlock() }
+        counts.failedStarts += 1
+        let now = Date()
+        if let last = lastFailureReport, now.timeIntervalSince(last) < failureReportInterval {
+            failuresNotReported += 1
+            return (false, description)
+        }
+        lastFailureReport = now
+        let unsaid = failuresNotReported
+        failuresNotReported = 0
+        return (true, unsaid == 0 ? description : "\(description) (\(unsaid) more failed starts not reported)")
     }
 }

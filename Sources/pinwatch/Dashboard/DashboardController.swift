@@ -29,8 +29,11 @@ final class DashboardController: @unchecked Sendable {
     /// The running configuration is the poller's own.
     private var config: Config { poller.config }
     private var pendingConfig: Config?
-    /// Made on first use: its reports capture the controller.
+    /// Made on first use (its reports capture the controller), then kept
+    /// for the life of the process: its cap holds across reloads.
     private lazy var alertHooks = makeHookRunner(config.hooks)
+    /// `alertHooks.currentCounts` as last announced.
+    private var announcedHookCounts = HookRunner.Counts()
     private let environment: [String: String]
     private var poller: HostPoller
     /// Kept across reloads (a new `state:` takes a restart).
@@ -44,6 +47,9 @@ final class DashboardController: @unchecked Sendable {
     private var sources: [DispatchSourceProtocol] = []
     private var jobControl: JobControl?
     private var cycleRunning = false
+    /// A tick came while a cycle ran: the next starts as that one ends.
+    private var cycleDue = false
+    private var overrunAnnounced = false
     /// A reload being read off the main queue; another request waits for it.
     private var reloading = false
     private var completedCycles = 0
@@ -101,7 +107,8 @@ final class DashboardController: @unchecked Sendable {
     }
 
     /// A cycle still running when the next is due is not doubled: its hosts
-    /// are not probed twice, and the late tick is skipped, not queued.
+    /// are not probed twice; the next starts as soon as it ends, and that
+    /// cycles outlast the interval is said once.
     private func startCycle() {
         if hooks.reloadConfig != nil, !cycleRunning, !reloading, clientStamps.changedOnDisk {
             reload(because: "a client pin file changed")
@@ -109,8 +116,13 @@ final class DashboardController: @unchecked Sendable {
         let now = Date()
         state.nextCycleAt = now.addingTimeInterval(config.interval)
         guard !cycleRunning else {
-            state.footerMessage = "previous cycle still running at \(Self.clock(now)): this one skipped"
-            schedulePaint()
+            cycleDue = true
+            if !overrunAnnounced {
+                overrunAnnounced = true
+                announce(
+                    "a cycle outlasted the \(ConfigDuration.describe(config.interval)) interval (\(Self.clock(now))): "
+                        + "the next starts when it ends")
+            }
             return
         }
         cycleRunning = true
@@ -189,7 +201,7 @@ final class DashboardController: @unchecked Sendable {
         pendingConfig = nil
         let intervalChanged = newConfig.interval != config.interval
         poller = HostPoller(config: newConfig, environment: environment, history: history)
-        alertHooks = makeHookRunner(newConfig.hooks)
+        alertHooks.replaceHooks(newConfig.hooks)
         state.replaceHosts(newConfig.hosts, warnDays: newConfig.warnDays, criticalDays: newConfig.criticalDays)
         state.clients = newConfig.clients.map { ($0.name, $0.pins.format) }
         if intervalChanged {
@@ -209,8 +221,24 @@ final class DashboardController: @unchecked Sendable {
                 "⚠ cycle failed: pinwatch ran out of \(what); \(outcome.shortages.values.reduce(0, +)) hosts keep their previous results")
         }
         hooks.cycleFinished?(completedCycles, self)
+        announceHookQueue()
         applyPendingConfig()
+        if cycleDue {
+            cycleDue = false
+            startCycle()
+        }
         schedulePaint()
+    }
+
+    /// Once a cycle at most, when hook runs were merged or dropped since.
+    private func announceHookQueue() {
+        let counts = alertHooks.currentCounts
+        let last = announcedHookCounts
+        guard counts.merged != last.merged || counts.dropped != last.dropped else { return }
+        announcedHookCounts = counts
+        announce(
+            "⚠ hooks behind: \(counts.merged - last.merged) events merged into newer ones, "
+                + "\(counts.dropped - last.dropped) dropped, \(counts.waiting) waiting")
     }
 
     /// `r`: a cycle now, and the regular ones counted from now.
@@ -233,10 +261,9 @@ final class DashboardController: @unchecked Sendable {
 
     private func readKeys() {
         let keys = screen.readKeys()
-        if keys.isEmpty, isStandardInputClosed() {
-            // The terminal went away without a SIGHUP (a closed pty): leave.
-            quit(status: 0)
-        }
+        // Keys and the hang-up can arrive in one wake-up; the source may
+        // not wake again for a terminal already gone.
+        leaveIfTheTerminalIsGone()
         for key in keys {
             if key == .resize {
                 screen.handleResize()
@@ -247,6 +274,13 @@ final class DashboardController: @unchecked Sendable {
             }
         }
         schedulePaint()
+    }
+
+    /// Called on every key wake-up, every SIGHUP and every tick, so no
+    /// moment (a cycle, a reload, a hook starting) lets a dashboard outlive
+    /// its terminal.
+    private func leaveIfTheTerminalIsGone() {
+        if isStandardInputClosed() { quit(status: 0) }
     }
 
     private func isStandardInputClosed() -> Bool {
@@ -342,8 +376,8 @@ final class DashboardController: @unchecked Sendable {
             // Ctrl-C is a documented way to quit, like `q`.
             quit(status: 0)
         case SIGHUP:
-            // A reload request; a terminal that really hung up is noticed
-            // by the keyboard source (end of input) and quits there.
+            // A reload request, unless the terminal really hung up.
+            leaveIfTheTerminalIsGone()
             reload()
         default:
             screen.restore()
@@ -352,10 +386,14 @@ final class DashboardController: @unchecked Sendable {
     }
 
     private func startTicking() {
-        // Clocks and ages change once a second; nothing else needs a timer.
+        // Clocks and ages change once a second; the same tick is the
+        // backstop for a terminal lost without any wake-up of the keyboard.
         let tick = DispatchSource.makeTimerSource(queue: .main)
         tick.schedule(deadline: .now() + 1, repeating: 1, leeway: .milliseconds(200))
-        tick.setEventHandler { [weak self] in self?.schedulePaint() }
+        tick.setEventHandler { [weak self] in
+            self?.leaveIfTheTerminalIsGone()
+            self?.schedulePaint()
+        }
         tick.resume()
         sources.append(tick)
     }
@@ -380,6 +418,8 @@ final class DashboardController: @unchecked Sendable {
     }
 
     private func quit(status: Int32) -> Never {
+        // A hook still running must not outlive the dashboard.
+        alertHooks.stop()
         screen.restore()
         // _exit, not exit: exit's atexit handlers (OpenSSL's global cleanup
         // among them) would run while probe and demo-server threads may
