@@ -71,7 +71,8 @@ extension Verdict {
             let via = proxy.url.map { "intercepted by proxy \($0)" } ?? "intercepted by a proxy"
             return HostAssessment(
                 severity: .critical,
-                reason: "\(via): the chain came from the proxy, not the server, and it is not trusted; whether the server was reached is unknown",
+                reason:
+                    "\(via): the chain came from the proxy, not the server, and it is not trusted; whether the server was reached is unknown",
                 headline: .intercepted)
         }
         if status == .blocked {
