@@ -42,8 +42,8 @@ final class ProxyVerdictTests: LocalFleetTestCase {
         XCTAssertTrue(host.alerts.contains("intercepted"), "\(host.alerts)")
         XCTAssertEqual(
             host.reason,
-            "intercepted by proxy \(proxyURL): the chain seen through it is not trusted "
-                + "(TLS inspection, or a server chain no client trusts)")
+            "intercepted by proxy \(proxyURL): the chain came from the proxy, not the server, "
+                + "and it is not trusted; whether the server was reached is unknown")
         XCTAssertEqual(proxy.connectTargets, ["127.0.0.1:\(api.port)"])
     }
 }

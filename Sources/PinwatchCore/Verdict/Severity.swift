@@ -92,7 +92,7 @@ extension Verdict {
         let leafOnlyCause =
             history?.renewal.map { renewal in
                 let days = renewal.days(from: now)
-                return days == 0
+                return renewal.date <= now
                     ? "only the leaf pin still matches: breaks at the next leaf renewal, which is due now"
                     : "only the leaf pin still matches: breaks in ~\(daysText(days)) (next leaf renewal)"
             }
