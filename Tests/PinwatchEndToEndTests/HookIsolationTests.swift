@@ -43,11 +43,7 @@ final class HookIsolationTests: LocalFleetTestCase {
         try fleet.writeConfig(
             settings: ["interval: 1s", "hooks:", "  - {command: [/bin/sh, \(hook.path), \(out.path)], timeout: 1s}"],
             timeout: "1s")
-        let port = try LocalPorts.closedPort()
-        let process = try BackgroundProcess(
-            PinwatchBinary.url.path,
-            ["serve", "--config", fleet.directory.appendingPathComponent("pinwatch.yaml").path, "--listen", "127.0.0.1:\(port)"],
-            directory: fleet.directory, name: "serve")
+        let process = try launchServe()
         serve = process
 
         let childFile = out.appendingPathComponent("child")
@@ -94,11 +90,7 @@ final class HookIsolationTests: LocalFleetTestCase {
                 "  - {command: [/bin/sh, -c, 'env > \"$0.tmp\" && mv \"$0.tmp\" \"$0\"', \(dump.path)], env: [SLACK_TOKEN]}",
             ],
             timeout: "1s")
-        let port = try LocalPorts.closedPort()
-        serve = try BackgroundProcess(
-            PinwatchBinary.url.path,
-            ["serve", "--config", fleet.directory.appendingPathComponent("pinwatch.yaml").path, "--listen", "127.0.0.1:\(port)"],
-            directory: fleet.directory, name: "serve",
+        serve = try launchServe(
             environment: [
                 "https_proxy": "http://user:hunter2@127.0.0.1:3128", "DATABASE_PASSWORD": "hunter3", "SLACK_TOKEN": "allowed",
                 "PINWATCH_WEBHOOK_URL": "https://hooks.example/x", "LC_TIME": "C.UTF-8", "TZ": "UTC",

@@ -18,11 +18,7 @@ final class ServeCycleTimingTests: LocalFleetTestCase {
     }
 
     private func startServe() throws -> BackgroundProcess {
-        let port = try LocalPorts.closedPort()
-        let process = try BackgroundProcess(
-            PinwatchBinary.url.path,
-            ["serve", "--config", fleet.directory.appendingPathComponent("pinwatch.yaml").path, "--listen", "127.0.0.1:\(port)"],
-            directory: fleet.directory, name: "serve")
+        let process = try launchServe()
         serve = process
         return process
     }

@@ -29,11 +29,7 @@ final class ServeHookQueueTests: LocalFleetTestCase {
             """, to: "hook.sh")
         let settings = ["interval: 1s", "hooks:", "  - [/bin/sh, \(hook.path), \(out.path)]"]
         try fleet.writeConfig(settings: settings, timeout: "1s")
-        let port = try LocalPorts.closedPort()
-        let process = try BackgroundProcess(
-            PinwatchBinary.url.path,
-            ["serve", "--config", fleet.directory.appendingPathComponent("pinwatch.yaml").path, "--listen", "127.0.0.1:\(port)"],
-            directory: fleet.directory, name: "serve")
+        let process = try launchServe()
         serve = process
         let counts = { () -> [Int] in
             let text = (try? String(contentsOf: out.appendingPathComponent("concurrency"), encoding: .utf8)) ?? ""

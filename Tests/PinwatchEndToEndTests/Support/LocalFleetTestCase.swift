@@ -1,3 +1,4 @@
+import PinwatchTestSupport
 import XCTest
 
 /// A test case with a fresh `LocalFleet` per test, stopped after it.
@@ -13,5 +14,16 @@ class LocalFleetTestCase: XCTestCase {
         fleet?.stop()
         fleet = nil
         super.tearDown()
+    }
+
+    /// `pinwatch serve` on the fleet's configuration, on a free loopback port.
+    func launchServe(environment: [String: String] = [:]) throws -> BackgroundProcess {
+        try BackgroundProcess(
+            PinwatchBinary.url.path,
+            [
+                "serve", "--config", fleet.directory.appendingPathComponent("pinwatch.yaml").path, "--listen",
+                "127.0.0.1:\(try LocalPorts.closedPort())",
+            ],
+            directory: fleet.directory, name: "serve", environment: environment)
     }
 }
