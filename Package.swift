@@ -1,5 +1,13 @@
 // swift-tools-version:6.0
+import Foundation
 import PackageDescription
+
+// The version lives in VERSION alone; scripts/package adds the commit.
+let version =
+    (try? String(
+        contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("VERSION"),
+        encoding: .utf8
+    ))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "unknown"
 
 // The target graph is the architecture: PinwatchCore depends on nothing of
 // ours; only PinwatchProbe imports COpenSSL (and CLinux for its event
@@ -42,6 +50,7 @@ let package = Package(
         // come from libsqlite3-dev and libncurses-dev, on the default
         // include path (ncursesw's .pc adds -D flags SwiftPM refuses).
         .target(name: "CLazyLibrary"),
+        .target(name: "CBuildInfo", cSettings: [.define("PINWATCH_VERSION", to: "\"\(version)\"")]),
         .target(name: "CNCurses", dependencies: ["CLazyLibrary"]),
         // libxml2's streaming reader, for Android network security configs;
         // declared by the module itself, so building needs no libxml2-dev.
@@ -79,7 +88,7 @@ let package = Package(
         .target(
             name: "PinwatchService",
             dependencies: [
-                "PinwatchCore", "PinwatchProbe", "CLinux",
+                "PinwatchCore", "PinwatchProbe", "CLinux", "CBuildInfo",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: [.swiftLanguageMode(.v5)] + startupSettings

@@ -24,7 +24,7 @@ struct ServeCommand: ParsableCommand {
             severity transition. Exit codes: 2 for a usage or configuration error or an address \
             that cannot be used.
             """,
-        version: PinwatchVersion.current
+        version: PinwatchVersion.withCommit
     )
 
     @Option(name: .shortAndLong, help: ArgumentHelp("Configuration file.", valueName: "path"))

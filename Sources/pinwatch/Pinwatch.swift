@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PinwatchCore
+import PinwatchService
 
 /// The root command: with no subcommand it opens the dashboard.
 struct Pinwatch: ParsableCommand {
@@ -17,7 +18,7 @@ struct Pinwatch: ParsableCommand {
             Exit codes: 0 the command ran, 2 usage or configuration error, 1 unexpected failure; \
             `check` uses the Nagios codes 0/1/2/3.
             """,
-        version: PinwatchVersion.current,
+        version: PinwatchVersion.withCommit,
         // Each subcommand writes its commandName: ArgumentParser otherwise
         // derives it with String(describing:), whose first dynamic casts scan
         // every protocol conformance in the binary at each start.
@@ -96,7 +97,7 @@ enum Entry {
         let arguments = Array(CommandLine.arguments.dropFirst())
         if let first = arguments.first {
             if first == "-V" || first == "version" {
-                Output.standardOutput("pinwatch \(PinwatchVersion.current)\n")
+                Output.standardOutput("pinwatch \(PinwatchVersion.withCommit)\n")
                 exit(0)
             }
             // The dashboard takes no words, so a word that is no command is a

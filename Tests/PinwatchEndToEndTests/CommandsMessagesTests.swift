@@ -64,6 +64,24 @@ final class CommandsMessagesTests: LocalFleetTestCase {
             printed.insert(outcome.stdout.replacingOccurrences(of: "pinwatch ", with: ""))
         }
         XCTAssertEqual(printed.count, 1, "the same version every way")
+        // VERSION is the one place the version is written (scripts/package
+        // reads it too, for the package's name).
+        let versionFile = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("VERSION")
+        let written = try String(contentsOf: versionFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        XCTAssertEqual(printed, ["\(written)\n"])
+    }
+
+    /// Installed, pinwatch is found on PATH and argv[0] is a bare name:
+    /// `serve` must still find pinwatch-serve beside the binary, not in the
+    /// current directory.
+    func testServeFoundThroughPathRunsItsSibling() throws {
+        let folder = PinwatchBinary.url.deletingLastPathComponent().path
+        let outcome = try PinwatchBinary.runShell(
+            "PATH='\(folder)':\"$PATH\" exec pinwatch serve --help", currentDirectory: fleet.directory)
+        XCTAssertEqual(outcome.status, 0, outcome.stderr)
+        XCTAssertTrue(outcome.stdout.contains("--listen"), outcome.stdout)
     }
 
     /// The fleet's folder has no themes/: every theme comes from the binary,

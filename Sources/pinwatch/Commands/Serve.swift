@@ -17,7 +17,10 @@ extension Pinwatch {
         var arguments: [String] = []
 
         func run() throws {
-            let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+            // argv[0] is just "pinwatch" when found on PATH (an installed
+            // package); the kernel's link names the file itself.
+            let running = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+            let executable = URL(fileURLWithPath: running).resolvingSymlinksInPath()
             let sibling = executable.deletingLastPathComponent().appendingPathComponent("pinwatch-serve").path
             guard FileManager.default.isExecutableFile(atPath: sibling) else {
                 throw UserFacingError(

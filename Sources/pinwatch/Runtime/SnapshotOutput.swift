@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PinwatchCore
 import PinwatchProbe
+import PinwatchService
 import PinwatchUI
 
 /// How `snapshot` and `demo --snapshot` print one cycle, and the options
