@@ -22,6 +22,9 @@ public struct HostConfig: Hashable, Sendable {
     public var pins: PinSet
     /// Line of the entry in the configuration file (1-based), for messages.
     public var line: Int
+    /// `provider:` (on the host or its pin set): the catalogue provider
+    /// that picks the CA of this host's next certificate.
+    public var provider: String? = nil
 
     public init(
         host: String, port: Int = 443, serverName: String? = nil, connectAddress: String? = nil,
@@ -98,6 +101,9 @@ public struct Config: Hashable, Sendable {
     public var clients: [ClientPolicy] = []
     /// Optional client sources that could not be read, one line each.
     public var clientWarnings: [String] = []
+    /// The CA families and providers next chains are judged against: the
+    /// built-in data, then `$XDG_DATA_HOME/pinwatch/catalogue/`, then `catalogue:`.
+    public var catalogue: Catalogue = .empty
 
     public init(
         path: String? = nil, interval: TimeInterval = 60, timeout: TimeInterval = 5, concurrency: Int = 32,
