@@ -81,7 +81,7 @@ public enum JSONReport {
         return out.text
     }
 
-    private static func writeHost(_ report: HostReport, to fields: inout JSONObjectWriter) {
+    static func writeHost(_ report: HostReport, to fields: inout JSONObjectWriter) {
         let result = report.result
         let chainObtained = report.status != .error
         fields.field("host", report.config.host)
