@@ -154,6 +154,7 @@ public enum JSONReport {
             ("date", .string(DateText.iso8601(estimate.date))),
             ("basis", .string(estimate.basis.rawValue)),
             ("cadence_days", .optional(estimate.cadence.map { Int(($0 / 86_400).rounded()) })),
+            ("rule", .optional(estimate.rule)),
         ])
     }
 
