@@ -1,0 +1,36 @@
+import Foundation
+import XCTest
+
+/// Issue 26 §6 under tmux: shop.demo is pinned only to Demo Pool CA 1, one
+/// of the five intermediates its CA issues from; after the fourth cycle the
+/// demo renews it under a sibling (Demo Pool CA 3) and it turns blocked.
+final class DashboardDemoPoolTests: XCTestCase {
+    func testARenewalUnderASiblingPoolIntermediateTurnsShopBlocked() throws {
+        let invocation = [PinwatchBinary.url.path, "demo", "--interval", "1s", "--no-bell"].map(TmuxSession.quote).joined(separator: " ")
+        // See DashboardFleet.watchCommand for why bash and why it lingers.
+        let command = "bash -c " + TmuxSession.quote(invocation + "; echo EXITED:$?; sleep 30")
+        let session = try TmuxSession(
+            command: command, columns: 140, rows: 40, environment: ["SWIFT_BACKTRACE": "interactive=no", "NO_COLOR": ""])
+        defer { session.close() }
+
+        func shopRow(_ screen: String) -> String? {
+            screen.split(separator: "\n").map(String.init).first {
+                $0.contains("shop.demo:") && !$0.contains("BLOCKED shop.demo") && !$0.contains("need attention")
+            }
+        }
+        let before = try session.waitForScreen(timeout: 15) { shopRow($0)?.contains("✓ ok") == true }
+        XCTAssertFalse(before.contains("BLOCKED shop.demo"), before)
+
+        // Moved after cycle 4; a cycle waits out gone.demo's 1 s deadline.
+        let after = try session.waitForScreen(timeout: 40) { screen in
+            screen.contains("BLOCKED shop.demo:") && shopRow(screen)?.contains("✗ blocked") == true
+        }
+        let banner = after.split(separator: "\n").first { $0.contains("BLOCKED shop.demo:") } ?? ""
+        XCTAssertTrue(banner.contains("no configured pin matches the chain"), String(banner))
+        XCTAssertTrue(after.contains("renewed under a sibling pool intermediate"), "the footer says what happened: \(after)")
+
+        try session.send("q")
+        let exited = try session.waitForScreen(timeout: 10) { $0.contains("EXITED:") }
+        XCTAssertTrue(exited.contains("EXITED:0"), exited)
+    }
+}
