@@ -49,15 +49,15 @@ public struct PreflightReport: Sendable {
     public let source: String
     public let judgements: [Judgement]
 
-    public init(report: HostReport, configured: Bool, source: String, now: Date, warnDays: Int, criticalDays: Int) {
+    /// `report`: the verdict with every client release's view; `own`: the
+    /// same chain judged with the configured pins alone (no `clients:`),
+    /// since a worse client's view replaces the host's in `report`.
+    public init(report: HostReport, own: HostReport, configured: Bool, source: String) {
         self.report = report
         self.configured = configured
         self.source = source
         var judgements: [Judgement] = []
-        if !report.config.pins.isEmpty {
-            // The host's own verdict, before any client's view replaced it.
-            let own = Verdict.report(
-                for: report.config, result: report.result, now: now, warnDays: warnDays, criticalDays: criticalDays)
+        if !own.config.pins.isEmpty {
             judgements.append(Judgement(name: "configured pins", isClientRelease: false, report: own, outcome: Self.outcome(of: own)))
         }
         for client in report.clients {

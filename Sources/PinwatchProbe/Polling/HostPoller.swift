@@ -111,15 +111,9 @@ public final class HostPoller: @unchecked Sendable {
             onFinish: {})
     }
 
-    /// The report `host` would get if it served `chain` (leaf first), with
-    /// nothing dialled (`preflight`): the verdict a probe's result gets.
-    public static func report(for host: HostConfig, servedChain chain: [X509Certificate], config: Config) throws -> HostReport {
-        let result = try ServedChain.result(of: chain, serverName: host.serverName, trust: host.trust)
-        return report(for: host, result: result, config: config)
-    }
-
-    /// The verdict with each client release's view folded in.
-    private static func report(for host: HostConfig, result: ProbeResult, config: Config) -> HostReport {
+    /// The verdict with each client release's view folded in: what every
+    /// probe's result gets, and `preflight`'s chain (`ServedChain`).
+    public static func report(for host: HostConfig, result: ProbeResult, config: Config) -> HostReport {
         let now = Date()
         let report = Verdict.report(for: host, result: result, now: now, warnDays: config.warnDays, criticalDays: config.criticalDays)
         return ClientVerdicts.apply(

@@ -48,16 +48,19 @@ extension Pinwatch {
                 let host = configured ?? HostConfig(host: endpoint.host, port: endpoint.port, trust: config.trust)
                 let source = chain == "-" ? "standard input" : chain
                 let certificates = try Self.readChain(chain, source: source)
-                let now = Date()
-                let report: HostReport
+                let result: ProbeResult
                 do {
-                    report = try HostPoller.report(for: host, servedChain: certificates, config: config)
+                    result = try ServedChain.result(of: certificates, serverName: host.serverName, trust: host.trust)
                 } catch let problem as ServedChain.Problem {
                     throw UserFacingError(message: "--chain \(EchoedInput.quoted(source)): \(problem)")
                 }
+                var withoutClients = config
+                withoutClients.clients = []
                 let preflight = PreflightReport(
-                    report: report, configured: configured != nil, source: source, now: now, warnDays: config.warnDays,
-                    criticalDays: config.criticalDays)
+                    report: HostPoller.report(for: host, result: result, config: config),
+                    own: HostPoller.report(for: host, result: result, config: withoutClients), configured: configured != nil,
+                    source: source)
+                let now = result.finishedAt
                 switch format {
                 case .text: Output.standardOutput(preflight.text)
                 case .json: Output.standardOutput(preflight.json(generatedAt: now))
