@@ -114,6 +114,30 @@ final class PreflightEndToEndTests: LocalFleetTestCase {
         XCTAssertTrue(outcome.stdout.contains("ACCEPTED: trusted, and no client pins this host"), outcome.stdout)
     }
 
+    /// A signed list would be downloaded when the configuration loads:
+    /// preflight dials nothing, so the release is refused by name, or left
+    /// out when the entry is optional.
+    func testASignedListIsNotDownloaded() throws {
+        let key = Data(try PrivateKey.ecdsa(.p256).uncompressedPoint).base64EncodedString()
+        let listed = { (optional: Bool) in
+            [
+                "clients:", "  - name: web",
+                "    dynamic_list: {url: \"https://127.0.0.1:\(try LocalPorts.closedPort())/pins.json\", public_key: \"\(key)\"}",
+            ] + (optional ? ["    optional: true"] : [])
+        }
+        let chain = try candidate(under: pool[0], file: "same.pem")
+        let required = try fleet.writeConfig(settings: try listed(false), name: "required.yaml")
+        let refused = try fleet.run(["preflight", "api.test", "--chain", chain.path, "--config", required.path], environment: offline)
+        XCTAssertEqual(refused.status, 2, refused.stdout)
+        XCTAssertTrue(refused.stderr.contains("not downloaded: this command dials nothing"), refused.stderr)
+
+        let optional = try fleet.writeConfig(settings: try listed(true), name: "optional.yaml")
+        let judged = try fleet.run(["preflight", "api.test", "--chain", chain.path, "--config", optional.path], environment: offline)
+        XCTAssertEqual(judged.status, 0, "\(judged.stdout)\(judged.stderr)")
+        XCTAssertTrue(judged.stderr.contains("not downloaded"), "the left-out release is said: \(judged.stderr)")
+        XCTAssertFalse(judged.stdout.contains("client web"), judged.stdout)
+    }
+
     func testBadInputIsNamedAndNothingIsJudged() throws {
         let notPEM = try fleet.write("this is not a certificate\n", to: "notes.txt")
         let der = try fleet.write(pool[0].certificate.der, to: "intermediate.der")

@@ -21,7 +21,12 @@ package enum ConfigFile {
     /// The same without downloads, for commands that promise to dial
     /// nothing (`preflight`): a list URL is reported as not fetched.
     package static let offlineClientSources = ClientSourceLoader(
-        verify: { message, signature, key in SignedListSignature.verify(message: message, signature: signature, publicKey: key) })
+        verify: { message, signature, key in SignedListSignature.verify(message: message, signature: signature, publicKey: key) },
+        fetch: { source, _ throws(ClientSourceError) in
+            throw ClientSourceError(
+                file: source.locationText,
+                message: "not downloaded: this command dials nothing (with `optional: true` the release is left out instead)")
+        })
 
     package static func load(explicit: String?, shard: Shard? = nil, offline: Bool = false) throws(Failure) -> Config {
         let environment = ProcessEnvironment.current
