@@ -33,4 +33,22 @@ final class DashboardDemoPoolTests: XCTestCase {
         let exited = try session.waitForScreen(timeout: 10) { $0.contains("EXITED:") }
         XCTAssertTrue(exited.contains("EXITED:0"), exited)
     }
+
+    /// Before the rotation shop.demo is not simply ok: only its intermediate
+    /// pin matches and the demo catalogue's pool has four intermediates it
+    /// misses, so it carries the `intermediate_pool` warning naming the root
+    /// to add. (The alert comes from the next-chain reasoning of issue 26 §2–3.)
+    func testThePoolPinnedHostCarriesTheIntermediatePoolWarningBeforeTheRotation() throws {
+        let outcome = try PinwatchBinary.run(["demo", "--snapshot", "--format", "json"], timeout: 30)
+        XCTAssertEqual(outcome.status, 0, outcome.stderr)
+        let document = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any])
+        let hosts = try XCTUnwrap(document["hosts"] as? [[String: Any]])
+        let shop = try XCTUnwrap(hosts.first { $0["host"] as? String == "shop.demo" })
+        XCTAssertEqual(shop["status"] as? String, "ok", "clients still accept the chain today")
+        let alerts = shop["alerts"] as? [String] ?? []
+        XCTAssertTrue(alerts.contains("intermediate_pool"), "shop.demo alerts: \(alerts)")
+        XCTAssertEqual(shop["severity"] as? String, "warning")
+        let reason = shop["reason"] as? String ?? ""
+        XCTAssertTrue(reason.contains("Demo Pool Root"), "the reason names the pin to add: \(reason)")
+    }
 }
