@@ -42,17 +42,23 @@ public final class HistoryStore: HostHistoryRecorder {
     /// directory, or `off`) names; nil when history is off.
     public static func open(
         _ setting: StateSetting, override: String?, historyDays: Int, mode: Mode = .writer,
-        environment: [String: String] = ProcessEnvironment.current
+        environment: [String: String] = ProcessEnvironment.current, catalogue: Catalogue = .empty
     ) throws(HistoryError) -> HistoryStore? {
         let chosen = override.map { text in StateSetting.parse(text) { $0 } } ?? setting
+        let store: HistoryStore
         switch chosen {
         case .off: return nil
-        case .automatic: return try HistoryStore(path: defaultPath(environment: environment), mode: mode, historyDays: historyDays)
-        case .file(let path): return try HistoryStore(path: path, mode: mode, historyDays: historyDays)
+        case .automatic: store = try HistoryStore(path: defaultPath(environment: environment), mode: mode, historyDays: historyDays)
+        case .file(let path): store = try HistoryStore(path: path, mode: mode, historyDays: historyDays)
         }
+        store.catalogue = catalogue
+        return store
     }
 
     public let path: String
+    /// The CA families the configuration knows (`Config.catalogue`): their
+    /// lifetime schedules bring renewal estimates forward.
+    public var catalogue: Catalogue = .empty
     private(set) var connection: SQLiteConnection
     /// The file's schema: a reader does not migrate, so it may read an older one.
     private var fileVersion: Int32 = HistoryStore.schemaVersion
@@ -388,7 +394,7 @@ public final class HistoryStore: HostHistoryRecorder {
         }
         hosts[report.config.identityKey] = state
 
-        let renewal = Self.renewal(leafIssues: state.leafIssues, leaf: state.chain?.leaf, now: date)
+        let renewal = Self.renewal(leafIssues: state.leafIssues, chain: state.chain, catalogue: catalogue, now: date)
         let history = HostHistory(
             statusSince: state.since, changesLast24Hours: state.recentChanges.count, renewal: renewal,
             caKeysChanged: state.caChange.map { date.timeIntervalSince($0.date) < HostHistory.chainChangeWindow } ?? false,
@@ -544,12 +550,13 @@ public final class HistoryStore: HostHistoryRecorder {
     }
 
     /// The forecast from the latest dozen leaves: older ones say little
-    /// about the cadence now.
-    static func renewal(leafIssues: [[UInt8]: Date], leaf: ObservedCertificate?, now: Date) -> RenewalEstimate? {
-        leaf.map {
-            RenewalForecast.estimate(
-                issued: Array(leafIssues.values.sorted().suffix(13)), notBefore: $0.notBefore, notAfter: $0.notAfter, now: now)
-        }
+    /// about the cadence now. The chain's CA, as the catalogue knows it,
+    /// decides which lifetime rules bind its next leaf.
+    static func renewal(leafIssues: [[UInt8]: Date], chain: ObservedChain?, catalogue: Catalogue, now: Date) -> RenewalEstimate? {
+        guard let chain, let leaf = chain.leaf else { return nil }
+        return RenewalForecast.estimate(
+            issued: Array(leafIssues.values.sorted().suffix(13)), notBefore: leaf.notBefore, notAfter: leaf.notAfter, now: now,
+            rules: LifetimeRules.rules(forCAKeys: chain.caKeys, catalogue: catalogue))
     }
 
     struct StoredChain {
@@ -663,7 +670,7 @@ public final class HistoryStore: HostHistoryRecorder {
                 let chains = try chains(hostID: row.id)
                 let changes = try chainChanges(hostID: row.id)
                 let served = changes.last.flatMap { last in chains.first { $0.id == last.chainID } } ?? chains.last
-                let renewal = Self.renewal(leafIssues: Self.leafIssues(in: chains), leaf: served?.chain.leaf, now: now)
+                let renewal = Self.renewal(leafIssues: Self.leafIssues(in: chains), chain: served?.chain, catalogue: catalogue, now: now)
                 let timeline = HostTimeline(
                     host: row.host, port: row.port, serverName: row.sni, connect: row.connect, entries: [], renewal: renewal,
                     firstSeen: chains.first?.firstSeen, lastSeen: chains.map(\.lastSeen).max())

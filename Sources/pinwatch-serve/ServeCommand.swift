@@ -73,7 +73,7 @@ struct ServeCommand: ParsableCommand {
         }
         let history: HistoryStore?
         do {
-            history = try HistoryStore.open(loaded.state, override: state, historyDays: loaded.historyDays)
+            history = try HistoryStore.open(loaded.state, override: state, historyDays: loaded.historyDays, catalogue: loaded.catalogue)
         } catch {
             Self.fail([error.description])
         }

@@ -26,6 +26,7 @@ final class CommandsDemoAndHostileTests: LocalFleetTestCase {
             ("inventory.demo", "unpinned", nil),
             ("gone.demo", "error", "probe_error"),
             ("api.demo", "ok", "proxy"),
+            ("shop.demo", "ok", nil),
         ]
         XCTAssertEqual(Set(document.hosts.map(\.host)), Set(expected.map(\.host)))
         for (name, status, alert) in expected {

@@ -27,7 +27,7 @@ final class DashboardJobControlTests: XCTestCase {
             for round in 1...3 {
                 try session.send("C-z")
                 let stopped = try session.waitForScreen(timeout: 10) { $0.components(separatedBy: "Stopped").count - 1 == round }
-                XCTAssertFalse(stopped.contains("built-in demo  10 hosts"), "trial \(trial) round \(round): the shell's screen is back")
+                XCTAssertFalse(stopped.contains("built-in demo  11 hosts"), "trial \(trial) round \(round): the shell's screen is back")
                 try session.type("fg\n")
                 try session.waitForScreen(timeout: 10) { $0.contains("built-in demo") && !$0.contains("Stopped") }
             }

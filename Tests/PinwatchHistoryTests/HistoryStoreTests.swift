@@ -165,6 +165,27 @@ final class HistoryStoreTests: XCTestCase {
         XCTAssertTrue(leafOnly.reason.contains("breaks in ~60 days (next leaf renewal)"), leafOnly.reason)
     }
 
+    /// The catalogue knows the chain's intermediate (key 2) as Let's
+    /// Encrypt's: the 90-day leaf issued 2027-01-15 is next issued after
+    /// 2027-02-10, on the 64-day profile, so it renews at 34 days.
+    func testAKnownFamilysScheduleBringsTheRenewalForward() throws {
+        let store = try open()
+        let intermediate = CatalogueCertificate(
+            name: "R11", facts: certificate("CN=R11", key: 2, cert: 102, issuer: "CN=Root").facts, file: "r11.pem")
+        store.catalogue = Catalogue(families: [
+            CatalogueFamily(
+                name: "letsencrypt", displayName: "Let's Encrypt", roots: [],
+                intermediates: [CatalogueIntermediate(certificate: intermediate, state: .active, root: "ISRG Root X1")],
+                lifetimes: [LifetimeStep(from: Date(timeIntervalSince1970: 1_802_217_600), days: 64, source: "letsencrypt.org")],
+                origin: "built-in")
+        ])
+        let leafOnly = store.record([report(caPin: 77, at: start)], at: start)[0]
+        XCTAssertTrue(
+            leafOnly.reason.contains("breaks in ~34 days (next leaf renewal: Let's Encrypt's 64-day profile from 2027-02-10)"),
+            leafOnly.reason)
+        XCTAssertEqual(leafOnly.history?.renewal?.rule, "Let's Encrypt's 64-day profile from 2027-02-10")
+    }
+
     /// Backends rolled back to the chain before: the return is a change of
     /// its own in the timeline, and after a restart the chain served last
     /// is the one compared with, not the newest stored.

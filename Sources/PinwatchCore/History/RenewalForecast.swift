@@ -15,21 +15,27 @@ public struct RenewalEstimate: Hashable, Sendable {
     public var cadence: TimeInterval?
     /// The current leaf's expiry: the renewal cannot come later.
     public var leafExpiry: Date?
+    /// The lifetime rule that brought a lifetime estimate forward
+    /// (`SC-081v3 cap of 100 days from 2027-03-15`); nil when the leaf's own
+    /// lifetime decided.
+    public var rule: String?
 
-    public init(date: Date, basis: Basis, cadence: TimeInterval? = nil, leafExpiry: Date? = nil) {
+    public init(date: Date, basis: Basis, cadence: TimeInterval? = nil, leafExpiry: Date? = nil, rule: String? = nil) {
         self.date = date
         self.basis = basis
         self.cadence = cadence
         self.leafExpiry = leafExpiry
+        self.rule = rule
     }
 
-    /// `renews ~2026-12-01 (observed every 30 d)` or `(estimated)`.
+    /// `renews ~2026-12-01 (observed every 30 d)`, `(estimated)` or
+    /// `(estimated: SC-081v3 cap of 100 days from 2027-03-15)`.
     public var text: String {
         let day = DateText.day(date)
         if basis == .observed, let cadence {
             return "renews ~\(day) (observed every \(Int((cadence / 86_400).rounded())) d)"
         }
-        return "renews ~\(day) (estimated)"
+        return "renews ~\(day) (estimated\(rule.map { ": \($0)" } ?? ""))"
     }
 
     /// Whole days from `now`. An overdue renewal may come any day: 1, not
@@ -53,7 +59,16 @@ public enum RenewalForecast {
     /// not skew it); otherwise the leaf's lifetime decides, the way ACME
     /// clients renew: 30 days before expiry for certificates of 90 days or
     /// less, else at two thirds of the period.
-    public static func estimate(issued: [Date], notBefore: Date, notAfter: Date, now: Date) -> RenewalEstimate {
+    ///
+    /// `rules` (`LifetimeRules`): when a rule in force on that renewal date
+    /// allows less than the leaf's lifetime, the renewal is judged by the
+    /// rule's lifetime instead, no earlier than the rule's first day: the
+    /// earliest the renewer, keeping to what its CA now issues, would
+    /// renew. Renewals come sooner than a leaf's past lifetime suggests,
+    /// and a warning about them should not come later than they do.
+    public static func estimate(
+        issued: [Date], notBefore: Date, notAfter: Date, now: Date, rules: [LifetimeRule] = []
+    ) -> RenewalEstimate {
         var renewals: [Date] = []
         for date in issued.sorted() where renewals.last.map({ date.timeIntervalSince($0) >= day }) ?? true {
             renewals.append(date)
@@ -66,8 +81,19 @@ public enum RenewalForecast {
             return RenewalEstimate(date: next, basis: .observed, cadence: median, leafExpiry: notAfter)
         }
         let lifetime = notAfter.timeIntervalSince(notBefore)
-        let renewal =
-            lifetime <= 90 * day + 1 ? notAfter.addingTimeInterval(-30 * day) : notBefore.addingTimeInterval(lifetime * 2 / 3)
-        return RenewalEstimate(date: max(renewal, min(now, notAfter)), basis: .lifetime, leafExpiry: notAfter)
+        let renewal = notBefore.addingTimeInterval(renewalAge(lifetime: lifetime))
+        let earliest = min(now, notAfter)
+        if let rule = LifetimeRules.binding(rules, on: renewal, below: lifetime) {
+            let sooner = max(notBefore.addingTimeInterval(renewalAge(lifetime: rule.lifetime)), rule.from)
+            if sooner < renewal {
+                return RenewalEstimate(date: max(sooner, earliest), basis: .lifetime, leafExpiry: notAfter, rule: rule.text)
+            }
+        }
+        return RenewalEstimate(date: max(renewal, earliest), basis: .lifetime, leafExpiry: notAfter)
+    }
+
+    /// How old a leaf of `lifetime` is when ACME clients renew it.
+    static func renewalAge(lifetime: TimeInterval) -> TimeInterval {
+        lifetime <= 90 * day + 1 ? lifetime - 30 * day : lifetime * 2 / 3
     }
 }

@@ -81,7 +81,7 @@ public enum JSONReport {
         return out.text
     }
 
-    private static func writeHost(_ report: HostReport, to fields: inout JSONObjectWriter) {
+    static func writeHost(_ report: HostReport, to fields: inout JSONObjectWriter) {
         let result = report.result
         let chainObtained = report.status != .error
         fields.field("host", report.config.host)
@@ -154,6 +154,7 @@ public enum JSONReport {
             ("date", .string(DateText.iso8601(estimate.date))),
             ("basis", .string(estimate.basis.rawValue)),
             ("cadence_days", .optional(estimate.cadence.map { Int(($0 / 86_400).rounded()) })),
+            ("rule", .optional(estimate.rule)),
         ])
     }
 

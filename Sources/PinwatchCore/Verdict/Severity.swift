@@ -94,7 +94,8 @@ extension Verdict {
                 let days = renewal.days(from: now)
                 return renewal.date <= now
                     ? "only the leaf pin still matches: breaks at the next leaf renewal, which is due now"
-                    : "only the leaf pin still matches: breaks in ~\(daysText(days)) (next leaf renewal)"
+                    : "only the leaf pin still matches: breaks in ~\(daysText(days)) (next leaf renewal"
+                        + (renewal.rule.map { ": \($0))" } ?? ")")
             }
             ?? "only the leaf pin still matches: breaks at the next leaf renewal"
         if has.contains(.criticalExpiry) {

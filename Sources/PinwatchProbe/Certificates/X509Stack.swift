@@ -18,4 +18,12 @@ enum X509Stack {
         }
         return stack
     }
+
+    /// A new stack lending the certificates (freed with `sk_X509_free`,
+    /// which leaves them to their owners).
+    static func borrowing(_ chain: [OpaquePointer]) -> OpaquePointer? {
+        guard let stack = pinwatch_sk_X509_new_null() else { return nil }
+        for certificate in chain { _ = pinwatch_sk_X509_push(stack, certificate) }
+        return stack
+    }
 }

@@ -18,7 +18,17 @@ package enum ConfigFile {
         verify: { message, signature, key in SignedListSignature.verify(message: message, signature: signature, publicKey: key) },
         fetch: { source, limit throws(ClientSourceError) in try SignedListDownload.fetch(source, maximumBytes: limit) })
 
-    package static func load(explicit: String?, shard: Shard? = nil) throws(Failure) -> Config {
+    /// The same without downloads, for commands that promise to dial
+    /// nothing (`preflight`): a list URL is reported as not fetched.
+    package static let offlineClientSources = ClientSourceLoader(
+        verify: { message, signature, key in SignedListSignature.verify(message: message, signature: signature, publicKey: key) },
+        fetch: { source, _ throws(ClientSourceError) in
+            throw ClientSourceError(
+                file: source.locationText,
+                message: "not downloaded: this command dials nothing (with `optional: true` the release is left out instead)")
+        })
+
+    package static func load(explicit: String?, shard: Shard? = nil, offline: Bool = false) throws(Failure) -> Config {
         let environment = ProcessEnvironment.current
         let cwd = FileManager.default.currentDirectoryPath
         guard let path = ConfigLocator.locate(explicit: explicit, currentDirectory: cwd, environment: environment) else {
@@ -31,7 +41,9 @@ package enum ConfigFile {
         }
         let loader = ConfigLoader(
             certificateDigests: { try CertificateReader.certificateDigests(inFile: $0) },
-            clientReader: { source throws(ClientSourceError) in try clientSources.read(source) })
+            clientReader: { source throws(ClientSourceError) in
+                try (offline ? offlineClientSources : clientSources).read(source)
+            })
         do {
             return try loader.load(path: path).keepingShard(shard)
         } catch {

@@ -111,8 +111,9 @@ public final class HostPoller: @unchecked Sendable {
             onFinish: {})
     }
 
-    /// The verdict with each client release's view folded in.
-    private static func report(for host: HostConfig, result: ProbeResult, config: Config) -> HostReport {
+    /// The verdict with each client release's view folded in: what every
+    /// probe's result gets, and `preflight`'s chain (`ServedChain`).
+    public static func report(for host: HostConfig, result: ProbeResult, config: Config) -> HostReport {
         let now = Date()
         let report = Verdict.report(for: host, result: result, now: now, warnDays: config.warnDays, criticalDays: config.criticalDays)
         return ClientVerdicts.apply(

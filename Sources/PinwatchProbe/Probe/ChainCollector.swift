@@ -17,7 +17,24 @@ enum ChainCollector {
     }
 
     static func collect(from ssl: OpaquePointer, issuerFacts: IssuerFactsCache) -> Result<Outcome, ProbeFailure> {
-        let sent = certificates(in: SSL_get_peer_cert_chain(ssl))
+        collect(
+            sent: certificates(in: SSL_get_peer_cert_chain(ssl)), built: certificates(in: SSL_get0_verified_chain(ssl)),
+            verifyResult: SSL_get_verify_result(ssl), issuerFacts: issuerFacts)
+    }
+
+    /// The same from a verification run outside a handshake (`ServedChain`):
+    /// what was sent, what the verifier built, and its result.
+    static func collect(from storeContext: OpaquePointer, sent: [X509Certificate], issuerFacts: IssuerFactsCache)
+        -> Result<Outcome, ProbeFailure>
+    {
+        collect(
+            sent: sent, built: certificates(in: X509_STORE_CTX_get0_chain(storeContext)),
+            verifyResult: Int(X509_STORE_CTX_get_error(storeContext)), issuerFacts: issuerFacts)
+    }
+
+    private static func collect(sent: [X509Certificate], built: [X509Certificate], verifyResult: Int, issuerFacts: IssuerFactsCache)
+        -> Result<Outcome, ProbeFailure>
+    {
         guard !sent.isEmpty else {
             return .failure(ProbeFailure(kind: .noCertificate, message: "the server sent no certificate"))
         }
@@ -26,9 +43,7 @@ enum ChainCollector {
                 ProbeFailure(
                     kind: .tls, message: "the server sent \(sent.count) certificates (more than \(maximumSentCertificates) is refused)"))
         }
-        let built = certificates(in: SSL_get0_verified_chain(ssl))
         let levels = (built.isEmpty ? sent : built).prefix(maximumLevels)
-        let verifyResult = SSL_get_verify_result(ssl)
         let trusted = verifyResult == Int(X509_V_OK)
         // The role of the leaf and of a verified chain's anchor does not
         // depend on a self-signature (ChainRole.role).

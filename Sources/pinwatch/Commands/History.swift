@@ -42,7 +42,8 @@ extension Pinwatch {
                 let store: HistoryStore?
                 do {
                     store = try HistoryStore.open(
-                        config?.state ?? .automatic, override: history.state, historyDays: config?.historyDays ?? 400, mode: .reader)
+                        config?.state ?? .automatic, override: history.state, historyDays: config?.historyDays ?? 400, mode: .reader,
+                        catalogue: config?.catalogue ?? .empty)
                 } catch {
                     throw UserFacingError(message: "\(error)")
                 }

@@ -14,7 +14,9 @@ extension Pinwatch {
                 Generates a PKI in memory, starts TLS servers on 127.0.0.1 inside this process and \
                 watches them; needs no network and leaves no files or ports behind. After the second \
                 cycle it rotates the intermediate of \(DemoFleet.rotatingHost), which turns from ok to \
-                leaf_only. With --snapshot it runs one cycle and prints it instead.
+                leaf_only; after the fourth it renews \(DemoFleet.poolHost), pinned to one intermediate \
+                of a pool of five, under a sibling, which turns it blocked. With --snapshot it runs one \
+                cycle and prints it instead.
                 """
         )
 
@@ -61,12 +63,22 @@ extension Pinwatch {
                     return
                 }
                 let hooks = DashboardController.Hooks(cycleFinished: { cycle, controller in
-                    guard cycle == 2 else { return }
                     do {
-                        try fleet.rotateIntermediate()
-                        controller.announce(
-                            "demo: rotated the intermediate of \(DemoFleet.rotatingHost) (new CA key) — watch it turn leaf_only on the next cycle"
-                        )
+                        switch cycle {
+                        case 2:
+                            try fleet.rotateIntermediate()
+                            controller.announce(
+                                "demo: rotated the intermediate of \(DemoFleet.rotatingHost) (new CA key) — watch it turn leaf_only on the next cycle"
+                            )
+                        case 4:
+                            // Later, so the pool warning is seen before it comes true.
+                            try fleet.rotateWithinPool()
+                            controller.announce(
+                                "demo: \(DemoFleet.poolHost) renewed under a sibling pool intermediate (Demo Pool CA 3) — watch it turn blocked"
+                            )
+                        default:
+                            return
+                        }
                     } catch {
                         controller.announce("demo: rotation failed: \(error)")
                     }
@@ -75,7 +87,8 @@ extension Pinwatch {
                     config: config, environment: fleet.environment, theme: chosenTheme, bell: !noBell, mouse: !noMouse, hooks: hooks,
                     history: try DemoHistory.open())
                 controller.announce(
-                    "demo: \(config.hosts.count) local hosts; the intermediate of \(DemoFleet.rotatingHost) rotates after the second cycle")
+                    "demo: \(config.hosts.count) local hosts; the intermediate of \(DemoFleet.rotatingHost) rotates after the second cycle, "
+                        + "\(DemoFleet.poolHost) moves within its pool after the fourth")
                 controller.run()
             }
         }

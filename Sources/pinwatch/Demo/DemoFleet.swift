@@ -11,6 +11,10 @@ import PinwatchProbe
 final class DemoFleet {
     /// The healthy host whose intermediate the demo rotates.
     static let rotatingHost = "payments.demo"
+    /// The host pinned to one intermediate of a pool, moved to a sibling later.
+    static let poolHost = "shop.demo"
+    /// The demo catalogue's pool family, as `catalogue` lists it.
+    static let poolFamily = "demo-pool"
 
     let config: Config
     /// Proxy variables that route only `api.demo` through the local proxy,
@@ -19,13 +23,22 @@ final class DemoFleet {
 
     private let world: LocalWorld
     private let paymentsServer: LocalTLSServer
+    private let shopServer: LocalTLSServer
+    /// The five intermediates the pool family issues from, in turn.
+    private let pool: [CertificateAuthority]
 
     init(now: Date = Date()) throws {
         let world = try LocalWorld(name: "Demo", organization: "Demo Trust Services")
         self.world = world
         let issuing = world.issuing
         let rotated = try world.root.issueIntermediate(commonName: "Demo Issuing CA 2", organization: "Demo Trust Services")
-        let trust = TrustSource.pem(world.trustPEM)
+        // A CA that issues from a pool of five intermediates, as Let's
+        // Encrypt does from R10–R14: its own root, so no other demo host
+        // belongs to the family.
+        let poolRoot = try CertificateAuthority.makeRoot(commonName: "Demo Pool Root", organization: "Demo Pool CA")
+        let pool = try (1...5).map { try poolRoot.issueIntermediate(commonName: "Demo Pool CA \($0)", organization: "Demo Pool CA") }
+        self.pool = pool
+        let trust = TrustSource.pem(world.trustPEM + poolRoot.certificate.pem)
         var hosts: [HostConfig] = []
 
         func serve(_ name: String, by issuer: CertificateAuthority, validity: ValidityWindow = .lasting(days: 60)) throws -> (
@@ -89,9 +102,17 @@ final class DemoFleet {
         let proxy = world.keep(try ConnectProxyServer())
         hosts.append(host("api.demo", port: api.port, ca: [pin(root.certificate)]))
 
-        config = Config(
+        // ok today, pinned only to the pool intermediate it is served from:
+        // the next renewal may come from any of the other four.
+        let (shop, _) = try serve(Self.poolHost, by: pool[0])
+        shopServer = shop
+        hosts.append(host(Self.poolHost, port: shop.port, ca: [pin(pool[0].certificate)]))
+
+        var config = Config(
             path: "built-in demo", interval: 5, timeout: 2, concurrency: 16, warnDays: 21, criticalDays: 7,
             theme: "default", trust: trust, proxy: .auto, hosts: hosts)
+        config.catalogue = Catalogue(families: [Self.poolFamily(root: poolRoot, pool: pool)])
+        self.config = config
         let direct = hosts.map(\.host).filter { $0 != "api.demo" }
         environment = [
             "https_proxy": "http://127.0.0.1:\(proxy.port)",
@@ -104,6 +125,30 @@ final class DemoFleet {
     /// before, the leaf pin still matches, the CA pin no longer does.
     func rotateIntermediate() throws {
         try world.rotateIntermediate(of: paymentsServer, hostName: Self.rotatingHost, newIssuerName: "Demo Issuing CA 3")
+    }
+
+    /// Moves `shop.demo` to a sibling intermediate of its pool, as the CA
+    /// does at a renewal: a new leaf under Demo Pool CA 3. Trusted as
+    /// before, but its only pin (Demo Pool CA 1) no longer matches.
+    func rotateWithinPool() throws {
+        let sibling = pool[2]
+        let leaf = try sibling.issueLeaf(commonName: Self.poolHost, dnsNames: [Self.poolHost], validity: .lasting(days: 60))
+        try shopServer.replaceIdentity(Identity(leaf: leaf, intermediates: [sibling.certificate]))
+    }
+
+    /// The demo catalogue's entry: the pool's root and its five active
+    /// intermediates, declared as a user would under `catalogue:`.
+    private static func poolFamily(root: CertificateAuthority, pool: [CertificateAuthority]) -> CatalogueFamily {
+        let certificate = { (name: String, authority: CertificateAuthority) in
+            CatalogueCertificate(name: name, facts: authority.certificate.facts, file: "built-in demo")
+        }
+        let rootCertificate = certificate("Demo Pool Root", root)
+        return CatalogueFamily(
+            name: poolFamily, displayName: "Demo Pool CA", roots: [rootCertificate],
+            intermediates: pool.enumerated().map { index, authority in
+                CatalogueIntermediate(
+                    certificate: certificate("Demo Pool CA \(index + 1)", authority), state: .active, root: rootCertificate.name)
+            }, origin: "config")
     }
 
     func stop() {

@@ -28,9 +28,10 @@ struct ConfigOptions: ParsableArguments {
     }
 
     /// `load()` on plain values, for the `check` lines read without ArgumentParser.
-    static func load(explicit config: String?, shard: String?) throws -> Config {
+    /// `offline`: no signed list is downloaded (`preflight` dials nothing).
+    static func load(explicit config: String?, shard: String?, offline: Bool = false) throws -> Config {
         do {
-            let loaded = try ConfigFile.load(explicit: config, shard: shard.flatMap(Shard.init(parsing:)))
+            let loaded = try ConfigFile.load(explicit: config, shard: shard.flatMap(Shard.init(parsing:)), offline: offline)
             for warning in loaded.clientWarnings { Output.standardError("pinwatch: \(warning)") }
             return loaded
         } catch {

@@ -14,7 +14,7 @@ struct StateOptions: ParsableArguments {
     /// The store for a long-running command: any problem ends the command.
     func openForWatching(_ config: Config) throws -> HistoryStore? {
         do {
-            return try HistoryStore.open(config.state, override: state, historyDays: config.historyDays)
+            return try HistoryStore.open(config.state, override: state, historyDays: config.historyDays, catalogue: config.catalogue)
         } catch {
             throw UserFacingError(message: error.description)
         }
@@ -33,7 +33,7 @@ struct StateOptions: ParsableArguments {
     static func openForOneShot(_ config: Config, override state: String?, note: ((String) -> Void)?) throws -> HistoryStore? {
         let chosenByUser = state != nil || config.state != .automatic
         do {
-            return try HistoryStore.open(config.state, override: state, historyDays: config.historyDays)
+            return try HistoryStore.open(config.state, override: state, historyDays: config.historyDays, catalogue: config.catalogue)
         } catch {
             guard error.isInUse || (error.isUnavailable && !chosenByUser) else { throw UserFacingError(message: error.description) }
             note?("pinwatch: history not recorded: \(error.description)")

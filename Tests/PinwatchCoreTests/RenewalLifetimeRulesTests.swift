@@ -1,0 +1,145 @@
+import Foundation
+import XCTest
+
+@testable import PinwatchCore
+
+/// Issue 26 §5: lifetime-based renewal estimates use the cap in force on
+/// the leaf's next issuance date (SC-081v3) and the CA family's own
+/// schedule, and say which rule gave the date. Every date is a parameter.
+final class RenewalLifetimeRulesTests: XCTestCase {
+    private let day: TimeInterval = 86_400
+
+    private func utc(_ text: String) -> Date {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withFullDate]
+        return formatter.date(from: text)!
+    }
+
+    /// Let's Encrypt as a catalogue family: root key 3, intermediate key 2
+    /// (the `Fixtures.chain` keys), 64 days from 2027-02-10, 45 from 2028-02-16.
+    private func letsEncrypt(origin: String = "built-in") -> Catalogue {
+        let certificate = { (name: String, key: UInt8) in
+            CatalogueCertificate(name: name, facts: Fixtures.certificate("CN=\(name)", key: key).facts, file: "\(name).pem")
+        }
+        let family = CatalogueFamily(
+            name: "letsencrypt", displayName: "Let's Encrypt", roots: [certificate("ISRG Root X1", 3)],
+            intermediates: [CatalogueIntermediate(certificate: certificate("R11", 2), state: .active, root: "ISRG Root X1")],
+            lifetimes: [
+                LifetimeStep(from: utc("2027-02-10"), days: 64, source: "https://letsencrypt.org/"),
+                LifetimeStep(from: utc("2028-02-16"), days: 45, source: "https://letsencrypt.org/"),
+            ], origin: origin)
+        return Catalogue(families: [family])
+    }
+
+    private let caKeys: [[UInt8]] = [Fixtures.digest(2), Fixtures.digest(3)]
+
+    private func estimate(issued notBefore: Date, days lifetime: Double, now: Date, rules: [LifetimeRule]) -> RenewalEstimate {
+        RenewalForecast.estimate(
+            issued: [], notBefore: notBefore, notAfter: notBefore.addingTimeInterval(lifetime * day), now: now, rules: rules)
+    }
+
+    // MARK: SC-081v3
+
+    func testALongLeafRenewingBeforeTheFirstCapKeepsItsOwnRhythm() {
+        // 398 days from 2025-01-01: renewed at two thirds, 2025-09-23, before any cap.
+        let notBefore = utc("2025-01-01")
+        let estimate = estimate(issued: notBefore, days: 398, now: utc("2025-06-01"), rules: LifetimeRules.sc081v3)
+        XCTAssertEqual(estimate.date, notBefore.addingTimeInterval(398 * day * 2 / 3))
+        XCTAssertNil(estimate.rule)
+        XCTAssertEqual(estimate.text, "renews ~2025-09-23 (estimated)")
+    }
+
+    func testTheTwoHundredDayCapBringsALongLeafsRenewalForward() {
+        // Next issuance at two thirds (2026-11-19) falls under the 200-day
+        // cap: renewed at two thirds of 200 days instead.
+        let notBefore = utc("2026-02-27")
+        let estimate = estimate(issued: notBefore, days: 398, now: utc("2026-04-01"), rules: LifetimeRules.sc081v3)
+        XCTAssertEqual(estimate.date, notBefore.addingTimeInterval(200 * day * 2 / 3))
+        XCTAssertEqual(estimate.rule, "SC-081v3 cap of 200 days from 2026-03-15")
+        XCTAssertEqual(estimate.basis, .lifetime)
+        XCTAssertEqual(estimate.text, "renews ~2026-07-10 (estimated: SC-081v3 cap of 200 days from 2026-03-15)")
+    }
+
+    func testACapIsNeverAppliedBeforeItsFirstDay() {
+        // Two thirds of 100 days from 2027-01-01 is 2027-03-08, a week
+        // before the 100-day cap: the renewal waits for the cap's first day.
+        let notBefore = utc("2027-01-01")
+        let estimate = estimate(issued: notBefore, days: 200, now: utc("2027-01-10"), rules: LifetimeRules.sc081v3)
+        XCTAssertEqual(estimate.date, utc("2027-03-15"))
+        XCTAssertEqual(estimate.rule, "SC-081v3 cap of 100 days from 2027-03-15")
+    }
+
+    func testEachStepOfTheBallotBindsFromItsDate() {
+        // A 100-day leaf renewed before 2029-03-15 keeps its rhythm; one
+        // renewed after falls under the 47-day cap.
+        let before = estimate(issued: utc("2028-10-01"), days: 100, now: utc("2028-10-02"), rules: LifetimeRules.sc081v3)
+        XCTAssertNil(before.rule, "renewed 2028-12-06, under the 100-day cap it already meets")
+        let after = estimate(issued: utc("2029-02-01"), days: 100, now: utc("2029-02-02"), rules: LifetimeRules.sc081v3)
+        XCTAssertEqual(after.rule, "SC-081v3 cap of 47 days from 2029-03-15")
+        XCTAssertEqual(after.date, utc("2029-03-15"))
+        XCTAssertLessThan(after.date, utc("2029-02-01").addingTimeInterval(100 * day * 2 / 3))
+    }
+
+    func testALeafWithinTheCapIsUntouched() {
+        let notBefore = utc("2027-06-01")
+        let estimate = estimate(issued: notBefore, days: 90, now: utc("2027-06-02"), rules: LifetimeRules.sc081v3)
+        XCTAssertEqual(estimate.date, notBefore.addingTimeInterval(60 * day))
+        XCTAssertNil(estimate.rule)
+    }
+
+    func testAnOverdueSoonerRenewalIsDueNowNotInThePast() {
+        let notBefore = utc("2026-02-27")
+        let now = utc("2026-10-01")
+        let estimate = estimate(issued: notBefore, days: 398, now: now, rules: LifetimeRules.sc081v3)
+        XCTAssertEqual(estimate.date, now)
+        XCTAssertEqual(estimate.days(from: now), 1)
+    }
+
+    // MARK: The family's own schedule
+
+    func testLetsEncryptsSixtyFourDayProfileFromItsDate() {
+        let rules = LifetimeRules.rules(forCAKeys: caKeys, catalogue: letsEncrypt())
+        // Issued 2027-01-20 for 90 days: next issuance 2027-03-21 falls
+        // under the 64-day profile: renewed at 34 days, 2027-02-23.
+        let under = estimate(issued: utc("2027-01-20"), days: 90, now: utc("2027-01-21"), rules: rules)
+        XCTAssertEqual(under.date, utc("2027-02-23"))
+        XCTAssertEqual(under.rule, "Let's Encrypt's 64-day profile from 2027-02-10")
+        // Issued 2026-11-01: next issuance 2026-12-31, before the profile changes.
+        let before = estimate(issued: utc("2026-11-01"), days: 90, now: utc("2026-11-02"), rules: rules)
+        XCTAssertEqual(before.date, utc("2026-12-31"))
+        XCTAssertNil(before.rule)
+    }
+
+    func testLetsEncryptsFortyFiveDayProfileFromItsDate() {
+        let rules = LifetimeRules.rules(forCAKeys: caKeys, catalogue: letsEncrypt())
+        let before = estimate(issued: utc("2027-12-01"), days: 64, now: utc("2027-12-02"), rules: rules)
+        XCTAssertNil(before.rule, "renewed 2028-01-04 on the 64-day profile it was issued on")
+        let after = estimate(issued: utc("2028-01-20"), days: 64, now: utc("2028-01-21"), rules: rules)
+        XCTAssertEqual(after.rule, "Let's Encrypt's 45-day profile from 2028-02-16")
+        XCTAssertEqual(after.date, utc("2028-02-16"), "15 days after issuance is before the profile's first day")
+    }
+
+    func testOnlyAKnownCAFollowsASchedule() {
+        XCTAssertEqual(LifetimeRules.rules(forCAKeys: [Fixtures.digest(9)], catalogue: letsEncrypt()), [])
+        let publicRules = LifetimeRules.rules(forCAKeys: caKeys, catalogue: letsEncrypt())
+        XCTAssertEqual(publicRules.count, 5, "the ballot's three caps and the family's two steps")
+        let privateRules = LifetimeRules.rules(forCAKeys: caKeys, catalogue: letsEncrypt(origin: "config"))
+        XCTAssertEqual(privateRules.map(\.days), [64, 45], "a private PKI answers to its own schedule only")
+    }
+
+    // MARK: The leaf-only reason
+
+    func testTheLeafOnlyReasonNamesTheRuleThatGaveTheDate() {
+        let now = Fixtures.now
+        let host = Fixtures.host(ca: [Fixtures.spkiPin(50)], leaf: [Fixtures.spkiPin(1)])
+        let report = Fixtures.report(host, Fixtures.result(chain: Fixtures.chain()))
+        let renewal = RenewalEstimate(
+            date: now.addingTimeInterval(12 * day), basis: .lifetime, leafExpiry: now.addingTimeInterval(60 * day),
+            rule: "SC-081v3 cap of 100 days from 2027-03-15")
+        let annotated = report.with(history: HostHistory(renewal: renewal), now: now)
+        XCTAssertEqual(
+            annotated.reason,
+            "only the leaf pin still matches: breaks in ~12 days (next leaf renewal: SC-081v3 cap of 100 days from 2027-03-15)"
+                + " (leaf expires in 60 days)")
+    }
+}
