@@ -1,4 +1,4 @@
-import Foundation
+import PinwatchCore
 
 #if canImport(Glibc)
 import Glibc
@@ -10,22 +10,7 @@ import Glibc
 /// A FIFO would block `open` and `read` forever, a device could stream
 /// without end and a directory has no contents: each is reported by name,
 /// and a regular file is read only up to `limit` bytes.
-public enum RegularFile {
-    public struct ReadError: Error, Hashable, Sendable, CustomStringConvertible {
-        public var path: String
-        public var reason: String
-        /// Where in a text file the problem is, when it is in the contents.
-        public var line: Int?
-
-        public init(path: String, reason: String, line: Int? = nil) {
-            self.path = path
-            self.reason = reason
-            self.line = line
-        }
-
-        public var description: String { "\(path): \(reason)" }
-    }
-
+extension RegularFile {
     public static func read(_ path: String, limit: Int) throws(ReadError) -> [UInt8] {
         // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer.
         let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
@@ -73,21 +58,6 @@ public enum RegularFile {
         }
         throw ReadError(path: path, reason: "not UTF-8 text; save it as UTF-8", line: firstInvalidUTF8Line(bytes))
     }
-
-    /// The line of the first byte that is not UTF-8 (1 past the end when all are).
-    public static func firstInvalidUTF8Line(_ bytes: [UInt8]) -> Int {
-        var line = 1
-        var iterator = bytes.makeIterator()
-        var decoder = Unicode.UTF8()
-        while true {
-            switch decoder.decode(&iterator) {
-            case .scalarValue(let scalar): if scalar == "\n" { line += 1 }
-            case .emptyInput, .error: return line
-            }
-        }
-    }
-
-    public static let noSuchFile = "no such file"
 
     private static func openFailure(_ code: Int32) -> String {
         switch code {

@@ -5,8 +5,10 @@ import Glibc
 import Logging
 import PinwatchCore
 import PinwatchHistory
+import PinwatchMonitor
 import PinwatchProbe
 import PinwatchService
+import PinwatchSystem
 
 /// `pinwatch serve`: the Prometheus exporter. `pinwatch serve …` runs this
 /// executable with the same arguments; it also runs on its own.

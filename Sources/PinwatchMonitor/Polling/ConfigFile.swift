@@ -1,6 +1,8 @@
 import Foundation
 import PinwatchCore
 import PinwatchImport
+import PinwatchProbe
+import PinwatchSystem
 
 /// Finds and loads the configuration every command uses (DESIGN §4's
 /// lookup order), with certificate files read through OpenSSL, and keeps
@@ -31,7 +33,8 @@ package enum ConfigFile {
         }
         let loader = ConfigLoader(
             certificateDigests: { try CertificateReader.certificateDigests(inFile: $0) },
-            clientReader: { source throws(ClientSourceError) in try clientSources.read(source) })
+            clientReader: { source throws(ClientSourceError) in try clientSources.read(source) },
+            readText: { path, limit throws(RegularFile.ReadError) in try RegularFile.readText(path, limit: limit) })
         do {
             return try loader.load(path: path).keepingShard(shard)
         } catch {

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Logging
 import PinwatchCore
+import PinwatchMonitor
 import PinwatchProbe
 
 /// `pinwatch serve`: polls on `interval` through the same pipeline as the

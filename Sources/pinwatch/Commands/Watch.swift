@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import PinwatchCore
+import PinwatchMonitor
+import PinwatchSystem
 import PinwatchUI
 
 extension Pinwatch {

@@ -1,7 +1,9 @@
 import Foundation
 import PinwatchCore
+import PinwatchMonitor
 import PinwatchProbe
 import PinwatchService
+import PinwatchSystem
 import PinwatchTerminal
 import PinwatchUI
 
