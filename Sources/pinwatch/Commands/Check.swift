@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import PinwatchCore
 import PinwatchMonitor
-import PinwatchProbe
 
 extension Pinwatch {
     /// A Nagios/Icinga plugin: the library returns the findings, this command

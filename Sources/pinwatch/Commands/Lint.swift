@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import PinwatchCore
 import PinwatchMonitor
-import PinwatchProbe
 
 extension Pinwatch {
     /// Checks the clients' pins against the live chains.

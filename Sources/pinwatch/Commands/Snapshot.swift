@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import PinwatchCore
-import PinwatchMonitor
 import PinwatchSystem
 import PinwatchUI
 

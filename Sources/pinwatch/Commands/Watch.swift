@@ -1,9 +1,9 @@
 import ArgumentParser
 import Foundation
 import PinwatchCore
-import PinwatchMonitor
-import PinwatchSystem
 import PinwatchUI
+
+import enum PinwatchSystem.ProcessEnvironment
 
 extension Pinwatch {
     /// The live dashboard.
