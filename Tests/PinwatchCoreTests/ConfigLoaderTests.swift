@@ -265,6 +265,14 @@ final class ConfigLoaderTests: XCTestCase {
         XCTAssertEqual(config.hosts[1].pins.leaf.count, 1)
     }
 
+    /// A file named without a folder: its relative paths start in the
+    /// directory the caller gives, not wherever the test runs.
+    func testRelativePathsOfAFileWithoutAFolderStartInTheGivenDirectory() throws {
+        let loader = ConfigLoader(certificateDigests: { _ in [] }, currentDirectory: "/srv/pinwatch")
+        let config = try loader.load(yaml: "theme: mine.yaml\nhosts: [{host: a.example}]\n", path: "pinwatch.yaml")
+        XCTAssertEqual(config.theme, "/srv/pinwatch/mine.yaml")
+    }
+
     /// One name behind two backends is two hosts; the same entry twice is not.
     func testTheSameHostWithAnotherConnectAddressIsAnotherHost() throws {
         let config = try load(

@@ -318,8 +318,6 @@ final class ManualTimer: MonitorTimer {
         plans.append((delay, interval))
     }
 
-    func cancel() {}
-
     func fire(on queue: DispatchQueue) {
         queue.sync { handler?() }
     }

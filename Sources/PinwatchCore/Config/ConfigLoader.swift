@@ -21,14 +21,18 @@ public struct ConfigLoader: Sendable {
     /// I/O (PinwatchSystem's `RegularFile.readText`); nil leaves
     /// `load(path:)` unable to read anything.
     private let readText: RegularFile.TextReader?
+    /// The process's directory, for a configuration named without a
+    /// folder: given, because Core does not ask the system.
+    private let currentDirectory: String
 
     public init(
         certificateDigests: @escaping CertificateDigests, clientReader: ClientSourceReader? = nil,
-        readText: RegularFile.TextReader? = nil
+        readText: RegularFile.TextReader? = nil, currentDirectory: String = "."
     ) {
         self.certificateDigests = certificateDigests
         self.clientReader = clientReader
         self.readText = readText
+        self.currentDirectory = currentDirectory
     }
 
     /// Far more than 10,000 hosts need; a larger file is not a configuration.
@@ -54,7 +58,8 @@ public struct ConfigLoader: Sendable {
     /// Validates YAML text as if it had been read from `path` (relative
     /// paths in it are resolved against `path`'s folder).
     public func load(yaml: String, path: String) throws(ConfigError) -> Config {
-        var parser = ConfigDocumentParser(file: path, certificateDigests: certificateDigests, clientReader: clientReader)
+        var parser = ConfigDocumentParser(
+            file: path, certificateDigests: certificateDigests, clientReader: clientReader, currentDirectory: currentDirectory)
         if let found = YAMLAliasGuard.firstAliasOrAnchor(in: yaml) {
             throw ConfigError(problems: [ConfigProblem(file: path, line: found.line, key: "", message: YAMLAliasGuard.message(for: found))])
         }

@@ -79,10 +79,6 @@ public final class Monitor<Poller: MonitorPoller>: @unchecked Sendable {
         timer.schedule(after: 0, repeating: interval)
     }
 
-    public func stop() {
-        timer.cancel()
-    }
-
     /// Reads the configuration again off `queue`; false when there is no
     /// reader. The result is told as `reloadRead` or `reloadFailed`.
     @discardableResult

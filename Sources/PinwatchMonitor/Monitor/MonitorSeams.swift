@@ -36,7 +36,6 @@ public protocol MonitorTimer: AnyObject {
     /// The first tick after `delay` seconds, then one every `interval`;
     /// replaces any earlier plan.
     func schedule(after delay: TimeInterval, repeating interval: TimeInterval)
-    func cancel()
 }
 
 /// A `DispatchSourceTimer` on the monitor's queue.
@@ -57,9 +56,5 @@ public final class DispatchMonitorTimer: MonitorTimer {
         guard !resumed else { return }
         resumed = true
         timer.resume()
-    }
-
-    public func cancel() {
-        timer.cancel()
     }
 }

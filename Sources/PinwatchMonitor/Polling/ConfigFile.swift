@@ -34,7 +34,8 @@ package enum ConfigFile {
         let loader = ConfigLoader(
             certificateDigests: { try CertificateReader.certificateDigests(inFile: $0) },
             clientReader: { source throws(ClientSourceError) in try clientSources.read(source) },
-            readText: { path, limit throws(RegularFile.ReadError) in try RegularFile.readText(path, limit: limit) })
+            readText: { path, limit throws(RegularFile.ReadError) in try RegularFile.readText(path, limit: limit) },
+            currentDirectory: cwd)
         do {
             return try loader.load(path: path).keepingShard(shard)
         } catch {

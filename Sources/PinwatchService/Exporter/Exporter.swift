@@ -118,10 +118,10 @@ public final class Exporter: @unchecked Sendable {
             for transition in transitions { logTransition(transition) }
         case .cycleFinished(let end):
             publish(end)
-        case .cycleOverran:
+        case .cycleOverran(let interval, _):
             logger.warning(
                 "a cycle outlasted the interval: each such cycle is followed at once by the next, so the interval is effectively longer",
-                metadata: ["interval": "\(ConfigDuration.describe(monitor.config.interval))"])
+                metadata: ["interval": "\(ConfigDuration.describe(interval))"])
         case .reloadRead(let config, let cause):
             if cause == .clientFilesChanged { logger.info("a client pin file changed") }
             logger.info("configuration reloaded", metadata: ["hosts": "\(config.hosts.count)", "applies": "next cycle"])
