@@ -18,14 +18,19 @@ final class MonitorTests: XCTestCase {
     /// Held to the test's end: the timer's handler holds its monitor weakly.
     private var monitors: [AnyObject] = []
     private var directory = ""
+    /// Set on `queue` only: every event must be told there.
+    private let onMonitorQueue = DispatchSpecificKey<Bool>()
+    private var eventsOffQueue = 0
 
     override func setUpWithError() throws {
+        queue.setSpecific(key: onMonitorQueue, value: true)
         directory = NSTemporaryDirectory() + "pinwatch-monitor-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     }
 
     override func tearDownWithError() throws {
         try? FileManager.default.removeItem(atPath: directory)
+        XCTAssertEqual(queue.sync { eventsOffQueue }, 0, "events told off the caller's queue")
     }
 
     // MARK: Reload
@@ -243,7 +248,10 @@ final class MonitorTests: XCTestCase {
                 pollers.append(poller)
                 return poller
             }, hooks: hooks, readConfig: read, timer: timer, now: now, readQueue: readQueue,
-            onEvent: { [unowned self] in events.append($0) })
+            onEvent: { [unowned self] event in
+                if DispatchQueue.getSpecific(key: onMonitorQueue) != true { eventsOffQueue += 1 }
+                events.append(event)
+            })
         monitors.append(monitor)
         return monitor
     }
