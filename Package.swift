@@ -11,7 +11,7 @@ let version =
 
 // The target graph is the architecture: PinwatchCore depends on nothing of
 // ours; only PinwatchProbe imports COpenSSL (and CLinux for its event
-// loop, as PinwatchService does to spawn hooks); only PinwatchTerminal
+// loop, as PinwatchMonitor does to spawn hooks); only PinwatchTerminal
 // (the painter and the keyboard) imports CNCurses.
 // The product's own modules instantiate generic types (a Dictionary keyed by
 // one of our types, say) through metadata accessors instead of mangled names:
@@ -63,16 +63,25 @@ let package = Package(
             dependencies: [.product(name: "Yams", package: "Yams")],
             swiftSettings: startupSettings
         ),
+        // What the process reads from its system: regular files (bounded,
+        // FIFOs and devices refused) and the environment. Below every
+        // module that reads a file (the engine's trust bundles, importers,
+        // themes), so Core stays pure.
+        .target(
+            name: "PinwatchSystem",
+            dependencies: ["PinwatchCore"],
+            swiftSettings: startupSettings
+        ),
         // Pins from the clients' own files (Android, TrustKit, OkHttp, curl,
         // HPKP, signed lists): pure parsing, XML through libxml2's reader.
         .target(
             name: "PinwatchImport",
-            dependencies: ["PinwatchCore", "CXMLReader"],
+            dependencies: ["PinwatchCore", "PinwatchSystem", "CXMLReader"],
             swiftSettings: startupSettings
         ),
         .target(
             name: "PinwatchProbe",
-            dependencies: ["PinwatchCore", "PinwatchImport", "COpenSSL", "CLinux"],
+            dependencies: ["PinwatchCore", "PinwatchSystem", "COpenSSL", "CLinux"],
             // C pointers and Dispatch callbacks: thread confinement is by
             // queue and event loop, which Swift 6's checker cannot see.
             swiftSettings: [.swiftLanguageMode(.v5)] + startupSettings
@@ -80,15 +89,24 @@ let package = Package(
         // The history store: chains and statuses per host across restarts.
         .target(
             name: "PinwatchHistory",
-            dependencies: ["PinwatchCore", "CSQLite"],
+            dependencies: ["PinwatchCore", "PinwatchSystem", "CSQLite"],
             swiftSettings: [.swiftLanguageMode(.v5)] + startupSettings
         ),
-        // The long-running side: the exporter's polling and published
-        // metrics, alert hooks, logging. No OpenSSL, no ncurses, no HTTP.
+        // What both front ends run: configuration lookup and loading (with
+        // certificate files, list signatures and downloads wired in), the
+        // poll pipeline (`HostPoller`), alert hooks, and the `Monitor` loop.
+        .target(
+            name: "PinwatchMonitor",
+            dependencies: ["PinwatchCore", "PinwatchSystem", "PinwatchProbe", "PinwatchImport", "CLinux"],
+            // Dispatch callbacks and a hook thread confined by locks.
+            swiftSettings: [.swiftLanguageMode(.v5)] + startupSettings
+        ),
+        // The exporter's published metrics and logging. No OpenSSL, no
+        // ncurses, no HTTP.
         .target(
             name: "PinwatchService",
             dependencies: [
-                "PinwatchCore", "PinwatchProbe", "CLinux", "CBuildInfo",
+                "PinwatchCore", "PinwatchProbe", "PinwatchMonitor", "CBuildInfo",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: [.swiftLanguageMode(.v5)] + startupSettings
@@ -99,7 +117,7 @@ let package = Package(
         .executableTarget(
             name: "pinwatch-serve",
             dependencies: [
-                "PinwatchCore", "PinwatchProbe", "PinwatchService", "PinwatchHistory",
+                "PinwatchCore", "PinwatchSystem", "PinwatchProbe", "PinwatchMonitor", "PinwatchService", "PinwatchHistory",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -110,7 +128,7 @@ let package = Package(
         ),
         .target(
             name: "PinwatchUI",
-            dependencies: ["PinwatchCore", .product(name: "Yams", package: "Yams")],
+            dependencies: ["PinwatchCore", "PinwatchSystem", .product(name: "Yams", package: "Yams")],
             swiftSettings: startupSettings
         ),
         .target(
@@ -121,8 +139,8 @@ let package = Package(
         .executableTarget(
             name: "pinwatch",
             dependencies: [
-                "PinwatchCore", "PinwatchProbe", "PinwatchService", "PinwatchUI", "PinwatchTerminal", "PinwatchHistory",
-                "PinwatchImport",
+                "PinwatchCore", "PinwatchSystem", "PinwatchProbe", "PinwatchMonitor", "PinwatchService", "PinwatchUI",
+                "PinwatchTerminal", "PinwatchHistory", "PinwatchImport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -162,7 +180,7 @@ let package = Package(
         // (chains verified before are served from the cache).
         .executableTarget(
             name: "pinwatch-cycle-bench",
-            dependencies: ["PinwatchCore", "PinwatchProbe"],
+            dependencies: ["PinwatchCore", "PinwatchProbe", "PinwatchMonitor"],
             path: "Benchmarks/CycleBench",
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
@@ -181,11 +199,17 @@ let package = Package(
             path: "Benchmarks/SoakLab",
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
-        .testTarget(name: "PinwatchCoreTests", dependencies: ["PinwatchCore"]),
+        .testTarget(name: "PinwatchCoreTests", dependencies: ["PinwatchCore", "PinwatchSystem"]),
         .testTarget(name: "PinwatchImportTests", dependencies: ["PinwatchImport", "PinwatchCore"]),
         .testTarget(
             name: "PinwatchProbeTests",
-            dependencies: ["PinwatchProbe", "PinwatchCore", "PinwatchTestSupport"],
+            dependencies: ["PinwatchProbe", "PinwatchMonitor", "PinwatchCore", "PinwatchTestSupport"],
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        // The Monitor loop against a fake poller and clock: no sockets.
+        .testTarget(
+            name: "PinwatchMonitorTests",
+            dependencies: ["PinwatchMonitor", "PinwatchSystem", "PinwatchCore"],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         .testTarget(
@@ -197,7 +221,8 @@ let package = Package(
         .testTarget(
             name: "PinwatchEndToEndTests",
             dependencies: [
-                "PinwatchProbe", "PinwatchCore", "PinwatchService", "PinwatchTestSupport", "pinwatch-serve", "pinwatch-fuzz",
+                "PinwatchProbe", "PinwatchCore", "PinwatchMonitor", "PinwatchService", "PinwatchTestSupport", "pinwatch-serve",
+                "pinwatch-fuzz",
             ],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),

@@ -1,5 +1,6 @@
 import Foundation
 import PinwatchCore
+import PinwatchSystem
 
 /// Why the state file cannot be used; every message names the path and
 /// the way out.

@@ -1,5 +1,6 @@
 import Foundation
 import PinwatchCore
+import PinwatchSystem
 
 /// Reads a client source of any format: bounded, then handed to its
 /// importer. Signatures and downloads are injected (OpenSSL and sockets

@@ -5,8 +5,10 @@ import Glibc
 import Logging
 import PinwatchCore
 import PinwatchHistory
+import PinwatchMonitor
 import PinwatchProbe
 import PinwatchService
+import PinwatchSystem
 
 /// `pinwatch serve`: the Prometheus exporter. `pinwatch serve …` runs this
 /// executable with the same arguments; it also runs on its own.
@@ -81,7 +83,7 @@ struct ServeCommand: ParsableCommand {
         let logger = Logger(label: "pinwatch")
         let exporter = Exporter(
             config: loaded, environment: ProcessEnvironment.current, version: PinwatchVersion.current, logger: logger,
-            history: history)
+            history: history, readConfig: { [self] in try load() })
         let address = listen ?? loaded.listen ?? ListenAddress.defaultValue
         let connections =
             maxConnections
@@ -92,7 +94,6 @@ struct ServeCommand: ParsableCommand {
             Self.fail(["cannot listen on \(address): \(error)"])
         }
         watchSignals(exporter: exporter, logger: logger)
-        watchClientFiles(exporter: exporter, logger: logger, loaded: loaded)
         exporter.startPolling()
         logger.info(
             "listening",
@@ -113,33 +114,6 @@ struct ServeCommand: ParsableCommand {
         Glibc.exit(2)
     }
 
-    /// A changed client pin file reloads the configuration as SIGHUP does;
-    /// checked each interval, off the main queue.
-    private func watchClientFiles(exporter: Exporter, logger: Logger, loaded: Config) {
-        guard !loaded.clientSources.isEmpty else { return }
-        let queue = DispatchQueue(label: "pinwatch.client-files")
-        nonisolated(unsafe) var stamps = ClientSourceStamps(loaded)
-        let timer = DispatchSource.makeTimerSource(queue: queue)
-        let period = max(1, min(loaded.interval, 60))
-        timer.schedule(deadline: .now() + period, repeating: period, leeway: .milliseconds(200))
-        timer.setEventHandler {
-            guard stamps.changedOnDisk else { return }
-            do throws(ConfigFile.Failure) {
-                let reloaded = try load()
-                stamps = ClientSourceStamps(reloaded)
-                logger.info("a client pin file changed")
-                exporter.reload(reloaded)
-            } catch {
-                stamps = ClientSourceStamps(loaded)
-                logger.error(
-                    "a client pin file changed, reload refused: the old configuration keeps running",
-                    metadata: ["problems": "\(error.lines.joined(separator: "; "))"])
-            }
-        }
-        timer.resume()
-        SignalSources.keep(timer)
-    }
-
     /// SIGTERM and SIGINT stop at once (nothing is left to save); SIGHUP
     /// reloads.
     private func watchSignals(exporter: Exporter, logger: Logger) {
@@ -147,17 +121,7 @@ struct ServeCommand: ParsableCommand {
             signal(signalNumber, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .main)
             source.setEventHandler {
-                if signalNumber == SIGHUP {
-                    do throws(ConfigFile.Failure) {
-                        let reloaded = try load()
-                        exporter.reload(reloaded)
-                    } catch {
-                        logger.error(
-                            "reload refused: the old configuration keeps running",
-                            metadata: ["problems": "\(error.lines.joined(separator: "; "))"])
-                    }
-                    return
-                }
+                if signalNumber == SIGHUP { return exporter.requestReload() }
                 let hooks = exporter.stopHooks()
                 logger.info(
                     "stopping",

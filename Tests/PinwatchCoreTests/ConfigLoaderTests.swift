@@ -1,3 +1,4 @@
+import PinwatchSystem
 import XCTest
 
 @testable import PinwatchCore
@@ -18,12 +19,13 @@ final class ConfigLoaderTests: XCTestCase {
     /// Stands in for the OpenSSL reader: `certs.pem` holds two certificates,
     /// `roots.pem` one, `empty.pem` none, anything else does not exist.
     private func loader() -> ConfigLoader {
-        ConfigLoader { path in
-            if path.hasSuffix("/certs.pem") { return [Fixtures.digest(40), Fixtures.digest(41)] }
-            if path.hasSuffix("/roots.pem") { return [Fixtures.digest(42)] }
-            if path.hasSuffix("/empty.pem") { return [] }
-            throw ProxyURLError("\(path): no such file")
-        }
+        ConfigLoader(
+            certificateDigests: { path in
+                if path.hasSuffix("/certs.pem") { return [Fixtures.digest(40), Fixtures.digest(41)] }
+                if path.hasSuffix("/roots.pem") { return [Fixtures.digest(42)] }
+                if path.hasSuffix("/empty.pem") { return [] }
+                throw ProxyURLError("\(path): no such file")
+            }, readText: { path, limit throws(RegularFile.ReadError) in try RegularFile.readText(path, limit: limit) })
     }
 
     private func load(_ yaml: String) throws(ConfigError) -> Config {
@@ -263,28 +265,12 @@ final class ConfigLoaderTests: XCTestCase {
         XCTAssertEqual(config.hosts[1].pins.leaf.count, 1)
     }
 
-    func testLocatorOrder() throws {
-        let cwd = directory + "/cwd"
-        let xdg = directory + "/xdg"
-        let home = directory + "/home"
-        for folder in [cwd, xdg + "/pinwatch", home + "/.config/pinwatch"] {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        }
-        let environment = ["XDG_CONFIG_HOME": xdg, "HOME": home]
-        XCTAssertEqual(ConfigLocator.locate(explicit: "/x.yaml", currentDirectory: cwd, environment: environment), "/x.yaml")
-        XCTAssertNil(ConfigLocator.locate(explicit: nil, currentDirectory: cwd, environment: environment))
-
-        XCTAssertTrue(FileManager.default.createFile(atPath: home + "/.config/pinwatch/config.yaml", contents: Data()))
-        XCTAssertNil(
-            ConfigLocator.locate(explicit: nil, currentDirectory: cwd, environment: environment), "XDG_CONFIG_HOME replaces ~/.config")
-        XCTAssertEqual(
-            ConfigLocator.locate(explicit: nil, currentDirectory: cwd, environment: ["HOME": home]), home + "/.config/pinwatch/config.yaml")
-
-        XCTAssertTrue(FileManager.default.createFile(atPath: xdg + "/pinwatch/config.yaml", contents: Data()))
-        XCTAssertEqual(ConfigLocator.locate(explicit: nil, currentDirectory: cwd, environment: environment), xdg + "/pinwatch/config.yaml")
-
-        XCTAssertTrue(FileManager.default.createFile(atPath: cwd + "/pinwatch.yaml", contents: Data()))
-        XCTAssertEqual(ConfigLocator.locate(explicit: nil, currentDirectory: cwd, environment: environment), cwd + "/pinwatch.yaml")
+    /// A file named without a folder: its relative paths start in the
+    /// directory the caller gives, not wherever the test runs.
+    func testRelativePathsOfAFileWithoutAFolderStartInTheGivenDirectory() throws {
+        let loader = ConfigLoader(certificateDigests: { _ in [] }, currentDirectory: "/srv/pinwatch")
+        let config = try loader.load(yaml: "theme: mine.yaml\nhosts: [{host: a.example}]\n", path: "pinwatch.yaml")
+        XCTAssertEqual(config.theme, "/srv/pinwatch/mine.yaml")
     }
 
     /// One name behind two backends is two hosts; the same entry twice is not.

@@ -1,4 +1,5 @@
 import Foundation
+import PinwatchSystem
 import XCTest
 
 @testable import PinwatchCore
@@ -127,7 +128,7 @@ final class HostileInputTests: XCTestCase {
     func testNonUTF8TextNamesItsLine() throws {
         let path = directory + "/latin1.yaml"
         XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data([0x61, 0x0A, 0x62, 0x0A, 0x63, 0xE9, 0x0A])))
-        XCTAssertThrowsError(try ConfigLoader { _ in [] }.load(path: path)) { error in
+        XCTAssertThrowsError(try Self.fileLoader.load(path: path)) { error in
             let problem = (error as? ConfigError)?.problems.first
             XCTAssertEqual(problem?.line, 3)
             XCTAssertEqual(problem?.description, "\(path):3: not UTF-8 text; save it as UTF-8")
@@ -135,10 +136,14 @@ final class HostileInputTests: XCTestCase {
     }
 
     func testAFileThatCannotBeReadHasNoEmptyLineOrKey() {
-        XCTAssertThrowsError(try ConfigLoader { _ in [] }.load(path: directory + "/x.yaml")) { error in
+        XCTAssertThrowsError(try Self.fileLoader.load(path: directory + "/x.yaml")) { error in
             XCTAssertEqual((error as? ConfigError)?.description, "\(self.directory)/x.yaml: no such file")
         }
     }
+
+    private static let fileLoader = ConfigLoader(
+        certificateDigests: { _ in [] },
+        readText: { path, limit throws(RegularFile.ReadError) in try RegularFile.readText(path, limit: limit) })
 
     // MARK: Names and credentials
 

@@ -12,12 +12,16 @@ struct ConfigDocumentParser: NodeReading {
     /// Trust bundles already read, with the problem found in each (nil: fine).
     private var checkedTrustFiles: [String: String?] = [:]
 
-    init(file: String, certificateDigests: @escaping ConfigLoader.CertificateDigests, clientReader: ClientSourceReader? = nil) {
+    /// `currentDirectory`: where a file named without a folder is.
+    init(
+        file: String, certificateDigests: @escaping ConfigLoader.CertificateDigests, clientReader: ClientSourceReader? = nil,
+        currentDirectory: String
+    ) {
         self.file = file
         self.clientReader = clientReader
         self.certificateDigests = certificateDigests
         let folder = (file as NSString).deletingLastPathComponent
-        self.baseDirectory = folder.isEmpty ? FileManager.default.currentDirectoryPath : folder
+        self.baseDirectory = folder.isEmpty ? currentDirectory : folder
     }
 
     mutating func report(line: Int, key: String, _ message: String) {

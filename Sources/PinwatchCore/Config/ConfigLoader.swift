@@ -17,10 +17,22 @@ public struct ConfigLoader: Sendable {
     /// Reads `clients:` sources; nil leaves them unread (they are listed
     /// in `clientSources` only).
     private let clientReader: ClientSourceReader?
+    /// Reads the configuration file itself: injected because Core does no
+    /// I/O (PinwatchSystem's `RegularFile.readText`); nil leaves
+    /// `load(path:)` unable to read anything.
+    private let readText: RegularFile.TextReader?
+    /// The process's directory, for a configuration named without a
+    /// folder: given, because Core does not ask the system.
+    private let currentDirectory: String
 
-    public init(certificateDigests: @escaping CertificateDigests, clientReader: ClientSourceReader? = nil) {
+    public init(
+        certificateDigests: @escaping CertificateDigests, clientReader: ClientSourceReader? = nil,
+        readText: RegularFile.TextReader? = nil, currentDirectory: String = "."
+    ) {
         self.certificateDigests = certificateDigests
         self.clientReader = clientReader
+        self.readText = readText
+        self.currentDirectory = currentDirectory
     }
 
     /// Far more than 10,000 hosts need; a larger file is not a configuration.
@@ -28,9 +40,12 @@ public struct ConfigLoader: Sendable {
 
     /// Reads and validates the file; an unreadable file is a problem on line 0.
     public func load(path: String) throws(ConfigError) -> Config {
+        guard let readText else {
+            throw ConfigError(problems: [ConfigProblem(file: path, line: 0, key: "", message: "no file reader given")])
+        }
         let text: String
         do {
-            text = try RegularFile.readText(path, limit: Self.maximumFileBytes)
+            text = try readText(path, Self.maximumFileBytes)
         } catch {
             // `x.yaml: no such file` says it all; other failures need the context.
             let plain = error.line != nil || error.reason == RegularFile.noSuchFile
@@ -43,7 +58,8 @@ public struct ConfigLoader: Sendable {
     /// Validates YAML text as if it had been read from `path` (relative
     /// paths in it are resolved against `path`'s folder).
     public func load(yaml: String, path: String) throws(ConfigError) -> Config {
-        var parser = ConfigDocumentParser(file: path, certificateDigests: certificateDigests, clientReader: clientReader)
+        var parser = ConfigDocumentParser(
+            file: path, certificateDigests: certificateDigests, clientReader: clientReader, currentDirectory: currentDirectory)
         if let found = YAMLAliasGuard.firstAliasOrAnchor(in: yaml) {
             throw ConfigError(problems: [ConfigProblem(file: path, line: found.line, key: "", message: YAMLAliasGuard.message(for: found))])
         }

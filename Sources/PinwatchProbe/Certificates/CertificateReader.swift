@@ -1,5 +1,6 @@
 import Foundation
 import PinwatchCore
+import PinwatchSystem
 
 /// Reads the certificate files users point pinwatch at (`file:` pins,
 /// `pinwatch pin`): a PEM bundle of any length or a single DER certificate.

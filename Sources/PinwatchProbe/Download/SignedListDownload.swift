@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import Glibc
 import PinwatchCore
+import PinwatchSystem
 
 /// Fetches a signed pin list (`clients: dynamic_list: {url: …}`) the way a
 /// probe reaches a host: the configuration's proxy rules and trust store,

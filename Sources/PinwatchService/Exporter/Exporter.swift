@@ -2,49 +2,33 @@ import Dispatch
 import Foundation
 import Logging
 import PinwatchCore
+import PinwatchMonitor
 import PinwatchProbe
 
-/// `pinwatch serve`: polls on `interval` through the same pipeline as the
-/// dashboard, keeps the latest completed cycle as Prometheus text, runs the
-/// hooks on severity transitions, and takes a new configuration on reload.
+/// `pinwatch serve`: publishes what the `Monitor` polls (the same loop as
+/// the dashboard's) as Prometheus text, logs its events, and answers
+/// `/probe` with the running configuration's engine.
 ///
 /// Scrapes never probe: they read the text the last cycle left. Every
-/// other member is touched only on `queue`. `@unchecked Sendable` for that
-/// reason; `published` has its own lock.
+/// other member is touched only on `queue`, the monitor's. `@unchecked
+/// Sendable` for that reason; `published` has its own lock.
 public final class Exporter: @unchecked Sendable {
     private let queue = DispatchQueue(label: "pinwatch.exporter")
-    private let environment: [String: String]
     private let version: String
     private let logger: Logger
     private let published = PublishedMetrics()
-
-    /// The running configuration is the poller's own.
-    private var poller: HostPoller
+    /// Set once, at the end of `init` (its events call back into `self`).
+    private var monitor: Monitor<HostPoller>!
     /// One for the life of the process: its cap holds across reloads.
     private let hooks: HookRunner
     /// `hooks.currentCounts` as last logged.
     private var loggedHookCounts = HookRunner.Counts()
-    private var pendingConfig: Config?
-    private var timer: DispatchSourceTimer?
-    private var timerInterval: TimeInterval = 0
-    /// When the timer fires next, as last planned.
-    private var nextTick = DispatchTime.now()
-    private var cycleRunning = false
-    /// A tick came while a cycle ran: the next starts as that one ends.
-    private var cycleDue = false
-    /// Cycles outlasting the interval are said once, not at every tick.
-    private var overrunLogged = false
-    private var cycleStartedAt = Date()
     private var completedCycles = 0
     /// The last cycle that completed without a local shortage: a failed
     /// cycle leaves it, so the staleness alert fires if cycles keep failing.
     private var lastCompleted: (finishedAt: Date, duration: TimeInterval)?
     /// Failed cycles since start, by what ran out.
     private var cycleFailures: [LocalResourceShortage: Int] = [:]
-    private var cycleReports: [HostReport?] = []
-    /// The latest report per host identity, across reloads: what a new
-    /// report is compared with to find a severity transition.
-    private var latest: [String: HostReport] = [:]
     private let adHocProbes = InFlightLimit(maximum: 16)
     private let renderer = PrometheusRenderer()
 
@@ -53,13 +37,20 @@ public final class Exporter: @unchecked Sendable {
     private var historyNotices = HistoryWriteNotices()
     private var chainChanges = ChainChangeCounter(started: Date())
 
-    public init(config: Config, environment: [String: String], version: String, logger: Logger, history: HostHistoryRecorder? = nil) {
-        self.environment = environment
+    /// `readConfig` reads the configuration again (SIGHUP, a changed client
+    /// pin file); nil leaves the first one running.
+    public init(
+        config: Config, environment: [String: String], version: String, logger: Logger, history: HostHistoryRecorder? = nil,
+        readConfig: Monitor<HostPoller>.ConfigReader? = nil
+    ) {
         self.version = version
         self.logger = logger
         self.history = history
-        poller = HostPoller(config: config, environment: environment, history: history, adHocProbes: true)
         hooks = Self.makeHookRunner(config.hooks, environment: environment, logger: logger)
+        monitor = Monitor(
+            config: config, queue: queue,
+            makePoller: { HostPoller(config: $0, environment: environment, history: history, adHocProbes: true) }, hooks: hooks,
+            readConfig: readConfig, onEvent: { [unowned self] in handle($0) })
     }
 
     /// Ready once the first cycle has completed (`/-/ready`).
@@ -70,23 +61,19 @@ public final class Exporter: @unchecked Sendable {
     public var metrics: (text: Data, generation: Int) { published.metrics }
 
     public func startPolling() {
-        queue.async { [self] in startTimer(interval: poller.config.interval) }
+        queue.async { [self] in monitor.start() }
     }
 
-    /// Takes `config` for the next cycle; hosts that stay keep their state.
-    public func reload(_ newConfig: Config) {
-        queue.async { [self] in
-            pendingConfig = newConfig
-            if !cycleRunning { applyPendingConfig() }
-            retime(interval: newConfig.interval)
-            logger.info("configuration reloaded", metadata: ["hosts": "\(newConfig.hosts.count)", "applies": "next cycle"])
-        }
+    /// Reads the configuration again for the next cycle; hosts that stay
+    /// keep their state, and an invalid one is refused and logged.
+    public func requestReload() {
+        queue.async { [self] in monitor.requestReload() }
     }
 
     /// Probes one target now, with the configured pins for it or a named
     /// pinset: `/probe`. At most 16 at once; the rest are turned away.
     public func probe(_ query: ProbeQuery) async -> Result<Data, ProbeQueryProblem> {
-        let poller = await withCheckedContinuation { continuation in queue.async { continuation.resume(returning: self.poller) } }
+        let poller = await withCheckedContinuation { continuation in queue.async { continuation.resume(returning: self.monitor.poller) } }
         var host: HostConfig
         switch query.host(in: poller.config) {
         case .failure(let problem): return .failure(problem)
@@ -117,103 +104,74 @@ public final class Exporter: @unchecked Sendable {
         return .success(Data(text.utf8))
     }
 
-    // MARK: Cycles (queue only)
+    /// At exit: hooks still running are killed, and what never ran is said.
+    public func stopHooks() -> HookRunner.Counts {
+        hooks.stop()
+    }
 
-    /// One timer for the life of the exporter; the first cycle now.
-    private func startTimer(interval: TimeInterval) {
-        guard timer == nil else { return }
-        let timer = DispatchSource.makeTimerSource(queue: queue)
-        timerInterval = interval
-        nextTick = .now()
-        timer.schedule(deadline: nextTick, repeating: interval, leeway: .milliseconds(100))
-        timer.setEventHandler { [weak self] in
-            guard let self else { return }
-            nextTick = .now() + timerInterval
-            startCycle()
+    // MARK: The monitor's events (queue only)
+
+    private func handle(_ event: MonitorEvent) {
+        switch event {
+        case .reports(let batch, let transitions):
+            for entry in batch { chainChanges.observe(entry.report) }
+            for transition in transitions { logTransition(transition) }
+        case .cycleFinished(let end):
+            publish(end)
+        case .cycleOverran(let interval, _):
+            logger.warning(
+                "a cycle outlasted the interval: each such cycle is followed at once by the next, so the interval is effectively longer",
+                metadata: ["interval": "\(ConfigDuration.describe(interval))"])
+        case .reloadRead(let config, let cause):
+            if cause == .clientFilesChanged { logger.info("a client pin file changed") }
+            logger.info("configuration reloaded", metadata: ["hosts": "\(config.hosts.count)", "applies": "next cycle"])
+        case .reloadFailed(let error, let cause):
+            let lines = (error as? ConfigFile.Failure)?.lines ?? ["\(error)"]
+            let what =
+                cause == .clientFilesChanged
+                ? "a client pin file changed, reload refused: the old configuration keeps running"
+                : "reload refused: the old configuration keeps running"
+            logger.error("\(what)", metadata: ["problems": "\(lines.joined(separator: "; "))"])
+        case .cycleStarted, .reloadApplied, .nextTick:
+            break
         }
-        timer.resume()
-        self.timer = timer
     }
 
-    /// A new interval counts from the tick already planned: a reload never
-    /// starts a cycle itself, however many come (a SIGHUP storm used to
-    /// start one per reload that changed the interval).
-    private func retime(interval: TimeInterval) {
-        guard let timer, interval != timerInterval else { return }
-        timerInterval = interval
-        timer.schedule(deadline: nextTick, repeating: interval, leeway: .milliseconds(100))
+    private func logTransition(_ transition: SeverityTransition) {
+        let report = transition.report
+        logger.notice(
+            "severity changed",
+            metadata: [
+                "host": "\(report.config.displayName)", "from": "\(transition.previous?.severity.rawValue ?? "none")",
+                "to": "\(report.severity.rawValue)", "status": "\(report.status.rawValue)", "reason": "\(report.reason)",
+            ])
     }
 
-    private func startCycle() {
-        guard !cycleRunning else {
-            cycleDue = true
-            if !overrunLogged {
-                overrunLogged = true
-                logger.warning(
-                    "a cycle outlasted the interval: each such cycle is followed at once by the next, so the interval is effectively longer",
-                    metadata: ["interval": "\(ConfigDuration.describe(poller.config.interval))"])
-            }
-            return
-        }
-        cycleRunning = true
-        cycleStartedAt = Date()
-        cycleReports = Array(repeating: nil, count: poller.hosts.count)
-        poller.startCycle(
-            on: queue,
-            onReports: { [weak self] batch in self?.receive(batch) },
-            onFinish: { [weak self] outcome in self?.finishCycle(outcome) })
-    }
-
-    private func receive(_ batch: HostPoller.Batch) {
-        let now = Date()
-        var transitions: [SeverityTransition] = []
-        for (index, report) in batch where cycleReports.indices.contains(index) {
-            cycleReports[index] = report
-            chainChanges.observe(report)
-            let key = report.config.identityKey
-            if let transition = SeverityTransition.between(latest[key], report, at: now) {
-                transitions.append(transition)
-                logger.notice(
-                    "severity changed",
-                    metadata: [
-                        "host": "\(report.config.displayName)", "from": "\(latest[key]?.severity.rawValue ?? "none")",
-                        "to": "\(report.severity.rawValue)", "status": "\(report.status.rawValue)", "reason": "\(report.reason)",
-                    ])
-            }
-            latest[key] = report
-        }
-        hooks.run(for: transitions)
-    }
-
-    private func finishCycle(_ outcome: HostPoller.CycleOutcome) {
-        cycleRunning = false
-        let finished = Date()
-        if outcome.failed {
-            for shortage in outcome.shortages.keys { cycleFailures[shortage, default: 0] += 1 }
+    private func publish(_ end: MonitorEvent.CycleEnd) {
+        let duration = end.finishedAt.timeIntervalSince(end.startedAt)
+        if end.outcome.failed {
+            for shortage in end.outcome.shortages.keys { cycleFailures[shortage, default: 0] += 1 }
             logger.error(
                 "cycle failed: pinwatch itself ran out of resources; hosts it could not probe keep their previous verdicts",
                 metadata: [
-                    "reason": "\(outcome.shortages.keys.map(\.rawValue).sorted().joined(separator: ","))",
-                    "hosts_not_probed": "\(outcome.shortages.values.reduce(0, +))",
+                    "reason": "\(end.outcome.shortages.keys.map(\.rawValue).sorted().joined(separator: ","))",
+                    "hosts_not_probed": "\(end.outcome.shortages.values.reduce(0, +))",
                 ])
         } else {
             completedCycles += 1
-            lastCompleted = (finished, finished.timeIntervalSince(cycleStartedAt))
+            lastCompleted = (end.finishedAt, duration)
         }
-        // A host left without a report this cycle keeps its latest one.
-        let reports = poller.hosts.indices.compactMap { index in
-            cycleReports.indices.contains(index) ? cycleReports[index] ?? latest[poller.hosts[index].identityKey] : nil
-        }
-        let shown = lastCompleted ?? (finished, finished.timeIntervalSince(cycleStartedAt))
+        let reports = end.reports
+        let shown = lastCompleted ?? (end.finishedAt, duration)
         let cycle = PrometheusExposition.Cycle(
             finishedAt: shown.finishedAt, duration: shown.duration, completedCycles: completedCycles,
-            interval: poller.config.interval, failures: cycleFailures)
+            interval: monitor.config.interval, failures: cycleFailures)
         var text = renderer.render(reports, cycle: cycle, version: version)
         if let history {
             let health = history.writeHealth
             text += PrometheusExposition.historyWrites(health).utf8
             text += chainChanges.exposition(reports).utf8
-            logHistoryNotices(health, at: finished)
+            logHistoryNotices(health, at: end.finishedAt)
         }
         published.publish(Data(text))
         var counts: Logger.Metadata = ["hosts": "\(reports.count)", "duration_ms": "\(Int(cycle.duration * 1000))"]
@@ -222,11 +180,6 @@ public final class Exporter: @unchecked Sendable {
         }
         logger.info("cycle finished", metadata: counts)
         logHookQueue()
-        applyPendingConfig()
-        if cycleDue {
-            cycleDue = false
-            startCycle()
-        }
     }
 
     /// At most once a cycle, and only when something was merged, dropped
@@ -246,11 +199,6 @@ public final class Exporter: @unchecked Sendable {
             ])
     }
 
-    /// At exit: hooks still running are killed, and what never ran is said.
-    public func stopHooks() -> HookRunner.Counts {
-        hooks.stop()
-    }
-
     private func logHistoryNotices(_ health: HistoryWriteHealth, at now: Date) {
         for notice in historyNotices.notices(for: health, at: now) {
             switch notice {
@@ -262,15 +210,6 @@ public final class Exporter: @unchecked Sendable {
                 logger.notice("history recording resumed", metadata: ["failed_writes": "\(failures)"])
             }
         }
-    }
-
-    private func applyPendingConfig() {
-        guard let newConfig = pendingConfig else { return }
-        pendingConfig = nil
-        poller = HostPoller(config: newConfig, environment: environment, history: history, adHocProbes: true)
-        hooks.replaceHooks(newConfig.hooks)
-        let kept = Set(newConfig.hosts.map(\.identityKey))
-        latest = latest.filter { kept.contains($0.key) }
     }
 
     private static func makeHookRunner(_ hooks: [HookCommand], environment: [String: String], logger: Logger) -> HookRunner {

@@ -1,5 +1,6 @@
 import Foundation
 import PinwatchCore
+import PinwatchSystem
 
 /// Finds and reads themes by name or path.
 ///

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import PinwatchCore
-import PinwatchProbe
+import PinwatchMonitor
 
 extension Pinwatch {
     /// A Nagios/Icinga plugin: the library returns the findings, this command

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PinwatchCore
 import PinwatchImport
+import PinwatchMonitor
 import PinwatchProbe
 
 extension Pinwatch {

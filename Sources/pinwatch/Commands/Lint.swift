@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import PinwatchCore
-import PinwatchProbe
+import PinwatchMonitor
 
 extension Pinwatch {
     /// Checks the clients' pins against the live chains.

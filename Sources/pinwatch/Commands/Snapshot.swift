@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PinwatchCore
+import PinwatchSystem
 import PinwatchUI
 
 extension Pinwatch {

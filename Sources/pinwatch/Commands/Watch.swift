@@ -3,6 +3,8 @@ import Foundation
 import PinwatchCore
 import PinwatchUI
 
+import enum PinwatchSystem.ProcessEnvironment
+
 extension Pinwatch {
     /// The live dashboard.
     struct Watch: ParsableCommand {

@@ -1,20 +1,22 @@
 import Foundation
 import PinwatchCore
+import PinwatchMonitor
 import PinwatchProbe
 import PinwatchService
+import PinwatchSystem
 import PinwatchTerminal
 import PinwatchUI
 
 /// The dashboard's single loop: every ncurses call, every state change and
-/// every paint happens on the main queue; probes and verdicts run in the
-/// `HostPoller`, which hands over its reports here in batches.
+/// every paint happens on the main queue. The `Monitor` (on the main queue
+/// too) runs the cycles, reloads and hooks; this draws what it tells.
 ///
 /// Update apart from draw: results, keys and ticks only change the state and
 /// ask for a paint; one paint per turn of the main queue draws whatever the
 /// state is then.
 ///
-/// `@unchecked Sendable` because the poller's callbacks capture it; they
-/// run on the main queue, and every member is touched only on that queue.
+/// `@unchecked Sendable` because the monitor's events capture it; they run
+/// on the main queue, and every member is touched only on that queue.
 final class DashboardController: @unchecked Sendable {
     /// What the demo adds to a plain dashboard.
     struct Hooks {
@@ -26,16 +28,17 @@ final class DashboardController: @unchecked Sendable {
         var reloadConfig: (@Sendable () throws -> Config)?
     }
 
-    /// The running configuration is the poller's own.
-    private var config: Config { poller.config }
-    private var pendingConfig: Config?
+    /// The running configuration is the monitor's own.
+    private var config: Config { monitor.config }
     /// Made on first use (its reports capture the controller), then kept
     /// for the life of the process: its cap holds across reloads.
-    private lazy var alertHooks = makeHookRunner(config.hooks)
+    private lazy var alertHooks = makeHookRunner(firstConfig.hooks)
     /// `alertHooks.currentCounts` as last announced.
     private var announcedHookCounts = HookRunner.Counts()
     private let environment: [String: String]
-    private var poller: HostPoller
+    private let firstConfig: Config
+    /// Made on first use (its events capture the controller).
+    private lazy var monitor = makeMonitor()
     /// Kept across reloads (a new `state:` takes a restart).
     private let history: HostHistoryRecorder?
     private let bellEnabled: Bool
@@ -43,28 +46,17 @@ final class DashboardController: @unchecked Sendable {
     private let screen: TerminalScreen
     private var theme: Theme
     private(set) var state: DashboardState
-    private var pollTimer: DispatchSourceTimer?
     private var sources: [DispatchSourceProtocol] = []
     private var jobControl: JobControl?
-    private var cycleRunning = false
-    /// A tick came while a cycle ran: the next starts as that one ends.
-    private var cycleDue = false
-    private var overrunAnnounced = false
-    /// A reload being read off the main queue; another request waits for it.
-    private var reloading = false
-    private var completedCycles = 0
     private var paintScheduled = false
     private var firstFrameTiming: FirstFrameTiming
-    /// Client pin files as last read: a change reloads, as SIGHUP does.
-    private var clientStamps: ClientSourceStamps
 
     init(
         config: Config, environment: [String: String], theme: Theme, bellEnabled: Bool, mouse: Bool = true, hooks: Hooks = Hooks(),
         history: HostHistoryRecorder? = nil
     ) throws {
         self.environment = environment
-        self.poller = HostPoller(config: config, environment: environment, history: history)
-        self.clientStamps = ClientSourceStamps(config)
+        self.firstConfig = config
         self.history = history
         self.bellEnabled = bellEnabled
         self.hooks = hooks
@@ -85,7 +77,7 @@ final class DashboardController: @unchecked Sendable {
         watchJobControl()
         watchKeyboard()
         startTicking()
-        startPolling()
+        monitor.start()
         paint()
         dispatchMain()
     }
@@ -96,57 +88,51 @@ final class DashboardController: @unchecked Sendable {
         schedulePaint()
     }
 
-    // MARK: Polling
+    // MARK: The monitor's events
 
-    private func startPolling() {
-        let timer = DispatchSource.makeTimerSource(queue: .main)
-        timer.schedule(deadline: .now(), repeating: config.interval, leeway: .milliseconds(100))
-        timer.setEventHandler { [weak self] in self?.startCycle() }
-        timer.resume()
-        pollTimer = timer
+    private func makeMonitor() -> Monitor<HostPoller> {
+        let environment = self.environment
+        let history = self.history
+        return Monitor(
+            config: firstConfig, queue: .main,
+            makePoller: { HostPoller(config: $0, environment: environment, history: history) }, hooks: alertHooks,
+            readConfig: hooks.reloadConfig, onEvent: { [weak self] in self?.handle($0) })
     }
 
-    /// A cycle still running when the next is due is not doubled: its hosts
-    /// are not probed twice; the next starts as soon as it ends, and that
-    /// cycles outlast the interval is said once.
-    private func startCycle() {
-        if hooks.reloadConfig != nil, !cycleRunning, !reloading, clientStamps.changedOnDisk {
-            reload(because: "a client pin file changed")
+    private func handle(_ event: MonitorEvent) {
+        switch event {
+        case .nextTick(let date):
+            state.nextCycleAt = date
+        case .cycleStarted(let hosts, let time):
+            state.beginCycle(total: hosts, at: time)
+        case .reports(let batch, _):
+            receive(batch)
+        case .cycleFinished(let end):
+            finishCycle(end)
+        case .cycleOverran(let interval, let time):
+            announce(
+                "a cycle outlasted the \(ConfigDuration.describe(interval)) interval (\(Self.clock(time))): "
+                    + "the next starts when it ends")
+        case .reloadRead(let newConfig, let cause):
+            let why = cause == .clientFilesChanged ? "a client pin file changed: " : ""
+            announce("\(why)configuration reloaded: \(newConfig.hosts.count) hosts from the next cycle")
+        case .reloadFailed(let error, _):
+            let problems = "\(error)".split(separator: "\n").map { $0.replacingOccurrences(of: "pinwatch: ", with: "") }
+            let more = problems.count > 1 ? " (+\(problems.count - 1) more)" : ""
+            announce("⚠ reload refused, still running the previous configuration: \(problems.first ?? "")\(more)")
+        case .reloadApplied(let newConfig):
+            state.replaceHosts(newConfig.hosts, warnDays: newConfig.warnDays, criticalDays: newConfig.criticalDays)
+            state.clients = newConfig.clients.map { ($0.name, $0.pins.format) }
         }
-        let now = Date()
-        state.nextCycleAt = now.addingTimeInterval(config.interval)
-        guard !cycleRunning else {
-            cycleDue = true
-            if !overrunAnnounced {
-                overrunAnnounced = true
-                announce(
-                    "a cycle outlasted the \(ConfigDuration.describe(config.interval)) interval (\(Self.clock(now))): "
-                        + "the next starts when it ends")
-            }
-            return
-        }
-        cycleRunning = true
-        state.beginCycle(total: poller.hosts.count, at: now)
-        // The controller lives until the process exits, so the strong
-        // capture costs nothing and keeps the callbacks simple.
-        poller.startCycle(on: .main, onReports: { batch in self.receive(batch) }, onFinish: { self.finishCycle($0) })
         schedulePaint()
     }
 
-    /// One bell per batch at most, however many hosts got worse in it;
-    /// the hooks hear of every severity transition.
+    /// One bell per batch at most, however many hosts got worse in it.
     private func receive(_ batch: HostPoller.Batch) {
         let now = Date()
         var ring = false
-        var transitions: [SeverityTransition] = []
-        for (index, report) in batch {
-            let previous = state.reports.indices.contains(index) ? state.reports[index] : nil
-            if let transition = SeverityTransition.between(previous, report, at: now) { transitions.append(transition) }
-            if state.record(report, forHost: index, at: now) { ring = true }
-        }
-        alertHooks.run(for: transitions)
+        for (index, report) in batch where state.record(report, forHost: index, at: now) { ring = true }
         if ring, bellEnabled { screen.bell() }
-        schedulePaint()
     }
 
     /// Hook outcomes go to the footer: the dashboard has no log.
@@ -159,75 +145,23 @@ final class DashboardController: @unchecked Sendable {
         }
     }
 
-    // MARK: Reload
-
     /// SIGHUP: a valid configuration takes effect on the next cycle and
     /// hosts that stay keep their state; an invalid one is refused and the
     /// running one stays.
-    private func reload(because cause: String? = nil) {
-        guard let read = hooks.reloadConfig else {
-            announce("nothing to reload: the demo has no configuration file")
-            return
-        }
-        guard !reloading else { return }
-        reloading = true
-        // Off the main queue, so a slow pin-list URL never freezes the screen.
-        DispatchQueue.global(qos: .userInitiated).async {
-            let outcome = Result { try read() }
-            DispatchQueue.main.async { [weak self] in self?.finishReload(outcome, cause: cause) }
-        }
+    private func reload() {
+        if !monitor.requestReload() { announce("nothing to reload: the demo has no configuration file") }
     }
 
-    private func finishReload(_ outcome: Result<Config, Error>, cause: String?) {
-        reloading = false
-        switch outcome {
-        case .success(let newConfig):
-            pendingConfig = newConfig
-            clientStamps = ClientSourceStamps(newConfig)
-            if !cycleRunning { applyPendingConfig() }
-            let why = cause.map { "\($0): " } ?? ""
-            announce("\(why)configuration reloaded: \(newConfig.hosts.count) hosts from the next cycle")
-        case .failure(let error):
-            // Retried when a file changes again or on SIGHUP, not every cycle.
-            clientStamps = ClientSourceStamps(config)
-            let problems = "\(error)".split(separator: "\n").map { $0.replacingOccurrences(of: "pinwatch: ", with: "") }
-            let more = problems.count > 1 ? " (+\(problems.count - 1) more)" : ""
-            announce("⚠ reload refused, still running the previous configuration: \(problems.first ?? "")\(more)")
-        }
-    }
-
-    private func applyPendingConfig() {
-        guard let newConfig = pendingConfig else { return }
-        pendingConfig = nil
-        let intervalChanged = newConfig.interval != config.interval
-        poller = HostPoller(config: newConfig, environment: environment, history: history)
-        alertHooks.replaceHooks(newConfig.hooks)
-        state.replaceHosts(newConfig.hosts, warnDays: newConfig.warnDays, criticalDays: newConfig.criticalDays)
-        state.clients = newConfig.clients.map { ($0.name, $0.pins.format) }
-        if intervalChanged {
-            pollTimer?.schedule(deadline: .now() + newConfig.interval, repeating: newConfig.interval, leeway: .milliseconds(100))
-            state.nextCycleAt = Date().addingTimeInterval(newConfig.interval)
-        }
-        schedulePaint()
-    }
-
-    private func finishCycle(_ outcome: HostPoller.CycleOutcome) {
-        cycleRunning = false
-        completedCycles += 1
-        state.finishCycle(at: Date())
-        if outcome.failed {
-            let what = outcome.shortages.keys.map(\.rawValue).sorted().joined(separator: " and ")
+    private func finishCycle(_ end: MonitorEvent.CycleEnd) {
+        state.finishCycle(at: end.finishedAt)
+        if end.outcome.failed {
+            let what = end.outcome.shortages.keys.map(\.rawValue).sorted().joined(separator: " and ")
             announce(
-                "⚠ cycle failed: pinwatch ran out of \(what); \(outcome.shortages.values.reduce(0, +)) hosts keep their previous results")
+                "⚠ cycle failed: pinwatch ran out of \(what); \(end.outcome.shortages.values.reduce(0, +)) hosts keep their previous results"
+            )
         }
-        hooks.cycleFinished?(completedCycles, self)
+        hooks.cycleFinished?(end.number, self)
         announceHookQueue()
-        applyPendingConfig()
-        if cycleDue {
-            cycleDue = false
-            startCycle()
-        }
-        schedulePaint()
     }
 
     /// Once a cycle at most, when hook runs were merged or dropped since.
@@ -243,11 +177,7 @@ final class DashboardController: @unchecked Sendable {
 
     /// `r`: a cycle now, and the regular ones counted from now.
     private func refreshNow() {
-        guard !cycleRunning else {
-            announce("a cycle is already running")
-            return
-        }
-        pollTimer?.schedule(deadline: .now(), repeating: config.interval, leeway: .milliseconds(100))
+        if !monitor.refreshNow() { announce("a cycle is already running") }
     }
 
     // MARK: Input

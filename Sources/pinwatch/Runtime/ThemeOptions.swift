@@ -1,5 +1,7 @@
 import Foundation
 import PinwatchCore
+import PinwatchMonitor
+import PinwatchSystem
 import PinwatchUI
 
 /// Loads the theme a command asked for, falling back to `mono` where colour

@@ -1,5 +1,7 @@
 import Foundation
 import PinwatchCore
+import PinwatchMonitor
+import PinwatchSystem
 
 /// The only place that asks whether a stream is a terminal and how wide it is.
 enum TTY {

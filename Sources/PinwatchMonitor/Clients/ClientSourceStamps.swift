@@ -2,7 +2,7 @@ import Foundation
 import PinwatchCore
 
 /// The modification times of the client pin files a configuration reads,
-/// so the dashboard re-reads them when an app's pins change on disk.
+/// so the Monitor reads them again when an app's pins change on disk.
 public struct ClientSourceStamps: Equatable, Sendable {
     private var stamps: [String: Date?]
 

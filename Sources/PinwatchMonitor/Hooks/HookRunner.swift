@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import PinwatchCore
+import PinwatchSystem
 
 /// Runs the configured hooks for severity transitions, off the polling
 /// path: one runner for the life of the process (a reload changes its

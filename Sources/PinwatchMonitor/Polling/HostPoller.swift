@@ -1,6 +1,8 @@
 import Dispatch
 import Foundation
 import PinwatchCore
+import PinwatchProbe
+import PinwatchSystem
 
 /// The one poll pipeline: configured hosts → probe targets → engine →
 /// verdicts → reports, used by every command that polls (`snapshot`,

@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 
-@testable import PinwatchCore
+@testable import PinwatchSystem
 
 final class ProcessEnvironmentTests: XCTestCase {
     /// Read from `environ` directly, it must say what Foundation says.

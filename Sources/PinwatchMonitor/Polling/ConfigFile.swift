@@ -1,6 +1,8 @@
 import Foundation
 import PinwatchCore
 import PinwatchImport
+import PinwatchProbe
+import PinwatchSystem
 
 /// Finds and loads the configuration every command uses (DESIGN §4's
 /// lookup order), with certificate files read through OpenSSL, and keeps
@@ -43,7 +45,9 @@ package enum ConfigFile {
             certificateDigests: { try CertificateReader.certificateDigests(inFile: $0) },
             clientReader: { source throws(ClientSourceError) in
                 try (offline ? offlineClientSources : clientSources).read(source)
-            })
+            },
+            readText: { path, limit throws(RegularFile.ReadError) in try RegularFile.readText(path, limit: limit) },
+            currentDirectory: cwd)
         do {
             return try loader.load(path: path).keepingShard(shard)
         } catch {
