@@ -54,8 +54,11 @@ public struct ConfigLoader: Sendable {
             throw ConfigError(problems: [YAMLSyntaxProblem.problem(for: error, file: path, text: yaml)])
         }
         let config = parser.parse(root)
-        if !parser.problems.isEmpty {
-            throw ConfigError(problems: parser.problemsInFileOrder)
+        // A catalogue filled while parsing is checked here; one attached
+        // later is checked by `Config.attaching(catalogue:)`.
+        let unknownProviders = config.catalogue == .empty ? [] : config.providerProblems()
+        if !parser.problems.isEmpty || !unknownProviders.isEmpty {
+            throw ConfigError(problems: (parser.problems + unknownProviders).sorted { $0.line < $1.line })
         }
         return config
     }
