@@ -120,6 +120,9 @@ public enum JSONReport {
         fields.field("changes_24h", report.history?.changesLast24Hours)
         fields.field("renewal_estimate", report.history?.renewal.map(renewal) ?? .null)
         fields.field("clients", JSONValue.array(report.clients.map(client)))
+        fields.field("next_chains", NextChainsJSON.chains(report.nextChains))
+        fields.field("survives", NextChainsJSON.summary(report.nextChains))
+        fields.field("recommended_pins", NextChainsJSON.recommended(report.nextChains))
         fields.objects("chain", report.levels, writeLevel)
     }
 
@@ -146,6 +149,7 @@ public enum JSONReport {
                         ])
                     })
             ),
+            ("survives", NextChainsJSON.summary(verdict.report.nextChains)),
         ])
     }
 
