@@ -69,7 +69,13 @@ public enum JSONReport {
         let out = JSONBytes()
         JSONObjectWriter.write(to: out, depth: 0) { fields in
             writeHost(report, to: &fields)
-            fields.field("stanza", chain.isEmpty ? .null : .string("hosts:\n" + PinStanza.yaml(for: report.config, chain: chain)))
+            fields.field(
+                "stanza",
+                chain.isEmpty
+                    ? .null
+                    : .string(
+                        "hosts:\n"
+                            + PinStanza.yaml(for: report.config, chain: chain, recommended: report.nextChains?.recommended ?? [])))
         }
         return out.text + "\n"
     }
