@@ -58,7 +58,10 @@ public struct ConfigLoader: Sendable {
         // later is checked by `Config.attaching(catalogue:)`.
         let unknownProviders = config.catalogue == .empty ? [] : config.providerProblems()
         if !parser.problems.isEmpty || !unknownProviders.isEmpty {
-            throw ConfigError(problems: (parser.problems + unknownProviders).sorted { $0.line < $1.line })
+            let all = parser.problemsInFileOrder + unknownProviders
+            // Stable: problems on one line keep the order they were found in.
+            let ordered = all.enumerated().sorted { ($0.element.line, $0.offset) < ($1.element.line, $1.offset) }.map(\.element)
+            throw ConfigError(problems: ordered)
         }
         return config
     }
