@@ -58,7 +58,7 @@ final class ServeTests: LocalFleetTestCase {
         let contrib = Self.repository.appendingPathComponent("contrib/prometheus")
         let rules = try promtool(["check", "rules", contrib.appendingPathComponent("pinwatch.rules.yml").path])
         XCTAssertEqual(rules.status, 0, rules.output)
-        XCTAssertTrue(rules.output.contains("SUCCESS: 10 rules found"), rules.output)
+        XCTAssertTrue(rules.output.contains("SUCCESS: 11 rules found"), rules.output)
         let config = try promtool(["check", "config", contrib.appendingPathComponent("prometheus.yml").path])
         XCTAssertEqual(config.status, 0, config.output)
         XCTAssertTrue(config.output.contains("SUCCESS: 1 rule files found"), config.output)
@@ -83,6 +83,16 @@ final class ServeTests: LocalFleetTestCase {
         let outcome = try SpawnedCommand.run(amtool, ["check-config", file.path])
         XCTAssertEqual(outcome.status, 0, outcome.output)
         XCTAssertTrue(outcome.output.contains("4 inhibit rules"), outcome.output)
+        // Issue 26: a next-chain risk opens a ticket; it pages no one.
+        for (labels, receiver, other) in [
+            (["severity=ticket", "alertname=PinnedClientsBreakOnNextChain"], "tickets", "on-call"),
+            (["severity=warning", "alertname=PinnedClientsBreakAtNextLeafRenewal"], "on-call", "tickets"),
+        ] {
+            let route = try SpawnedCommand.run(amtool, ["config", "routes", "test", "--config.file", file.path] + labels)
+            XCTAssertEqual(route.status, 0, route.output)
+            XCTAssertTrue(route.output.contains(receiver), route.output)
+            XCTAssertFalse(route.output.contains(other), route.output)
+        }
     }
 
     // MARK: Metrics

@@ -92,6 +92,13 @@ public enum ClientLint {
             for (pin, matched) in zip(pins, matchedLevels) where matched.isEmpty && !dynamic {
                 findings.append(finding(.info, "\(pin.text) matches no certificate of the live chain (a backup, or stale)"))
             }
+            if let nextChains = verdict.report.nextChains, NextChainText.breaksBeyondRenewal(nextChains) {
+                let add = nextChains.recommended.map { "\($0.pin) (\($0.subject))" }.joined(separator: ", ")
+                findings.append(
+                    finding(
+                        .warning,
+                        "a next chain breaks this release (\(NextChainText.survival(nextChains)))" + (add.isEmpty ? "" : "; add \(add)")))
+            }
             if !verdict.enforced {
                 findings.append(finding(.info, "not enforced: failures are reported, connections go on"))
             }

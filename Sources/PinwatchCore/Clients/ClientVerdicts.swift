@@ -42,10 +42,13 @@ public enum ClientVerdicts {
     /// client's verdict becomes the host's, named in the reason: the
     /// table must not say ok while a shipped release breaks.
     public static func apply(
-        to report: HostReport, clients: [ClientPolicy], now: Date, warnDays: Int, criticalDays: Int
+        to report: HostReport, clients: [ClientPolicy], now: Date, warnDays: Int, criticalDays: Int,
+        catalogue: Catalogue = .empty
     ) -> HostReport {
         guard !clients.isEmpty else { return report }
-        let verdicts = clients.compactMap { verdict(of: $0, on: report, now: now, warnDays: warnDays, criticalDays: criticalDays) }
+        let verdicts = clients.compactMap {
+            verdict(of: $0, on: report, now: now, warnDays: warnDays, criticalDays: criticalDays, catalogue: catalogue)
+        }
         guard !verdicts.isEmpty else { return report }
         var combined = report
         let worst = verdicts.max { $0.report.severity.rank < $1.report.severity.rank } ?? verdicts[0]
@@ -61,7 +64,8 @@ public enum ClientVerdicts {
 
     /// `client`'s view of `report`'s host, nil when it does not pin it.
     public static func verdict(
-        of client: ClientPolicy, on report: HostReport, now: Date, warnDays: Int, criticalDays: Int
+        of client: ClientPolicy, on report: HostReport, now: Date, warnDays: Int, criticalDays: Int,
+        catalogue: Catalogue = .empty
     ) -> ClientHostVerdict? {
         let rules = client.rules(for: report.config.serverName)
         guard !rules.isEmpty else { return nil }
@@ -69,7 +73,8 @@ public enum ClientVerdicts {
         var host = report.config
         host.pins = PinSet(auto: inForce.flatMap(\.pins))
         host.pinsetName = nil
-        let plain = Verdict.report(for: host, result: report.result, now: now, warnDays: warnDays, criticalDays: criticalDays)
+        let plain = Verdict.report(
+            for: host, result: report.result, now: now, warnDays: warnDays, criticalDays: criticalDays, catalogue: catalogue)
         var status = plain.status
         var alerts = plain.alerts
         let expires = inForce.compactMap(\.expiration).min()

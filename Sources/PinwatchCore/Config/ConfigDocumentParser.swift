@@ -88,8 +88,8 @@ struct ConfigDocumentParser: NodeReading {
         if let node = values["theme"], let value = string(node, key: "theme") { config.theme = theme(value) }
         if let node = values["trust"], let value = trust(node, key: "trust") { config.trust = value }
         if let node = values["proxy"], let value = proxy(node) { config.proxy = value }
-        if let node = values["pinsets"] { config.pinsets = pinsets(node) }
-        if let node = values["hosts"] { config.hosts = hosts(node, defaults: config) }
+        if let node = values["pinsets"] { pinsets(node, into: &config) }
+        if let node = values["hosts"] { config.hosts = hosts(node, defaults: &config) }
         if let node = values["clients"] {
             config.clientSources = clientSources(node)
             // Only a configuration valid so far is worth reading sources for.

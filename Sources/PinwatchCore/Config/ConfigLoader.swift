@@ -70,8 +70,14 @@ public struct ConfigLoader: Sendable {
             throw ConfigError(problems: [YAMLSyntaxProblem.problem(for: error, file: path, text: yaml)])
         }
         let config = parser.parse(root)
-        if !parser.problems.isEmpty {
-            throw ConfigError(problems: parser.problemsInFileOrder)
+        // A catalogue filled while parsing is checked here; one attached
+        // later is checked by `Config.attaching(catalogue:)`.
+        let unknownProviders = config.catalogue == .empty ? [] : config.providerProblems()
+        if !parser.problems.isEmpty || !unknownProviders.isEmpty {
+            let all = parser.problemsInFileOrder + unknownProviders
+            // Stable: problems on one line keep the order they were found in.
+            let ordered = all.enumerated().sorted { ($0.element.line, $0.offset) < ($1.element.line, $1.offset) }.map(\.element)
+            throw ConfigError(problems: ordered)
         }
         return config
     }

@@ -12,13 +12,13 @@ extension ConfigDocumentParser {
 
     /// `hosts:`, in configuration order; duplicates found with a set so
     /// that 10,000 hosts stay linear.
-    mutating func hosts(_ node: Node, defaults: Config) -> [HostConfig] {
+    mutating func hosts(_ node: Node, defaults: inout Config) -> [HostConfig] {
         guard let items = list(node, key: "hosts") else { return [] }
         var hosts: [HostConfig] = []
         hosts.reserveCapacity(items.count)
         var firstSeen: [HostIdentity: (index: Int, line: Int)] = [:]
         for (index, item) in items.enumerated() {
-            guard let host = host(item, key: "hosts[\(index)]", defaults: defaults) else { continue }
+            guard let host = host(item, key: "hosts[\(index)]", defaults: &defaults) else { continue }
             let identity = HostIdentity(
                 host: host.host.lowercased(), port: host.port, serverName: host.serverName.lowercased(),
                 connect: host.connectAddress?.lowercased() ?? "")
@@ -44,7 +44,7 @@ extension ConfigDocumentParser {
         return name
     }
 
-    private mutating func host(_ node: Node, key: @autoclosure () -> String, defaults: Config) -> HostConfig? {
+    private mutating func host(_ node: Node, key: @autoclosure () -> String, defaults: inout Config) -> HostConfig? {
         guard let pairs = mapping(node, key: key()) else { return nil }
         var hostNode: Node?
         var portNode: Node?
@@ -53,6 +53,7 @@ extension ConfigDocumentParser {
         var pinsetNode: Node?
         var pinsNode: Node?
         var trustNode: Node?
+        var providerNode: Node?
         for pair in pairs {
             switch pair.key {
             case "host": hostNode = pair.value
@@ -62,6 +63,7 @@ extension ConfigDocumentParser {
             case "pinset": pinsetNode = pair.value
             case "pins": pinsNode = pair.value
             case "trust": trustNode = pair.value
+            case "provider": providerNode = pair.value
             default: report(pair.keyNode, key: "\(key()).\(pair.key)", "unknown key")
             }
         }
@@ -111,9 +113,14 @@ extension ConfigDocumentParser {
             if let set = defaults.pinsets[setName] {
                 entry.pinsetName = setName
                 entry.pins = entry.pins.merged(with: set)
+                entry.provider = defaults.pinsetProviders[setName]
             } else {
                 report(node, key: "\(key()).pinset", "\(owner): unknown pinset \(EchoedInput.quoted(setName))")
             }
+        }
+        // The host's own provider wins over its pin set's.
+        if let node = providerNode, let name = provider(node, key: "\(key()).provider", into: &defaults) {
+            entry.provider = name
         }
         // A host whose own values are broken is left out of duplicate
         // detection: its identity is not known.

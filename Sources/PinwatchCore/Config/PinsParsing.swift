@@ -1,30 +1,60 @@
 import Yams
 
 extension ConfigDocumentParser {
-    /// `pinsets:`: name → `{ca: [...], leaf: [...]}`.
-    mutating func pinsets(_ node: Node) -> [String: PinSet] {
-        guard !isNull(node), let pairs = mapping(node, key: "pinsets") else { return [:] }
-        var sets: [String: PinSet] = [:]
+    /// `pinsets:`: name → `{ca: [...], leaf: [...], provider: NAME}`.
+    mutating func pinsets(_ node: Node, into config: inout Config) {
+        guard !isNull(node), let pairs = mapping(node, key: "pinsets") else { return }
         for pair in pairs {
             // Kept even when some pins are bad, so hosts using it do not
             // also report an unknown pinset.
-            sets[pair.key] = pinSet(pair.value, key: "pinsets.\(pair.key)", owner: "pinset \(pair.key)")
+            var providerNode: Node?
+            config.pinsets[pair.key] = pinSet(
+                pair.value, key: "pinsets.\(pair.key)", owner: "pinset \(pair.key)", provider: &providerNode)
+            if let providerNode, let name = provider(providerNode, key: "pinsets.\(pair.key).provider", into: &config) {
+                config.pinsetProviders[pair.key] = name
+            }
         }
-        return sets
+    }
+
+    /// `provider: NAME`, remembered with its place: whether the catalogue
+    /// knows it is checked once the catalogue is loaded.
+    mutating func provider(_ node: Node, key: String, into config: inout Config) -> String? {
+        guard let name = string(node, key: key) else { return nil }
+        guard !name.isEmpty else {
+            report(node, key: key, "give the name of a provider of the catalogue (pinwatch catalogue lists them)")
+            return nil
+        }
+        config.providerReferences.append(ProviderReference(name: name, file: file, line: line(of: node), key: key))
+        return name
     }
 
     /// `{ca: [...], leaf: [...], auto: [...]}` with `owner` ("host x" /
     /// "pinset y") named in pin messages.
     mutating func pinSet(_ node: Node, key: String, owner: String) -> PinSet {
+        var unused: Node?
+        return pinSet(node, key: key, owner: owner, provider: &unused, acceptsProvider: false)
+    }
+
+    /// A pin set that may name its `provider:` (a `pinsets:` entry; a
+    /// host's own `pins:` may not: the host has its own key).
+    mutating func pinSet(
+        _ node: Node, key: String, owner: String, provider: inout Node?, acceptsProvider: Bool = true
+    ) -> PinSet {
         var set = PinSet()
         guard !isNull(node), let pairs = mapping(node, key: key) else { return set }
         for pair in pairs {
+            if pair.key == "provider", acceptsProvider {
+                provider = pair.value
+                continue
+            }
             if pair.key == "auto" {
                 set.auto += pinList(pair.value, key: "\(key).auto", owner: owner)
                 continue
             }
             guard let tier = PinTier(rawValue: pair.key) else {
-                report(pair.keyNode, key: "\(key).\(pair.key)", "unknown key (expected ca, leaf or auto)")
+                report(
+                    pair.keyNode, key: "\(key).\(pair.key)",
+                    acceptsProvider ? "unknown key (expected ca, leaf, auto or provider)" : "unknown key (expected ca, leaf or auto)")
                 continue
             }
             let pins = pinList(pair.value, key: "\(key).\(tier.rawValue)", owner: owner)

@@ -65,6 +65,7 @@ public final class PrometheusRenderer {
     private var levelNotAfter = ExpositionBuffer(capacity: 0)
     private var levelInfo = ExpositionBuffer(capacity: 0)
     private var pinMatch = ExpositionBuffer(capacity: 0)
+    private var nextChains = ExpositionBuffer(capacity: 0)
     private var duration = ExpositionBuffer(capacity: 0)
     private var errors = ExpositionBuffer(capacity: 0)
 
@@ -77,7 +78,7 @@ public final class PrometheusRenderer {
         // keeps the copying (and reference counting) to one per host.
         let buffers = [
             \PrometheusRenderer.status, \.severity, \.reason, \.alerts, \.notAfter, \.deprecatedNotAfter, \.levelNotAfter, \.levelInfo,
-            \.pinMatch, \.duration, \.errors,
+            \.pinMatch, \.nextChains, \.duration, \.errors,
         ]
         for buffer in buffers {
             self[keyPath: buffer].bytes.removeAll(keepingCapacity: true)
@@ -155,6 +156,14 @@ public final class PrometheusRenderer {
                 pinMatch.append(string: tier.rawValue)
                 pinMatch.append(level.matches.contains { $0.tier == tier } ? "\"} 1\n" : "\"} 0\n")
             }
+            if let judged = report.nextChains {
+                // Absent, not 0, where the catalogue cannot judge: an
+                // unknown is not a break to alert on.
+                for scenario in NextChainScenario.allCases {
+                    guard let survives = judged.survives(scenario) else { continue }
+                    nextChains.sample("pinwatch_next_chain_survives", labels, "scenario", scenario.rawValue, survives ? 1 : 0)
+                }
+            }
             duration.sample("pinwatch_probe_duration_seconds", labels, nil, nil, max(0, report.result.elapsed))
             if let failure = report.result.failure {
                 errorCounts[failure.kind, default: 0] += 1
@@ -165,7 +174,7 @@ public final class PrometheusRenderer {
         var out = ExpositionBuffer(
             capacity: 4_096 + status.bytes.count + severity.bytes.count + reason.bytes.count + alerts.bytes.count + notAfter.bytes.count
                 + deprecatedNotAfter.bytes.count + levelNotAfter.bytes.count + levelInfo.bytes.count + pinMatch.bytes.count
-                + duration.bytes.count + errors.bytes.count)
+                + nextChains.bytes.count + duration.bytes.count + errors.bytes.count)
         out.family("pinwatch_host_status", "gauge", "Status of each host: 1 for the status it has now, 0 for the others.")
         out.append(status.bytes)
         out.family(
@@ -193,6 +202,11 @@ public final class PrometheusRenderer {
             "pinwatch_pin_match", "gauge",
             "Whether a configured pin of the tier that applies matches the chain level (leaf tier at level 0, CA tier above).")
         out.append(pinMatch.bytes)
+        out.family(
+            "pinwatch_next_chain_survives", "gauge",
+            "Whether the configured pins still match the chains a renewal may land on, per scenario (absent when the catalogue cannot tell)."
+        )
+        out.append(nextChains.bytes)
         out.family("pinwatch_probe_duration_seconds", "gauge", "How long the last probe of each host took.")
         out.append(duration.bytes)
         out.family("pinwatch_probe_error", "gauge", "Hosts whose last probe failed, by kind of failure (only failed hosts are exported).")

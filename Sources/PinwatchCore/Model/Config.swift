@@ -104,6 +104,11 @@ public struct Config: Hashable, Sendable {
     /// The CA families and providers next chains are judged against: the
     /// built-in data, then `$XDG_DATA_HOME/pinwatch/catalogue/`, then `catalogue:`.
     public var catalogue: Catalogue = .empty
+    /// `provider:` of each pin set that declares one (its hosts inherit it).
+    public var pinsetProviders: [String: String] = [:]
+    /// Every `provider:` written, where it was written: checked against
+    /// the catalogue once it is known (`providerProblems`).
+    public var providerReferences: [ProviderReference] = []
 
     public init(
         path: String? = nil, interval: TimeInterval = 60, timeout: TimeInterval = 5, concurrency: Int = 32,

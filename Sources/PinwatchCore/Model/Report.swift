@@ -28,6 +28,13 @@ public enum HostAlert: String, Sendable, Codable, CaseIterable {
     case pinsExpired = "pins_expired"
     /// A client's pins (or signed-list entry) expire within `warn_days`.
     case pinsExpiring = "pins_expiring"
+    /// CA pins match only at a pooled intermediate: a renewal under a
+    /// sibling intermediate breaks pinned clients (issue 26).
+    case intermediatePool = "intermediate_pool"
+    /// The family announced a new hierarchy that no pin covers.
+    case rootTransition = "root_transition"
+    /// The host's provider may issue from a CA family no pin covers.
+    case caSwitch = "ca_switch"
 }
 
 /// A configured pin that matched one level.
@@ -105,13 +112,17 @@ public struct HostReport: Hashable, Sendable {
     public let decidedBy: String?
     /// What each client release that pins this host sees (`clients:`).
     public var clients: [ClientHostVerdict] = []
+    /// The chains the host may serve next and whether these pins survive
+    /// them; nil without pins or a chain.
+    public let nextChains: NextChains?
 
     public init(
         config: HostConfig, result: ProbeResult, status: HostStatus, matchedTiers: [PinTier],
         alerts: [HostAlert], levels: [LevelReport], leafDaysLeft: Int?, proxy: ProxyReport, history: HostHistory? = nil,
-        decidedBy: String? = nil, now: Date = Date()
+        decidedBy: String? = nil, nextChains: NextChains? = nil, now: Date = Date()
     ) {
         self.decidedBy = decidedBy
+        self.nextChains = nextChains
         self.config = config
         self.result = result
         self.status = status
@@ -125,7 +136,7 @@ public struct HostReport: Hashable, Sendable {
         self.history = history
         let assessment = Verdict.assess(
             status: status, alerts: alerts, result: result, expiry: earliestExpiry, proxy: proxy, history: history, now: now,
-            matchedTiers: matchedTiers)
+            matchedTiers: matchedTiers, levels: levels, nextChains: nextChains)
         severity = assessment.severity
         headline = assessment.headline
         reason = decidedBy.map { "\($0): \(assessment.reason)" } ?? assessment.reason
@@ -154,7 +165,7 @@ public struct HostReport: Hashable, Sendable {
         var copy = HostReport(
             config: config, result: result, status: status, matchedTiers: status == .unpinned ? [] : matchedTiers,
             alerts: alerts ?? self.alerts, levels: levels, leafDaysLeft: leafDaysLeft, proxy: proxy, history: history,
-            decidedBy: decidedBy ?? self.decidedBy, now: now)
+            decidedBy: decidedBy ?? self.decidedBy, nextChains: nextChains, now: now)
         copy.clients = clients
         return copy
     }
@@ -167,7 +178,8 @@ public struct HostReport: Hashable, Sendable {
         if history.caKeysChanged, status != .error, !alerts.contains(.chainChanged) { alerts.append(.chainChanged) }
         var copy = HostReport(
             config: config, result: result, status: status, matchedTiers: matchedTiers, alerts: alerts, levels: levels,
-            leafDaysLeft: leafDaysLeft, proxy: proxy, history: history, decidedBy: decidedBy, now: now)
+            leafDaysLeft: leafDaysLeft, proxy: proxy, history: history, decidedBy: decidedBy,
+            nextChains: nextChains, now: now)
         copy.clients = clients
         return copy
     }

@@ -28,11 +28,16 @@ public enum ChainListing {
             out += "level \(level.level) · \(level.role.rawValue) · \(origin)\n"
             out += text(CertificateDescription(level.certificate.facts, daysLeft: level.daysLeft))
         }
+        if let nextChains = report.nextChains {
+            out += "\nnext chains (\(TerminalText.sanitize(nextChains.family ?? "CA not in the catalogue"))):\n"
+            for chain in nextChains.chains { out += "  \(NextChainText.line(chain))\n" }
+            for pin in nextChains.recommended { out += "  recommended: \(NextChainText.recommendation(pin))\n" }
+        }
         let chain = report.levels.map(\.certificate)
         if !chain.isEmpty {
             out += "\nconfig stanza (CA tier: intermediates and root; leaf tier: the leaf):\n\n"
             out += "hosts:\n"
-            out += PinStanza.yaml(for: config, chain: chain)
+            out += PinStanza.yaml(for: config, chain: chain, recommended: report.nextChains?.recommended ?? [])
         }
         return out
     }

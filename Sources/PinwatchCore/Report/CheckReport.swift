@@ -10,7 +10,11 @@ public enum CheckReport {
     /// Nagios and Icinga page with on its own.
     static let reasonCharacters = 120
 
-    public static func render(_ reports: [HostReport], warnDays: Int = 21, criticalDays: Int = 7) -> (exitCode: Int32, text: String) {
+    /// - Parameter nextChains: add which next chains each host's pins
+    ///   survive (`check --client`: what one release survives).
+    public static func render(
+        _ reports: [HostReport], warnDays: Int = 21, criticalDays: Int = 7, nextChains: Bool = false
+    ) -> (exitCode: Int32, text: String) {
         // Monitoring nothing is not fine: a truncated file must not turn paging off.
         guard !reports.isEmpty else { return unknown("no hosts configured") }
         let worst = reports.map(\.severity).max { $0.rank < $1.rank } ?? .ok
@@ -18,8 +22,8 @@ public enum CheckReport {
         var lines = [
             "PINWATCH \(state.label) - \(headline(reports, worst: worst)) | \(perfdata(reports, warnDays: warnDays, criticalDays: criticalDays))"
         ]
-        for report in worstFirst(reports) where report.severity != .ok || !report.alerts.isEmpty {
-            lines.append(longLine(report))
+        for report in worstFirst(reports) where nextChains || report.severity != .ok || !report.alerts.isEmpty {
+            lines.append(longLine(report) + (nextChains ? survival(report) : ""))
         }
         return (state.rawValue, lines.joined(separator: "\n") + "\n")
     }
@@ -61,6 +65,10 @@ public enum CheckReport {
         }
         if !report.alerts.isEmpty { line += "; alerts: " + report.alerts.map(\.rawValue).joined(separator: ", ") }
         return line
+    }
+
+    private static func survival(_ report: HostReport) -> String {
+        report.nextChains.map { "; next chains: " + clean(NextChainText.survival($0)) } ?? ""
     }
 
     /// Counts per status, then each host's days left (its chain's earliest

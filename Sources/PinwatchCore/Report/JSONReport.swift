@@ -69,7 +69,13 @@ public enum JSONReport {
         let out = JSONBytes()
         JSONObjectWriter.write(to: out, depth: 0) { fields in
             writeHost(report, to: &fields)
-            fields.field("stanza", chain.isEmpty ? .null : .string("hosts:\n" + PinStanza.yaml(for: report.config, chain: chain)))
+            fields.field(
+                "stanza",
+                chain.isEmpty
+                    ? .null
+                    : .string(
+                        "hosts:\n"
+                            + PinStanza.yaml(for: report.config, chain: chain, recommended: report.nextChains?.recommended ?? [])))
         }
         return out.text + "\n"
     }
@@ -120,6 +126,9 @@ public enum JSONReport {
         fields.field("changes_24h", report.history?.changesLast24Hours)
         fields.field("renewal_estimate", report.history?.renewal.map(renewal) ?? .null)
         fields.field("clients", JSONValue.array(report.clients.map(client)))
+        fields.field("next_chains", NextChainsJSON.chains(report.nextChains))
+        fields.field("survives", NextChainsJSON.summary(report.nextChains))
+        fields.field("recommended_pins", NextChainsJSON.recommended(report.nextChains))
         fields.objects("chain", report.levels, writeLevel)
     }
 
@@ -146,6 +155,7 @@ public enum JSONReport {
                         ])
                     })
             ),
+            ("survives", NextChainsJSON.summary(verdict.report.nextChains)),
         ])
     }
 

@@ -6,7 +6,8 @@ public enum PinStanza {
     /// Subjects come from the server: sanitising makes each a single line,
     /// and a YAML comment may hold anything else, so none can add keys.
     public static func yaml(
-        host: String, port: Int, sni: String?, connect: String? = nil, trust: TrustSource = .system, chain: [ChainCertificate]
+        host: String, port: Int, sni: String?, connect: String? = nil, trust: TrustSource = .system, chain: [ChainCertificate],
+        recommended: [RecommendedPin] = []
     ) -> String {
         var lines = ["  - host: \(scalar(host))", "    port: \(port)"]
         if let sni, sni != host { lines.append("    sni: \(scalar(sni))") }
@@ -19,9 +20,13 @@ public enum PinStanza {
         }
         lines.append("    pins:")
         let ca = chain.dropFirst()
-        if !ca.isEmpty {
+        // The pins that keep the next chains (a sibling intermediate, a new
+        // root, another CA) accepted, beside the live chain's own.
+        let backups = recommended.filter { pin in !ca.contains { PinText.sha256($0.facts.spkiSHA256) == pin.pin } }
+        if !ca.isEmpty || !backups.isEmpty {
             lines.append("      ca:")
             lines += ca.map(pinLine)
+            lines += backups.map { "        - \($0.pin)   # \(TerminalText.sanitize($0.subject)) (recommended: survives the next chains)" }
         }
         lines.append("      leaf:")
         lines.append(pinLine(chain[0]))
@@ -30,8 +35,10 @@ public enum PinStanza {
 
     /// The stanza for a configured (or inspected) host: its name, port,
     /// SNI, `connect:` and `trust:` bundle as given, and the chain's pins.
-    public static func yaml(for host: HostConfig, chain: [ChainCertificate]) -> String {
-        yaml(host: host.host, port: host.port, sni: host.serverName, connect: host.connectAddress, trust: host.trust, chain: chain)
+    public static func yaml(for host: HostConfig, chain: [ChainCertificate], recommended: [RecommendedPin] = []) -> String {
+        yaml(
+            host: host.host, port: host.port, sni: host.serverName, connect: host.connectAddress, trust: host.trust, chain: chain,
+            recommended: recommended)
     }
 
     private static func pinLine(_ certificate: ChainCertificate) -> String {

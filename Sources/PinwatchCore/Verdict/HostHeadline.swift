@@ -15,6 +15,9 @@ public enum HostHeadline: String, Sendable, Codable, CaseIterable {
     case chainChanged = "chain_changed"
     case pinsExpiring = "pins_expiring"
     case pinsExpired = "pins_expired"
+    case intermediatePool = "intermediate_pool"
+    case rootTransition = "root_transition"
+    case caSwitch = "ca_switch"
     case unpinned
 
     /// The header's order: ok, then the causes by what breaks clients

@@ -57,7 +57,8 @@ extension Verdict {
     /// names the cause the on-call acts on first.
     public static func assess(
         status: HostStatus, alerts: [HostAlert], result: ProbeResult, expiry: ChainExpiry?, proxy: ProxyReport,
-        history: HostHistory? = nil, now: Date = Date(), matchedTiers: [PinTier] = [.ca]
+        history: HostHistory? = nil, now: Date = Date(), matchedTiers: [PinTier] = [.ca], levels: [LevelReport] = [],
+        nextChains: NextChains? = nil
     ) -> HostAssessment {
         let has = Set(alerts)
         if status == .error {
@@ -129,6 +130,9 @@ extension Verdict {
         if has.contains(.expiring) {
             return HostAssessment(severity: .warning, reason: expirySentence(expiry), headline: .expiring)
         }
+        if let nextChains, let warning = NextChainReasons.warning(alerts: has, nextChains: nextChains, levels: levels) {
+            return warning
+        }
         if status == .unpinned {
             return HostAssessment(severity: .ok, reason: "no pins configured: inventory only", headline: .unpinned)
         }
@@ -136,6 +140,13 @@ extension Verdict {
             // Only a signed list's leaf fingerprints are ok on the leaf alone.
             return HostAssessment(
                 severity: .ok, reason: "the leaf certificate matches a signed-list pin: publish the next leaf's before renewing",
+                headline: .ok)
+        }
+        if let nextChains, nextChains.family == nil, NextChainReasons.matchesOnlyIntermediates(levels) {
+            // The catalogue cannot tell whether this CA rotates among
+            // intermediates: say what the pin is known to survive, no more.
+            return HostAssessment(
+                severity: .ok, reason: "an intermediate pin matches: survives leaf renewals, not a change of intermediate",
                 headline: .ok)
         }
         return HostAssessment(severity: .ok, reason: "a CA-tier pin matches: survives leaf renewals", headline: .ok)

@@ -5,7 +5,11 @@ import Foundation
 /// Pure and total, so that every output (dashboard, snapshot, check) agrees
 /// on the same facts and the truth table can be tested without sockets.
 public enum Verdict {
-    public static func report(for host: HostConfig, result: ProbeResult, now: Date, warnDays: Int, criticalDays: Int) -> HostReport {
+    /// - Parameter catalogue: the CA families the next chains are judged
+    ///   against; without it every CA is unknown beyond a leaf renewal.
+    public static func report(
+        for host: HostConfig, result: ProbeResult, now: Date, warnDays: Int, criticalDays: Int, catalogue: Catalogue = .empty
+    ) -> HostReport {
         let proxy = ProxyReport(detected: result.proxy != nil, source: result.proxy?.source, url: result.proxy?.redactedURL)
         guard result.failure == nil, !result.chain.isEmpty else {
             var alerts: [HostAlert] = []
@@ -62,10 +66,26 @@ public enum Verdict {
         }
         if reportProxy.detected { alerts.append(.proxy) }
         if reportProxy.intercepted { alerts.append(.intercepted) }
+        // An intercepted chain says nothing of what the server serves next.
+        let nextChains =
+            reportProxy.intercepted
+            ? nil : NextChainAnalysis.analyse(levels: levels, pins: host.pins, provider: host.provider, catalogue: catalogue)
+        if status == .ok, let nextChains { alerts += nextChainAlerts(nextChains) }
 
         return HostReport(
             config: host, result: result, status: status, matchedTiers: matchedTiers, alerts: alerts, levels: levels,
-            leafDaysLeft: leafDaysLeft, proxy: reportProxy)
+            leafDaysLeft: leafDaysLeft, proxy: reportProxy, nextChains: nextChains, now: now)
+    }
+
+    /// The next chains that would break clients that work today.
+    static func nextChainAlerts(_ nextChains: NextChains) -> [HostAlert] {
+        var alerts: [HostAlert] = []
+        if nextChains.survives(.leafRenewal) == true && nextChains.survives(.intermediateRotation) == false {
+            alerts.append(.intermediatePool)
+        }
+        if nextChains.survives(.rootTransition) == false { alerts.append(.rootTransition) }
+        if nextChains.survives(.caSwitch) == false { alerts.append(.caSwitch) }
+        return alerts
     }
 
     /// Every pin of every tier against the digest of its own kind: a CA pin

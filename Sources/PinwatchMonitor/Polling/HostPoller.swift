@@ -117,9 +117,12 @@ public final class HostPoller: @unchecked Sendable {
     /// probe's result gets, and `preflight`'s chain (`ServedChain`).
     public static func report(for host: HostConfig, result: ProbeResult, config: Config) -> HostReport {
         let now = Date()
-        let report = Verdict.report(for: host, result: result, now: now, warnDays: config.warnDays, criticalDays: config.criticalDays)
+        let report = Verdict.report(
+            for: host, result: result, now: now, warnDays: config.warnDays, criticalDays: config.criticalDays,
+            catalogue: config.catalogue)
         return ClientVerdicts.apply(
-            to: report, clients: config.clients, now: now, warnDays: config.warnDays, criticalDays: config.criticalDays)
+            to: report, clients: config.clients, now: now, warnDays: config.warnDays, criticalDays: config.criticalDays,
+            catalogue: config.catalogue)
     }
 }
 

@@ -29,10 +29,23 @@ enum ClientViewLayout {
             ])
             for verdict in verdicts {
                 lines.append(verdictLine(verdict, label: verdict.report.config.displayName))
+                if let survival = nextChainLine(verdict) { lines.append(survival) }
             }
             lines.append([])
         }
         return lines
+    }
+
+    /// Which next chains this release survives, under its row; none where
+    /// the catalogue knows neither the CA nor a provider (all but the leaf
+    /// renewal would read "?", and the row already says that much).
+    static func nextChainLine(_ verdict: ClientHostVerdict) -> StyledLine? {
+        guard let nextChains = verdict.report.nextChains, nextChains.family != nil || nextChains.provider != nil else { return nil }
+        let breaks = NextChainText.breaksBeyondRenewal(nextChains)
+        return [
+            Span("     next chains: ", Style(.dim)),
+            Span(NextChainText.survival(nextChains), breaks ? Style(.warn) : Style(.dim)),
+        ]
     }
 
     /// `   label   status   severity: reason`.

@@ -54,6 +54,7 @@ enum DetailLayout {
             appendLevel(level, pins: host.pins, state: state, to: &lines)
         }
         appendConfiguredPins(host.pins, to: &lines)
+        appendNextChains(of: report, to: &lines)
         appendClients(of: report, to: &lines)
         if let stanza = state.stanzaText {
             lines.append([])
@@ -158,6 +159,7 @@ enum DetailLayout {
         lines.append([Span(" clients (c: every host)", Style(.normal, bold: true))])
         for verdict in report.clients {
             lines.append(ClientViewLayout.verdictLine(verdict, label: verdict.client))
+            if let survival = ClientViewLayout.nextChainLine(verdict) { lines.append(survival) }
         }
         let findings = ClientLint.hostFindings(report)
         guard !findings.isEmpty else { return }

@@ -109,7 +109,8 @@ enum Formatting {
         case .error: return status(.error)
         case .unpinned: return status(.unpinned)
         case .expired, .intercepted: return Span("✗ \(headline.rawValue)", Style(.critical, bold: true))
-        case .expiring, .chainChanged, .pinsExpiring, .pinsExpired: return Span("⚠ \(headline.rawValue)", Style(.warn, bold: true))
+        case .expiring, .chainChanged, .pinsExpiring, .pinsExpired, .intermediatePool, .rootTransition, .caSwitch:
+            return Span("⚠ \(headline.rawValue)", Style(.warn, bold: true))
         }
     }
 

@@ -58,7 +58,8 @@ extension Pinwatch {
             }
             var reports = HostPoller(config: config, history: store).runCycle()
             if let client { reports = ClientSelection.reports(of: client, in: reports) }
-            let outcome = CheckReport.render(reports, warnDays: config.warnDays, criticalDays: config.criticalDays)
+            let outcome = CheckReport.render(
+                reports, warnDays: config.warnDays, criticalDays: config.criticalDays, nextChains: client != nil)
             Output.standardOutput(outcome.text.hasSuffix("\n") ? outcome.text : outcome.text + "\n")
             throw ExitCode(outcome.exitCode)
         }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PinwatchCore
+import PinwatchMonitor
 import PinwatchProbe
 
 extension Pinwatch {

@@ -251,7 +251,8 @@ final class DashboardController: @unchecked Sendable {
         }
         let host = report.config
         let stanza =
-            "hosts:\n" + PinStanza.yaml(for: host, chain: report.levels.map(\.certificate))
+            "hosts:\n"
+            + PinStanza.yaml(for: host, chain: report.levels.map(\.certificate), recommended: report.nextChains?.recommended ?? [])
         let bytes = screen.sendClipboard(stanza)
         state.stanzaText = stanza
         // pinwatch cannot know whether the terminal took it: say what was sent.
