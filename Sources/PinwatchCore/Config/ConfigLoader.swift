@@ -17,10 +17,16 @@ public struct ConfigLoader: Sendable {
     /// Reads `clients:` sources; nil leaves them unread (they are listed
     /// in `clientSources` only).
     private let clientReader: ClientSourceReader?
+    /// Fills `Config.catalogue`; nil leaves it empty (tests of other keys).
+    private let catalogueBuilder: CatalogueBuilder?
 
-    public init(certificateDigests: @escaping CertificateDigests, clientReader: ClientSourceReader? = nil) {
+    public init(
+        certificateDigests: @escaping CertificateDigests, clientReader: ClientSourceReader? = nil,
+        catalogueBuilder: CatalogueBuilder? = nil
+    ) {
         self.certificateDigests = certificateDigests
         self.clientReader = clientReader
+        self.catalogueBuilder = catalogueBuilder
     }
 
     /// Far more than 10,000 hosts need; a larger file is not a configuration.
@@ -53,9 +59,12 @@ public struct ConfigLoader: Sendable {
         } catch {
             throw ConfigError(problems: [YAMLSyntaxProblem.problem(for: error, file: path, text: yaml)])
         }
-        let config = parser.parse(root)
+        var config = parser.parse(root)
         if !parser.problems.isEmpty {
             throw ConfigError(problems: parser.problemsInFileOrder)
+        }
+        if let catalogueBuilder {
+            config.catalogue = try catalogueBuilder(config.catalogueSources)
         }
         return config
     }

@@ -104,6 +104,8 @@ public struct Config: Hashable, Sendable {
     /// The CA families and providers next chains are judged against: the
     /// built-in data, then `$XDG_DATA_HOME/pinwatch/catalogue/`, then `catalogue:`.
     public var catalogue: Catalogue = .empty
+    /// `catalogue:` as written (the families `catalogue` adds).
+    public var catalogueSources: [CatalogueSource] = []
 
     public init(
         path: String? = nil, interval: TimeInterval = 60, timeout: TimeInterval = 5, concurrency: Int = 32,

@@ -18,7 +18,9 @@ package enum ConfigFile {
         verify: { message, signature, key in SignedListSignature.verify(message: message, signature: signature, publicKey: key) },
         fetch: { source, limit throws(ClientSourceError) in try SignedListDownload.fetch(source, maximumBytes: limit) })
 
-    package static func load(explicit: String?, shard: Shard? = nil) throws(Failure) -> Config {
+    /// `catalogue` fills `Config.catalogue` (the front ends pass the
+    /// catalogue loader's; nil leaves it empty).
+    package static func load(explicit: String?, shard: Shard? = nil, catalogue: CatalogueBuilder? = nil) throws(Failure) -> Config {
         let environment = ProcessEnvironment.current
         let cwd = FileManager.default.currentDirectoryPath
         guard let path = ConfigLocator.locate(explicit: explicit, currentDirectory: cwd, environment: environment) else {
@@ -31,7 +33,8 @@ package enum ConfigFile {
         }
         let loader = ConfigLoader(
             certificateDigests: { try CertificateReader.certificateDigests(inFile: $0) },
-            clientReader: { source throws(ClientSourceError) in try clientSources.read(source) })
+            clientReader: { source throws(ClientSourceError) in try clientSources.read(source) },
+            catalogueBuilder: catalogue)
         do {
             return try loader.load(path: path).keepingShard(shard)
         } catch {
