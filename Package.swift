@@ -77,6 +77,14 @@ let package = Package(
             // queue and event loop, which Swift 6's checker cannot see.
             swiftSettings: [.swiftLanguageMode(.v5)] + startupSettings
         ),
+        // The CA catalogue (catalogue/, embedded by scripts/catalogue-embed),
+        // the user's newer families and `catalogue:`: parsed and verified
+        // through PinwatchProbe's certificates, no OpenSSL of its own.
+        .target(
+            name: "PinwatchCatalogue",
+            dependencies: ["PinwatchCore", "PinwatchProbe", .product(name: "Yams", package: "Yams")],
+            swiftSettings: startupSettings
+        ),
         // The history store: chains and statuses per host across restarts.
         .target(
             name: "PinwatchHistory",
@@ -99,7 +107,7 @@ let package = Package(
         .executableTarget(
             name: "pinwatch-serve",
             dependencies: [
-                "PinwatchCore", "PinwatchProbe", "PinwatchService", "PinwatchHistory",
+                "PinwatchCore", "PinwatchProbe", "PinwatchService", "PinwatchHistory", "PinwatchCatalogue",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -122,7 +130,7 @@ let package = Package(
             name: "pinwatch",
             dependencies: [
                 "PinwatchCore", "PinwatchProbe", "PinwatchService", "PinwatchUI", "PinwatchTerminal", "PinwatchHistory",
-                "PinwatchImport",
+                "PinwatchImport", "PinwatchCatalogue",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -186,6 +194,11 @@ let package = Package(
         .testTarget(
             name: "PinwatchProbeTests",
             dependencies: ["PinwatchProbe", "PinwatchCore", "PinwatchTestSupport"],
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        .testTarget(
+            name: "PinwatchCatalogueTests",
+            dependencies: ["PinwatchCatalogue", "PinwatchProbe", "PinwatchCore", "PinwatchTestSupport"],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         .testTarget(

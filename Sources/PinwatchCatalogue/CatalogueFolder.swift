@@ -1,0 +1,49 @@
+import Foundation
+import PinwatchCore
+
+/// Where a catalogue's files come from: the data built into the binary or
+/// a folder of the same layout on disk (`$XDG_DATA_HOME/pinwatch/catalogue`).
+struct CatalogueFolder: Sendable {
+    /// `built-in` or `user`: the families' `origin`.
+    let origin: String
+    /// Names the files in problems (`catalogue/letsencrypt/r10.pem`).
+    let label: @Sendable (String) -> String
+    /// Relative paths of the family descriptions (`letsencrypt/family.yaml`).
+    let familyFiles: @Sendable () -> [String]
+    let read: @Sendable (String) throws(RegularFile.ReadError) -> String
+
+    /// Far more than a family description or a certificate needs; a larger
+    /// file in the catalogue is a mistake, reported instead of read.
+    static let maximumFileBytes = 256 * 1024
+
+    static let builtIn = CatalogueFolder(
+        origin: "built-in",
+        label: { "built-in catalogue/\($0)" },
+        familyFiles: { BuiltinCatalogueData.files.keys.filter { $0.hasSuffix("/family.yaml") }.sorted() },
+        read: { path throws(RegularFile.ReadError) in
+            guard let text = BuiltinCatalogueData.files[path] else {
+                throw RegularFile.ReadError(path: "built-in catalogue/\(path)", reason: RegularFile.noSuchFile)
+            }
+            return text + "\n"
+        })
+
+    /// A folder on disk; a missing folder has no families.
+    static func disk(_ root: String) -> CatalogueFolder {
+        CatalogueFolder(
+            origin: "user",
+            label: { (root as NSString).appendingPathComponent($0) },
+            familyFiles: {
+                let names = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []
+                return names.sorted().map { "\($0)/family.yaml" }.filter {
+                    FileManager.default.fileExists(atPath: (root as NSString).appendingPathComponent($0))
+                }
+            },
+            read: { path throws(RegularFile.ReadError) in
+                try RegularFile.readText((root as NSString).appendingPathComponent(path), limit: maximumFileBytes)
+            })
+    }
+
+    var hasProviders: Bool {
+        (try? read("providers.yaml")) != nil
+    }
+}
