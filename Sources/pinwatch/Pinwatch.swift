@@ -24,7 +24,7 @@ struct Pinwatch: ParsableCommand {
         // every protocol conformance in the binary at each start.
         subcommands: [
             Watch.self, Snapshot.self, Check.self, Serve.self, History.self, Validate.self, Lint.self, Import.self, Inspect.self,
-            PinFiles.self, Demo.self,
+            PinFiles.self, CatalogueCommand.self, Demo.self,
         ],
         defaultSubcommand: Watch.self
     )
@@ -37,7 +37,8 @@ enum CommandSuggestion {
     /// walk (about a fifth of `check`'s start-up CPU). The end-to-end tests
     /// run each name `pinwatch --help` lists, so a command missing here fails.
     static let commandNames = [
-        "watch", "snapshot", "check", "serve", "history", "validate", "lint", "import", "inspect", "pin", "demo", "help", "version",
+        "watch", "snapshot", "check", "serve", "history", "validate", "lint", "import", "inspect", "pin", "catalogue", "demo", "help",
+        "version",
     ]
 
     static func problem(for word: String) -> String? {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import PinwatchCatalogue
 import PinwatchCore
 import PinwatchProbe
 
@@ -30,7 +31,8 @@ struct ConfigOptions: ParsableArguments {
     /// `load()` on plain values, for the `check` lines read without ArgumentParser.
     static func load(explicit config: String?, shard: String?) throws -> Config {
         do {
-            let loaded = try ConfigFile.load(explicit: config, shard: shard.flatMap(Shard.init(parsing:)))
+            let loaded = try ConfigFile.load(
+                explicit: config, shard: shard.flatMap(Shard.init(parsing:)), catalogue: CatalogueLoader.builder)
             for warning in loaded.clientWarnings { Output.standardError("pinwatch: \(warning)") }
             return loaded
         } catch {
