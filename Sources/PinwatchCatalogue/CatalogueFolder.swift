@@ -11,6 +11,11 @@ struct CatalogueFolder: Sendable {
     /// Relative paths of the family descriptions (`letsencrypt/family.yaml`).
     let familyFiles: @Sendable () -> [String]
     let read: @Sendable (String) throws(RegularFile.ReadError) -> String
+    /// Whether each signature is checked as the files are read. The
+    /// built-in data is checked by the tests before it is built in (and
+    /// cannot change after); checking it again at every start would cost
+    /// each command a dozen ECDSA P-384 verifications.
+    var verifiesSignatures = true
 
     /// Far more than a family description or a certificate needs; a larger
     /// file in the catalogue is a mistake, reported instead of read.
@@ -25,7 +30,14 @@ struct CatalogueFolder: Sendable {
                 throw RegularFile.ReadError(path: "built-in catalogue/\(path)", reason: RegularFile.noSuchFile)
             }
             return text + "\n"
-        })
+        }, verifiesSignatures: false)
+
+    /// The built-in data with every signature checked, for the tests.
+    static var builtInVerified: CatalogueFolder {
+        var folder = builtIn
+        folder.verifiesSignatures = true
+        return folder
+    }
 
     /// A folder on disk; a missing folder has no families.
     static func disk(_ root: String) -> CatalogueFolder {

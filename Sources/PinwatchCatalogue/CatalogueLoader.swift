@@ -21,9 +21,13 @@ public enum CatalogueLoader {
         return (home as NSString).appendingPathComponent(".local/share/pinwatch/catalogue")
     }
 
-    public static func load(sources: [CatalogueSource], userFolder: String?) throws(ConfigError) -> Catalogue {
+    /// `verifyBuiltIn` checks the built-in data's signatures too (the
+    /// tests do; a command need not, see `CatalogueFolder.verifiesSignatures`).
+    public static func load(sources: [CatalogueSource], userFolder: String?, verifyBuiltIn: Bool = false) throws(ConfigError)
+        -> Catalogue
+    {
         var problems: [ConfigProblem] = []
-        var families = read(.builtIn, problems: &problems)
+        var families = read(verifyBuiltIn ? .builtInVerified : .builtIn, problems: &problems)
         var providerFolder = CatalogueFolder.builtIn
         if let userFolder {
             let user = CatalogueFolder.disk(userFolder)
