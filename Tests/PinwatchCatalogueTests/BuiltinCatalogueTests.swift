@@ -8,7 +8,7 @@ import XCTest
 /// The built-in data: real files, embedded unchanged, every chain verified.
 final class BuiltinCatalogueTests: XCTestCase {
     private func builtIn() throws -> Catalogue {
-        try CatalogueLoader.load(sources: [], userFolder: nil)
+        try CatalogueLoader.load(sources: [], userFolder: nil, verifyBuiltIn: true)
     }
 
     func testEmbeddedDataIsTheCatalogueFolder() throws {
@@ -48,6 +48,10 @@ final class BuiltinCatalogueTests: XCTestCase {
         let cloudflare = try XCTUnwrap(catalogue.provider(named: "cloudflare"))
         XCTAssertTrue(Set(cloudflare.families).isSuperset(of: ["letsencrypt", "gts", "sslcom"]))
         XCTAssertEqual(catalogue.provider(named: "aws-acm")?.families, ["amazon"])
+        XCTAssertEqual(catalogue.family(named: "gts")?.intermediates.map(\.certificate.name), ["WR1", "WR2", "WE1", "WE2"])
+        XCTAssertEqual(
+            catalogue.family(named: "amazon")?.intermediates.map(\.certificate.name),
+            ["Amazon RSA 2048 M01", "Amazon RSA 2048 M02", "Amazon RSA 2048 M03", "Amazon RSA 2048 M04"])
     }
 
     /// Independently of the loader's own check: the OpenSSL command line.
@@ -67,7 +71,8 @@ final class BuiltinCatalogueTests: XCTestCase {
                 checked += 1
             }
         }
-        XCTAssertEqual(checked, 10 + 6 + 2)
+        // Let's Encrypt 10 + 6 + 2 cross-signs, Google Trust Services 4, Amazon 4.
+        XCTAssertEqual(checked, 10 + 6 + 2 + 4 + 4)
     }
 
     func testEachRootIsInTheSystemStoreWhereTheDataSaysSo() throws {
@@ -81,7 +86,7 @@ final class BuiltinCatalogueTests: XCTestCase {
                 if expected { inStore += 1 }
             }
         }
-        XCTAssertEqual(inStore, 2 + 4 + 4 + 5 + 4 + 2)
+        XCTAssertEqual(inStore, 2 + 5 + 4 + 5 + 4 + 2)
     }
 
     func testPinsEqualAnIndependentOpenSSLComputation() throws {
@@ -91,6 +96,7 @@ final class BuiltinCatalogueTests: XCTestCase {
             [letsEncrypt.roots[0], letsEncrypt.intermediates[0].certificate, letsEncrypt.intermediates[5].certificate]
             + [try XCTUnwrap(letsEncrypt.transitions.first?.intermediates.last?.certificate)]
             + [try XCTUnwrap(catalogue.family(named: "gts")?.roots.first)]
+            + [try XCTUnwrap(catalogue.family(named: "amazon")?.intermediates.last?.certificate)]
         for certificate in picks {
             let path = Shell.quoted(RepositoryCatalogue.path(ofLabel: certificate.file))
             let run = try Shell.run(
