@@ -68,7 +68,7 @@ public enum CatalogueListing {
     public static func showText(_ family: CatalogueFamily) -> String {
         var out = "\(clean(family.name)) — \(clean(family.displayName)) (\(family.origin))\n"
         for (role, certificate) in entries(family) {
-            out += "\n\(role): \(clean(certificate.name))\n"
+            out += "\n\(clean(role)): \(clean(certificate.name))\n"
             out += "  subject   \(clean(certificate.facts.subject))\n"
             out += "  issuer    \(clean(certificate.facts.issuer))\n"
             out += "  valid     \(DateText.day(certificate.facts.notBefore)) → \(DateText.day(certificate.facts.notAfter))\n"
