@@ -162,7 +162,7 @@ let package = Package(
         // the committed corpus (Fuzz/corpus) for the tests.
         .executableTarget(
             name: "pinwatch-fuzz",
-            dependencies: ["PinwatchCore", "PinwatchProbe", "PinwatchImport"],
+            dependencies: ["PinwatchCore", "PinwatchProbe", "PinwatchImport", "PinwatchCatalogue"],
             path: "Fuzz/pinwatch-fuzz",
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),

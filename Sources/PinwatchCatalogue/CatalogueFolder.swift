@@ -55,6 +55,19 @@ struct CatalogueFolder: Sendable {
             })
     }
 
+    /// The built-in files of one family's folder, with another description:
+    /// what the fuzz target feeds the family parser.
+    static func builtIn(family directory: String, description: String) -> CatalogueFolder {
+        CatalogueFolder(
+            origin: "user",
+            label: { "fuzz/\($0)" },
+            familyFiles: { ["\(directory)/family.yaml"] },
+            read: { path throws(RegularFile.ReadError) in
+                if path == "\(directory)/family.yaml" { return description }
+                return try builtIn.read(path)
+            })
+    }
+
     var hasProviders: Bool {
         (try? read("providers.yaml")) != nil
     }

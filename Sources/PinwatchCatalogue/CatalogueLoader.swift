@@ -60,6 +60,16 @@ public enum CatalogueLoader {
         return Catalogue(families: families, providers: providers)
     }
 
+    /// One family description read beside the built-in files of `folder`
+    /// (signatures checked): the fuzz target's way in.
+    package static func family(description: String, beside folder: String) -> (
+        family: CatalogueFamily?, problems: [ConfigProblem]
+    ) {
+        var problems: [ConfigProblem] = []
+        let families = read(.builtIn(family: folder, description: description), problems: &problems)
+        return (families.first, problems)
+    }
+
     private static func read(_ folder: CatalogueFolder, problems: inout [ConfigProblem]) -> [CatalogueFamily] {
         var families: [CatalogueFamily] = []
         for path in folder.familyFiles() {
