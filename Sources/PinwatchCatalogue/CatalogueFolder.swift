@@ -20,6 +20,7 @@ struct CatalogueFolder: Sendable {
     /// Far more than a family description or a certificate needs; a larger
     /// file in the catalogue is a mistake, reported instead of read.
     static let maximumFileBytes = 256 * 1024
+    static let maximumFamilies = 1000
 
     static let builtIn = CatalogueFolder(
         origin: "built-in",
@@ -46,7 +47,8 @@ struct CatalogueFolder: Sendable {
             label: { (root as NSString).appendingPathComponent($0) },
             familyFiles: {
                 let names = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []
-                return names.sorted().map { "\($0)/family.yaml" }.filter {
+                // Far more families than exist in public; a larger folder is a mistake.
+                return names.sorted().prefix(maximumFamilies).map { "\($0)/family.yaml" }.filter {
                     FileManager.default.fileExists(atPath: (root as NSString).appendingPathComponent($0))
                 }
             },

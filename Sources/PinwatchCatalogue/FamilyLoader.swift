@@ -99,8 +99,9 @@ struct FamilyLoader {
         let published = values["published"].flatMap { yaml.string($0, key: "\(key).published") }
         guard var read = readFile(file, node: values["file"], key: "\(key).file") else { return nil }
         read.entry.published = published
-        // A root is in the store unless the description says otherwise.
-        read.entry.inSystemStore = inSystemStore ?? (role == .root ? true : nil)
+        // A built-in root is in the store unless its description says
+        // otherwise (the tests hold the data to it); a user's says nothing.
+        read.entry.inSystemStore = inSystemStore ?? (role == .root && folder.origin == "built-in" ? true : nil)
         let issuerKey = role == .intermediate ? "root" : "signed_by"
         if role != .root, values[issuerKey] == nil {
             yaml.report(node, key: key, "needs \(issuerKey): the file of the root that signed \(file)")
