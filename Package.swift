@@ -86,6 +86,14 @@ let package = Package(
             // queue and event loop, which Swift 6's checker cannot see.
             swiftSettings: [.swiftLanguageMode(.v5)] + startupSettings
         ),
+        // The CA catalogue (catalogue/, embedded by scripts/catalogue-embed),
+        // the user's newer families and `catalogue:`: parsed and verified
+        // through PinwatchProbe's certificates, no OpenSSL of its own.
+        .target(
+            name: "PinwatchCatalogue",
+            dependencies: ["PinwatchCore", "PinwatchProbe", .product(name: "Yams", package: "Yams"), "PinwatchSystem"],
+            swiftSettings: startupSettings
+        ),
         // The history store: chains and statuses per host across restarts.
         .target(
             name: "PinwatchHistory",
@@ -117,7 +125,7 @@ let package = Package(
         .executableTarget(
             name: "pinwatch-serve",
             dependencies: [
-                "PinwatchCore", "PinwatchSystem", "PinwatchProbe", "PinwatchMonitor", "PinwatchService", "PinwatchHistory",
+                "PinwatchCore", "PinwatchSystem", "PinwatchProbe", "PinwatchMonitor", "PinwatchService", "PinwatchHistory", "PinwatchCatalogue",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -140,7 +148,7 @@ let package = Package(
             name: "pinwatch",
             dependencies: [
                 "PinwatchCore", "PinwatchSystem", "PinwatchProbe", "PinwatchMonitor", "PinwatchService", "PinwatchUI",
-                "PinwatchTerminal", "PinwatchHistory", "PinwatchImport",
+                "PinwatchTerminal", "PinwatchHistory", "PinwatchImport", "PinwatchCatalogue",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -172,7 +180,7 @@ let package = Package(
         // the committed corpus (Fuzz/corpus) for the tests.
         .executableTarget(
             name: "pinwatch-fuzz",
-            dependencies: ["PinwatchCore", "PinwatchProbe", "PinwatchImport"],
+            dependencies: ["PinwatchCore", "PinwatchProbe", "PinwatchImport", "PinwatchCatalogue"],
             path: "Fuzz/pinwatch-fuzz",
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
@@ -210,6 +218,11 @@ let package = Package(
         .testTarget(
             name: "PinwatchMonitorTests",
             dependencies: ["PinwatchMonitor", "PinwatchSystem", "PinwatchCore"],
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        .testTarget(
+            name: "PinwatchCatalogueTests",
+            dependencies: ["PinwatchCatalogue", "PinwatchProbe", "PinwatchCore", "PinwatchTestSupport"],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         .testTarget(

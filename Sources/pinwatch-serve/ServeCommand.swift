@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import Glibc
 import Logging
+import PinwatchCatalogue
 import PinwatchCore
 import PinwatchHistory
 import PinwatchMonitor
@@ -105,7 +106,7 @@ struct ServeCommand: ParsableCommand {
     }
 
     private func load() throws(ConfigFile.Failure) -> Config {
-        try ConfigFile.load(explicit: config, shard: shard.flatMap(Shard.init(parsing:)))
+        try ConfigFile.load(explicit: config, shard: shard.flatMap(Shard.init(parsing:)), catalogue: CatalogueLoader.builder)
     }
 
     private static func fail(_ lines: [String]) -> Never {

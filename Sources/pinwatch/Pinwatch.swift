@@ -24,7 +24,7 @@ struct Pinwatch: ParsableCommand {
         // every protocol conformance in the binary at each start.
         subcommands: [
             Watch.self, Snapshot.self, Check.self, Serve.self, History.self, Validate.self, Lint.self, Import.self, Inspect.self,
-            PinFiles.self, Preflight.self, Demo.self,
+            PinFiles.self, Preflight.self, CatalogueCommand.self, Demo.self,
         ],
         defaultSubcommand: Watch.self
     )
@@ -37,7 +37,7 @@ enum CommandSuggestion {
     /// walk (about a fifth of `check`'s start-up CPU). The end-to-end tests
     /// run each name `pinwatch --help` lists, so a command missing here fails.
     static let commandNames = [
-        "watch", "snapshot", "check", "serve", "history", "validate", "lint", "import", "inspect", "pin", "preflight", "demo", "help",
+        "watch", "snapshot", "check", "serve", "history", "validate", "lint", "import", "inspect", "pin", "preflight", "catalogue", "demo", "help",
         "version",
     ]
 

@@ -39,7 +39,7 @@ struct ConfigDocumentParser: NodeReading {
     static let topLevelKeys: Set<String> = [
         "interval", "timeout", "concurrency", "warn_days", "critical_days", "theme", "trust", "proxy",
         "pinsets", "hosts", "listen", "shard", "hooks", "state", "history_days", "clients",
-        "probe_targets",
+        "probe_targets", "catalogue",
     ]
 
     mutating func parse(_ root: Node?) -> Config {
@@ -122,6 +122,7 @@ struct ConfigDocumentParser: NodeReading {
             }
         }
         if let node = values["hooks"] { config.hooks = hooks(node) }
+        if let node = values["catalogue"] { config.catalogueSources = catalogueSources(node) }
         return config
     }
 

@@ -24,15 +24,19 @@ public struct ConfigLoader: Sendable {
     /// The process's directory, for a configuration named without a
     /// folder: given, because Core does not ask the system.
     private let currentDirectory: String
+    /// Fills `Config.catalogue`; nil leaves it empty (tests of other keys).
+    private let catalogueBuilder: CatalogueBuilder?
 
     public init(
         certificateDigests: @escaping CertificateDigests, clientReader: ClientSourceReader? = nil,
-        readText: RegularFile.TextReader? = nil, currentDirectory: String = "."
+        readText: RegularFile.TextReader? = nil, currentDirectory: String = ".",
+        catalogueBuilder: CatalogueBuilder? = nil
     ) {
         self.certificateDigests = certificateDigests
         self.clientReader = clientReader
         self.readText = readText
         self.currentDirectory = currentDirectory
+        self.catalogueBuilder = catalogueBuilder
     }
 
     /// Far more than 10,000 hosts need; a larger file is not a configuration.
@@ -69,15 +73,14 @@ public struct ConfigLoader: Sendable {
         } catch {
             throw ConfigError(problems: [YAMLSyntaxProblem.problem(for: error, file: path, text: yaml)])
         }
-        let config = parser.parse(root)
-        // A catalogue filled while parsing is checked here; one attached
-        // later is checked by `Config.attaching(catalogue:)`.
-        let unknownProviders = config.catalogue == .empty ? [] : config.providerProblems()
-        if !parser.problems.isEmpty || !unknownProviders.isEmpty {
-            let all = parser.problemsInFileOrder + unknownProviders
-            // Stable: problems on one line keep the order they were found in.
-            let ordered = all.enumerated().sorted { ($0.element.line, $0.offset) < ($1.element.line, $1.offset) }.map(\.element)
-            throw ConfigError(problems: ordered)
+        var config = parser.parse(root)
+        if !parser.problems.isEmpty {
+            throw ConfigError(problems: parser.problemsInFileOrder)
+        }
+        // Providers are checked against the catalogue they will be judged
+        // with; without a builder (tests of other keys) there is none.
+        if let catalogueBuilder {
+            config = try config.attaching(catalogue: try catalogueBuilder(config.catalogueSources))
         }
         return config
     }

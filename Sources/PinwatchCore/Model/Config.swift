@@ -109,6 +109,8 @@ public struct Config: Hashable, Sendable {
     /// Every `provider:` written, where it was written: checked against
     /// the catalogue once it is known (`providerProblems`).
     public var providerReferences: [ProviderReference] = []
+    /// `catalogue:` as written (the families `catalogue` adds).
+    public var catalogueSources: [CatalogueSource] = []
 
     public init(
         path: String? = nil, interval: TimeInterval = 60, timeout: TimeInterval = 5, concurrency: Int = 32,

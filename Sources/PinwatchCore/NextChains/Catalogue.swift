@@ -29,6 +29,10 @@ public struct CatalogueCertificate: Hashable, Sendable {
     public var facts: CertificateFacts
     /// Where the file lives (for messages), as given to the loader.
     public var file: String
+    /// Where the CA publishes it (a URL), when the catalogue says.
+    public var published: String? = nil
+    /// Whether Debian's system store holds it (a root); nil when not said.
+    public var inSystemStore: Bool? = nil
 
     public init(name: String, facts: CertificateFacts, file: String) {
         self.name = name

@@ -30,7 +30,11 @@ package enum ConfigFile {
                 message: "not downloaded: this command dials nothing (with `optional: true` the release is left out instead)")
         })
 
-    package static func load(explicit: String?, shard: Shard? = nil, offline: Bool = false) throws(Failure) -> Config {
+    /// `catalogue` fills `Config.catalogue` (the front ends pass the
+    /// catalogue loader's; nil leaves it empty).
+    package static func load(
+        explicit: String?, shard: Shard? = nil, offline: Bool = false, catalogue: CatalogueBuilder? = nil
+    ) throws(Failure) -> Config {
         let environment = ProcessEnvironment.current
         let cwd = FileManager.default.currentDirectoryPath
         guard let path = ConfigLocator.locate(explicit: explicit, currentDirectory: cwd, environment: environment) else {
@@ -47,7 +51,7 @@ package enum ConfigFile {
                 try (offline ? offlineClientSources : clientSources).read(source)
             },
             readText: { path, limit throws(RegularFile.ReadError) in try RegularFile.readText(path, limit: limit) },
-            currentDirectory: cwd)
+            currentDirectory: cwd, catalogueBuilder: catalogue)
         do {
             return try loader.load(path: path).keepingShard(shard)
         } catch {

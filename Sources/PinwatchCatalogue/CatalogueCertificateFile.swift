@@ -1,0 +1,32 @@
+import Foundation
+import PinwatchCore
+import PinwatchProbe
+
+/// One certificate read from a catalogue file: parsed by OpenSSL (pins are
+/// computed from it, never typed) and kept for signature checks.
+struct CatalogueCertificateFile {
+    let x509: X509Certificate
+    var entry: CatalogueCertificate
+
+    /// Every certificate in `text`; none, or a file that is not a
+    /// certificate, is a problem for the caller to report.
+    static func read(_ text: String, label: String) throws -> [CatalogueCertificateFile] {
+        try CertificateReader.certificates(in: Array(text.utf8), source: label).map { x509 in
+            let facts = x509.facts
+            return CatalogueCertificateFile(
+                x509: x509, entry: CatalogueCertificate(name: commonName(facts.subject), facts: facts, file: label))
+        }
+    }
+
+    /// The subject's CN (`R10`), as reasons name CAs; the whole subject when it has none.
+    static func commonName(_ subject: String) -> String {
+        let parts = subject.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        guard let common = parts.first(where: { $0.hasPrefix("CN=") }) else { return subject }
+        return String(common.dropFirst(3))
+    }
+
+    /// Whether `issuer` signed this certificate, or (for a root) itself.
+    func isSigned(by issuer: CatalogueCertificateFile) -> Bool {
+        x509.isSigned(by: issuer.x509)
+    }
+}

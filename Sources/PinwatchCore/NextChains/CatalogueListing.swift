@@ -1,0 +1,133 @@
+import Foundation
+
+/// `pinwatch catalogue` and `catalogue show NAME`, as text or JSON.
+/// Certificate text is sanitised here: it comes from files.
+public enum CatalogueListing {
+    public static func text(_ catalogue: Catalogue) -> String {
+        var out = ""
+        for family in catalogue.families {
+            out += "\(clean(family.name)) — \(clean(family.displayName)) (\(family.origin)"
+            out += family.retrieved.map { ", data of \(DateText.day($0))" } ?? ""
+            out += ")\n"
+            out += "  roots:        \(names(family.roots))\n"
+            if !family.crossSigns.isEmpty { out += "  cross-signs:  \(names(family.crossSigns))\n" }
+            out += "  pool:         \(pool(family.intermediates))\n"
+            for transition in family.transitions {
+                out += "  transition:   \(clean(transition.name)) from \(DateText.day(transition.effective)): "
+                out += "roots \(names(transition.roots)); pool \(pool(transition.intermediates))\n"
+            }
+            for step in family.lifetimes {
+                out += "  lifetime:     \(step.days) days from \(DateText.day(step.from)) (\(clean(step.source)))\n"
+            }
+        }
+        for provider in catalogue.providers {
+            out +=
+                "provider \(clean(provider.name)) — \(clean(provider.displayName)): \(provider.families.map(clean).joined(separator: ", "))\n"
+        }
+        return out
+    }
+
+    public static func json(_ catalogue: Catalogue) -> String {
+        let families = catalogue.families.map { family -> JSONValue in
+            .object([
+                ("name", .string(family.name)), ("display_name", .string(family.displayName)), ("origin", .string(family.origin)),
+                ("retrieved", .optional(family.retrieved.map(DateText.day))),
+                ("roots", .array(family.roots.map { .string($0.name) })),
+                ("cross_signs", .array(family.crossSigns.map { .string($0.name) })),
+                ("intermediates", .array(family.intermediates.map(intermediateSummary))),
+                (
+                    "transitions",
+                    .array(
+                        family.transitions.map { transition in
+                            .object([
+                                ("name", .string(transition.name)), ("effective", .string(DateText.day(transition.effective))),
+                                ("source", .string(transition.source)), ("roots", .array(transition.roots.map { .string($0.name) })),
+                                ("intermediates", .array(transition.intermediates.map(intermediateSummary))),
+                            ])
+                        })
+                ),
+                (
+                    "lifetimes",
+                    .array(
+                        family.lifetimes.map {
+                            .object([("from", .string(DateText.day($0.from))), ("days", .int($0.days)), ("source", .string($0.source))])
+                        })
+                ),
+            ])
+        }
+        let providers = catalogue.providers.map { provider -> JSONValue in
+            .object([
+                ("name", .string(provider.name)), ("display_name", .string(provider.displayName)),
+                ("families", .array(provider.families.map(JSONValue.string))), ("source", .string(provider.source)),
+            ])
+        }
+        return JSONValue.object([("families", .array(families)), ("providers", .array(providers))]).render() + "\n"
+    }
+
+    /// Every certificate of the family, with its role and all four pin forms.
+    public static func showText(_ family: CatalogueFamily) -> String {
+        var out = "\(clean(family.name)) — \(clean(family.displayName)) (\(family.origin))\n"
+        for (role, certificate) in entries(family) {
+            out += "\n\(clean(role)): \(clean(certificate.name))\n"
+            out += "  subject   \(clean(certificate.facts.subject))\n"
+            out += "  issuer    \(clean(certificate.facts.issuer))\n"
+            out += "  valid     \(DateText.day(certificate.facts.notBefore)) → \(DateText.day(certificate.facts.notAfter))\n"
+            out += "  key       \(clean(certificate.facts.keyDescription))\n"
+            out += "  file      \(clean(certificate.file))\n"
+            if let published = certificate.published { out += "  published \(clean(published))\n" }
+            for (index, form) in PinForms(certificate.facts).all.enumerated() {
+                out += (index == 0 ? "  pins      " : "            ") + form + "\n"
+            }
+        }
+        return out
+    }
+
+    public static func showJSON(_ family: CatalogueFamily) -> String {
+        let certificates = entries(family).map { role, certificate -> JSONValue in
+            let forms = PinForms(certificate.facts)
+            return .object([
+                ("role", .string(role)), ("name", .string(certificate.name)), ("subject", .string(certificate.facts.subject)),
+                ("issuer", .string(certificate.facts.issuer)), ("not_before", .string(DateText.iso8601(certificate.facts.notBefore))),
+                ("not_after", .string(DateText.iso8601(certificate.facts.notAfter))), ("key", .string(certificate.facts.keyDescription)),
+                ("file", .string(certificate.file)), ("published", .optional(certificate.published)),
+                ("sha256", .string(forms.sha256)), ("spki", .string(forms.spki)), ("key_pin", .string(forms.key)),
+                ("cert", .string(forms.cert)),
+            ])
+        }
+        return JSONValue.object([
+            ("name", .string(family.name)), ("display_name", .string(family.displayName)), ("origin", .string(family.origin)),
+            ("certificates", .array(certificates)),
+        ]).render() + "\n"
+    }
+
+    /// Roles in the order a chain reads from the top.
+    static func entries(_ family: CatalogueFamily) -> [(String, CatalogueCertificate)] {
+        var entries = family.roots.map { ("root", $0) } + family.crossSigns.map { ("cross-sign", $0) }
+        entries += family.intermediates.map { ("intermediate (\($0.state.rawValue), under \($0.root))", $0.certificate) }
+        for transition in family.transitions {
+            entries += transition.roots.map { ("\(transition.name) root", $0) }
+            entries += transition.intermediates.map {
+                ("\(transition.name) intermediate (\($0.state.rawValue), under \($0.root))", $0.certificate)
+            }
+        }
+        return entries
+    }
+
+    private static func intermediateSummary(_ intermediate: CatalogueIntermediate) -> JSONValue {
+        .object([
+            ("name", .string(intermediate.certificate.name)), ("state", .string(intermediate.state.rawValue)),
+            ("root", .string(intermediate.root)),
+        ])
+    }
+
+    private static func names(_ certificates: [CatalogueCertificate]) -> String {
+        certificates.isEmpty ? "none" : certificates.map { clean($0.name) }.joined(separator: ", ")
+    }
+
+    private static func pool(_ intermediates: [CatalogueIntermediate]) -> String {
+        guard !intermediates.isEmpty else { return "none in the catalogue" }
+        return intermediates.map { "\(clean($0.certificate.name)) (\($0.state.rawValue))" }.joined(separator: ", ")
+    }
+
+    private static func clean(_ text: String) -> String { TerminalText.sanitize(text) }
+}

@@ -1,0 +1,123 @@
+import Foundation
+import PinwatchCore
+import PinwatchProbe
+import XCTest
+
+@testable import PinwatchCatalogue
+
+/// The built-in data: real files, embedded unchanged, every chain verified.
+final class BuiltinCatalogueTests: XCTestCase {
+    private func builtIn() throws -> Catalogue {
+        try CatalogueLoader.load(sources: [], userFolder: nil, verifyBuiltIn: true)
+    }
+
+    func testEmbeddedDataIsTheCatalogueFolder() throws {
+        let enumerator = try XCTUnwrap(FileManager.default.enumerator(atPath: RepositoryCatalogue.folder))
+        var onDisk: [String: String] = [:]
+        for case let relative as String in enumerator where relative.hasSuffix(".pem") || relative.hasSuffix(".yaml") {
+            let text = try String(
+                contentsOfFile: (RepositoryCatalogue.folder as NSString).appendingPathComponent(relative), encoding: .utf8)
+            onDisk[relative] = text.hasSuffix("\n") ? String(text.dropLast()) : text
+        }
+        XCTAssertFalse(onDisk.isEmpty)
+        XCTAssertEqual(
+            Set(BuiltinCatalogueData.files.keys), Set(onDisk.keys), "run scripts/catalogue-embed after changing catalogue/")
+        for (path, text) in onDisk {
+            XCTAssertEqual(BuiltinCatalogueData.files[path], text, "\(path) differs: run scripts/catalogue-embed")
+        }
+    }
+
+    func testEveryBuiltInFileParsesAndLetsEncryptIsComplete() throws {
+        let catalogue = try builtIn()
+        XCTAssertEqual(Set(catalogue.families.map(\.name)), ["letsencrypt", "gts", "amazon", "digicert", "sectigo", "sslcom"])
+        let letsEncrypt = try XCTUnwrap(catalogue.family(named: "letsencrypt"))
+        XCTAssertEqual(letsEncrypt.roots.map(\.name), ["ISRG Root X1", "ISRG Root X2"])
+        XCTAssertEqual(letsEncrypt.crossSigns.map(\.name), ["ISRG Root X2"])
+        XCTAssertEqual(
+            letsEncrypt.intermediates.map(\.certificate.name), ["R10", "R11", "R12", "R13", "R14", "E5", "E6", "E7", "E8", "E9"])
+        XCTAssertEqual(
+            letsEncrypt.intermediates.filter { $0.certificate.keyFamily == .rsa }.map(\.root), Array(repeating: "ISRG Root X1", count: 5))
+        let generationY = try XCTUnwrap(letsEncrypt.transitions.first)
+        XCTAssertEqual(generationY.roots.map(\.name), ["Root YR", "Root YE"])
+        XCTAssertEqual(generationY.intermediates.map(\.certificate.name), ["YR1", "YR2", "YR3", "YE1", "YE2", "YE3"])
+        XCTAssertEqual(DateText.day(generationY.effective), "2026-05-13")
+        XCTAssertEqual(letsEncrypt.lifetimes.map(\.days), [64, 45])
+        XCTAssertEqual(letsEncrypt.lifetimes.map { DateText.day($0.from) }, ["2027-02-10", "2028-02-16"])
+        XCTAssertEqual(letsEncrypt.retrieved.map(DateText.day), "2026-11-26")
+        XCTAssertEqual(letsEncrypt.origin, "built-in")
+        let cloudflare = try XCTUnwrap(catalogue.provider(named: "cloudflare"))
+        XCTAssertTrue(Set(cloudflare.families).isSuperset(of: ["letsencrypt", "gts", "sslcom"]))
+        XCTAssertEqual(catalogue.provider(named: "aws-acm")?.families, ["amazon"])
+        XCTAssertEqual(catalogue.family(named: "gts")?.intermediates.map(\.certificate.name), ["WR1", "WR2", "WE1", "WE2"])
+        XCTAssertEqual(
+            catalogue.family(named: "amazon")?.intermediates.map(\.certificate.name),
+            ["Amazon RSA 2048 M01", "Amazon RSA 2048 M02", "Amazon RSA 2048 M03", "Amazon RSA 2048 M04"])
+    }
+
+    /// Independently of the loader's own check: the OpenSSL command line.
+    func testEveryIntermediateAndCrossSignVerifiesAgainstItsRootWithOpenSSL() throws {
+        var checked = 0
+        for family in try builtIn().families {
+            let anchors = family.roots + family.transitions.flatMap(\.roots)
+            let pools = family.intermediates + family.transitions.flatMap(\.intermediates)
+            for intermediate in pools {
+                let root = try XCTUnwrap(anchors.first { $0.name == intermediate.root }, "\(intermediate.certificate.name)'s root")
+                try assertVerifies(intermediate.certificate, by: root)
+                checked += 1
+            }
+            for crossSign in family.crossSigns + family.transitions.flatMap(\.roots).filter({ !$0.facts.isSelfSigned }) {
+                let verified = try family.roots.contains { root in try verifies(crossSign, by: root) }
+                XCTAssertTrue(verified, "\(crossSign.name) is signed by none of \(family.name)'s roots")
+                checked += 1
+            }
+        }
+        // Let's Encrypt 10 + 6 + 2 cross-signs, Google Trust Services 4, Amazon 4.
+        XCTAssertEqual(checked, 10 + 6 + 2 + 4 + 4)
+    }
+
+    func testEachRootIsInTheSystemStoreWhereTheDataSaysSo() throws {
+        let store = try CertificateReader.certificates(inFile: "/etc/ssl/certs/ca-certificates.crt").map { $0.facts.certSHA256 }
+        XCTAssertGreaterThan(store.count, 50)
+        var inStore = 0
+        for family in try builtIn().families {
+            for root in family.roots + family.transitions.flatMap(\.roots) {
+                let expected = try XCTUnwrap(root.inSystemStore, "\(root.name) must say whether it is in the system store")
+                XCTAssertEqual(store.contains(root.facts.certSHA256), expected, "\(family.name): \(root.name) in_system_store")
+                if expected { inStore += 1 }
+            }
+        }
+        XCTAssertEqual(inStore, 2 + 5 + 4 + 5 + 4 + 2)
+    }
+
+    func testPinsEqualAnIndependentOpenSSLComputation() throws {
+        let catalogue = try builtIn()
+        let letsEncrypt = try XCTUnwrap(catalogue.family(named: "letsencrypt"))
+        let picks =
+            [letsEncrypt.roots[0], letsEncrypt.intermediates[0].certificate, letsEncrypt.intermediates[5].certificate]
+            + [try XCTUnwrap(letsEncrypt.transitions.first?.intermediates.last?.certificate)]
+            + [try XCTUnwrap(catalogue.family(named: "gts")?.roots.first)]
+            + [try XCTUnwrap(catalogue.family(named: "amazon")?.intermediates.last?.certificate)]
+        for certificate in picks {
+            let path = Shell.quoted(RepositoryCatalogue.path(ofLabel: certificate.file))
+            let run = try Shell.run(
+                "openssl x509 -in \(path) -pubkey -noout | openssl pkey -pubin -outform DER | openssl dgst -sha256 -binary | base64")
+            XCTAssertEqual(run.status, 0)
+            XCTAssertEqual(
+                PinText.sha256(certificate.facts.spkiSHA256), "sha256/" + run.output.trimmingCharacters(in: .whitespacesAndNewlines),
+                certificate.name)
+        }
+        // Well known: ISRG Root X1's pin, as published by pinning guides.
+        XCTAssertEqual(PinText.sha256(letsEncrypt.roots[0].facts.spkiSHA256), "sha256/C5+lpZ7tcVwmwQIMcRtPbsQtWLABXhQzejna0wHFr8M=")
+    }
+
+    private func verifies(_ certificate: CatalogueCertificate, by root: CatalogueCertificate) throws -> Bool {
+        let run = try Shell.run(
+            "openssl verify -no-CApath -partial_chain -CAfile \(Shell.quoted(RepositoryCatalogue.path(ofLabel: root.file))) "
+                + Shell.quoted(RepositoryCatalogue.path(ofLabel: certificate.file)))
+        return run.status == 0
+    }
+
+    private func assertVerifies(_ certificate: CatalogueCertificate, by root: CatalogueCertificate, line: UInt = #line) throws {
+        XCTAssertTrue(try verifies(certificate, by: root), "\(certificate.name) does not verify against \(root.name)", line: line)
+    }
+}
