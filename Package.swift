@@ -222,7 +222,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PinwatchCatalogueTests",
-            dependencies: ["PinwatchCatalogue", "PinwatchProbe", "PinwatchCore", "PinwatchTestSupport"],
+            dependencies: ["PinwatchCatalogue", "PinwatchProbe", "PinwatchSystem", "PinwatchCore", "PinwatchTestSupport"],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         .testTarget(

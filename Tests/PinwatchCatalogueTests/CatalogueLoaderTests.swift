@@ -2,6 +2,7 @@ import Foundation
 import PinwatchCatalogue
 import PinwatchCore
 import PinwatchProbe
+import PinwatchSystem
 import XCTest
 
 /// The user's families (`$XDG_DATA_HOME`, `catalogue:`) and every bad input
@@ -10,6 +11,7 @@ final class CatalogueLoaderTests: XCTestCase {
     private func loader(userFolder: String?) -> ConfigLoader {
         ConfigLoader(
             certificateDigests: { try CertificateReader.certificateDigests(inFile: $0) },
+            readText: { path, limit throws(RegularFile.ReadError) in try RegularFile.readText(path, limit: limit) },
             catalogueBuilder: { sources throws(ConfigError) in try CatalogueLoader.load(sources: sources, userFolder: userFolder) })
     }
 
