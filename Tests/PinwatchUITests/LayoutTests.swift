@@ -124,6 +124,29 @@ final class LayoutTests: XCTestCase {
         XCTAssertEqual(headlines, ["expiring", "expiring", "ok"])
     }
 
+    /// Issue 25: a host's status cell and its banner line read one
+    /// headline, so they show the same symbol and the same cause.
+    func testTableCellAndBannerLineNameTheSameHeadline() {
+        let hosts = [Fixture.host("leafy.example"), Fixture.host("soon.example"), Fixture.host("cut.example")]
+        var state = DashboardState(configPath: "c.yaml", hosts: hosts, timeZone: Fixture.utc)
+        state.beginCycle(total: 3, at: now.addingTimeInterval(-5))
+        let reports = [
+            Fixture.report(for: hosts[0], status: .leafOnly, leafDays: 3),
+            Fixture.report(for: hosts[1], status: .ok, leafDays: 15),
+            Fixture.report(for: hosts[2], status: .blocked),
+        ]
+        for (index, report) in reports.enumerated() { state.record(report, forHost: index, at: now) }
+        state.finishCycle(at: now)
+        let lines = Fixture.lines(DashboardLayout.frame(for: state, width: 200, height: 24, now: now))
+        for (host, report) in zip(hosts, reports) {
+            let row = lines.first { $0.contains(host.displayName) && !Fixture.isBannerLine($0) } ?? ""
+            XCTAssertTrue(row.contains(report.headlineText), "\(report.headlineText): \(row)")
+            let banner = " \(report.headline.symbol(at: report.severity)) \(report.headline.tag) \(host.displayName): "
+            XCTAssertTrue(lines.contains { $0.hasPrefix(banner) }, "\(banner)\n" + lines.joined(separator: "\n"))
+        }
+        XCTAssertEqual(reports.map(\.headlineText), ["✗ expiring", "⚠ expiring", "✗ blocked"])
+    }
+
     func testErrorRowNamesTheFailureAtEveryWidth() throws {
         let state = Fixture.mixedState()
         for width in [40, 80, 120] {

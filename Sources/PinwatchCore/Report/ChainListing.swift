@@ -28,11 +28,9 @@ public enum ChainListing {
             out += "level \(level.level) · \(level.role.rawValue) · \(origin)\n"
             out += text(CertificateDescription(level.certificate.facts, daysLeft: level.daysLeft))
         }
-        let chain = report.levels.map(\.certificate)
-        if !chain.isEmpty {
+        if let stanza = PinStanza.document(for: report) {
             out += "\nconfig stanza (CA tier: intermediates and root; leaf tier: the leaf):\n\n"
-            out += "hosts:\n"
-            out += PinStanza.yaml(for: config, chain: chain)
+            out += stanza
         }
         return out
     }

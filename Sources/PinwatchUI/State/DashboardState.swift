@@ -215,10 +215,9 @@ public struct DashboardState: Sendable {
     }
 
     /// Per-severity counts of the latest results.
-    public var severityCounts: [HostSeverity: Int] {
+    public var severityCounts: SeveritySummary {
         if let counts = derived.severityCounts { return counts }
-        var counts: [HostSeverity: Int] = [:]
-        for report in reports { if let severity = report?.severity { counts[severity, default: 0] += 1 } }
+        let counts = SeveritySummary(reports)
         derived.severityCounts = counts
         return counts
     }
@@ -339,7 +338,7 @@ public struct DashboardState: Sendable {
 final class DerivedRows: @unchecked Sendable {
     var rows: [Int]?
     var counts: [HostHeadline: HeadlineTally]?
-    var severityCounts: [HostSeverity: Int]?
+    var severityCounts: SeveritySummary?
     var alerting: AlertingHosts?
 }
 
