@@ -410,8 +410,7 @@ final class DashboardController: @unchecked Sendable {
 
     private func paint() {
         let size = screen.size
-        state.resize(rows: size.rows, columns: size.columns)
-        let frame = DashboardLayout.frame(for: state, width: size.columns, height: size.rows, now: Date())
+        let frame = DashboardLayout.paint(&state, width: size.columns, height: size.rows, now: Date())
         screen.paint(frame, theme: theme)
         firstFrameTiming.framePainted()
     }
