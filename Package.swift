@@ -198,6 +198,8 @@ let package = Package(
             name: "PinwatchEndToEndTests",
             dependencies: [
                 "PinwatchProbe", "PinwatchCore", "PinwatchService", "PinwatchTestSupport", "pinwatch-serve", "pinwatch-fuzz",
+                // The plain command-line reader's unit tests (CheckCommandLineTests).
+                "pinwatch",
             ],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
