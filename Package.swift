@@ -236,6 +236,8 @@ let package = Package(
             dependencies: [
                 "PinwatchProbe", "PinwatchCore", "PinwatchMonitor", "PinwatchService", "PinwatchTestSupport", "pinwatch-serve",
                 "pinwatch-fuzz",
+                // The plain command-line reader's unit tests (CheckCommandLineTests).
+                "pinwatch",
             ],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),

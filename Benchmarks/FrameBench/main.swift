@@ -95,14 +95,13 @@ if options.paint {
 let theme = ThemeLoader.builtInDefault
 for iteration in 0..<(options.iterations + 3) {
     let size = screen?.size ?? (rows: 50, columns: 160)
-    state.resize(rows: size.rows, columns: size.columns)
     let started = DispatchTime.now().uptimeNanoseconds
     // Each iteration moves the selection so the painter has real work.
     _ = state.handle(iteration % 2 == 0 ? .down : .up)
     if options.churn, let report = state.reports[iteration % options.rows] {
         state.record(report, forHost: iteration % options.rows, at: now)
     }
-    let frame = DashboardLayout.frame(for: state, width: size.columns, height: size.rows, now: now.addingTimeInterval(Double(iteration)))
+    let frame = DashboardLayout.paint(&state, width: size.columns, height: size.rows, now: now.addingTimeInterval(Double(iteration)))
     screen?.paint(frame, theme: theme)
     let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6
     if iteration >= 3 { samples.append(elapsed) }  // the first frames warm caches

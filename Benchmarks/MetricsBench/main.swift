@@ -1,10 +1,12 @@
-// pinwatch-metrics-bench [HOSTS] [ITERATIONS]: how long `/metrics` takes to
-// render for HOSTS synthetic hosts (each with a 3-level chain and both pin
-// tiers), and how large the text is. Prints one line of figures; the first
-// two renders (buffers growing) are not counted.
+// pinwatch-metrics-bench [json] [HOSTS] [ITERATIONS]: how long `/metrics`
+// (or, with `json`, a snapshot's JSON) takes to render for HOSTS synthetic
+// hosts (each with a 3-level chain and both pin tiers), and how large the
+// text is. Prints one line of figures; the first two renders (buffers
+// growing) are not counted.
 import Foundation
 import PinwatchCore
 
+let json = CommandLine.arguments.dropFirst().first == "json"
 let arguments = CommandLine.arguments.dropFirst().compactMap(Int.init)
 let hostCount = arguments.first ?? 10_000
 let iterations = arguments.dropFirst().first ?? 20
@@ -35,12 +37,15 @@ var samples: [Double] = []
 var bytes = 0
 for _ in 0..<(iterations + 2) {
     let started = DispatchTime.now().uptimeNanoseconds
-    let text = renderer.render(reports, cycle: .init(finishedAt: now, duration: 12, completedCycles: 1), version: "bench")
-    bytes = text.count
+    if json {
+        bytes = JSONReport.render(reports, generatedAt: now).utf8.count
+    } else {
+        bytes = renderer.render(reports, cycle: .init(finishedAt: now, duration: 12, completedCycles: 1), version: "bench").count
+    }
     samples.append(Double(DispatchTime.now().uptimeNanoseconds - started) / 1_000_000)
 }
 let measured = samples.dropFirst(2).sorted()
 print(
     String(
-        format: "hosts=%d iterations=%d render_median_ms=%.1f render_max_ms=%.1f bytes=%d", hostCount, measured.count,
+        format: "hosts=%d iterations=%d render_median_ms=%.3f render_max_ms=%.3f bytes=%d", hostCount, measured.count,
         measured[measured.count / 2], measured.last ?? 0, bytes))

@@ -88,8 +88,9 @@ public final class HistoryStore: HostHistoryRecorder {
         var status: (status: String, severity: String)?
         var since: Date?
         var recentChanges: [Date] = []
-        /// The latest chain change, when it changed CA-level keys.
-        var caChange: (date: Date, text: String)?
+        /// The latest chain change (from the chain before it); Core
+        /// decides whether it is a `chain_changed`.
+        var latestChange: ChainChangeFacts?
         /// When each distinct leaf seen was issued, by its digest.
         var leafIssues: [[UInt8]: Date] = [:]
         var recent: [TimelineEntry] = []
@@ -350,7 +351,7 @@ public final class HistoryStore: HostHistoryRecorder {
                 if let previous = state.chain {
                     let change = HistoryTimeline.describeChange(from: previous, to: chain).joined(separator: "; ")
                     if !change.isEmpty { state.remember(TimelineEntry(date: date, kind: .chain, text: change)) }
-                    state.caChange = Self.caChange(from: previous, to: chain, at: date)
+                    state.latestChange = ChainChangeFacts(previous: previous, current: chain, at: date)
                 } else {
                     state.remember(TimelineEntry(date: date, kind: .chain, text: HistoryTimeline.firstSeen(chain)))
                 }
@@ -398,17 +399,10 @@ public final class HistoryStore: HostHistoryRecorder {
         let renewal = Self.renewal(leafIssues: state.leafIssues, chain: state.chain, catalogue: catalogue, now: date)
         let history = HostHistory(
             statusSince: state.since, changesLast24Hours: state.recentChanges.count, renewal: renewal,
-            caKeysChanged: state.caChange.map { date.timeIntervalSince($0.date) < HostHistory.chainChangeWindow } ?? false,
-            caChange: state.caChange?.text, caChangedAt: state.caChange?.date, recent: state.recent,
+            latestChainChange: state.latestChange, recent: state.recent,
             previousStatus: recordedBefore.flatMap { HostStatus(rawValue: $0.status) },
             previousSeverity: recordedBefore.flatMap { HostSeverity(rawValue: $0.severity) })
         return report.with(history: history, now: date)
-    }
-
-    /// The change to remember for the `chain_changed` warning, or nil when
-    /// the CA-level keys stayed (a later change ends an earlier warning).
-    private static func caChange(from previous: ObservedChain, to chain: ObservedChain, at date: Date) -> (date: Date, text: String)? {
-        previous.caKeys == chain.caKeys ? nil : (date, HistoryTimeline.caChange(from: previous, to: chain))
     }
 
     /// A chain seen before on this host (a rollback) gets its row back;
@@ -513,7 +507,8 @@ public final class HistoryStore: HostHistoryRecorder {
             state.chain = chain
             state.certificateDigests = chain.levels.map(\.certSHA256)
             if latestChanges.count == 2, let previous = known[latestChanges[1].chainID] {
-                state.caChange = Self.caChange(from: previous, to: chain, at: Date(timeIntervalSince1970: Double(latest.at)))
+                state.latestChange = ChainChangeFacts(
+                    previous: previous, current: chain, at: Date(timeIntervalSince1970: Double(latest.at)))
             }
         }
         let statuses = try statuses(hostID: id, since: nil)

@@ -196,7 +196,7 @@ final class ExporterFormatTests: XCTestCase {
         XCTAssertEqual(leafOnly.status, .leafOnly)
         XCTAssertEqual(leafOnly.severity, .warning)
         let ok = F.report(F.host(ca: [F.spkiPin(3)]), F.result(chain: F.chain(intermediateKey: 7)))
-        let changing = ok.with(history: HostHistory(caKeysChanged: true, caChange: "intermediate CN=R11 → CN=R12"), now: F.now)
+        let changing = ok.with(history: HostHistory(latestChainChange: intermediateRotation(at: F.now)), now: F.now)
         XCTAssertEqual(changing.severity, .warning)
         let recovery = try XCTUnwrap(SeverityTransition.between(leafOnly, changing, at: F.now))
         let event = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(recovery.json.utf8)) as? [String: Any])
@@ -211,6 +211,12 @@ final class ExporterFormatTests: XCTestCase {
         XCTAssertNil(SeverityTransition.between(nil, unpinned, at: F.now), "a healthy first result, unpinned, is no event")
     }
 
+    /// The history store's facts of an intermediate rotation at `date`.
+    private func intermediateRotation(at date: Date) -> ChainChangeFacts {
+        let observed = { (chain: [ChainCertificate]) in ObservedChain(F.report(F.host(), F.result(chain: chain)))! }
+        return ChainChangeFacts(previous: observed(F.chain()), current: observed(F.chain(intermediateKey: 7)), at: date)
+    }
+
     /// Each CA-level change counts once, however many cycles its warning
     /// holds; one recorded before a restart is not counted again.
     func testChainChangesAreCountedOncePerChangeFromStart() {
@@ -220,7 +226,7 @@ final class ExporterFormatTests: XCTestCase {
         let steady = F.report(steadyHost, F.result(chain: F.chain()))
         let base = F.report(F.host(ca: [F.spkiPin(3)]), F.result(chain: F.chain(intermediateKey: 7)))
         let changed = { (at: Date) in
-            base.with(history: HostHistory(caKeysChanged: true, caChange: "intermediate CN=R11 → CN=R12", caChangedAt: at), now: at)
+            base.with(history: HostHistory(latestChainChange: self.intermediateRotation(at: at)), now: at)
         }
         counter.observe(changed(started.addingTimeInterval(-60)))
         XCTAssertEqual(counter.total(for: base.config), 0, "before this run")

@@ -244,12 +244,13 @@ final class HistoryTests: XCTestCase {
         let host = Fixtures.host(ca: [Fixtures.spkiPin(3)])
         let report = Fixtures.report(host, Fixtures.result(chain: Fixtures.chain(intermediateKey: 7)))
         XCTAssertEqual(report.severity, .ok)
-        let changed = report.with(history: HostHistory(caKeysChanged: true, caChange: "intermediate CN=R11 → CN=R13"), now: now)
+        let changed = report.with(history: HostHistory(latestChainChange: rotation(at: now)), now: now)
         XCTAssertEqual(changed.alerts.last, .chainChanged)
         XCTAssertEqual(changed.severity, .warning)
         XCTAssertEqual(
             changed.reason, "the CA-level keys changed (intermediate CN=R11 → CN=R13): pins still match, but a CA rotation may have begun")
-        let next = report.with(history: HostHistory(caKeysChanged: false, caChange: "intermediate CN=R11 → CN=R13"), now: now)
+        let nextDay = now.addingTimeInterval(CAKeyChange.hold)
+        let next = report.with(history: HostHistory(latestChainChange: rotation(at: now)), now: nextDay)
         XCTAssertEqual(next.severity, .ok, "once the warning's time is over")
         XCTAssertFalse(next.alerts.contains(.chainChanged))
     }
@@ -257,9 +258,46 @@ final class HistoryTests: XCTestCase {
     func testAnUnpinnedHostsChainChangeSaysNothingOfPins() {
         let report = Fixtures.report(Fixtures.host(), Fixtures.result(chain: Fixtures.chain(intermediateKey: 7)))
         XCTAssertEqual(report.status, .unpinned)
-        let changed = report.with(history: HostHistory(caKeysChanged: true, caChange: "intermediate CN=R11 → CN=R13"), now: now)
+        let changed = report.with(history: HostHistory(latestChainChange: rotation(at: now)), now: now)
         XCTAssertEqual(changed.severity, .warning)
         XCTAssertEqual(changed.reason, "the CA-level keys changed (intermediate CN=R11 → CN=R13): a CA rotation may have begun")
+    }
+
+    /// The store's facts of an intermediate rotation R11 → R13 at `date`.
+    private func rotation(at date: Date) -> ChainChangeFacts {
+        var rotated = Fixtures.chain(intermediateKey: 7)
+        rotated[1] = Fixtures.certificate("CN=R13", key: 7, daysLeft: 900, issuer: "CN=Root")
+        return ChainChangeFacts(previous: observed(Fixtures.chain()), current: observed(rotated), at: date)
+    }
+
+    /// Core, not the store, decides `chain_changed` from the facts: CA keys
+    /// that changed hold the warning 24 hours; a change that kept them (a
+    /// leaf renewal after the rotation) is none and ends an earlier one.
+    func testCoreDecidesChainChangedAndItsHoldFromTheStoresFacts() throws {
+        let rotated = try XCTUnwrap(CAKeyChange(rotation(at: now)))
+        XCTAssertEqual(rotated.text, "intermediate CN=R11 → CN=R13")
+        XCTAssertEqual(rotated.at, now)
+        XCTAssertTrue(rotated.holds(at: now.addingTimeInterval(CAKeyChange.hold - 1)))
+        XCTAssertFalse(rotated.holds(at: now.addingTimeInterval(CAKeyChange.hold)))
+        let facts = rotation(at: now)
+        let renewal = ChainChangeFacts(
+            previous: facts.current, current: observed(Fixtures.chain(leafKey: 9, intermediateKey: 7)), at: now)
+        XCTAssertNil(CAKeyChange(renewal), "same CA keys, new leaf: no chain_changed")
+        XCTAssertNil(CAKeyChange(nil))
+
+        let report = Fixtures.report(Fixtures.host(ca: [Fixtures.spkiPin(3)]), Fixtures.result(chain: Fixtures.chain()))
+        let history = HostHistory(latestChainChange: facts)
+        let held = report.with(history: history, now: now.addingTimeInterval(3_600))
+        XCTAssertEqual(held.history?.caKeysChanged, true)
+        XCTAssertEqual(held.history?.caChangedAt, now)
+        XCTAssertTrue(held.alerts.contains(.chainChanged))
+        let over = report.with(history: history, now: now.addingTimeInterval(CAKeyChange.hold + 60))
+        XCTAssertEqual(over.history?.caKeysChanged, false)
+        XCTAssertEqual(over.history?.caChangedAt, now, "still counted once by serve, though no longer a warning")
+        XCTAssertFalse(over.alerts.contains(.chainChanged))
+        let renewed = report.with(history: HostHistory(latestChainChange: renewal), now: now)
+        XCTAssertFalse(renewed.alerts.contains(.chainChanged))
+        XCTAssertNil(renewed.history?.caChangedAt)
     }
 
     func testTheCAChangeNamesOnlyTheLevelsThatChanged() {
@@ -273,7 +311,7 @@ final class HistoryTests: XCTestCase {
     func testAProbeErrorNeverGetsChainChanged() {
         let report = Fixtures.report(
             Fixtures.host(ca: [Fixtures.spkiPin(3)]), ProbeResult(failure: ProbeFailure(kind: .timeout, message: "x")))
-        let annotated = report.with(history: HostHistory(caKeysChanged: true), now: now)
+        let annotated = report.with(history: HostHistory(latestChainChange: rotation(at: now)), now: now)
         XCTAssertFalse(annotated.alerts.contains(.chainChanged))
         XCTAssertEqual(annotated.severity, .unknown)
     }

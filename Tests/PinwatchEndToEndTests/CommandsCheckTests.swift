@@ -3,6 +3,8 @@ import PinwatchCore
 import PinwatchProbe
 import XCTest
 
+@testable import pinwatch
+
 /// `pinwatch check` as Nagios/Icinga runs it: the exit code is the state,
 /// the first line starts `PINWATCH <STATE>` and carries perfdata after `|`.
 final class CommandsCheckTests: LocalFleetTestCase {

@@ -6,9 +6,11 @@ import XCTest
 final class BellTests: XCTestCase {
     private let host = Fixture.host("api.example")
 
+    /// `unpinned` comes of the same host with its pins taken out of the configuration.
     private func record(_ state: inout DashboardState, _ status: HostStatus, leafDays: Int = 60, minute: Double) -> Bool {
-        state.record(
-            Fixture.report(for: host, status: status, leafDays: leafDays), forHost: 0, at: Fixture.now.addingTimeInterval(minute * 60))
+        let probed = status == .unpinned ? Fixture.host(host.host, pins: PinSet()) : host
+        return state.record(
+            Fixture.report(for: probed, status: status, leafDays: leafDays), forHost: 0, at: Fixture.now.addingTimeInterval(minute * 60))
     }
 
     /// The bell follows the verdict's severity: it rings once per change

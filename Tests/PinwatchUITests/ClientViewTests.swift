@@ -21,8 +21,8 @@ final class ClientViewTests: XCTestCase {
                 origin: "\(name).plist: TSKPinnedDomains.bravo.example")
             return ClientPolicy(name: name, pins: ImportedPins(file: "\(name).plist", format: format, rules: [rule]))
         }
-        // Level seeds in Fixture.report: leaf 0, intermediate 40, root 80.
-        let clients = [policy("ios 7.0", .trustkit, pins: [0, 9]), policy("android 5.2", .nsc, pins: [80, 9])]
+        // Fixture.report's leaf_only chain: leaf seed 100, intermediate 40, root 80.
+        let clients = [policy("ios 7.0", .trustkit, pins: [100, 9]), policy("android 5.2", .nsc, pins: [80, 9])]
         let viewed = ClientVerdicts.apply(to: plain, clients: clients, now: now, warnDays: 21, criticalDays: 7)
         state.clients = clients.map { ($0.name, $0.pins.format) }
         state.record(viewed, forHost: bravo, at: now)
@@ -56,7 +56,7 @@ final class ClientViewTests: XCTestCase {
         let host = Fixture.host("soon.example")
         let plain = Fixture.report(for: host, status: .ok, leafDays: 15)
         let rule = ClientPinRule(
-            domain: "soon.example", pins: [Pin(kind: .spki, digest: Fixture.digest(80), text: "sha256/k80")],
+            domain: "soon.example", pins: [Pin(kind: .spki, digest: Fixture.digest(200), text: "sha256/k200")],
             origin: "app.plist: TSKPinnedDomains.soon.example")
         let client = ClientPolicy(name: "ios 8.0", pins: ImportedPins(file: "app.plist", format: .trustkit, rules: [rule]))
         let viewed = ClientVerdicts.apply(to: plain, clients: [client], now: now, warnDays: 21, criticalDays: 7)
@@ -81,7 +81,7 @@ final class ClientViewTests: XCTestCase {
 
     func testTheDetailViewShowsEachReleaseAndWhatLintSays() throws {
         var state = try state()
-        state.resize(rows: 60, columns: 140)
+        _ = DashboardLayout.paint(&state, width: 140, height: 60, now: now)
         _ = state.handle(.character("g"))
         for _ in 0..<6 where state.selectedHost != bravo { _ = state.handle(.down) }
         _ = state.handle(.enter)

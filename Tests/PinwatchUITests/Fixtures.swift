@@ -3,7 +3,8 @@ import PinwatchCore
 
 @testable import PinwatchUI
 
-/// Hand-built hosts and reports: the UI tests need no sockets and no terminal.
+/// Hosts and synthetic probe results turned into reports by the verdict
+/// code: the UI tests need no sockets and no terminal.
 enum Fixture {
     static let now = Date(timeIntervalSince1970: 1_795_000_000)
     static let utc = TimeZone(identifier: "UTC")!
@@ -29,52 +30,44 @@ enum Fixture {
             spkiSHA256: digest(seed), keySHA256: digest(seed &+ 1), certSHA256: digest(seed &+ 2))
     }
 
-    /// A report shaped like the verdict code would produce for `status`.
-    static func report(
-        for host: HostConfig, status: HostStatus, leafDays: Int = 60, levelCount: Int = 3,
-        leafSubject: String? = nil, extraAlerts: [HostAlert] = [], finishedAt: Date = now
-    ) -> HostReport {
+    /// What a probe of `host` might have seen, so that the verdict finds
+    /// `status`: level seeds leaf 0, intermediate 40, root 80, except that
+    /// the root carries `caPin`'s key (seed 200) for `ok` and the leaf
+    /// `leafPin`'s (seed 100) for `leaf_only`.
+    static func result(
+        for host: HostConfig, status: HostStatus, leafDays: Int = 60, leafSubject: String? = nil, finishedAt: Date = now
+    ) -> ProbeResult {
         if status == .error {
-            let failure = ProbeFailure(kind: .refused, message: "connection refused")
-            let result = ProbeResult(failure: failure, elapsed: 0.004, finishedAt: finishedAt)
-            return HostReport(
-                config: host, result: result, status: .error, matchedTiers: [], alerts: [.probeError], levels: [],
-                leafDaysLeft: nil, proxy: ProxyReport())
+            return ProbeResult(
+                failure: ProbeFailure(kind: .refused, message: "connection refused"), elapsed: 0.004, finishedAt: finishedAt)
         }
-        var levels: [LevelReport] = []
-        for level in 0..<levelCount {
-            let isLast = level == levelCount - 1
-            let role = ChainRole.role(ofLevel: level, isSelfSigned: isLast, isTrustAnchor: isLast)
-            let subject = level == 0 ? (leafSubject ?? "CN=\(host.host)") : "CN=\(role.rawValue) CA \(level)"
-            let days = level == 0 ? leafDays : 3000
-            let certificate = ChainCertificate(
-                facts: facts(subject: subject, daysLeft: days, seed: UInt8(level * 40)), fromServer: role != .root)
-            var matches: [PinMatch] = []
-            if status == .ok, role == .root { matches = [PinMatch(tier: .ca, pin: caPin)] }
-            if status == .leafOnly, role == .leaf { matches = [PinMatch(tier: .leaf, pin: leafPin)] }
-            levels.append(LevelReport(level: level, role: role, certificate: certificate, matches: matches, daysLeft: days))
+        let chain = (0..<3).map { level in
+            var seed = UInt8(level * 40)
+            if status == .ok, level == 2 { seed = 200 }
+            if status == .leafOnly, level == 0 { seed = 100 }
+            let subject = level == 0 ? (leafSubject ?? "CN=\(host.host)") : "CN=\(level == 1 ? "intermediate" : "root") CA \(level)"
+            return ChainCertificate(
+                facts: facts(subject: subject, daysLeft: level == 0 ? leafDays : 3000, seed: seed), fromServer: level < 2)
         }
-        var alerts: [HostAlert] = []
-        switch status {
-        case .leafOnly: alerts.append(.leafOnly)
-        case .blocked: alerts.append(.noMatch)
-        default: break
-        }
-        if leafDays < 0 {
-            alerts.append(.expired)
-        } else if leafDays <= 7 {
-            alerts.append(.criticalExpiry)
-        } else if leafDays <= 21 {
-            alerts.append(.expiring)
-        }
-        alerts += extraAlerts
-        let tiers: [PinTier] = status == .ok ? [.ca] : status == .leafOnly ? [.leaf] : []
-        let result = ProbeResult(
-            address: "127.0.0.1", chain: levels.map(\.certificate), sentCount: levelCount - 1, trusted: true,
+        return ProbeResult(
+            address: "127.0.0.1", chain: chain, sentCount: 2, trusted: true,
             elapsed: 0.012, finishedAt: finishedAt)
-        return HostReport(
-            config: host, result: result, status: status, matchedTiers: tiers, alerts: alerts, levels: levels,
-            leafDaysLeft: leafDays, proxy: ProxyReport())
+    }
+
+    /// The report the verdict code makes of `result`, with the
+    /// dashboard's thresholds: the UI is tested on what Core decides.
+    static func verdict(for host: HostConfig, _ result: ProbeResult) -> HostReport {
+        Verdict.report(for: host, result: result, now: now, warnDays: 21, criticalDays: 7)
+    }
+
+    /// The verdict's report of a probe that found `status`.
+    static func report(
+        for host: HostConfig, status: HostStatus, leafDays: Int = 60, leafSubject: String? = nil, finishedAt: Date = now
+    ) -> HostReport {
+        let report = verdict(
+            for: host, result(for: host, status: status, leafDays: leafDays, leafSubject: leafSubject, finishedAt: finishedAt))
+        precondition(report.status == status, "the fixture's chain must make the verdict say \(status), not \(report.status)")
+        return report
     }
 
     /// A state with one host per status plus one still waiting, all recorded at `now`.

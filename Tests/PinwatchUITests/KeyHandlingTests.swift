@@ -8,7 +8,7 @@ final class KeyHandlingTests: XCTestCase {
         let hosts = (0..<count).map { Fixture.host("h\($0).example") }
         var state = DashboardState(configPath: "c.yaml", hosts: hosts, timeZone: Fixture.utc)
         state.sortOrder = .configuration
-        state.resize(rows: 24, columns: 80)
+        _ = DashboardLayout.paint(&state, width: 80, height: 24, now: Fixture.now)
         return state
     }
 
@@ -160,8 +160,9 @@ final class KeyHandlingTests: XCTestCase {
 
     func testDetailScrollIsBounded() {
         var state = Fixture.mixedState()
-        state.resize(rows: 10, columns: 80)
         state.view = .detail(hostIndex: 1)
+        XCTAssertEqual(state.maxDetailScroll, 0, "a view not painted yet has not been measured")
+        _ = DashboardLayout.paint(&state, width: 80, height: 10, now: Fixture.now)
         _ = state.handle(.up)
         XCTAssertEqual(state.detailScroll, 0)
         _ = state.handle(.character("G"))
@@ -175,6 +176,30 @@ final class KeyHandlingTests: XCTestCase {
         XCTAssertEqual(state.detailScroll, 0)
         let lines = Fixture.lines(DashboardLayout.frame(for: state, width: 80, height: 10, now: Fixture.now))
         XCTAssertTrue(lines[3].contains("host"), lines[3])
+    }
+
+    /// Issue 25: a paint hands the state what it measured; clicks and
+    /// scrolling follow the banner the paint drew and the detail lines it
+    /// built, without the state calling the layout.
+    func testAPaintHandsTheStateItsMeasures() {
+        var state = Fixture.mixedState()
+        let lines = Fixture.lines(DashboardLayout.paint(&state, width: 80, height: 24, now: Fixture.now))
+        let banner = lines.filter { Fixture.isBannerLine($0) }.count
+        XCTAssertEqual(banner, 3, lines.joined(separator: "\n"))
+        XCTAssertEqual(state.metrics.firstHostRow, 2 + banner + 1)
+        XCTAssertEqual(state.metrics.tableCapacity, 24 - 2 - banner - 1 - 1)
+        let firstRowHost = state.visibleHostIndices[0]
+        XCTAssertTrue(lines[state.metrics.firstHostRow].contains(state.hosts[firstRowHost].displayName))
+        _ = state.handle(.down)
+        _ = state.handle(.click(row: state.metrics.firstHostRow))
+        XCTAssertEqual(state.selectedHost, firstRowHost, "the row drawn under the banner")
+
+        _ = state.handle(.enter)
+        _ = DashboardLayout.paint(&state, width: 80, height: 24, now: Fixture.now)
+        let detail = DetailLayout.lines(for: state, hostIndex: firstRowHost, now: Fixture.now)
+        XCTAssertEqual(state.metrics.scrolledLineCount, detail.count)
+        _ = state.handle(.character("G"))
+        XCTAssertEqual(state.detailScroll, max(0, detail.count - state.metrics.scrolledCapacity))
     }
 
     func testSelectionFollowsTheHostWhenRowsResort() {

@@ -63,13 +63,10 @@ final class LayoutTests: XCTestCase {
     /// with the role that ends first when that is not the leaf.
     func testDaysColumnMarksAnIntermediateThatExpiresFirst() {
         let host = Fixture.host("short.example")
-        let plain = Fixture.report(for: host, status: .ok)
-        var levels = plain.levels
-        levels[1].certificate.facts.notAfter = now.addingTimeInterval(9 * 86_400 + 3_600)
-        levels[1].daysLeft = 9
-        let report = HostReport(
-            config: host, result: plain.result, status: .ok, matchedTiers: [.ca], alerts: [.expiring], levels: levels,
-            leafDaysLeft: 60, proxy: ProxyReport())
+        var result = Fixture.result(for: host, status: .ok)
+        result.chain[1].facts.notAfter = now.addingTimeInterval(9 * 86_400 + 3_600)
+        let report = Fixture.verdict(for: host, result)
+        XCTAssertEqual(report.alerts, [.expiring])
         var state = DashboardState(configPath: "/etc/pinwatch.yaml", hosts: [host], themeName: "default", timeZone: Fixture.utc)
         state.beginCycle(total: 1, at: now.addingTimeInterval(-5))
         state.record(report, forHost: 0, at: now.addingTimeInterval(-1))
@@ -122,6 +119,29 @@ final class LayoutTests: XCTestCase {
             try JSONSerialization.jsonObject(with: Data(JSONReport.render(reports, generatedAt: now).utf8)) as? [String: Any])
         let headlines = (json["hosts"] as? [[String: Any]])?.map { $0["headline"] as? String }
         XCTAssertEqual(headlines, ["expiring", "expiring", "ok"])
+    }
+
+    /// Issue 25: a host's status cell and its banner line read one
+    /// headline, so they show the same symbol and the same cause.
+    func testTableCellAndBannerLineNameTheSameHeadline() {
+        let hosts = [Fixture.host("leafy.example"), Fixture.host("soon.example"), Fixture.host("cut.example")]
+        var state = DashboardState(configPath: "c.yaml", hosts: hosts, timeZone: Fixture.utc)
+        state.beginCycle(total: 3, at: now.addingTimeInterval(-5))
+        let reports = [
+            Fixture.report(for: hosts[0], status: .leafOnly, leafDays: 3),
+            Fixture.report(for: hosts[1], status: .ok, leafDays: 15),
+            Fixture.report(for: hosts[2], status: .blocked),
+        ]
+        for (index, report) in reports.enumerated() { state.record(report, forHost: index, at: now) }
+        state.finishCycle(at: now)
+        let lines = Fixture.lines(DashboardLayout.frame(for: state, width: 200, height: 24, now: now))
+        for (host, report) in zip(hosts, reports) {
+            let row = lines.first { $0.contains(host.displayName) && !Fixture.isBannerLine($0) } ?? ""
+            XCTAssertTrue(row.contains(report.headlineText), "\(report.headlineText): \(row)")
+            let banner = " \(report.headline.symbol(at: report.severity)) \(report.headline.tag) \(host.displayName): "
+            XCTAssertTrue(lines.contains { $0.hasPrefix(banner) }, "\(banner)\n" + lines.joined(separator: "\n"))
+        }
+        XCTAssertEqual(reports.map(\.headlineText), ["✗ expiring", "⚠ expiring", "✗ blocked"])
     }
 
     func testErrorRowNamesTheFailureAtEveryWidth() throws {
@@ -240,7 +260,7 @@ final class LayoutTests: XCTestCase {
         for index in hosts.indices {
             many.record(Fixture.report(for: hosts[index], status: index == 500 ? .blocked : .ok), forHost: index, at: now)
         }
-        many.resize(rows: 24, columns: 80)
+        _ = DashboardLayout.paint(&many, width: 80, height: 24, now: now)
         let lines = Fixture.lines(DashboardLayout.frame(for: many, width: 80, height: 24, now: now))
         XCTAssertTrue(lines.contains { $0.contains("1000 hosts") })
         // Worst first: the blocked host is the first row; rows beyond the screen are not drawn.
@@ -340,7 +360,10 @@ final class LayoutTests: XCTestCase {
         XCTAssertTrue(lines[1].contains("next in 42s"), lines[1])
         XCTAssertTrue(lines[1].contains("http://proxy.internal:3128"), lines[1])
         state.beginCycle(total: 200, at: now)
-        for index in 0..<37 { state.record(Fixture.report(for: state.hosts[index % 6], status: .ok), forHost: index % 6, at: now) }
+        for index in 0..<37 {
+            let host = state.hosts[index % 6]
+            state.record(Fixture.report(for: host, status: host.pins.isEmpty ? .unpinned : .ok), forHost: index % 6, at: now)
+        }
         let probing = Fixture.lines(DashboardLayout.frame(for: state, width: 200, height: 24, now: now))
         XCTAssertTrue(probing[1].contains("probing 37/200"), probing[1])
     }
@@ -473,9 +496,7 @@ final class LayoutTests: XCTestCase {
         let hosts = [Fixture.host("down.example"), Fixture.host("up.example")]
         var state = DashboardState(configPath: "c.yaml", hosts: hosts, timeZone: Fixture.utc)
         let failure = ProbeFailure(kind: .timeout, message: "timed out after 5 s during the TLS handshake (203.0.113.10:443)")
-        let report = HostReport(
-            config: hosts[0], result: ProbeResult(failure: failure, elapsed: 5, finishedAt: now), status: .error, matchedTiers: [],
-            alerts: [.probeError], levels: [], leafDaysLeft: nil, proxy: ProxyReport())
+        let report = Fixture.verdict(for: hosts[0], ProbeResult(failure: failure, elapsed: 5, finishedAt: now))
         state.record(report, forHost: 0, at: now)
         state.record(Fixture.report(for: hosts[1], status: .ok), forHost: 1, at: now)
         let row = Fixture.lines(DashboardLayout.frame(for: state, width: 200, height: 12, now: now)).first {
@@ -511,7 +532,7 @@ final class LayoutTests: XCTestCase {
         let hosts = (0..<41).map { Fixture.host("h\($0).example") }
         var state = DashboardState(configPath: "c.yaml", hosts: hosts, timeZone: Fixture.utc)
         state.sortOrder = .configuration
-        state.resize(rows: 24, columns: 120)
+        _ = DashboardLayout.paint(&state, width: 120, height: 24, now: now)
         func footer() -> String { Fixture.lines(DashboardLayout.frame(for: state, width: 120, height: 24, now: now)).last ?? "" }
         let capacity = DashboardLayout.tableCapacity(for: state, height: 24)
         XCTAssertTrue(footer().contains("rows 1–\(capacity) of 41 · #1"), footer())
@@ -559,7 +580,7 @@ final class LayoutTests: XCTestCase {
 
     func testDetailViewShowsTheWholeChain() throws {
         var state = Fixture.mixedState()
-        state.resize(rows: 60, columns: 120)
+        _ = DashboardLayout.paint(&state, width: 120, height: 60, now: now)
         let bravo = 1
         // Worst first: charlie (blocked), delta (error), then bravo (leaf_only).
         _ = state.handle(.character("g"))
@@ -619,7 +640,7 @@ final class LayoutTests: XCTestCase {
         state.record(report, forHost: 0, at: now)
         state.finishCycle(at: now)
         state.view = .detail(hostIndex: 0)
-        state.resize(rows: 60, columns: 120)
+        _ = DashboardLayout.paint(&state, width: 120, height: 60, now: now)
         let text = Fixture.text(DashboardLayout.frame(for: state, width: 120, height: 60, now: now))
         XCTAssertTrue(text.contains("✗ expiring"), text)
         XCTAssertNil(text.range(of: #"since +ok since"#, options: .regularExpression), text)
@@ -642,7 +663,7 @@ final class LayoutTests: XCTestCase {
         var state = DashboardState(configPath: "c\u{1B}[1m.yaml", hosts: [host], timeZone: Fixture.utc)
         state.record(Fixture.report(for: host, status: .blocked, leafSubject: hostile), forHost: 0, at: now)
         state.view = .detail(hostIndex: 0)
-        state.resize(rows: 50, columns: 120)
+        _ = DashboardLayout.paint(&state, width: 120, height: 50, now: now)
         let frame = DashboardLayout.frame(for: state, width: 120, height: 50, now: now)
         let text = TextRenderer.render(frame)
         XCTAssertTrue(text.contains("pwned"), "the subject is shown, defused")

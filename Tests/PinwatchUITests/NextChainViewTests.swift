@@ -38,7 +38,6 @@ final class NextChainViewTests: XCTestCase {
         var state = DashboardState(configPath: "c.yaml", hosts: [report.config], timeZone: Fixture.utc)
         state.record(report, forHost: 0, at: now)
         state.view = .detail(hostIndex: 0)
-        state.resize(rows: 80, columns: 140)
         return Fixture.text(DashboardLayout.frame(for: state, width: 140, height: 80, now: now))
     }
 

@@ -83,8 +83,6 @@ public final class PrometheusRenderer {
         for buffer in buffers {
             self[keyPath: buffer].bytes.removeAll(keepingCapacity: true)
         }
-        var statusCounts: [HostStatus: Int] = [:]
-        var severityCounts: [HostSeverity: Int] = [:]
         var errorCounts: [ProbeErrorKind: Int] = [:]
 
         // `,status="ok"} ` and the like, made once: most of the text is these.
@@ -95,8 +93,6 @@ public final class PrometheusRenderer {
 
         for report in reports {
             let labels = Array(Exposition.hostLabels(report).utf8)
-            statusCounts[report.status, default: 0] += 1
-            severityCounts[report.severity, default: 0] += 1
             for (position, value) in statuses.enumerated() {
                 status.append("pinwatch_host_status{")
                 status.append(labels)
@@ -212,13 +208,15 @@ public final class PrometheusRenderer {
         out.family("pinwatch_probe_error", "gauge", "Hosts whose last probe failed, by kind of failure (only failed hosts are exported).")
         out.append(errors.bytes)
 
+        let statusCounts = StatusSummary(reports)
+        let severityCounts = SeveritySummary(reports)
         out.family("pinwatch_hosts", "gauge", "Hosts by status.")
         for value in StatusSummary.reportingOrder {
-            out.sample("pinwatch_hosts", [], "status", value.rawValue, Double(statusCounts[value] ?? 0))
+            out.sample("pinwatch_hosts", [], "status", value.rawValue, Double(statusCounts.count(of: value)))
         }
         out.family("pinwatch_hosts_by_severity", "gauge", "Hosts by severity.")
         for value in HostSeverity.worstFirst {
-            out.sample("pinwatch_hosts_by_severity", [], "severity", value.rawValue, Double(severityCounts[value] ?? 0))
+            out.sample("pinwatch_hosts_by_severity", [], "severity", value.rawValue, Double(severityCounts.count(of: value)))
         }
         out.family("pinwatch_probe_errors", "gauge", "Failed probes of the last cycle, by kind.")
         for kind in ProbeErrorKind.allCases {

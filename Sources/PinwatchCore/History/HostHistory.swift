@@ -7,17 +7,21 @@ public struct HostHistory: Hashable, Sendable {
     /// Status changes in the last 24 hours: a flapping host shows here.
     public var changesLast24Hours: Int
     public var renewal: RenewalEstimate?
-    /// The CA-level keys changed within `chainChangeWindow` and the chain
-    /// has not changed since: the `chain_changed` warning holds that long,
-    /// so a scrape or a glance between two cycles does not miss it.
-    public var caKeysChanged: Bool
-    /// What changed at the CA levels, for the reason text:
-    /// `intermediate CN=R11 → CN=R13`.
-    public var caChange: String?
-    /// When that change was recorded: `serve` counts each once.
-    public var caChangedAt: Date?
+    /// The store's facts of the latest chain change; `caKeyChange` and
+    /// `caKeysChanged` are what Core decides from them.
+    public var latestChainChange: ChainChangeFacts? {
+        didSet { caKeyChange = CAKeyChange(latestChainChange) }
+    }
+    /// The latest chain change when it changed the CA-level keys, however
+    /// long ago (`serve` counts each once).
+    public private(set) var caKeyChange: CAKeyChange?
+    /// `caKeyChange` still holds `chain_changed` at the report's time; set
+    /// by `HostReport.with(history:now:)`.
+    public internal(set) var caKeysChanged = false
+    public var caChange: String? { caKeyChange?.text }
+    public var caChangedAt: Date? { caKeyChange?.at }
 
-    public static let chainChangeWindow: TimeInterval = 86_400
+    public static let chainChangeWindow: TimeInterval = CAKeyChange.hold
     /// The latest timeline entries, newest last (a handful, for the
     /// detail view).
     public var recent: [TimelineEntry]
@@ -28,8 +32,8 @@ public struct HostHistory: Hashable, Sendable {
     public var previousSeverity: HostSeverity?
 
     public init(
-        statusSince: Date? = nil, changesLast24Hours: Int = 0, renewal: RenewalEstimate? = nil, caKeysChanged: Bool = false,
-        caChange: String? = nil, caChangedAt: Date? = nil, recent: [TimelineEntry] = [], previousStatus: HostStatus? = nil,
+        statusSince: Date? = nil, changesLast24Hours: Int = 0, renewal: RenewalEstimate? = nil,
+        latestChainChange: ChainChangeFacts? = nil, recent: [TimelineEntry] = [], previousStatus: HostStatus? = nil,
         previousSeverity: HostSeverity? = nil
     ) {
         self.previousStatus = previousStatus
@@ -38,9 +42,8 @@ public struct HostHistory: Hashable, Sendable {
         self.statusSince = statusSince
         self.changesLast24Hours = changesLast24Hours
         self.renewal = renewal
-        self.caKeysChanged = caKeysChanged
-        self.caChange = caChange
-        self.caChangedAt = caChangedAt
+        self.latestChainChange = latestChainChange
+        caKeyChange = CAKeyChange(latestChainChange)
     }
 }
 

@@ -174,6 +174,8 @@ public struct HostReport: Hashable, Sendable {
     /// `chain_changed` alert, and a `leaf_only` reason that says when the
     /// next renewal will break pinned clients.
     public func with(history: HostHistory, now: Date) -> HostReport {
+        var history = history
+        history.caKeysChanged = history.caKeyChange?.holds(at: now) ?? false
         var alerts = self.alerts
         if history.caKeysChanged, status != .error, !alerts.contains(.chainChanged) { alerts.append(.chainChanged) }
         var copy = HostReport(

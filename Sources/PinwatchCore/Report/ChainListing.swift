@@ -33,11 +33,9 @@ public enum ChainListing {
             for chain in nextChains.chains { out += "  \(NextChainText.line(chain))\n" }
             for pin in nextChains.recommended { out += "  recommended: \(NextChainText.recommendation(pin))\n" }
         }
-        let chain = report.levels.map(\.certificate)
-        if !chain.isEmpty {
+        if let stanza = PinStanza.document(for: report) {
             out += "\nconfig stanza (CA tier: intermediates and root; leaf tier: the leaf):\n\n"
-            out += "hosts:\n"
-            out += PinStanza.yaml(for: config, chain: chain, recommended: report.nextChains?.recommended ?? [])
+            out += stanza
         }
         return out
     }

@@ -37,7 +37,7 @@ public enum CheckReport {
 
     /// The worst hosts with their reasons, then the counts by severity.
     private static func headline(_ reports: [HostReport], worst: HostSeverity) -> String {
-        let counts = severityCounts(reports)
+        let counts = SeveritySummary(reports).text
         guard worst != .ok else {
             let statuses = StatusSummary(reports)
             let parts = [HostStatus.ok, .unpinned].filter { statuses.count(of: $0) > 0 }.map { "\(statuses.count(of: $0)) \($0.rawValue)" }
@@ -47,13 +47,6 @@ public enum CheckReport {
         var named = troubled.prefix(hostsNamedOnFirstLine).map { "\(name($0)) \(shortened(clean($0.reason)))" }
         if troubled.count > hostsNamedOnFirstLine { named.append("+\(troubled.count - hostsNamedOnFirstLine) more") }
         return named.joined(separator: "; ") + " (\(counts))"
-    }
-
-    private static func severityCounts(_ reports: [HostReport]) -> String {
-        HostSeverity.worstFirst.compactMap { severity in
-            let count = reports.filter { $0.severity == severity }.count
-            return count > 0 ? "\(count) \(severity.rawValue)" : nil
-        }.joined(separator: ", ")
     }
 
     /// `host:port STATE status: reason; leaf N days left; alerts: …`; the

@@ -1,56 +1,27 @@
-/// The bytes of a JSON text being written, in one growing buffer of its
-/// own: a snapshot appends hundreds of thousands of small pieces, and an
-/// append is then a bounds check and a copy (an `Array` append was about a
-/// hundred instructions of checks; a `String` one more).
+/// The bytes of a JSON text being written, in one growing array: a
+/// snapshot appends hundreds of thousands of small pieces.
 ///
 /// The layout every JSON output shares (two-space indent, one field or
 /// element per line) is written here and by `JSONObjectWriter`, nowhere else.
 package final class JSONBytes {
-    private var storage: UnsafeMutablePointer<UInt8>
-    private var capacity: Int
-    private(set) var count = 0
+    private var bytes: [UInt8] = []
 
     package init() {
-        capacity = 4_096
-        storage = .allocate(capacity: capacity)
+        bytes.reserveCapacity(4_096)
     }
 
-    deinit { storage.deallocate() }
+    var count: Int { bytes.count }
 
-    package var text: String { String(decoding: UnsafeBufferPointer(start: storage, count: count), as: UTF8.self) }
+    package var text: String { String(decoding: bytes, as: UTF8.self) }
 
-    package func removeAll() { count = 0 }
-
-    private func append(_ source: UnsafeRawBufferPointer) {
-        guard let base = source.baseAddress, !source.isEmpty else { return }
-        reserve(source.count)
-        (storage + count).update(from: base.assumingMemoryBound(to: UInt8.self), count: source.count)
-        count += source.count
-    }
-
-    private func append(byte: UInt8) {
-        reserve(1)
-        storage[count] = byte
-        count += 1
-    }
-
-    private func reserve(_ more: Int) {
-        guard count + more > capacity else { return }
-        let grown = max(capacity * 2, count + more)
-        let larger = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
-        larger.update(from: storage, count: count)
-        storage.deallocate()
-        storage = larger
-        capacity = grown
-    }
+    package func removeAll() { bytes.removeAll(keepingCapacity: true) }
 
     func append(_ literal: StaticString) {
-        append(UnsafeRawBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+        literal.withUTF8Buffer { bytes.append(contentsOf: $0) }
     }
 
     func append(text: String) {
-        var text = text
-        text.withUTF8 { append(UnsafeRawBufferPointer($0)) }
+        bytes.append(contentsOf: text.utf8)
     }
 
     func append(decimal value: Int) {
@@ -58,18 +29,11 @@ package final class JSONBytes {
     }
 
     private func append(scalar: Unicode.Scalar) {
-        UTF8.encode(scalar) { append(byte: $0) }
+        UTF8.encode(scalar) { bytes.append($0) }
     }
 
-    private static let spaces: StaticString = "                                                                "
-
     func indent(_ depth: Int) {
-        var width = 2 * depth
-        while width > 0 {
-            let piece = min(width, Self.spaces.utf8CodeUnitCount)
-            append(UnsafeRawBufferPointer(start: Self.spaces.utf8Start, count: piece))
-            width -= piece
-        }
+        bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * max(0, depth)))
     }
 
     /// `[`, one element per line at `depth + 1`, `]` at `depth`; `[]` when
@@ -128,44 +92,13 @@ package final class JSONBytes {
     /// Appends `text` and returns true when it needs no escaping: printable
     /// ASCII without `"` or `\\`. Otherwise appends nothing.
     private func appendIfPlainASCII(_ text: String) -> Bool {
-        var text = text
-        return text.withUTF8 { utf8 in
-            guard Self.isPlainASCII(utf8) else { return false }
-            append(UnsafeRawBufferPointer(utf8))
-            return true
-        }
-    }
-
-    private static let ones: UInt64 = 0x0101_0101_0101_0101
-    private static let highBits: UInt64 = 0x8080_8080_8080_8080
-
-    /// Printable ASCII without `"` or `\\`, tested eight bytes at a time
-    /// (the bytes of a snapshot's strings went through a byte loop of ten
-    /// instructions a byte).
-    static func isPlainASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let base = bytes.baseAddress else { return true }
-        var offset = 0
-        while offset + 8 <= bytes.count {
-            let word = UnsafeRawPointer(base).loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-            if word & highBits != 0 || hasByte(in: word, below: 0x20) || hasByte(in: word, equalTo: 0x7F)
-                || hasByte(in: word, equalTo: 0x22) || hasByte(in: word, equalTo: 0x5C)
-            {
-                return false
-            }
-            offset += 8
-        }
-        for byte in bytes[offset...] where byte < 0x20 || byte >= 0x7F || byte == 0x22 || byte == 0x5C { return false }
+        guard Self.isPlainASCII(text.utf8) else { return false }
+        append(text: text)
         return true
     }
 
-    /// Whether any byte of `word` (all below 0x80) is below `limit` (at
-    /// most 0x80): the borrow of a subtraction reaches a byte's high bit
-    /// only there.
-    private static func hasByte(in word: UInt64, below limit: UInt64) -> Bool {
-        (word &- ones &* limit) & ~word & highBits != 0
-    }
-
-    private static func hasByte(in word: UInt64, equalTo value: UInt64) -> Bool {
-        hasByte(in: word ^ (ones &* value), below: 1)
+    /// Printable ASCII without `"` or `\\`: digests, host names and dates.
+    static func isPlainASCII<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> Bool {
+        bytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != 0x22 && $0 != 0x5C }
     }
 }

@@ -18,6 +18,7 @@ public enum JSONReport {
     /// it) in memory at once.
     public static func write(_ reports: [HostReport], generatedAt: Date, to emit: (String) -> Void) {
         let summary = StatusSummary(reports)
+        let severities = SeveritySummary(reports)
         let head = JSONValue.object([
             ("version", .int(version)),
             ("generated_at", .string(DateText.iso8601(generatedAt))),
@@ -30,7 +31,7 @@ public enum JSONReport {
                                 "severity",
                                 .object(
                                     HostSeverity.worstFirst.map { severity in
-                                        (severity.rawValue, .int(reports.filter { $0.severity == severity }.count))
+                                        (severity.rawValue, .int(severities.count(of: severity)))
                                     })
                             )
                         ])
@@ -65,17 +66,10 @@ public enum JSONReport {
     /// `inspect --format json`: the host object with the ready-to-paste
     /// `hosts:` stanza (null when no chain was obtained).
     public static func renderInspectedHost(_ report: HostReport) -> String {
-        let chain = report.levels.map(\.certificate)
         let out = JSONBytes()
         JSONObjectWriter.write(to: out, depth: 0) { fields in
             writeHost(report, to: &fields)
-            fields.field(
-                "stanza",
-                chain.isEmpty
-                    ? .null
-                    : .string(
-                        "hosts:\n"
-                            + PinStanza.yaml(for: report.config, chain: chain, recommended: report.nextChains?.recommended ?? [])))
+            fields.field("stanza", PinStanza.document(for: report).map { .string($0) } ?? .null)
         }
         return out.text + "\n"
     }

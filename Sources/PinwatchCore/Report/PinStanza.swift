@@ -33,6 +33,15 @@ public enum PinStanza {
         return lines.joined(separator: "\n") + "\n"
     }
 
+    /// The one stanza `inspect` (text and JSON) and the dashboard's `y`
+    /// offer for a host's latest result, `hosts:` line included; nil when
+    /// no chain was obtained, so there are no pins to suggest.
+    public static func document(for report: HostReport) -> String? {
+        let chain = report.levels.map(\.certificate)
+        guard !chain.isEmpty else { return nil }
+        return "hosts:\n" + yaml(for: report.config, chain: chain, recommended: report.nextChains?.recommended ?? [])
+    }
+
     /// The stanza for a configured (or inspected) host: its name, port,
     /// SNI, `connect:` and `trust:` bundle as given, and the chain's pins.
     public static func yaml(for host: HostConfig, chain: [ChainCertificate], recommended: [RecommendedPin] = []) -> String {

@@ -30,4 +30,31 @@ public enum HostHeadline: String, Sendable, Codable, CaseIterable {
     public var tag: String {
         rawValue.uppercased().replacingEach("_", with: " ")
     }
+
+    /// The symbol the table's cell and the banner's line both put before
+    /// the headline, so meaning never rests on colour alone: the
+    /// severity's, or without one (the header's count of no host) the one
+    /// the headline usually carries.
+    public func symbol(at severity: HostSeverity?) -> String {
+        switch severity {
+        case .critical: return "✗"
+        case .warning: return "⚠"
+        case .unknown: return "!"
+        case .ok, nil: break
+        }
+        switch self {
+        case .ok: return "✓"
+        case .unpinned: return "○"
+        case .error: return "!"
+        case .blocked, .expired, .intercepted: return "✗"
+        case .leafOnly, .expiring, .chainChanged, .pinsExpiring, .pinsExpired, .intermediatePool, .rootTransition, .caSwitch:
+            return "⚠"
+        }
+    }
+}
+
+extension HostReport {
+    /// `✗ expiring`: the table's status cell. The banner says the same
+    /// headline as `✗ EXPIRING` (`headline.tag`), never another cause.
+    public var headlineText: String { "\(headline.symbol(at: severity)) \(headline.rawValue)" }
 }

@@ -175,8 +175,9 @@ public final class Exporter: @unchecked Sendable {
         }
         published.publish(Data(text))
         var counts: Logger.Metadata = ["hosts": "\(reports.count)", "duration_ms": "\(Int(cycle.duration * 1000))"]
+        let severities = SeveritySummary(reports)
         for severity in HostSeverity.worstFirst {
-            counts[severity.rawValue] = "\(reports.filter { $0.severity == severity }.count)"
+            counts[severity.rawValue] = "\(severities.count(of: severity))"
         }
         logger.info("cycle finished", metadata: counts)
         logHookQueue()

@@ -45,8 +45,9 @@ enum BannerLayout {
         return min(limit, kinds)
     }
 
+    /// By headline, as the host's row and its own banner line name it.
     private static func isLeafOnly(_ state: DashboardState, _ index: Int) -> Bool {
-        state.reports[index]?.status == .leafOnly
+        state.reports[index]?.headline == .leafOnly
     }
 
     /// One line per severity, worst first; leaf_only hosts lead their line.
@@ -84,17 +85,9 @@ enum BannerLayout {
     /// ` ✗ BLOCKED host:port: reason`
     private static func hostLine(_ state: DashboardState, _ index: Int) -> StyledLine {
         guard let report = state.reports[index] else { return [] }
-        let text = " \(symbol(report.severity)) \(tag(for: report)) \(state.hosts[index].displayName): \(report.reason)"
+        let symbol = report.headline.symbol(at: report.severity)
+        let text = " \(symbol) \(tag(for: report)) \(state.hosts[index].displayName): \(report.reason)"
         return [Span(text, Style(.banner))]
-    }
-
-    private static func symbol(_ severity: HostSeverity) -> String {
-        switch severity {
-        case .critical: return "✗"
-        case .unknown: return "!"
-        case .warning: return "⚠"
-        case .ok: return "✓"
-        }
     }
 
     /// A name for what is wrong, in the status and alert words of DESIGN §5.

@@ -13,8 +13,36 @@ public enum DashboardLayout {
     /// quarter of the screen, at least three.
     static func liveBannerLimit(height: Int) -> Int { max(3, height / 4) }
 
+    /// The live screen at `width`×`height`, with what it measured handed
+    /// to the state: the controller's one call per paint.
+    public static func paint(_ state: inout DashboardState, width: Int, height: Int, now: Date) -> Frame {
+        let (frame, metrics) = layout(for: state, width: width, height: height, now: now)
+        state.apply(metrics)
+        return frame
+    }
+
     /// The live screen at `width`×`height`.
     public static func frame(for state: DashboardState, width: Int, height: Int, now: Date) -> Frame {
+        layout(for: state, width: width, height: height, now: now).frame
+    }
+
+    /// The frame and its measures from one pass: the detail or client
+    /// view's lines are built once, for drawing and for their count.
+    static func layout(for state: DashboardState, width: Int, height: Int, now: Date) -> (frame: Frame, metrics: LayoutMetrics) {
+        let scrolled: [StyledLine]
+        switch state.view {
+        case .detail(let hostIndex): scrolled = DetailLayout.lines(for: state, hostIndex: hostIndex, now: now)
+        case .clients: scrolled = ClientViewLayout.lines(for: state)
+        case .table, .help: scrolled = []
+        }
+        let metrics = LayoutMetrics(
+            tableCapacity: tableCapacity(for: state, height: height),
+            firstHostRow: HeaderLayout.height + BannerLayout.liveCount(for: state, limit: bannerLimit(for: state, height: height)) + 1,
+            scrolledCapacity: detailCapacity(for: state, height: height), scrolledLineCount: scrolled.count)
+        return (frame(for: state, width: width, height: height, now: now, scrolled: scrolled), metrics)
+    }
+
+    private static func frame(for state: DashboardState, width: Int, height: Int, now: Date, scrolled: [StyledLine]) -> Frame {
         var frame = Frame(width: width, height: height)
         guard width >= minimumWidth, height >= minimumHeight else {
             drawTooSmall(into: &frame)
@@ -32,12 +60,11 @@ public enum DashboardLayout {
         }
         switch state.view {
         case .detail(let hostIndex):
-            drawDetail(state, hostIndex: hostIndex, into: &frame, bodyHeight: height - HeaderLayout.height - footer.count, now: now)
+            drawDetail(state, hostIndex: hostIndex, lines: scrolled, into: &frame, bodyHeight: height - HeaderLayout.height - footer.count)
         case .clients:
             drawScrolled(
-                title: " clients: what each release sees now", hint: "   c/Esc back · ↑↓ PgUp PgDn scroll",
-                lines: ClientViewLayout.lines(for: state), state: state, into: &frame,
-                bodyHeight: height - HeaderLayout.height - footer.count)
+                title: " clients: what each release sees now", hint: "   c/Esc back · ↑↓ PgUp PgDn scroll", lines: scrolled, state: state,
+                into: &frame, bodyHeight: height - HeaderLayout.height - footer.count)
         case .table, .help:
             let banner = BannerLayout.live(for: state, limit: bannerLimit(for: state, height: height))
             drawBanner(banner, into: &frame, startRow: HeaderLayout.height)
@@ -76,36 +103,13 @@ public enum DashboardLayout {
         let hidden = state.hosts.count - visible.count
         var parts: [String] = []
         if visible.count > capacity, capacity > 0 {
-            let first = tableWindowStart(state, capacity: capacity)
+            let first = state.tableWindowStart(capacity: capacity)
             var text = "rows \(first + 1)–\(min(visible.count, first + capacity)) of \(visible.count)"
             if let selected = state.selectedRow { text += " · #\(selected + 1)" }
             parts.append(text)
         }
         if hidden > 0 { parts.append("\(hidden) hidden by the filter") }
         return parts.isEmpty ? nil : parts.joined(separator: " · ")
-    }
-
-    /// The table row (index into `visibleHostIndices`) drawn on `screenRow`
-    /// of the live screen, or nil when that row shows no host.
-    static func tableRow(atScreenRow screenRow: Int, state: DashboardState) -> Int? {
-        let banner = BannerLayout.liveCount(for: state, limit: bannerLimit(for: state, height: state.screenRows))
-        let firstHostRow = HeaderLayout.height + banner + 1
-        let capacity = tableCapacity(for: state, height: state.screenRows)
-        let offset = screenRow - firstHostRow
-        guard offset >= 0, offset < capacity else { return nil }
-        let row = tableWindowStart(state, capacity: capacity) + offset
-        return row < state.visibleHostIndices.count ? row : nil
-    }
-
-    /// The first table row on screen, as `drawTable` chooses it.
-    private static func tableWindowStart(_ state: DashboardState, capacity: Int) -> Int {
-        let count = state.visibleHostIndices.count
-        var first = min(state.scrollOffset, max(0, count - capacity))
-        if let selected = state.selectedRow {
-            if selected < first { first = selected }
-            if selected >= first + capacity { first = selected - capacity + 1 }
-        }
-        return first
     }
 
     /// Table rows that fit on a live screen of `height` rows.
@@ -155,7 +159,7 @@ public enum DashboardLayout {
             return
         }
         // The state keeps the selection in view; clamp again in case the frame is not the size it assumed.
-        let first = scrollOffset.map { min($0, max(0, visible.count - rowCount)) } ?? tableWindowStart(state, capacity: rowCount)
+        let first = scrollOffset.map { min($0, max(0, visible.count - rowCount)) } ?? state.tableWindowStart(capacity: rowCount)
         for offset in 0..<min(rowCount, visible.count - first) {
             let hostIndex = visible[first + offset]
             let row = top + 1 + offset
@@ -166,11 +170,13 @@ public enum DashboardLayout {
         }
     }
 
-    private static func drawDetail(_ state: DashboardState, hostIndex: Int, into frame: inout Frame, bodyHeight: Int, now: Date) {
+    private static func drawDetail(
+        _ state: DashboardState, hostIndex: Int, lines: [StyledLine], into frame: inout Frame, bodyHeight: Int
+    ) {
         let title = state.hosts.indices.contains(hostIndex) ? state.hosts[hostIndex].displayName : "?"
         drawScrolled(
-            title: " detail: \(title)", hint: "   Esc/q back · y pins stanza · ↑↓ PgUp PgDn scroll",
-            lines: DetailLayout.lines(for: state, hostIndex: hostIndex, now: now), state: state, into: &frame, bodyHeight: bodyHeight)
+            title: " detail: \(title)", hint: "   Esc/q back · y pins stanza · ↑↓ PgUp PgDn scroll", lines: lines, state: state,
+            into: &frame, bodyHeight: bodyHeight)
     }
 
     /// A title bar and lines scrolled by `detailScroll`: the detail and client views.

@@ -3,8 +3,7 @@ import PinwatchCore
 
 /// The detail view's content: one host's whole chain, level by level.
 enum DetailLayout {
-    /// Every line of the detail view, before scrolling. The count must not
-    /// depend on `now` (the state pages through it without a clock).
+    /// Every line of the detail view, before scrolling; built once per paint.
     static func lines(for state: DashboardState, hostIndex: Int, now: Date) -> [StyledLine] {
         guard state.hosts.indices.contains(hostIndex) else { return [[Span("no such host", Style(.error))]] }
         let host = state.hosts[hostIndex]

@@ -95,22 +95,22 @@ enum Formatting {
     /// A headline in the symbol and colour of `severity`; without one (the
     /// header's count of no host), the symbol it usually carries.
     static func headline(_ headline: HostHeadline, severity: HostSeverity?) -> Span {
-        let word = headline.rawValue
+        Span("\(headline.symbol(at: severity)) \(headline.rawValue)", headlineStyle(headline, severity: severity))
+    }
+
+    private static func headlineStyle(_ headline: HostHeadline, severity: HostSeverity?) -> Style {
         switch severity {
-        case .critical: return Span("✗ \(word)", Style(.critical, bold: true))
-        case .warning: return Span("⚠ \(word)", Style(.warn, bold: true))
-        case .unknown: return Span("! \(word)", Style(.error))
+        case .critical: return Style(.critical, bold: true)
+        case .warning: return Style(.warn, bold: true)
+        case .unknown: return Style(.error)
         case .ok, nil: break
         }
         switch headline {
-        case .ok: return status(.ok)
-        case .leafOnly: return status(.leafOnly)
-        case .blocked: return status(.blocked)
-        case .error: return status(.error)
-        case .unpinned: return status(.unpinned)
-        case .expired, .intercepted: return Span("✗ \(headline.rawValue)", Style(.critical, bold: true))
-        case .expiring, .chainChanged, .pinsExpiring, .pinsExpired, .intermediatePool, .rootTransition, .caSwitch:
-            return Span("⚠ \(headline.rawValue)", Style(.warn, bold: true))
+        case .ok: return Style(.ok)
+        case .unpinned: return Style(.dim)
+        case .error: return Style(.error)
+        case .blocked, .expired, .intercepted: return Style(.critical, bold: true)
+        case .leafOnly, .expiring, .chainChanged, .pinsExpiring, .pinsExpired, .intermediatePool, .rootTransition, .caSwitch: return Style(.warn, bold: true)
         }
     }
 

@@ -20,7 +20,8 @@ enum HeaderLayout {
         // By severity first, the counts the on-call acts on; zero ones are left out.
         let severities = state.severityCounts
         for severity in [HostSeverity.critical, .unknown, .warning] {
-            guard let count = severities[severity], count > 0 else { continue }
+            let count = severities.count(of: severity)
+            guard count > 0 else { continue }
             line.append(Span(" \(count) \(severity.rawValue) ", header.with(bold: true)))
         }
         // The words the rows show; a cause no host has is left out, and

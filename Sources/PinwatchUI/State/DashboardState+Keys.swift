@@ -42,7 +42,7 @@ extension DashboardState {
         case .wheelUp: moveSelection(by: -Self.wheelStep)
         case .wheelDown: moveSelection(by: Self.wheelStep)
         case .click(let row):
-            if let tableRow = DashboardLayout.tableRow(atScreenRow: row, state: self) { selectRow(tableRow) }
+            if let tableRow = tableRow(atScreenRow: row) { selectRow(tableRow) }
         case .character("s"):
             sortOrder = sortOrder == .worstFirst ? .configuration : .worstFirst
             keepSelectionVisible()

@@ -3,8 +3,8 @@ import PinwatchCore
 
 /// Everything the dashboard shows, as a value.
 ///
-/// The controller feeds it results and keys and asks `DashboardLayout` for a
-/// Frame; nothing here touches the terminal or the clock, so every screen is
+/// The controller feeds it results and keys and has `DashboardLayout` paint
+/// it into a Frame (handing back the paint's `LayoutMetrics`); nothing here touches the terminal or the clock, so every screen is
 /// a pure function of this value and a `now`, and tests can build any of them.
 public struct DashboardState: Sendable {
     // MARK: Configuration facts
@@ -53,9 +53,9 @@ public struct DashboardState: Sendable {
     public private(set) var scrollOffset = 0
     /// First visible line of the detail view.
     public private(set) var detailScroll = 0
-    /// Rows of the terminal, which decide the page size of PgUp/PgDn.
-    public private(set) var screenRows = 24
-    public private(set) var screenColumns = 80
+    /// The latest paint's measures: page sizes, where rows are, how long
+    /// the scrolled view is.
+    public private(set) var metrics = LayoutMetrics()
     /// One line for the footer, e.g. the demo's "rotated the intermediate of payments.demo".
     public var footerMessage: String?
     public var themeName: String
@@ -143,10 +143,9 @@ public struct DashboardState: Sendable {
         lastCycleFinishedAt = date
     }
 
-    /// The terminal's size, so paging and scrolling match what is drawn.
-    public mutating func resize(rows: Int, columns: Int) {
-        screenRows = max(1, rows)
-        screenColumns = max(1, columns)
+    /// What a paint measured, so paging and scrolling match what is drawn.
+    public mutating func apply(_ metrics: LayoutMetrics) {
+        self.metrics = metrics
         clampScroll()
     }
 
@@ -215,10 +214,9 @@ public struct DashboardState: Sendable {
     }
 
     /// Per-severity counts of the latest results.
-    public var severityCounts: [HostSeverity: Int] {
+    public var severityCounts: SeveritySummary {
         if let counts = derived.severityCounts { return counts }
-        var counts: [HostSeverity: Int] = [:]
-        for report in reports { if let severity = report?.severity { counts[severity, default: 0] += 1 } }
+        let counts = SeveritySummary(reports)
         derived.severityCounts = counts
         return counts
     }
@@ -296,24 +294,40 @@ public struct DashboardState: Sendable {
     }
 
     var tablePageSize: Int {
-        max(1, DashboardLayout.tableCapacity(for: self, height: screenRows))
+        max(1, metrics.tableCapacity)
     }
 
     var detailPageSize: Int {
-        max(1, DashboardLayout.detailCapacity(for: self, height: screenRows))
+        max(1, metrics.scrolledCapacity)
     }
 
+    /// Until the next paint measures a view just opened, it does not scroll.
     var maxDetailScroll: Int {
-        let lines: Int
         switch view {
-        case .detail(let hostIndex):
-            lines = DetailLayout.lines(for: self, hostIndex: hostIndex, now: Date(timeIntervalSince1970: 0)).count
-        case .clients:
-            lines = ClientViewLayout.lines(for: self).count
-        case .table, .help:
-            return 0
+        case .detail, .clients: return max(0, metrics.scrolledLineCount - detailPageSize)
+        case .table, .help: return 0
         }
-        return max(0, lines - detailPageSize)
+    }
+
+    /// The table row (index into `visibleHostIndices`) drawn on `screenRow`
+    /// at the latest paint, or nil when that row shows no host.
+    func tableRow(atScreenRow screenRow: Int) -> Int? {
+        let offset = screenRow - metrics.firstHostRow
+        guard offset >= 0, offset < metrics.tableCapacity else { return nil }
+        let row = tableWindowStart(capacity: metrics.tableCapacity) + offset
+        return row < visibleHostIndices.count ? row : nil
+    }
+
+    /// The first table row on a screen of `capacity` rows: the scroll
+    /// position, moved as little as keeps the selection in view.
+    func tableWindowStart(capacity: Int) -> Int {
+        let count = visibleHostIndices.count
+        var first = min(scrollOffset, max(0, count - capacity))
+        if let selected = selectedRow {
+            if selected < first { first = selected }
+            if selected >= first + capacity { first = selected - capacity + 1 }
+        }
+        return first
     }
 
     mutating func resetDetailScroll() { detailScroll = 0 }
@@ -339,7 +353,7 @@ public struct DashboardState: Sendable {
 final class DerivedRows: @unchecked Sendable {
     var rows: [Int]?
     var counts: [HostHeadline: HeadlineTally]?
-    var severityCounts: [HostSeverity: Int]?
+    var severityCounts: SeveritySummary?
     var alerting: AlertingHosts?
 }
 

@@ -245,14 +245,12 @@ final class DashboardController: @unchecked Sendable {
     }
 
     private func copyPins(ofHost index: Int) {
-        guard state.reports.indices.contains(index), let report = state.reports[index], !report.levels.isEmpty else {
+        guard state.reports.indices.contains(index), let report = state.reports[index],
+            let stanza = PinStanza.document(for: report)
+        else {
             announce("no chain yet to copy pins from")
             return
         }
-        let host = report.config
-        let stanza =
-            "hosts:\n"
-            + PinStanza.yaml(for: host, chain: report.levels.map(\.certificate), recommended: report.nextChains?.recommended ?? [])
         let bytes = screen.sendClipboard(stanza)
         state.stanzaText = stanza
         // pinwatch cannot know whether the terminal took it: say what was sent.
@@ -342,8 +340,7 @@ final class DashboardController: @unchecked Sendable {
 
     private func paint() {
         let size = screen.size
-        state.resize(rows: size.rows, columns: size.columns)
-        let frame = DashboardLayout.frame(for: state, width: size.columns, height: size.rows, now: Date())
+        let frame = DashboardLayout.paint(&state, width: size.columns, height: size.rows, now: Date())
         screen.paint(frame, theme: theme)
         firstFrameTiming.framePainted()
     }

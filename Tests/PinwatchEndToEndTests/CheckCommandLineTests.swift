@@ -1,5 +1,6 @@
-import PinwatchCore
 import XCTest
+
+@testable import pinwatch
 
 /// The plain `check` lines are read without ArgumentParser; every other
 /// line must be left to it (nil), so that its messages and rules still apply.

@@ -1,8 +1,11 @@
+import PinwatchCore
+
 /// The command lines a monitoring system runs every minute for every
 /// service, `pinwatch check --config PATH [--state off] ...`, read without
-/// ArgumentParser: its reflection over the command types costs about a
-/// fifth of `check`'s start-up CPU (15 M of 68 M instructions, mostly
-/// first-time protocol-conformance lookups that scan the whole binary).
+/// ArgumentParser: its reflection over the command types (first-time
+/// protocol-conformance lookups that scan the whole binary) is a quarter of
+/// a one-host `check`'s CPU (Benchmarks/README.md, "Performance rule
+/// review"). Read here, in the executable: Core never sees argv.
 ///
 /// Only the plain forms are taken; anything else (help, version, an
 /// unknown, repeated, empty or dash-led value, an invalid shard, `--`) gives
@@ -73,7 +76,7 @@ enum PlainOptions {
     static func read(_ arguments: [String], command: String, options: [String]) -> [String: String]? {
         guard arguments.first == command else { return nil }
         // Sized once: a [String: String] that grows makes the runtime resolve
-        // its storage type by mangled name the first time (0.38 M instructions).
+        // its storage type by mangled name the first time.
         var values = [String: String](minimumCapacity: options.count)
         var index = 1
         while index < arguments.count {

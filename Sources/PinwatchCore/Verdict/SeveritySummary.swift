@@ -1,0 +1,24 @@
+/// How many hosts have each severity: beside `StatusSummary`, the one
+/// count that the header, `check`'s line, JSON's `summary.severity`, the
+/// exporter's gauges and its cycle log all read.
+public struct SeveritySummary: Hashable, Sendable {
+    private var counts: [HostSeverity: Int] = [:]
+
+    public init<Reports: Sequence>(_ reports: Reports) where Reports.Element == HostReport {
+        for report in reports { counts[report.severity, default: 0] += 1 }
+    }
+
+    /// The hosts that have a result; those still waiting count nowhere.
+    public init<Reports: Sequence>(_ reports: Reports) where Reports.Element == HostReport? {
+        for case let report? in reports { counts[report.severity, default: 0] += 1 }
+    }
+
+    public func count(of severity: HostSeverity) -> Int {
+        counts[severity] ?? 0
+    }
+
+    /// `2 critical, 1 warning`: the severities that have hosts, worst first.
+    public var text: String {
+        HostSeverity.worstFirst.filter { count(of: $0) > 0 }.map { "\(count(of: $0)) \($0.rawValue)" }.joined(separator: ", ")
+    }
+}

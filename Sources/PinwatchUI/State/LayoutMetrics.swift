@@ -1,0 +1,21 @@
+/// What one paint measured of the screen, handed to the state so paging,
+/// clicks and scrolling follow what the on-call sees. The layout reads the
+/// state; the state never calls the layout.
+public struct LayoutMetrics: Hashable, Sendable {
+    /// Host rows the table shows at once: the page of PgUp/PgDn.
+    public var tableCapacity: Int
+    /// The screen row of the table's first host row, for mouse clicks.
+    public var firstHostRow: Int
+    /// Content lines the detail or client view shows at once.
+    public var scrolledCapacity: Int
+    /// Lines the detail or client view has before scrolling (0 in the table).
+    public var scrolledLineCount: Int
+
+    /// Before the first paint: a 24-row terminal with no banner.
+    public init(tableCapacity: Int = 20, firstHostRow: Int = 3, scrolledCapacity: Int = 20, scrolledLineCount: Int = 0) {
+        self.tableCapacity = tableCapacity
+        self.firstHostRow = firstHostRow
+        self.scrolledCapacity = scrolledCapacity
+        self.scrolledLineCount = scrolledLineCount
+    }
+}
