@@ -86,7 +86,7 @@ final class ClientViewTests: XCTestCase {
         for _ in 0..<6 where state.selectedHost != bravo { _ = state.handle(.down) }
         _ = state.handle(.enter)
         XCTAssertEqual(state.view, .detail(hostIndex: bravo))
-        let text = Fixture.text(DashboardLayout.frame(for: state, width: 140, height: 60, now: now))
+        let text = Fixture.text(DashboardLayout.frame(for: state, width: 140, height: 100, now: now))
         XCTAssertTrue(text.contains(" clients (c: every host)"), text)
         XCTAssertTrue(text.contains("only the leaf matches: this release breaks at the next leaf renewal"), text)
         XCTAssertTrue(text.contains("sha256/k9 matches no certificate of the live chain (a backup, or stale)"), text)

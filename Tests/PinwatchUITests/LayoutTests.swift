@@ -589,7 +589,7 @@ final class LayoutTests: XCTestCase {
         XCTAssertEqual(state.selectedHost, bravo)
         _ = state.handle(.enter)
         XCTAssertEqual(state.view, .detail(hostIndex: bravo))
-        let text = Fixture.text(DashboardLayout.frame(for: state, width: 120, height: 60, now: now))
+        let text = Fixture.text(DashboardLayout.frame(for: state, width: 120, height: 90, now: now))
         let report = try XCTUnwrap(state.reports[bravo])
         XCTAssertTrue(text.contains("detail: bravo.example:443"))
         XCTAssertTrue(text.contains("level 0 · leaf"))
@@ -607,7 +607,7 @@ final class LayoutTests: XCTestCase {
         XCTAssertTrue(text.contains("press y"))
         XCTAssertEqual(state.handle(.character("y")), [.copyPins(hostIndex: bravo)])
         state.stanzaText = "pins:\n  ca: []\n  leaf:\n    - sha256/AAAA"
-        let withStanza = Fixture.text(DashboardLayout.frame(for: state, width: 120, height: 60, now: now))
+        let withStanza = Fixture.text(DashboardLayout.frame(for: state, width: 120, height: 90, now: now))
         XCTAssertTrue(withStanza.contains("    - sha256/AAAA"))
         _ = state.handle(.escape)
         XCTAssertEqual(state.view, .table)

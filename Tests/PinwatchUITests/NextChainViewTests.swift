@@ -12,7 +12,8 @@ final class NextChainViewTests: XCTestCase {
     /// The fixture chain (leaf 0, intermediate 40, root 80) as one of a
     /// pool of five intermediates under its root.
     private var catalogue: Catalogue {
-        let chain = Fixture.report(for: Fixture.host("pool.example"), status: .ok).levels.map(\.certificate.facts)
+        // Seeds 0, 40, 80: the fixture chain before any pin decides the verdict.
+        let chain = Fixture.result(for: Fixture.host("pool.example"), status: .blocked).chain.map(\.facts)
         let root = CatalogueCertificate(name: "Test Root", facts: chain[2], file: "root.pem")
         let pool =
             [CatalogueCertificate(name: "R10", facts: chain[1], file: "r10.pem")]
@@ -29,7 +30,7 @@ final class NextChainViewTests: XCTestCase {
 
     private func report(pins: PinSet, clients: [ClientPolicy] = []) -> HostReport {
         let host = Fixture.host("pool.example", pins: pins)
-        let result = Fixture.report(for: host, status: .ok).result
+        let result = Fixture.result(for: host, status: .blocked)
         let plain = Verdict.report(for: host, result: result, now: now, warnDays: 21, criticalDays: 7, catalogue: catalogue)
         return ClientVerdicts.apply(to: plain, clients: clients, now: now, warnDays: 21, criticalDays: 7, catalogue: catalogue)
     }
