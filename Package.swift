@@ -11,7 +11,8 @@ let version =
 
 // The target graph is the architecture: PinwatchCore depends on nothing of
 // ours; only PinwatchProbe imports COpenSSL (and CLinux for its event
-// loop, as PinwatchService does to spawn hooks); only PinwatchTerminal
+// loop, as PinwatchService does to spawn hooks), besides the local world
+// the demo and the tests run (PinwatchLocalWorld); only PinwatchTerminal
 // (the painter and the keyboard) imports CNCurses.
 // The product's own modules instantiate generic types (a Dictionary keyed by
 // one of our types, say) through metadata accessors instead of mangled names:
@@ -77,6 +78,14 @@ let package = Package(
             // queue and event loop, which Swift 6's checker cannot see.
             swiftSettings: [.swiftLanguageMode(.v5)] + startupSettings
         ),
+        // A PKI and TLS servers in memory on 127.0.0.1 (LocalPKI,
+        // LocalServers, LocalWorld): the demo's world, every test fleet's and
+        // the benchmarks', built on PinwatchProbe's `package` API.
+        .target(
+            name: "PinwatchLocalWorld",
+            dependencies: ["PinwatchProbe", "PinwatchCore", "COpenSSL"],
+            swiftSettings: [.swiftLanguageMode(.v5)] + startupSettings
+        ),
         // The history store: chains and statuses per host across restarts.
         .target(
             name: "PinwatchHistory",
@@ -122,7 +131,7 @@ let package = Package(
             name: "pinwatch",
             dependencies: [
                 "PinwatchCore", "PinwatchProbe", "PinwatchService", "PinwatchUI", "PinwatchTerminal", "PinwatchHistory",
-                "PinwatchImport",
+                "PinwatchImport", "PinwatchLocalWorld",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -137,10 +146,11 @@ let package = Package(
         ),
         // Peers and helpers only the tests need (a plaintext server, a
         // flooding server, closed ports, key files, process-wide server
-        // totals), built on PinwatchProbe's `package` internals.
+        // totals), built on PinwatchProbe's and PinwatchLocalWorld's `package`
+        // internals.
         .target(
             name: "PinwatchTestSupport",
-            dependencies: ["PinwatchProbe", "PinwatchCore", "COpenSSL"],
+            dependencies: ["PinwatchProbe", "PinwatchLocalWorld", "PinwatchCore", "COpenSSL"],
             path: "Tests/PinwatchTestSupport",
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
@@ -162,7 +172,7 @@ let package = Package(
         // (chains verified before are served from the cache).
         .executableTarget(
             name: "pinwatch-cycle-bench",
-            dependencies: ["PinwatchCore", "PinwatchProbe"],
+            dependencies: ["PinwatchCore", "PinwatchProbe", "PinwatchLocalWorld"],
             path: "Benchmarks/CycleBench",
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
@@ -177,7 +187,7 @@ let package = Package(
         // black hole, slow handshake, flapping); not part of the product.
         .executableTarget(
             name: "pinwatch-soak-lab",
-            dependencies: ["PinwatchCore", "PinwatchProbe", "PinwatchTestSupport"],
+            dependencies: ["PinwatchCore", "PinwatchProbe", "PinwatchLocalWorld", "PinwatchTestSupport"],
             path: "Benchmarks/SoakLab",
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
@@ -185,7 +195,7 @@ let package = Package(
         .testTarget(name: "PinwatchImportTests", dependencies: ["PinwatchImport", "PinwatchCore"]),
         .testTarget(
             name: "PinwatchProbeTests",
-            dependencies: ["PinwatchProbe", "PinwatchCore", "PinwatchTestSupport"],
+            dependencies: ["PinwatchProbe", "PinwatchLocalWorld", "PinwatchCore", "PinwatchTestSupport"],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         .testTarget(
@@ -197,7 +207,8 @@ let package = Package(
         .testTarget(
             name: "PinwatchEndToEndTests",
             dependencies: [
-                "PinwatchProbe", "PinwatchCore", "PinwatchService", "PinwatchTestSupport", "pinwatch-serve", "pinwatch-fuzz",
+                "PinwatchProbe", "PinwatchLocalWorld", "PinwatchCore", "PinwatchService", "PinwatchTestSupport",
+                "pinwatch-serve", "pinwatch-fuzz",
             ],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),

@@ -1,5 +1,6 @@
 import Foundation
 import PinwatchCore
+import PinwatchLocalWorld
 import PinwatchProbe
 
 /// `pinwatch-cycle-bench CONFIG [CYCLES]`: what `watch` and `serve` pay per

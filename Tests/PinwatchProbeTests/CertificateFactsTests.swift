@@ -3,6 +3,7 @@ import PinwatchCore
 import PinwatchTestSupport
 import XCTest
 
+@testable import PinwatchLocalWorld
 @testable import PinwatchProbe
 
 final class CertificateFactsTests: XCTestCase {

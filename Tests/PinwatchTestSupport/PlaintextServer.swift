@@ -1,4 +1,5 @@
 import Foundation
+import PinwatchLocalWorld
 import PinwatchProbe
 
 /// A TCP server on 127.0.0.1 that answers every connection with a plain

@@ -1,5 +1,6 @@
 internal import COpenSSL
 import Foundation
+import PinwatchProbe
 
 /// A CA certificate with its key: the thing that issues the local PKI.
 ///
@@ -104,7 +105,14 @@ public struct CertificateAuthority: Sendable {
     /// Basic constraints, key usages and subjectAltName are kept; the
     /// validity is the original's unless `validity` is given.
     public func crossSign(_ existing: X509Certificate, validity: ValidityWindow? = nil) throws -> X509Certificate {
-        try existing.withPointer { original in
+        let window: ValidityWindow
+        if let validity {
+            window = validity
+        } else {
+            let facts = existing.facts
+            window = ValidityWindow(notBefore: facts.notBefore, notAfter: facts.notAfter)
+        }
+        return try existing.withPointer { original in
             guard let publicKey = X509_get0_pubkey(original), let subject = X509_get_subject_name(original) else {
                 throw LocalPKIError.issuing("the certificate to cross-sign has no key or subject")
             }
@@ -114,12 +122,6 @@ public struct CertificateAuthority: Sendable {
                 guard index >= 0, let found = X509_get_ext(original, index) else { return nil }
                 return .copied(found)
             }
-            let window =
-                validity
-                ?? ValidityWindow(
-                    notBefore: ASN1TimeConversion.date(X509_get0_notBefore(original)),
-                    notAfter: ASN1TimeConversion.date(X509_get0_notAfter(original))
-                )
             return try CertificateDraft(subject: subject, publicKey: publicKey, validity: window, extensions: kept)
                 .sign(by: .authority(certificate: certificate, key: key))
         }

@@ -1,5 +1,6 @@
 internal import COpenSSL
 import Foundation
+import PinwatchProbe
 
 /// One X.509v3 extension of a certificate being issued.
 enum DraftExtension {

@@ -1,4 +1,5 @@
 import Foundation
+import PinwatchProbe
 
 /// A certificate together with its private key, as an issuer returns it.
 public struct IssuedCertificate: Sendable {

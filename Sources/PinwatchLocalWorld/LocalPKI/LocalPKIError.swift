@@ -1,4 +1,5 @@
 import Foundation
+import PinwatchProbe
 
 /// Why a key or a certificate could not be made.
 ///

@@ -1,5 +1,6 @@
 internal import COpenSSL
 import Foundation
+import PinwatchProbe
 
 /// The one owner of an OpenSSL `EVP_PKEY` holding a private key.
 ///

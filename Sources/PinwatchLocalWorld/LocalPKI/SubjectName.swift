@@ -1,5 +1,6 @@
 internal import COpenSSL
 import Foundation
+import PinwatchProbe
 
 /// Builds a temporary `X509_NAME` (O then CN, as public CAs order them)
 /// and lends it to `body`.

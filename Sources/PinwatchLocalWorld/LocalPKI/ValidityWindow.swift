@@ -1,4 +1,5 @@
 import Foundation
+import PinwatchProbe
 
 /// The notBefore/notAfter pair of a certificate to issue.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import PinwatchProbe
 
 /// Why a local server could not start or change.
 public enum LocalServerError: Error, Hashable, Sendable, CustomStringConvertible {

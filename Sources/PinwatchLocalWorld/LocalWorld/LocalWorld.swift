@@ -1,5 +1,6 @@
 import Foundation
 import PinwatchCore
+import PinwatchProbe
 
 /// A PKI made in this process and the local servers that use it: the
 /// demo's world and every test's.

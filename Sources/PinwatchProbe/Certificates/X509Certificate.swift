@@ -10,12 +10,12 @@ public final class X509Certificate: @unchecked Sendable {
     private let pointer: OpaquePointer
 
     /// Takes over a reference the caller owns.
-    init(takingOwnership pointer: OpaquePointer) {
+    package init(takingOwnership pointer: OpaquePointer) {
         self.pointer = pointer
     }
 
     /// Adds a reference to a certificate someone else owns (a chain entry).
-    init(borrowing pointer: OpaquePointer) {
+    package init(borrowing pointer: OpaquePointer) {
         X509_up_ref(pointer)
         self.pointer = pointer
     }
@@ -58,7 +58,7 @@ public final class X509Certificate: @unchecked Sendable {
         }
     }
 
-    func withPointer<T>(_ body: (OpaquePointer) throws -> T) rethrows -> T {
+    package func withPointer<T>(_ body: (OpaquePointer) throws -> T) rethrows -> T {
         try body(pointer)
     }
 

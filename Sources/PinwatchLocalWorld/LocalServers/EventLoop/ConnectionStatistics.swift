@@ -1,4 +1,5 @@
 import Foundation
+import PinwatchProbe
 
 /// Connection counters a server updates on the loop thread and tests read
 /// from theirs.

@@ -1,4 +1,5 @@
 import Foundation
+import PinwatchProbe
 
 /// The listening socket of one local server and the connections it owns.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import PinwatchProbe
 
 /// One file descriptor watched by the shared event loop.
 ///

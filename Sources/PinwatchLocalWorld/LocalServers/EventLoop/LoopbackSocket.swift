@@ -1,4 +1,5 @@
 import Foundation
+import PinwatchProbe
 
 #if canImport(Glibc)
 import Glibc

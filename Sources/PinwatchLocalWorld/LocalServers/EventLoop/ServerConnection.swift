@@ -1,4 +1,5 @@
 import Foundation
+import PinwatchProbe
 
 /// A connection a listener accepted and owns until it closes.
 package protocol ServerConnection: LoopHandler {

@@ -1,4 +1,5 @@
 import Foundation
+import PinwatchProbe
 
 /// A TCP server on 127.0.0.1 that accepts and never answers a byte.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import PinwatchProbe
 
 /// A plain TCP connection that optionally says one thing, then waits for
 /// the client to hang up.

@@ -1,4 +1,5 @@
 import Foundation
+import PinwatchProbe
 
 /// A minimal HTTP CONNECT proxy on 127.0.0.1, for the proxy-layer tests
 /// and the demo's "behind a proxy" host.

@@ -1,4 +1,5 @@
 import Foundation
+import PinwatchProbe
 
 /// The parsed head of an HTTP request sent to the CONNECT proxy.
 struct ConnectRequestHead {

@@ -1,4 +1,5 @@
 import Foundation
+import PinwatchProbe
 
 /// One client of the CONNECT proxy: request head, dial, then a two-way
 /// relay with half-closes passed through.

@@ -1,4 +1,5 @@
 import Foundation
+import PinwatchProbe
 
 /// Bytes read from one side of a tunnel and not yet written to the other.
 struct RelayBuffer {

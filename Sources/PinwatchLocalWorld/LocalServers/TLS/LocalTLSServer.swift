@@ -1,4 +1,5 @@
 import Foundation
+import PinwatchProbe
 
 /// A TLS server on 127.0.0.1 that completes handshakes with an identity of
 /// our own PKI, then closes politely.

@@ -1,5 +1,6 @@
 internal import COpenSSL
 import Foundation
+import PinwatchProbe
 
 /// The one owner of the `SSL_CTX` serving one identity.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import PinwatchProbe
 
 /// One accepted TLS connection: handshake, close_notify, lingering close.
 ///
