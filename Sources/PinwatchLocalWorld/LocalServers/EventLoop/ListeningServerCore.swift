@@ -8,9 +8,9 @@ import PinwatchProbe
 /// object holds it, the loop holds it while registered, and nothing here
 /// refers back to the public object, so dropping that object can stop it.
 package final class ListeningServerCore: LoopHandler {
-    package typealias ConnectionFactory = (_ descriptor: Int32, _ owner: ListeningServerCore) -> ServerConnection?
+    package typealias ConnectionFactory = (_ socket: Socket, _ owner: ListeningServerCore) -> ServerConnection?
 
-    package let fileDescriptor: Int32
+    package let socket: Socket
     package let port: Int
     package let statistics = ConnectionStatistics()
     private let loop: LocalEventLoop
@@ -24,21 +24,26 @@ package final class ListeningServerCore: LoopHandler {
 
     package init(port: Int = 0, makeConnection: @escaping ConnectionFactory) throws {
         loop = try LocalEventLoop.shared()
-        (fileDescriptor, self.port) = try LoopbackSocket.listen(port: port)
+        do {
+            (socket, self.port) = try Socket.listen(port: port)
+        } catch {
+            throw LocalServerError.socket(error.description)
+        }
         self.makeConnection = makeConnection
         loop.execute { [self] in
             if !stopped { loop.register(self) }
         }
     }
 
+    package var fileDescriptor: Int32 { socket.descriptor }
     package var isListener: Bool { true }
     package var pollEvents: Int16 { Int16(POLLIN) }
 
     package func handle(events: Int16) {
         for _ in 0..<Self.acceptsPerRound {
-            guard let descriptor = LoopbackSocket.accept(from: fileDescriptor) else { return }
-            guard let connection = makeConnection(descriptor, self) else {
-                LoopbackSocket.close(descriptor)
+            guard let accepted = socket.accept() else { return }
+            guard let connection = makeConnection(accepted, self) else {
+                accepted.close()
                 continue
             }
             connections[ObjectIdentifier(connection)] = connection
@@ -52,7 +57,7 @@ package final class ListeningServerCore: LoopHandler {
     /// Connections call it once, when they finish for whatever reason.
     package func close(_ connection: ServerConnection) {
         deregister(connection)
-        LoopbackSocket.close(connection.fileDescriptor)
+        connection.socket.close()
         connectionClosed(connection)
     }
 
@@ -78,7 +83,7 @@ package final class ListeningServerCore: LoopHandler {
             guard !stopped else { return }
             stopped = true
             loop.deregister(self)
-            LoopbackSocket.close(fileDescriptor)
+            socket.close()
             for connection in Array(connections.values) {
                 connection.abort()
             }

@@ -13,8 +13,8 @@ public final class BlackHoleServer: LocalServer, @unchecked Sendable {
     package let core: ListeningServerCore
 
     public init() throws {
-        core = try ListeningServerCore { descriptor, owner in
-            RawConnection(descriptor: descriptor, owner: owner, greeting: nil, stallTimeout: nil)
+        core = try ListeningServerCore { socket, owner in
+            RawConnection(socket: socket, owner: owner, greeting: nil, stallTimeout: nil)
         }
     }
 

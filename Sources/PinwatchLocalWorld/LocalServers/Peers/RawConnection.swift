@@ -10,17 +10,17 @@ import PinwatchProbe
 /// whatever arrives, never writes a byte, and stays open until the client
 /// leaves or the server stops.
 package final class RawConnection: ServerConnection {
-    package let fileDescriptor: Int32
+    package let socket: Socket
     package let deadline: UInt64?
-    private let owner: ListeningServerCore
+    package let owner: ListeningServerCore
     private var outbound: ArraySlice<UInt8>
     private let halfClosesAfterGreeting: Bool
     private var writesShut = false
-    private var closed = false
+    package var closed = false
     private var readBuffer = [UInt8](repeating: 0, count: 4096)
 
-    package init(descriptor: Int32, owner: ListeningServerCore, greeting: [UInt8]?, stallTimeout: TimeInterval?) {
-        fileDescriptor = descriptor
+    package init(socket: Socket, owner: ListeningServerCore, greeting: [UInt8]?, stallTimeout: TimeInterval?) {
+        self.socket = socket
         self.owner = owner
         outbound = ArraySlice(greeting ?? [])
         halfClosesAfterGreeting = greeting != nil
@@ -39,7 +39,7 @@ package final class RawConnection: ServerConnection {
         flush()
         guard !closed, events & Int16(POLLIN | POLLHUP | POLLERR) != 0 else { return }
         while !closed {
-            switch LoopbackSocket.read(fileDescriptor, into: &readBuffer) {
+            switch socket.read(into: &readBuffer) {
             case .bytes:
                 continue
             case .wouldBlock:
@@ -50,17 +50,9 @@ package final class RawConnection: ServerConnection {
         }
     }
 
-    package func deadlinePassed() {
-        finish()
-    }
-
-    package func abort() {
-        finish()
-    }
-
     private func flush() {
         while !outbound.isEmpty {
-            switch LoopbackSocket.write(fileDescriptor, outbound) {
+            switch socket.write(outbound) {
             case .bytes(let count):
                 outbound = outbound.dropFirst(count)
             case .wouldBlock:
@@ -71,14 +63,9 @@ package final class RawConnection: ServerConnection {
             }
         }
         if halfClosesAfterGreeting, !writesShut, !closed {
-            LoopbackSocket.shutdownWrites(fileDescriptor)
+            socket.shutdownWrites()
             writesShut = true
         }
     }
 
-    private func finish() {
-        guard !closed else { return }
-        closed = true
-        owner.close(self)
-    }
 }

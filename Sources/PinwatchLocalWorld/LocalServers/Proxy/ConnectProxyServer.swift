@@ -40,8 +40,8 @@ public final class ConnectProxyServer: LocalServer, @unchecked Sendable {
         let log = ProxyRequestLog()
         let policy = ProxyPolicy(
             rejectAll: rejectAll, hostOverrides: hostOverrides, interceptionPort: interceptionPort, stallTimeout: stallTimeout)
-        core = try ListeningServerCore { descriptor, owner in
-            ProxySession(descriptor: descriptor, owner: owner, policy: policy, log: log)
+        core = try ListeningServerCore { socket, owner in
+            ProxySession(socket: socket, owner: owner, policy: policy, log: log)
         }
         self.log = log
     }

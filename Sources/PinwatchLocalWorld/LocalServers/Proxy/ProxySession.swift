@@ -19,8 +19,8 @@ final class ProxySession: ServerConnection {
     /// A request head larger than this is refused (400).
     private static let maximumHeadBytes = 16 * 1024
 
-    let fileDescriptor: Int32
-    private let owner: ListeningServerCore
+    let socket: Socket
+    let owner: ListeningServerCore
     private let policy: ProxyPolicy
     private let log: ProxyRequestLog
     private var phase = Phase.readingHead
@@ -33,11 +33,11 @@ final class ProxySession: ServerConnection {
     private var clientWritesShut = false
     private var upstreamWritesShut = false
     private var lastActivity = MonotonicClock.now()
-    private var closed = false
+    var closed = false
     private var readBuffer = [UInt8](repeating: 0, count: 16 * 1024)
 
-    init(descriptor: Int32, owner: ListeningServerCore, policy: ProxyPolicy, log: ProxyRequestLog) {
-        fileDescriptor = descriptor
+    init(socket: Socket, owner: ListeningServerCore, policy: ProxyPolicy, log: ProxyRequestLog) {
+        self.socket = socket
         self.owner = owner
         self.policy = policy
         self.log = log
@@ -80,7 +80,7 @@ final class ProxySession: ServerConnection {
     func handleUpstream(events: Int16) {
         lastActivity = MonotonicClock.now()
         if phase == .connecting {
-            let error = upstream.map { LoopbackSocket.pendingError(of: $0.fileDescriptor) } ?? 0
+            let error = upstream?.socket.pendingError ?? 0
             if error != 0 {
                 answer("502 Bad Gateway")
             } else {
@@ -93,17 +93,9 @@ final class ProxySession: ServerConnection {
         progress()
     }
 
-    func deadlinePassed() {
-        finish()
-    }
-
-    func abort() {
-        finish()
-    }
-
     private func readClient() {
         while !clientEnded, !closed, toUpstream.hasRoom {
-            switch LoopbackSocket.read(fileDescriptor, into: &readBuffer) {
+            switch socket.read(into: &readBuffer) {
             case .bytes(let count):
                 let chunk = readBuffer[..<count]
                 switch phase {
@@ -126,7 +118,7 @@ final class ProxySession: ServerConnection {
     private func readUpstream() {
         guard let upstream else { return }
         while !upstreamEnded, toClient.hasRoom {
-            switch LoopbackSocket.read(upstream.fileDescriptor, into: &readBuffer) {
+            switch upstream.socket.read(into: &readBuffer) {
             case .bytes(let count):
                 toClient.append(readBuffer[..<count])
             case .wouldBlock:
@@ -165,12 +157,12 @@ final class ProxySession: ServerConnection {
             return
         }
         guard let address = policy.address(for: host, port: port),
-            let descriptor = try? LoopbackSocket.startConnect(to: address)
+            let dialling = try? Socket.connecting(to: address)
         else {
             answer("502 Bad Gateway")
             return
         }
-        let dialled = ProxyUpstream(descriptor: descriptor, session: self)
+        let dialled = ProxyUpstream(socket: dialling.socket, session: self)
         upstream = dialled
         owner.registerAuxiliary(dialled)
         phase = .connecting
@@ -185,22 +177,22 @@ final class ProxySession: ServerConnection {
 
     private func progress() {
         guard !closed else { return }
-        guard toClient.drain(into: fileDescriptor) else { return finish() }
+        guard toClient.drain(into: socket) else { return finish() }
         if phase == .relaying, let upstream {
-            guard toUpstream.drain(into: upstream.fileDescriptor) else { return finish() }
+            guard toUpstream.drain(into: upstream.socket) else { return finish() }
             if clientEnded, toUpstream.isEmpty, !upstreamWritesShut {
-                LoopbackSocket.shutdownWrites(upstream.fileDescriptor)
+                upstream.socket.shutdownWrites()
                 upstreamWritesShut = true
             }
             if upstreamEnded, toClient.isEmpty, !clientWritesShut {
-                LoopbackSocket.shutdownWrites(fileDescriptor)
+                socket.shutdownWrites()
                 clientWritesShut = true
             }
             if clientWritesShut, upstreamWritesShut { finish() }
             return
         }
         if phase == .answeringThenClosing, toClient.isEmpty, !clientWritesShut {
-            LoopbackSocket.shutdownWrites(fileDescriptor)
+            socket.shutdownWrites()
             clientWritesShut = true
         }
         if clientEnded, toClient.isEmpty { finish() }
@@ -209,27 +201,24 @@ final class ProxySession: ServerConnection {
     private func closeUpstream() {
         guard let upstream else { return }
         owner.deregister(upstream)
-        LoopbackSocket.close(upstream.fileDescriptor)
+        upstream.socket.close()
         self.upstream = nil
     }
 
-    private func finish() {
-        guard !closed else { return }
-        closed = true
+    func willClose() {
         closeUpstream()
-        owner.deregister(self)
-        LoopbackSocket.close(fileDescriptor)
-        owner.connectionClosed(self)
     }
 }
 
 /// The proxy's dialled socket; its events belong to its session.
 final class ProxyUpstream: LoopHandler {
-    let fileDescriptor: Int32
+    let socket: Socket
     private unowned let session: ProxySession
 
-    init(descriptor: Int32, session: ProxySession) {
-        fileDescriptor = descriptor
+    var fileDescriptor: Int32 { socket.descriptor }
+
+    init(socket: Socket, session: ProxySession) {
+        self.socket = socket
         self.session = session
     }
 

@@ -27,9 +27,9 @@ struct RelayBuffer {
     }
 
     /// Writes as much as the socket takes; false when the socket failed.
-    mutating func drain(into descriptor: Int32) -> Bool {
+    mutating func drain(into socket: Socket) -> Bool {
         while !isEmpty {
-            switch LoopbackSocket.write(descriptor, bytes[offset...]) {
+            switch socket.write(bytes[offset...]) {
             case .bytes(let count):
                 offset += count
             case .wouldBlock:

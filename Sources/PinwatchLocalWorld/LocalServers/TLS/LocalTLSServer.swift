@@ -19,9 +19,9 @@ public final class LocalTLSServer: LocalServer, @unchecked Sendable {
     /// the kernel choose; another port is taken even from TIME_WAIT.
     public init(identity: Identity, stallTimeout: TimeInterval = 5, port: Int = 0) throws {
         let current = CurrentContext(try ServerTLSContext(identity: identity))
-        core = try ListeningServerCore(port: port) { descriptor, owner in
+        core = try ListeningServerCore(port: port) { socket, owner in
             TLSServerConnection(
-                descriptor: descriptor, context: current.context, owner: owner, stallTimeout: stallTimeout)
+                socket: socket, context: current.context, owner: owner, stallTimeout: stallTimeout)
         }
         self.current = current
     }

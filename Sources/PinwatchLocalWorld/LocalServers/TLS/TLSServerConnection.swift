@@ -18,22 +18,22 @@ final class TLSServerConnection: ServerConnection {
     /// Unprocessed client bytes beyond this end the connection.
     private static let maximumBufferedInput = 1 << 20
 
-    let fileDescriptor: Int32
+    let socket: Socket
     let deadline: UInt64?
     private let session: TLSSession
-    private let owner: ListeningServerCore
+    let owner: ListeningServerCore
     private var phase = Phase.handshaking
     private var outbound: [UInt8] = []
     private var outboundOffset = 0
     private var peerClosed = false
     private var writesShut = false
-    private var closed = false
+    var closed = false
     private var readBuffer = [UInt8](repeating: 0, count: 16 * 1024)
 
-    init?(descriptor: Int32, context: ServerTLSContext, owner: ListeningServerCore, stallTimeout: TimeInterval) {
+    init?(socket: Socket, context: ServerTLSContext, owner: ListeningServerCore, stallTimeout: TimeInterval) {
         guard let session = TLSSession(context: context.pointer, role: .server) else { return nil }
         self.session = session
-        self.fileDescriptor = descriptor
+        self.socket = socket
         self.owner = owner
         self.deadline = MonotonicClock.after(seconds: stallTimeout)
     }
@@ -54,7 +54,7 @@ final class TLSServerConnection: ServerConnection {
         if closed { return }
         let flushed = outboundOffset >= outbound.count
         if phase == .lingering, flushed, !writesShut {
-            LoopbackSocket.shutdownWrites(fileDescriptor)
+            socket.shutdownWrites()
             writesShut = true
         }
         if peerClosed, flushed || phase == .handshaking {
@@ -62,17 +62,9 @@ final class TLSServerConnection: ServerConnection {
         }
     }
 
-    func deadlinePassed() {
-        finish()
-    }
-
-    func abort() {
-        finish()
-    }
-
     private func readAvailable() {
         while !peerClosed {
-            switch LoopbackSocket.read(fileDescriptor, into: &readBuffer) {
+            switch socket.read(into: &readBuffer) {
             case .bytes(let count):
                 // Once lingering, whatever the client still sends is moot.
                 if phase == .handshaking {
@@ -113,7 +105,7 @@ final class TLSServerConnection: ServerConnection {
         }
         session.takeOutput(into: &outbound)
         while outboundOffset < outbound.count {
-            switch LoopbackSocket.write(fileDescriptor, outbound[outboundOffset...]) {
+            switch socket.write(outbound[outboundOffset...]) {
             case .bytes(let count):
                 outboundOffset += count
             case .wouldBlock:
@@ -125,9 +117,4 @@ final class TLSServerConnection: ServerConnection {
         }
     }
 
-    private func finish() {
-        guard !closed else { return }
-        closed = true
-        owner.close(self)
-    }
 }
