@@ -8,11 +8,11 @@ import PinwatchProbe
 /// so a test builds any hierarchy by chaining `issueIntermediate` calls.
 /// Every certificate gets a random serial, SKI (and AKI when issued by
 /// another CA) and a SHA-256 signature.
-public struct CertificateAuthority: Sendable {
-    public let certificate: X509Certificate
-    public let key: PrivateKey
+package struct CertificateAuthority: Sendable {
+    package let certificate: X509Certificate
+    package let key: PrivateKey
 
-    public init(certificate: X509Certificate, key: PrivateKey) {
+    package init(certificate: X509Certificate, key: PrivateKey) {
         self.certificate = certificate
         self.key = key
     }
@@ -20,7 +20,7 @@ public struct CertificateAuthority: Sendable {
     /// A self-signed root CA (no path length limit). `nameConstraints`, in
     /// OpenSSL's configuration syntax (`permitted;DNS:example.test`), limits
     /// the names every certificate below it may carry.
-    public static func makeRoot(
+    package static func makeRoot(
         commonName: String,
         organization: String? = nil,
         key: PrivateKey? = nil,
@@ -48,7 +48,7 @@ public struct CertificateAuthority: Sendable {
 
     /// An intermediate CA signed by this authority; `pathLength` nil leaves
     /// the depth below it unlimited.
-    public func issueIntermediate(
+    package func issueIntermediate(
         commonName: String,
         organization: String? = nil,
         key: PrivateKey? = nil,
@@ -75,7 +75,7 @@ public struct CertificateAuthority: Sendable {
     ///
     /// `paddingBytes` adds a private extension of that size: about 1_000_000
     /// makes the hostile ~1 MB certificate that clients must refuse safely.
-    public func issueLeaf(
+    package func issueLeaf(
         commonName: String,
         dnsNames: [String] = [],
         ipAddresses: [String] = [],
@@ -104,7 +104,7 @@ public struct CertificateAuthority: Sendable {
     ///
     /// Basic constraints, key usages and subjectAltName are kept; the
     /// validity is the original's unless `validity` is given.
-    public func crossSign(_ existing: X509Certificate, validity: ValidityWindow? = nil) throws -> X509Certificate {
+    package func crossSign(_ existing: X509Certificate, validity: ValidityWindow? = nil) throws -> X509Certificate {
         let window: ValidityWindow
         if let validity {
             window = validity
@@ -129,10 +129,10 @@ public struct CertificateAuthority: Sendable {
 }
 
 /// Self-signed leaves: the single-level chain DESIGN §5 calls role `leaf`.
-public enum SelfSignedLeaf {
+package enum SelfSignedLeaf {
     /// A self-signed end-entity certificate (CA:FALSE, serverAuth), the
     /// kind appliances and development servers present.
-    public static func make(
+    package static func make(
         commonName: String,
         dnsNames: [String] = [],
         ipAddresses: [String] = [],

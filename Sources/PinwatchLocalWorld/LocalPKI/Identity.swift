@@ -2,11 +2,11 @@ import Foundation
 import PinwatchProbe
 
 /// A certificate together with its private key, as an issuer returns it.
-public struct IssuedCertificate: Sendable {
-    public let certificate: X509Certificate
-    public let key: PrivateKey
+package struct IssuedCertificate: Sendable {
+    package let certificate: X509Certificate
+    package let key: PrivateKey
 
-    public init(certificate: X509Certificate, key: PrivateKey) {
+    package init(certificate: X509Certificate, key: PrivateKey) {
         self.certificate = certificate
         self.key = key
     }
@@ -17,17 +17,17 @@ public struct IssuedCertificate: Sendable {
 /// `chain` is leaf first, in the order served; the root is normally left
 /// out, as real servers do, so that clients must complete the chain from
 /// their own trust store.
-public struct Identity: Sendable {
-    public let chain: [X509Certificate]
-    public let key: PrivateKey
+package struct Identity: Sendable {
+    package let chain: [X509Certificate]
+    package let key: PrivateKey
 
-    public init(chain: [X509Certificate], key: PrivateKey) {
+    package init(chain: [X509Certificate], key: PrivateKey) {
         self.chain = chain
         self.key = key
     }
 
     /// The leaf followed by the intermediates to send.
-    public init(leaf: IssuedCertificate, intermediates: [X509Certificate] = []) {
+    package init(leaf: IssuedCertificate, intermediates: [X509Certificate] = []) {
         self.init(chain: [leaf.certificate] + intermediates, key: leaf.key)
     }
 }

@@ -5,12 +5,12 @@ import PinwatchProbe
 ///
 /// Each case carries OpenSSL's own reasons, drained from its error queue, so
 /// that a failure in a test or in `pinwatch demo` names the real cause.
-public enum LocalPKIError: Error, Hashable, Sendable, CustomStringConvertible {
+package enum LocalPKIError: Error, Hashable, Sendable, CustomStringConvertible {
     case keyGeneration(String)
     case keyEncoding(String)
     case issuing(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .keyGeneration(let reason): return "cannot generate a key: \(reason)"
         case .keyEncoding(let reason): return "cannot encode or decode a key: \(reason)"

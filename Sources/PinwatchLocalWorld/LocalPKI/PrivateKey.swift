@@ -7,9 +7,9 @@ import PinwatchProbe
 /// Generated in process so that tests and `pinwatch demo` never write key
 /// files. `@unchecked Sendable` because the key is never mutated after
 /// `init` and OpenSSL's signing and encoding functions only read it.
-public final class PrivateKey: @unchecked Sendable {
+package final class PrivateKey: @unchecked Sendable {
     /// The NIST curves that public CAs and pinned servers use.
-    public enum Curve: String, Sendable, CaseIterable {
+    package enum Curve: String, Sendable, CaseIterable {
         case p256 = "P-256"
         case p384 = "P-384"
     }
@@ -26,7 +26,7 @@ public final class PrivateKey: @unchecked Sendable {
     }
 
     /// A fresh ECDSA key: fast enough to make dozens at demo start-up.
-    public static func ecdsa(_ curve: Curve) throws -> PrivateKey {
+    package static func ecdsa(_ curve: Curve) throws -> PrivateKey {
         guard let key = pinwatch_EVP_EC_gen(curve.rawValue) else {
             throw LocalPKIError.keyGeneration("\(curve.rawValue): \(OpenSSLErrorQueue.drain())")
         }
@@ -35,7 +35,7 @@ public final class PrivateKey: @unchecked Sendable {
 
     /// A fresh RSA key; slow (hundreds of milliseconds at 2048 bits), so
     /// the demo prefers EC keys.
-    public static func rsa(bits: Int) throws -> PrivateKey {
+    package static func rsa(bits: Int) throws -> PrivateKey {
         guard bits >= 1024, bits <= 16384, let key = pinwatch_EVP_RSA_gen(UInt32(bits)) else {
             throw LocalPKIError.keyGeneration("RSA \(bits) bits: \(OpenSSLErrorQueue.drain())")
         }
@@ -44,7 +44,7 @@ public final class PrivateKey: @unchecked Sendable {
 
     /// The DER SubjectPublicKeyInfo of the public half: what `sha256/` pins
     /// hash, so tests and the demo can write pins before any server starts.
-    public var subjectPublicKeyInfoDER: [UInt8] {
+    package var subjectPublicKeyInfoDER: [UInt8] {
         var out: UnsafeMutablePointer<UInt8>? = nil
         let length = i2d_PUBKEY(pointer, &out)
         guard length > 0, let out else { return [] }

@@ -9,10 +9,10 @@ import PinwatchProbe
 ///
 /// `@unchecked Sendable`: socket work runs on the loop thread, counters
 /// are locked.
-public final class BlackHoleServer: LocalServer, @unchecked Sendable {
+package final class BlackHoleServer: LocalServer, @unchecked Sendable {
     package let core: ListeningServerCore
 
-    public init() throws {
+    package init() throws {
         core = try ListeningServerCore { socket, owner in
             RawConnection(socket: socket, owner: owner, greeting: nil, stallTimeout: nil)
         }

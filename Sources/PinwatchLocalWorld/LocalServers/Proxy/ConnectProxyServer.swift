@@ -10,16 +10,16 @@ import PinwatchProbe
 ///
 /// `@unchecked Sendable`: socket work runs on the loop thread; the log and
 /// counters are locked.
-public final class ConnectProxyServer: LocalServer, @unchecked Sendable {
+package final class ConnectProxyServer: LocalServer, @unchecked Sendable {
     /// One request the proxy received.
-    public struct Request: Hashable, Sendable {
-        public var method: String
+    package struct Request: Hashable, Sendable {
+        package var method: String
         /// The target as sent, e.g. `127.0.0.1:8443` or `api.example.com:443`.
-        public var target: String
+        package var target: String
         /// The Proxy-Authorization header, when the client sent one.
-        public var proxyAuthorization: String?
+        package var proxyAuthorization: String?
 
-        public var hadProxyAuthorization: Bool { proxyAuthorization != nil }
+        package var hadProxyAuthorization: Bool { proxyAuthorization != nil }
     }
 
     package let core: ListeningServerCore
@@ -33,7 +33,7 @@ public final class ConnectProxyServer: LocalServer, @unchecked Sendable {
     ///     this local port, whatever the CONNECT target, where a server
     ///     presents a certificate from the proxy's own CA.
     ///   - stallTimeout: a tunnel idle this long is closed.
-    public init(
+    package init(
         rejectAll: Bool = false, hostOverrides: [String: String] = [:], interceptionPort: Int? = nil,
         stallTimeout: TimeInterval = 5
     ) throws {
@@ -51,9 +51,9 @@ public final class ConnectProxyServer: LocalServer, @unchecked Sendable {
     }
 
     /// Every request received, in arrival order.
-    public var requests: [Request] { log.requests }
+    package var requests: [Request] { log.requests }
     /// The CONNECT targets seen, in arrival order.
-    public var connectTargets: [String] {
+    package var connectTargets: [String] {
         log.requests.filter { $0.method == "CONNECT" }.map(\.target)
     }
 }

@@ -10,14 +10,14 @@ import PinwatchProbe
 ///
 /// `@unchecked Sendable`: the current context is guarded by `lock`, the
 /// counters by their own lock, and all socket work runs on the loop thread.
-public final class LocalTLSServer: LocalServer, @unchecked Sendable {
+package final class LocalTLSServer: LocalServer, @unchecked Sendable {
     package let core: ListeningServerCore
     private let current: CurrentContext
 
     /// Starts listening at once; `stallTimeout` bounds how long one
     /// connection may take, handshake and close included. `port` 0 lets
     /// the kernel choose; another port is taken even from TIME_WAIT.
-    public init(identity: Identity, stallTimeout: TimeInterval = 5, port: Int = 0) throws {
+    package init(identity: Identity, stallTimeout: TimeInterval = 5, port: Int = 0) throws {
         let current = CurrentContext(try ServerTLSContext(identity: identity))
         core = try ListeningServerCore(port: port) { socket, owner in
             TLSServerConnection(
@@ -31,19 +31,19 @@ public final class LocalTLSServer: LocalServer, @unchecked Sendable {
     }
 
     /// The identity new connections are served with.
-    public var identity: Identity {
+    package var identity: Identity {
         current.context.identity
     }
 
     /// Serves `identity` to every connection accepted from now on (a leaf
     /// renewal or key rotation, live); handshakes in flight finish with
     /// the old one.
-    public func replaceIdentity(_ identity: Identity) throws {
+    package func replaceIdentity(_ identity: Identity) throws {
         current.context = try ServerTLSContext(identity: identity)
     }
 
     /// Handshakes that reached Finished.
-    public var completedHandshakes: Int { core.statistics.completedHandshakes }
+    package var completedHandshakes: Int { core.statistics.completedHandshakes }
     /// The most connections that were open at the same time, from accept
 }
 
