@@ -23,8 +23,9 @@ package final class ProbeEngine: @unchecked Sendable {
 
     /// `expectedTargets`, when known, caps the threads: a `check` of one
     /// host needs one loop and one resolver, not ten threads to start and
-    /// map stacks for (a measurable part of its start-up).
-    package init(concurrency: Int, expectedTargets: Int? = nil) {
+    /// map stacks for (a measurable part of its start-up). `now` is the
+    /// clock certificates are verified against and cached verdicts age by.
+    package init(concurrency: Int, expectedTargets: Int? = nil, now: @escaping @Sendable () -> Date = Date.init) {
         FileDescriptorLimit.raiseToHardLimit()
         // Every socket write here passes MSG_NOSIGNAL (OpenSSL only sees
         // memory BIOs); ignoring SIGPIPE as well keeps a write elsewhere in
@@ -33,7 +34,7 @@ package final class ProbeEngine: @unchecked Sendable {
         let parallel = max(1, min(concurrency, expectedTargets ?? concurrency))
         scheduler = ProbeScheduler(
             concurrency: concurrency, loopCount: min(Self.eventLoopCount, parallel),
-            resolverThreads: min(Self.resolverThreads, parallel))
+            resolverThreads: min(Self.resolverThreads, parallel), now: now)
     }
 
     deinit {
