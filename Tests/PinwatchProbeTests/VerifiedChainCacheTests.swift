@@ -12,7 +12,7 @@ import XCTest
 /// it, against real local servers.
 final class VerifiedChainCacheTests: XCTestCase {
     private let clock = SettableClock()
-    private lazy var engine = ProbeEngine(concurrency: 4, now: clock.now)
+    private lazy var engine = ProbeEngine(concurrency: 4, now: { [clock] in clock.now() })
     private var servers: [AnyObject] = []
 
     override func tearDown() {

@@ -13,7 +13,7 @@ import XCTest
 /// refusal, with nothing served through the anchor.
 final class VerifiedIssuersTests: XCTestCase {
     private let clock = SettableClock()
-    private lazy var engine = ProbeEngine(concurrency: 4, now: clock.now)
+    private lazy var engine = ProbeEngine(concurrency: 4, now: { [clock] in clock.now() })
     private var servers: [AnyObject] = []
 
     override func tearDown() {

@@ -25,7 +25,7 @@ package final class ProbeEngine: @unchecked Sendable {
     /// host needs one loop and one resolver, not ten threads to start and
     /// map stacks for (a measurable part of its start-up). `now` is the
     /// clock certificates are verified against and cached verdicts age by.
-    package init(concurrency: Int, expectedTargets: Int? = nil, now: @escaping @Sendable () -> Date = Date.init) {
+    package init(concurrency: Int, expectedTargets: Int? = nil, now: @escaping @Sendable () -> Date = { Date() }) {
         FileDescriptorLimit.raiseToHardLimit()
         // Every socket write here passes MSG_NOSIGNAL (OpenSSL only sees
         // memory BIOs); ignoring SIGPIPE as well keeps a write elsewhere in

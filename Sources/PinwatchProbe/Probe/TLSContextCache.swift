@@ -19,7 +19,7 @@ final class TLSContext: @unchecked Sendable {
     /// Verified chains of this context's trust store (see `VerifiedChainCache`).
     let verifiedChains: VerifiedChainCache
 
-    init(trust: TrustSource, now: @escaping @Sendable () -> Date = Date.init) throws {
+    init(trust: TrustSource, now: @escaping @Sendable () -> Date = { Date() }) throws {
         verifiedChains = VerifiedChainCache(now: now)
         guard let method = TLS_client_method(), let context = SSL_CTX_new(method) else {
             throw ProbeFailure(kind: .tls, message: "cannot create a TLS context: \(OpenSSLErrorQueue.drain())")

@@ -43,7 +43,7 @@ final class VerifiedChainCache: @unchecked Sendable {
     private let anchors: VerifiedIssuers
     private let now: @Sendable () -> Date
 
-    init(now: @escaping @Sendable () -> Date = Date.init) {
+    init(now: @escaping @Sendable () -> Date = { Date() }) {
         self.now = now
         anchors = VerifiedIssuers()
     }
