@@ -11,7 +11,8 @@ let version =
 
 // The target graph is the architecture: PinwatchCore depends on nothing of
 // ours; only PinwatchProbe imports COpenSSL (and CLinux for its event
-// loop, as PinwatchMonitor does to spawn hooks); only PinwatchTerminal
+// loop, as PinwatchMonitor does to spawn hooks), besides the local world
+// the demo and the tests run (PinwatchLocalWorld); only PinwatchTerminal
 // (the painter and the keyboard) imports CNCurses.
 // The product's own modules instantiate generic types (a Dictionary keyed by
 // one of our types, say) through metadata accessors instead of mangled names:
@@ -94,6 +95,14 @@ let package = Package(
             dependencies: ["PinwatchCore", "PinwatchProbe", .product(name: "Yams", package: "Yams"), "PinwatchSystem"],
             swiftSettings: startupSettings
         ),
+        // A PKI and TLS servers in memory on 127.0.0.1 (LocalPKI,
+        // LocalServers, LocalWorld): the demo's world, every test fleet's and
+        // the benchmarks', built on PinwatchProbe's `package` API.
+        .target(
+            name: "PinwatchLocalWorld",
+            dependencies: ["PinwatchProbe", "PinwatchCore", "COpenSSL"],
+            swiftSettings: [.swiftLanguageMode(.v5)] + startupSettings
+        ),
         // The history store: chains and statuses per host across restarts.
         .target(
             name: "PinwatchHistory",
@@ -125,7 +134,8 @@ let package = Package(
         .executableTarget(
             name: "pinwatch-serve",
             dependencies: [
-                "PinwatchCore", "PinwatchSystem", "PinwatchProbe", "PinwatchMonitor", "PinwatchService", "PinwatchHistory", "PinwatchCatalogue",
+                "PinwatchCore", "PinwatchSystem", "PinwatchProbe", "PinwatchMonitor", "PinwatchService", "PinwatchHistory",
+                "PinwatchCatalogue",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -148,7 +158,7 @@ let package = Package(
             name: "pinwatch",
             dependencies: [
                 "PinwatchCore", "PinwatchSystem", "PinwatchProbe", "PinwatchMonitor", "PinwatchService", "PinwatchUI",
-                "PinwatchTerminal", "PinwatchHistory", "PinwatchImport", "PinwatchCatalogue",
+                "PinwatchTerminal", "PinwatchHistory", "PinwatchImport", "PinwatchCatalogue", "PinwatchLocalWorld",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -163,10 +173,11 @@ let package = Package(
         ),
         // Peers and helpers only the tests need (a plaintext server, a
         // flooding server, closed ports, key files, process-wide server
-        // totals), built on PinwatchProbe's `package` internals.
+        // totals), built on PinwatchProbe's and PinwatchLocalWorld's `package`
+        // internals.
         .target(
             name: "PinwatchTestSupport",
-            dependencies: ["PinwatchProbe", "PinwatchCore", "COpenSSL"],
+            dependencies: ["PinwatchProbe", "PinwatchLocalWorld", "PinwatchCore", "COpenSSL"],
             path: "Tests/PinwatchTestSupport",
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
@@ -188,7 +199,7 @@ let package = Package(
         // (chains verified before are served from the cache).
         .executableTarget(
             name: "pinwatch-cycle-bench",
-            dependencies: ["PinwatchCore", "PinwatchProbe", "PinwatchMonitor"],
+            dependencies: ["PinwatchCore", "PinwatchProbe", "PinwatchMonitor", "PinwatchLocalWorld"],
             path: "Benchmarks/CycleBench",
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
@@ -203,7 +214,7 @@ let package = Package(
         // black hole, slow handshake, flapping); not part of the product.
         .executableTarget(
             name: "pinwatch-soak-lab",
-            dependencies: ["PinwatchCore", "PinwatchProbe", "PinwatchTestSupport"],
+            dependencies: ["PinwatchCore", "PinwatchProbe", "PinwatchLocalWorld", "PinwatchTestSupport"],
             path: "Benchmarks/SoakLab",
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
@@ -211,7 +222,7 @@ let package = Package(
         .testTarget(name: "PinwatchImportTests", dependencies: ["PinwatchImport", "PinwatchCore"]),
         .testTarget(
             name: "PinwatchProbeTests",
-            dependencies: ["PinwatchProbe", "PinwatchMonitor", "PinwatchCore", "PinwatchTestSupport"],
+            dependencies: ["PinwatchProbe", "PinwatchLocalWorld", "PinwatchMonitor", "PinwatchCore", "PinwatchTestSupport"],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         // The Monitor loop against a fake poller and clock: no sockets.
@@ -222,7 +233,9 @@ let package = Package(
         ),
         .testTarget(
             name: "PinwatchCatalogueTests",
-            dependencies: ["PinwatchCatalogue", "PinwatchProbe", "PinwatchSystem", "PinwatchCore", "PinwatchTestSupport"],
+            dependencies: [
+                "PinwatchCatalogue", "PinwatchProbe", "PinwatchLocalWorld", "PinwatchSystem", "PinwatchCore", "PinwatchTestSupport",
+            ],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         .testTarget(
@@ -234,7 +247,8 @@ let package = Package(
         .testTarget(
             name: "PinwatchEndToEndTests",
             dependencies: [
-                "PinwatchProbe", "PinwatchCore", "PinwatchMonitor", "PinwatchService", "PinwatchTestSupport", "pinwatch-serve",
+                "PinwatchProbe", "PinwatchLocalWorld", "PinwatchCore", "PinwatchMonitor", "PinwatchService", "PinwatchTestSupport",
+                "pinwatch-serve",
                 "pinwatch-fuzz",
                 // The plain command-line reader's unit tests (CheckCommandLineTests).
                 "pinwatch",

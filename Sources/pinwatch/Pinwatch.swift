@@ -37,7 +37,8 @@ enum CommandSuggestion {
     /// walk (about a fifth of `check`'s start-up CPU). The end-to-end tests
     /// run each name `pinwatch --help` lists, so a command missing here fails.
     static let commandNames = [
-        "watch", "snapshot", "check", "serve", "history", "validate", "lint", "import", "inspect", "pin", "preflight", "catalogue", "demo", "help",
+        "watch", "snapshot", "check", "serve", "history", "validate", "lint", "import", "inspect", "pin", "preflight", "catalogue", "demo",
+        "help",
         "version",
     ]
 

@@ -1,6 +1,7 @@
 import Foundation
 import PinwatchCatalogue
 import PinwatchCore
+import PinwatchLocalWorld
 import PinwatchProbe
 import PinwatchSystem
 import XCTest

@@ -1,4 +1,5 @@
 import Foundation
+import PinwatchTestSupport
 import XCTest
 
 /// docs/snapshot.schema.json is the contract scripts rely on: every
@@ -8,7 +9,8 @@ final class CommandsJSONSchemaFileTests: LocalFleetTestCase {
     override func setUpWithError() throws {
         try super.setUpWithError()
         let probe = try PinwatchBinary.runShell("\(SnapshotSchema.python) -c 'import jsonschema'")
-        try XCTSkipIf(probe.status != 0, "python3-jsonschema is not installed: apt-get install python3-jsonschema")
+        try TestEnvironment.require(
+            probe.status == 0, "python3-jsonschema is not installed: apt-get install python3-jsonschema", skip: { XCTSkip($0) })
     }
 
     func testEverySnapshotAndInspectDocumentMatchesTheSchema() throws {

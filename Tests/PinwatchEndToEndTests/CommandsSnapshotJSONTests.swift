@@ -1,5 +1,6 @@
 import Foundation
 import PinwatchCore
+import PinwatchLocalWorld
 import PinwatchProbe
 import XCTest
 

@@ -49,16 +49,26 @@ final class DashboardJobControlTests: XCTestCase {
 
     /// SIGCONT with no stop before it is only a redraw.
     func testContinueWithoutStopIsHarmless() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pinwatch-cont-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let go = folder.appendingPathComponent("go").path
+        let sent = folder.appendingPathComponent("sent").path
         let invocation = [PinwatchBinary.url.path, "demo", "--interval", "1s", "--no-bell"].map(TmuxSession.quote).joined(separator: " ")
         // The inner shell becomes pinwatch (exec keeps its PID, $$), and its
-        // background child sends the two SIGCONTs to that PID only.
-        let inner = "(sleep 2; kill -CONT $$; kill -CONT $$) & exec " + invocation
-        let command = "bash -c " + TmuxSession.quote("bash -c " + TmuxSession.quote(inner) + "; echo EXITED:$?; sleep 30")
+        // background child sends the two SIGCONTs to that PID only, once the
+        // test says the dashboard is up, then says they were sent.
+        let waitForGo = "for i in $(seq 300); do [ -e \(TmuxSession.quote(go)) ] && break; sleep 0.1; done"
+        let signals = "(\(waitForGo); kill -CONT $$; kill -CONT $$; touch \(TmuxSession.quote(sent))) & exec " + invocation
+        let command = "bash -c " + TmuxSession.quote("bash -c " + TmuxSession.quote(signals) + "; echo EXITED:$?; sleep 30")
         let session = try TmuxSession(command: command, columns: 100, rows: 30, environment: ["SWIFT_BACKTRACE": "interactive=no"])
         defer { session.close() }
         try session.waitForScreen(timeout: 15) { $0.contains("built-in demo") && $0.contains("payments.demo") }
-        usleep(2_500_000)
-        let screen = try session.waitForScreen(timeout: 10) { $0.contains("built-in demo") }
+        XCTAssertTrue(FileManager.default.createFile(atPath: go, contents: nil))
+        try waitUntil(timeout: 15, "the two SIGCONTs were sent") { FileManager.default.fileExists(atPath: sent) }
+        // A frame painted after the signals: the dashboard went on running.
+        let afterSignals = try session.capture()
+        let screen = try session.waitForScreen(timeout: 10) { $0 != afterSignals && $0.contains("built-in demo") }
         XCTAssertFalse(screen.contains("EXITED"), screen)
         try session.send("q")
         let exited = try session.waitForScreen(timeout: 10) { $0.contains("EXITED:") }

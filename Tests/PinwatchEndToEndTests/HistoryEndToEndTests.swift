@@ -138,9 +138,10 @@ final class HistoryEndToEndTests: LocalFleetTestCase {
     /// /proc/PID/root. Recording fails every cycle, is logged and counted,
     /// and resumes once the space is freed, with the change made meanwhile.
     func testAFullDiskIsLoggedAndCountedAndRecordingResumesOnceSpaceIsFreed() throws {
-        try XCTSkipUnless(getuid() == 0, "a tmpfs of the test's own needs root (a private mount namespace)")
+        try TestEnvironment.require(
+            getuid() == 0, "a tmpfs of the test's own needs root (a private mount namespace)", skip: { XCTSkip($0) })
         let probe = try PinwatchBinary.runShell("unshare --mount true")
-        try XCTSkipUnless(probe.status == 0, "unshare --mount is not available: \(probe.stderr)")
+        try TestEnvironment.require(probe.status == 0, "unshare --mount is not available: \(probe.stderr)", skip: { XCTSkip($0) })
         let (rotating, leaf) = try fleet.serveLeaf("rotating.test")
         fleet.add(
             LocalFleet.Host(
@@ -189,9 +190,10 @@ final class HistoryEndToEndTests: LocalFleetTestCase {
     /// `history` reads at any time, a read-only mount included (after the
     /// writer has gone, nobody can create the WAL index there).
     func testHistoryReadsAStateFileOnAReadOnlyMount() throws {
-        try XCTSkipUnless(getuid() == 0, "a read-only mount of the test's own needs root (a private mount namespace)")
+        try TestEnvironment.require(
+            getuid() == 0, "a read-only mount of the test's own needs root (a private mount namespace)", skip: { XCTSkip($0) })
         let probe = try PinwatchBinary.runShell("unshare --mount true")
-        try XCTSkipUnless(probe.status == 0, "unshare --mount is not available: \(probe.stderr)")
+        try TestEnvironment.require(probe.status == 0, "unshare --mount is not available: \(probe.stderr)", skip: { XCTSkip($0) })
         try fleet.addOK("archived.test")
         try fleet.writeConfig()
         let folder = fleet.directory.appendingPathComponent("archive")

@@ -1,4 +1,5 @@
 import Foundation
+import PinwatchLocalWorld
 import PinwatchProbe
 import PinwatchTestSupport
 import XCTest
@@ -202,10 +203,12 @@ final class HostilePeersTogetherTests: LocalFleetTestCase {
             .joined(separator: " ")
         let session = try TmuxSession(command: command, columns: 160, rows: 40, environment: ["SWIFT_BACKTRACE": "interactive=no"])
         defer { session.close() }
-        try session.waitForScreen(timeout: 15) { $0.contains("good3.test") && $0.contains("silent.test") }
-        // Past the timeout every row holds its result, hostile text included.
-        usleep(UInt32((Self.timeout + 1) * 1_000_000))
-        let screen = try session.capture(escapes: true)
+        // The absence of control bytes means something only once every row
+        // holds its result, hostile text included: the cycle has completed.
+        let screen = try session.waitForScreen(timeout: 15 + Self.timeout + Self.margin, escapes: true) {
+            $0.contains("good3.test") && $0.contains("silent.test") && $0.contains("escape.test") && $0.contains("last cycle")
+                && !$0.contains("waiting")
+        }
         XCTAssertFalse(screen.withoutColourSequences.containsRawControlBytes, "the dashboard passed a control byte:\n\(screen)")
         XCTAssertTrue(screen.contains("escape.test"))
     }

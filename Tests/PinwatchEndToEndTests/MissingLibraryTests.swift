@@ -1,4 +1,5 @@
 import Foundation
+import PinwatchTestSupport
 import XCTest
 
 /// SQLite, ncursesw and libxml2 are opened on first use (CLazyLibrary), so
@@ -11,9 +12,9 @@ final class MissingLibraryTests: XCTestCase {
     private var folder: URL!
 
     override func setUpWithError() throws {
-        try XCTSkipUnless(getuid() == 0, "hiding a library needs root (a private mount namespace)")
+        try TestEnvironment.require(getuid() == 0, "hiding a library needs root (a private mount namespace)", skip: { XCTSkip($0) })
         let probe = try PinwatchBinary.runShell("unshare --mount true")
-        try XCTSkipUnless(probe.status == 0, "unshare --mount is not available: \(probe.stderr)")
+        try TestEnvironment.require(probe.status == 0, "unshare --mount is not available: \(probe.stderr)", skip: { XCTSkip($0) })
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("pinwatch-missing-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         FileManager.default.createFile(atPath: folder.appendingPathComponent("empty").path, contents: Data())

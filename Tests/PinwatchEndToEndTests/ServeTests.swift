@@ -1,4 +1,5 @@
 import Foundation
+import PinwatchLocalWorld
 import PinwatchProbe
 import PinwatchTestSupport
 import XCTest
@@ -20,11 +21,11 @@ final class ServeTests: LocalFleetTestCase {
 
     private func tool(_ name: String) throws -> String {
         let path = "/usr/bin/\(name)"
-        guard FileManager.default.isExecutableFile(atPath: path) else {
-            // CI installs Debian's prometheus package (.ci/run); a bare
-            // developer machine may not have it.
-            throw XCTSkip("\(name) is not installed: apt-get install prometheus")
-        }
+        // CI installs Debian's prometheus and prometheus-alertmanager
+        // packages (.ci/run); a bare developer machine may not have them.
+        try TestEnvironment.require(
+            FileManager.default.isExecutableFile(atPath: path),
+            "\(name) is not installed: apt-get install prometheus prometheus-alertmanager", skip: { XCTSkip($0) })
         return path
     }
 

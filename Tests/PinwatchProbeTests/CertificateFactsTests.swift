@@ -3,6 +3,7 @@ import PinwatchCore
 import PinwatchTestSupport
 import XCTest
 
+@testable import PinwatchLocalWorld
 @testable import PinwatchProbe
 
 final class CertificateFactsTests: XCTestCase {
@@ -54,7 +55,8 @@ final class CertificateFactsTests: XCTestCase {
 
     func testISRGRootX1SPKIPinIsTheWellKnownOne() throws {
         let path = "/etc/ssl/certs/ISRG_Root_X1.pem"
-        try XCTSkipUnless(FileManager.default.fileExists(atPath: path), "system trust store lacks ISRG Root X1")
+        try TestEnvironment.require(
+            FileManager.default.fileExists(atPath: path), "system trust store lacks ISRG Root X1 (ca-certificates)", skip: { XCTSkip($0) })
         let facts = try onlyCertificate(path).facts
         XCTAssertEqual(Data(facts.spkiSHA256).base64EncodedString(), "C5+lpZ7tcVwmwQIMcRtPbsQtWLABXhQzejna0wHFr8M=")
         XCTAssertEqual(facts.subject, "CN=ISRG Root X1,O=Internet Security Research Group,C=US")

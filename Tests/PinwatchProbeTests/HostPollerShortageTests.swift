@@ -1,5 +1,6 @@
 import Foundation
 import PinwatchCore
+import PinwatchLocalWorld
 import PinwatchMonitor
 import PinwatchProbe
 import PinwatchTestSupport

@@ -1,4 +1,5 @@
 import PinwatchCore
+import PinwatchLocalWorld
 import XCTest
 
 @testable import PinwatchProbe

@@ -3,6 +3,7 @@ import Foundation
 import PinwatchTestSupport
 import XCTest
 
+@testable import PinwatchLocalWorld
 @testable import PinwatchProbe
 
 final class LocalPKITests: XCTestCase {

@@ -1,15 +1,18 @@
 import Foundation
 import PinwatchCore
-import PinwatchProbe
+import PinwatchLocalWorld
 import PinwatchTestSupport
 import XCTest
+
+@testable import PinwatchProbe
 
 /// The verified-chain cache may only save work: whatever it serves must be
 /// what a full verification would say. Each test verifies a chain once (a
 /// miss that fills the cache), then presents what must not be served from
 /// it, against real local servers.
 final class VerifiedChainCacheTests: XCTestCase {
-    private let engine = ProbeEngine(concurrency: 4)
+    private let clock = SettableClock()
+    private lazy var engine = ProbeEngine(concurrency: 4, now: { [clock] in clock.now() })
     private var servers: [AnyObject] = []
 
     override func tearDown() {
@@ -69,15 +72,28 @@ final class VerifiedChainCacheTests: XCTestCase {
 
     func testACertificateThatExpiredSinceItWasVerifiedIsNotServed() throws {
         let pki = try TestPKI()
-        let brief = ValidityWindow(notBefore: Date().addingTimeInterval(-3600), notAfter: Date().addingTimeInterval(3))
+        let brief = ValidityWindow(notBefore: clock.now().addingTimeInterval(-3600), notAfter: clock.now().addingTimeInterval(600))
         let server = keep(try LocalTLSServer(identity: try pki.identity(validity: brief)))
         XCTAssertTrue(probe(.local(server, trust: pki.trust)).trusted)
-        // X.509 times have one-second resolution: wait past notAfter.
-        Thread.sleep(forTimeInterval: 4.2)
+        clock.advance(by: 601)
         let later = probe(.local(server, trust: pki.trust))
         XCTAssertFalse(later.trusted, "the cached verdict expired with the certificate")
         XCTAssertEqual(later.trustError, "certificate has expired")
         XCTAssertEqual(engine.verifiedChainCounts.hits, 0)
+    }
+
+    func testAnEntryOlderThanItsLifetimeIsVerifiedAgain() throws {
+        let pki = try TestPKI()
+        let server = keep(try LocalTLSServer(identity: try pki.identity()))
+        XCTAssertTrue(probe(.local(server, trust: pki.trust)).trusted)
+        clock.advance(by: VerifiedChainCache.lifetime - 1)
+        XCTAssertTrue(probe(.local(server, trust: pki.trust)).trusted)
+        XCTAssertEqual(engine.verifiedChainCounts.hits, 1, "younger than its lifetime: served")
+        clock.advance(by: 2)
+        let aged = probe(.local(server, trust: pki.trust))
+        XCTAssertTrue(aged.trusted, aged.trustError ?? "")
+        XCTAssertEqual(engine.verifiedChainCounts.hits, 1, "past its lifetime: verified in full again")
+        XCTAssertEqual(engine.verifiedChainCounts.misses, 2)
     }
 
     func testAnotherTrustStoreHasItsOwnCache() throws {

@@ -1,8 +1,10 @@
 import Foundation
 import PinwatchCore
-import PinwatchProbe
+import PinwatchLocalWorld
 import PinwatchTestSupport
 import XCTest
+
+@testable import PinwatchProbe
 
 /// A new leaf under an intermediate verified before is verified by OpenSSL
 /// from the leaf up to that intermediate only. Each test verifies one chain
@@ -10,7 +12,8 @@ import XCTest
 /// leaf that a full verification would refuse, and requires the same
 /// refusal, with nothing served through the anchor.
 final class VerifiedIssuersTests: XCTestCase {
-    private let engine = ProbeEngine(concurrency: 4)
+    private let clock = SettableClock()
+    private lazy var engine = ProbeEngine(concurrency: 4, now: { [clock] in clock.now() })
     private var servers: [AnyObject] = []
 
     override func tearDown() {
@@ -45,6 +48,16 @@ final class VerifiedIssuersTests: XCTestCase {
         XCTAssertEqual(second.chain.map(\.fromServer), [true, true, false])
         XCTAssertEqual(second.chain.dropFirst().map(\.facts), first.chain.dropFirst().map(\.facts), "intermediate and root as before")
         XCTAssertNotEqual(second.chain.first?.facts.certSHA256, first.chain.first?.facts.certSHA256, "the new leaf")
+    }
+
+    func testAnAnchorOlderThanItsLifetimeIsVerifiedInFullAgain() throws {
+        let pki = try TestPKI()
+        _ = try verifyOnce(pki)
+        clock.advance(by: VerifiedChainCache.lifetime + 1)
+        let later = probe(.local(try serve(try pki.identity()), trust: pki.trust))
+        XCTAssertTrue(later.trusted, later.trustError ?? "")
+        XCTAssertEqual(engine.verifiedChainCounts.anchored, 0, "the anchor aged out with the engine's clock")
+        XCTAssertEqual(engine.verifiedChainCounts.misses, 2)
     }
 
     func testAServerThatLeavesOutTheIntermediateFailsAsInFull() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import PinwatchLocalWorld
 import PinwatchProbe
 
 /// A TCP server on 127.0.0.1 that, once the client has spoken, streams
@@ -27,8 +28,8 @@ package final class FloodServer: LocalServer, @unchecked Sendable {
     /// up cannot keep the flood going past a test.
     package init(mode: Mode = .tls, lifetime: TimeInterval = 60) throws {
         let preamble = mode == .connectProxy ? Array("HTTP/1.1 200 Connection established\r\n\r\n".utf8) : []
-        core = try ListeningServerCore { descriptor, owner in
-            FloodConnection(descriptor: descriptor, owner: owner, preamble: preamble, lifetime: lifetime)
+        core = try ListeningServerCore { socket, owner in
+            FloodConnection(socket: socket, owner: owner, preamble: preamble, lifetime: lifetime)
         }
     }
 
@@ -44,17 +45,17 @@ final class FloodConnection: ServerConnection {
     private static let skippedRecord: [UInt8] = [0x16, 0x03, 0x03, 0x00, 0x04, 0x00, 0x00, 0x00, 0x00]
     private static let block = Array(repeating: skippedRecord, count: 4096).flatMap { $0 }
 
-    package let fileDescriptor: Int32
+    package let socket: Socket
     package let deadline: UInt64?
-    private let owner: ListeningServerCore
+    let owner: ListeningServerCore
     private var outbound: ArraySlice<UInt8> = []
     private let preamble: [UInt8]
     private var flooding = false
-    private var closed = false
+    var closed = false
     private var readBuffer = [UInt8](repeating: 0, count: 4096)
 
-    init(descriptor: Int32, owner: ListeningServerCore, preamble: [UInt8], lifetime: TimeInterval) {
-        fileDescriptor = descriptor
+    init(socket: Socket, owner: ListeningServerCore, preamble: [UInt8], lifetime: TimeInterval) {
+        self.socket = socket
         self.owner = owner
         self.preamble = preamble
         deadline = MonotonicClock.after(seconds: lifetime)
@@ -71,7 +72,7 @@ final class FloodConnection: ServerConnection {
         guard !closed, flooding else { return }
         // One socket buffer's worth per round: the loop serves other peers too.
         if outbound.isEmpty { outbound = ArraySlice(Self.block) }
-        switch LoopbackSocket.write(fileDescriptor, outbound) {
+        switch socket.write(outbound) {
         case .bytes(let count): outbound = outbound.dropFirst(count)
         case .wouldBlock: return
         case .failed: finish()
@@ -80,7 +81,7 @@ final class FloodConnection: ServerConnection {
 
     private func drainInput() {
         while !closed {
-            switch LoopbackSocket.read(fileDescriptor, into: &readBuffer) {
+            switch socket.read(into: &readBuffer) {
             case .bytes:
                 if !flooding {
                     flooding = true
@@ -94,17 +95,4 @@ final class FloodConnection: ServerConnection {
         }
     }
 
-    package func deadlinePassed() {
-        finish()
-    }
-
-    package func abort() {
-        finish()
-    }
-
-    private func finish() {
-        guard !closed else { return }
-        closed = true
-        owner.close(self)
-    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PinwatchLocalWorld
 import PinwatchProbe
 
 /// Ports for tests that need nothing listening.
@@ -7,8 +8,8 @@ package enum LocalPorts {
     /// bind, read the port, close. Connecting to it is refused, unless
     /// something else grabs it in between (unlikely with ephemeral ports).
     package static func closedPort() throws -> Int {
-        let (descriptor, port) = try LoopbackSocket.listen(backlog: 1)
-        LoopbackSocket.close(descriptor)
+        let (socket, port) = try Socket.listen(backlog: 1)
+        socket.close()
         return port
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PinwatchLocalWorld
 import PinwatchProbe
 
 /// A TCP server on 127.0.0.1 that answers every connection with a plain
@@ -19,8 +20,8 @@ package final class PlaintextServer: LocalServer, @unchecked Sendable {
     /// reading anything from the client.
     package init(response: String = PlaintextServer.defaultResponse, stallTimeout: TimeInterval = 5) throws {
         let greeting = Array(response.utf8)
-        core = try ListeningServerCore { descriptor, owner in
-            RawConnection(descriptor: descriptor, owner: owner, greeting: greeting, stallTimeout: stallTimeout)
+        core = try ListeningServerCore { socket, owner in
+            RawConnection(socket: socket, owner: owner, greeting: greeting, stallTimeout: stallTimeout)
         }
     }
 

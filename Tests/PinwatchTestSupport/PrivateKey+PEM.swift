@@ -1,4 +1,5 @@
 internal import COpenSSL
+import PinwatchLocalWorld
 import PinwatchProbe
 
 /// Key files, which only the tests read and write: the product keeps its

@@ -1,5 +1,6 @@
 internal import COpenSSL
 import Foundation
+import PinwatchLocalWorld
 import PinwatchProbe
 
 /// What a pin-list publisher does with its key: only tests sign lists.

@@ -1,4 +1,5 @@
 import Foundation
+import PinwatchLocalWorld
 import PinwatchProbe
 
 /// A TCP server on 127.0.0.1 that plays the same script to every
@@ -26,8 +27,8 @@ package final class ScriptedPeer: LocalServer, @unchecked Sendable {
     /// After the last step the connection stays open and silent;
     /// `lifetime` bounds every connection so none outlives a test.
     package init(_ script: [Step], lifetime: TimeInterval = 30) throws {
-        core = try ListeningServerCore { descriptor, owner in
-            ScriptedConnection(descriptor: descriptor, owner: owner, script: script, lifetime: lifetime)
+        core = try ListeningServerCore { socket, owner in
+            ScriptedConnection(socket: socket, owner: owner, script: script, lifetime: lifetime)
         }
     }
 
@@ -41,8 +42,8 @@ package final class ScriptedPeer: LocalServer, @unchecked Sendable {
 }
 
 final class ScriptedConnection: ServerConnection {
-    package let fileDescriptor: Int32
-    private let owner: ListeningServerCore
+    package let socket: Socket
+    let owner: ListeningServerCore
     private let script: [ScriptedPeer.Step]
     private var stepIndex = 0
     private var received = 0
@@ -51,11 +52,11 @@ final class ScriptedConnection: ServerConnection {
     private var nextTrickle: UInt64?
     private var flood: [UInt8]?
     private let end: UInt64
-    private var closed = false
+    var closed = false
     private var readBuffer = [UInt8](repeating: 0, count: 16 * 1024)
 
-    init(descriptor: Int32, owner: ListeningServerCore, script: [ScriptedPeer.Step], lifetime: TimeInterval) {
-        fileDescriptor = descriptor
+    init(socket: Socket, owner: ListeningServerCore, script: [ScriptedPeer.Step], lifetime: TimeInterval) {
+        self.socket = socket
         self.owner = owner
         self.script = script
         end = MonotonicClock.after(seconds: lifetime)
@@ -89,10 +90,6 @@ final class ScriptedConnection: ServerConnection {
         if trickle == nil { advance() }
     }
 
-    package func abort() {
-        finish()
-    }
-
     /// Runs steps until one has to wait: for the client, for the socket,
     /// or for the trickle's timer.
     private func advance() {
@@ -117,7 +114,7 @@ final class ScriptedConnection: ServerConnection {
 
     private func drainInput() {
         while !closed {
-            switch LoopbackSocket.read(fileDescriptor, into: &readBuffer) {
+            switch socket.read(into: &readBuffer) {
             case .bytes(let count): received += count
             case .wouldBlock: return
             case .endOfStream, .failed: return finish()
@@ -129,7 +126,7 @@ final class ScriptedConnection: ServerConnection {
         while !closed {
             if outbound.isEmpty, let flood { outbound = ArraySlice(flood) }
             guard !outbound.isEmpty else { return }
-            switch LoopbackSocket.write(fileDescriptor, outbound) {
+            switch socket.write(outbound) {
             case .bytes(let count): outbound = outbound.dropFirst(count)
             case .wouldBlock: return
             case .failed: return finish()
@@ -139,9 +136,4 @@ final class ScriptedConnection: ServerConnection {
         }
     }
 
-    private func finish() {
-        guard !closed else { return }
-        closed = true
-        owner.close(self)
-    }
 }

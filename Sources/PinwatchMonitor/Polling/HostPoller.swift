@@ -65,7 +65,7 @@ public final class HostPoller: @unchecked Sendable {
     /// Polls every host once; reports come in batches on `queue`, then
     /// `onFinish` once, after the last batch.
     @discardableResult
-    public func startCycle(
+    package func startCycle(
         on queue: DispatchQueue, onReports: @escaping (Batch) -> Void, onFinish: @escaping (CycleOutcome) -> Void
     ) -> ProbeCycle {
         let gathering: BatchGathering

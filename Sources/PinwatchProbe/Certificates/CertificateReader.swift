@@ -4,18 +4,18 @@ import PinwatchSystem
 
 /// Reads the certificate files users point pinwatch at (`file:` pins,
 /// `pinwatch pin`): a PEM bundle of any length or a single DER certificate.
-public enum CertificateReader {
+package enum CertificateReader {
     /// Large enough for any real CA bundle, small enough that a wrong path
     /// (a disk image, /dev/zero) fails fast instead of filling memory.
-    public static let maximumFileSize = 10 * 1024 * 1024
+    package static let maximumFileSize = 10 * 1024 * 1024
 
-    public static func certificates(inFile path: String) throws -> [X509Certificate] {
+    package static func certificates(inFile path: String) throws -> [X509Certificate] {
         try CertificateFileCache.shared.certificates(inFile: path)
     }
 
     /// The same for bytes already read (`pin -` reads standard input);
     /// `source` names them in errors.
-    public static func certificates(in bytes: [UInt8], source path: String) throws -> [X509Certificate] {
+    package static func certificates(in bytes: [UInt8], source path: String) throws -> [X509Certificate] {
         if bytes.isEmpty {
             throw CertificateError.unreadable(path: path, reason: "file is empty")
         }
@@ -43,7 +43,7 @@ public enum CertificateReader {
     }
 
     /// A file's bytes, or standard input's for `-`, bounded like a file.
-    public static func read(_ path: String) throws -> [UInt8] {
+    package static func read(_ path: String) throws -> [UInt8] {
         guard path == "-" else { return try contents(of: path) }
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
@@ -60,7 +60,7 @@ public enum CertificateReader {
     }
 
     /// SHA-256 of each certificate's DER, in file order: the config's `file:` pins.
-    public static func certificateDigests(inFile path: String) throws -> [[UInt8]] {
+    package static func certificateDigests(inFile path: String) throws -> [[UInt8]] {
         try certificates(inFile: path).map { SHA256Digest.of($0.der) }
     }
 

@@ -5,10 +5,10 @@ import PinwatchCore
 /// Keys that are not (yet) in a certificate: a certificate request or a
 /// bare public key, PEM or DER. Backup pins are made from these before the
 /// certificate that will carry the key exists.
-public enum PublicKeyReader {
+package enum PublicKeyReader {
     /// Every key in `bytes`: PEM `PUBLIC KEY` and `CERTIFICATE REQUEST`
     /// blocks, or one DER SubjectPublicKeyInfo or certificate request.
-    public static func keys(in bytes: [UInt8]) -> [PublicKeyPins] {
+    package static func keys(in bytes: [UInt8]) -> [PublicKeyPins] {
         let text = String(decoding: bytes, as: UTF8.self)
         if text.contains("-----BEGIN") {
             return pemBlocks(text).compactMap { label, der in

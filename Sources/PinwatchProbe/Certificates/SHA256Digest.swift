@@ -2,7 +2,7 @@ internal import COpenSSL
 
 /// SHA-256 through EVP, the digest every modern pin form uses (and SHA-1,
 /// for legacy `sha1/` pins only).
-enum SHA256Digest {
+package enum SHA256Digest {
     /// Fetched once: with `EVP_sha256()` OpenSSL 3 looks the implementation
     /// up in its provider store at every digest (a lock and dozens of name
     /// comparisons), most of what digesting a certificate costs; a probe
@@ -10,7 +10,7 @@ enum SHA256Digest {
     nonisolated(unsafe) private static let fetchedSHA256 = EVP_MD_fetch(nil, "SHA256", nil)
     nonisolated(unsafe) private static let fetchedSHA1 = EVP_MD_fetch(nil, "SHA1", nil)
 
-    static func of(_ bytes: UnsafeRawBufferPointer, sha1: Bool = false) -> [UInt8] {
+    package static func of(_ bytes: UnsafeRawBufferPointer, sha1: Bool = false) -> [UInt8] {
         // A provider configuration without the algorithm leaves the fetch
         // nil; the legacy accessor then reports the same failure per call.
         let algorithm = sha1 ? (fetchedSHA1 ?? EVP_sha1()) : (fetchedSHA256 ?? EVP_sha256())
@@ -25,7 +25,7 @@ enum SHA256Digest {
         return Array(digest.prefix(Int(length)))
     }
 
-    static func of(_ bytes: [UInt8]) -> [UInt8] {
+    package static func of(_ bytes: [UInt8]) -> [UInt8] {
         bytes.withUnsafeBytes { of($0) }
     }
 }

@@ -1,7 +1,7 @@
 internal import COpenSSL
 
 /// ECDSA P-256 with SHA-256, as a signed dynamic pin list is signed.
-public enum SignedListSignature {
+package enum SignedListSignature {
     /// DER SubjectPublicKeyInfo prefix of an uncompressed P-256 point
     /// (id-ecPublicKey, prime256v1, BIT STRING of 66 bytes): the app's key
     /// is configured as the bare point, OpenSSL reads a whole SPKI.
@@ -12,7 +12,7 @@ public enum SignedListSignature {
 
     /// True only for a valid signature by `publicKey` (65-byte uncompressed
     /// point) over `message`; any malformed input is simply false.
-    public static func verify(message: [UInt8], signature: [UInt8], publicKey: [UInt8]) -> Bool {
+    package static func verify(message: [UInt8], signature: [UInt8], publicKey: [UInt8]) -> Bool {
         guard publicKey.count == 65, publicKey[0] == 0x04, !signature.isEmpty, signature.count <= 256 else { return false }
         defer { _ = OpenSSLErrorQueue.drainCodes() }
         let spki = p256SPKIPrefix + publicKey

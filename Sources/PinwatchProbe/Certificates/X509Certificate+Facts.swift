@@ -8,7 +8,7 @@ extension X509Certificate {
     /// A certificate can be damaged in ways OpenSSL tolerates at parse time
     /// (odd times, unknown key types); each field then gets a neutral value
     /// rather than failing the whole chain.
-    public var facts: CertificateFacts {
+    package var facts: CertificateFacts {
         withPointer { x509 in
             let der = self.der
             return CertificateFacts(

@@ -6,16 +6,16 @@ import Foundation
 ///
 /// `@unchecked Sendable` because the object is never mutated after `init`
 /// and OpenSSL's `X509` read functions are thread-safe on a shared object.
-public final class X509Certificate: @unchecked Sendable {
+package final class X509Certificate: @unchecked Sendable {
     private let pointer: OpaquePointer
 
     /// Takes over a reference the caller owns.
-    init(takingOwnership pointer: OpaquePointer) {
+    package init(takingOwnership pointer: OpaquePointer) {
         self.pointer = pointer
     }
 
     /// Adds a reference to a certificate someone else owns (a chain entry).
-    init(borrowing pointer: OpaquePointer) {
+    package init(borrowing pointer: OpaquePointer) {
         X509_up_ref(pointer)
         self.pointer = pointer
     }
@@ -24,7 +24,7 @@ public final class X509Certificate: @unchecked Sendable {
         X509_free(pointer)
     }
 
-    public convenience init(der: [UInt8]) throws {
+    package convenience init(der: [UInt8]) throws {
         let decoded: OpaquePointer? = der.withUnsafeBufferPointer { buffer in
             var cursor: UnsafePointer<UInt8>? = buffer.baseAddress
             return d2i_X509(nil, &cursor, buffer.count)
@@ -36,7 +36,7 @@ public final class X509Certificate: @unchecked Sendable {
     }
 
     /// Every certificate of a PEM text, in order.
-    public static func certificates(pem: String) throws -> [X509Certificate] {
+    package static func certificates(pem: String) throws -> [X509Certificate] {
         var bytes = Array(pem.utf8)
         return try bytes.withUnsafeMutableBytes { raw in
             guard let bio = BIO_new_mem_buf(raw.baseAddress, Int32(raw.count)) else {
@@ -58,11 +58,11 @@ public final class X509Certificate: @unchecked Sendable {
         }
     }
 
-    func withPointer<T>(_ body: (OpaquePointer) throws -> T) rethrows -> T {
+    package func withPointer<T>(_ body: (OpaquePointer) throws -> T) rethrows -> T {
         try body(pointer)
     }
 
-    public var der: [UInt8] {
+    package var der: [UInt8] {
         var out: UnsafeMutablePointer<UInt8>? = nil
         let length = i2d_X509(pointer, &out)
         guard length > 0, let out else { return [] }
@@ -70,17 +70,17 @@ public final class X509Certificate: @unchecked Sendable {
         return Array(UnsafeBufferPointer(start: out, count: Int(length)))
     }
 
-    public var pem: String {
+    package var pem: String {
         let base64 = Data(der).base64EncodedString(options: [.lineLength64Characters, .endLineWithLineFeed])
         return "-----BEGIN CERTIFICATE-----\n\(base64)\n-----END CERTIFICATE-----\n"
     }
 }
 
-public enum CertificateError: Error, Hashable, Sendable, CustomStringConvertible {
+package enum CertificateError: Error, Hashable, Sendable, CustomStringConvertible {
     case decoding(String)
     case unreadable(path: String, reason: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .decoding(let reason): return reason
         case .unreadable(let path, let reason): return "\(path): \(reason)"

@@ -46,7 +46,7 @@ package enum SignedListDownload {
         let endpoint: Endpoint
         let maximumBytes: Int
         let deadline: UInt64
-        var socket: Int32 = -1
+        private var socket: Socket?
 
         init(source: ClientSource, maximumBytes: Int) throws(ProbeFailure) {
             self.source = source
@@ -56,7 +56,7 @@ package enum SignedListDownload {
         }
 
         deinit {
-            if socket >= 0 { close(socket) }
+            socket?.close()
         }
 
         func run() throws(ProbeFailure) -> [UInt8] {
@@ -96,26 +96,24 @@ package enum SignedListDownload {
             }
             var lastError = "no address to connect to"
             for address in addresses {
-                let descriptor = Glibc.socket(
-                    address.family, Int32(SOCK_STREAM.rawValue | SOCK_NONBLOCK.rawValue | SOCK_CLOEXEC.rawValue), 0)
-                guard descriptor >= 0 else { continue }
-                let status = address.withSockaddr { Glibc.connect(descriptor, $0, $1) }
-                if status == 0 || (errno == EINPROGRESS && (try? wait(descriptor, for: Int16(POLLOUT))) == true) {
-                    var error: Int32 = 0
-                    var length = socklen_t(MemoryLayout<Int32>.size)
-                    getsockopt(descriptor, SOL_SOCKET, SO_ERROR, &error, &length)
+                let dialling: (socket: Socket, start: Socket.ConnectStart)
+                do {
+                    dialling = try Socket.connecting(to: address)
+                } catch {
+                    lastError = "\(error.reason) (\(address.endpointText))"
+                    continue
+                }
+                if dialling.start == .connected || (try? wait(dialling.socket, for: Int16(POLLOUT))) == true {
+                    let error = dialling.socket.pendingError
                     if error == 0 {
-                        socket = descriptor
+                        socket = dialling.socket
                         return
                     }
                     lastError = "\(String(cString: strerror(error))) (\(address.endpointText))"
                 } else {
-                    lastError =
-                        status != 0 && errno != EINPROGRESS
-                        ? "\(String(cString: strerror(errno))) (\(address.endpointText))"
-                        : "timed out connecting to \(address.endpointText)"
+                    lastError = "timed out connecting to \(address.endpointText)"
                 }
-                close(descriptor)
+                dialling.socket.close()
             }
             throw ProbeFailure(kind: viaProxy ? .proxy : .refused, message: (viaProxy ? "cannot reach proxy: " : "") + lastError)
         }
@@ -223,41 +221,40 @@ package enum SignedListDownload {
         // MARK: bounded socket I/O
 
         private func send(_ bytes: [UInt8]) throws(ProbeFailure) {
+            guard let socket else { throw ProbeFailure(kind: .tls, message: "send failed: not connected") }
             var offset = 0
             while offset < bytes.count {
-                let sent = bytes[offset...].withUnsafeBytes { Glibc.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-                if sent > 0 {
-                    offset += sent
-                } else if sent < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) {
-                    _ = try wait(socket, for: Int16(POLLOUT))
-                } else {
-                    throw ProbeFailure(kind: .tls, message: "send failed: \(String(cString: strerror(errno)))")
+                switch socket.write(bytes[offset...]) {
+                case .bytes(let sent): offset += sent
+                case .wouldBlock: _ = try wait(socket, for: Int16(POLLOUT))
+                case .failed(let code): throw ProbeFailure(kind: .tls, message: "send failed: \(String(cString: strerror(code)))")
                 }
             }
         }
 
         /// Up to `maximum` bytes; nil at end of stream.
         private func receive(maximum: Int) throws(ProbeFailure) -> [UInt8]? {
+            guard let socket else { throw ProbeFailure(kind: .tls, message: "receive failed: not connected") }
             var buffer = [UInt8](repeating: 0, count: maximum)
             while true {
-                let count = buffer.withUnsafeMutableBytes { Glibc.recv(socket, $0.baseAddress, $0.count, 0) }
-                if count > 0 { return Array(buffer.prefix(count)) }
-                if count == 0 { return nil }
-                guard errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR else {
-                    throw ProbeFailure(kind: .tls, message: "receive failed: \(String(cString: strerror(errno)))")
+                switch socket.read(into: &buffer) {
+                case .bytes(let count): return Array(buffer.prefix(count))
+                case .endOfStream: return nil
+                case .wouldBlock: _ = try wait(socket, for: Int16(POLLIN))
+                case .failed(let code):
+                    throw ProbeFailure(kind: .tls, message: "receive failed: \(String(cString: strerror(code)))")
                 }
-                _ = try wait(socket, for: Int16(POLLIN))
             }
         }
 
         /// Waits for `events` until the deadline; throws a timeout past it.
-        private func wait(_ descriptor: Int32, for events: Int16) throws(ProbeFailure) -> Bool {
+        private func wait(_ socket: Socket, for events: Int16) throws(ProbeFailure) -> Bool {
             while true {
                 let now = DispatchTime.now().uptimeNanoseconds
                 guard now < deadline else {
                     throw ProbeFailure(kind: .timeout, message: "timed out after \(String(format: "%g", source.timeout)) s")
                 }
-                var entry = pollfd(fd: descriptor, events: events, revents: 0)
+                var entry = pollfd(fd: socket.descriptor, events: events, revents: 0)
                 let milliseconds = Int32(min((deadline - now) / 1_000_000 + 1, 60_000))
                 let status = poll(&entry, 1, milliseconds)
                 if status > 0 { return true }

@@ -18,7 +18,7 @@ final class ProbeConnection {
     private var addresses: [SocketAddress] = []
     private var nextAddress = 0
     private var lastConnectError = ""
-    private(set) var socket: Int32 = -1
+    private(set) var socket: Socket?
     private var dialled: SocketAddress?
     /// For plain socks5: the target's IP, resolved here before dialling the proxy.
     private var tunnelTargetAddress: String?
@@ -97,28 +97,28 @@ final class ProbeConnection {
             let address = addresses[nextAddress]
             nextAddress += 1
             closeSocket()
-            let descriptor = Glibc.socket(address.family, Int32(SOCK_STREAM.rawValue | SOCK_NONBLOCK.rawValue | SOCK_CLOEXEC.rawValue), 0)
-            guard descriptor >= 0 else {
-                let code = errno
-                lastConnectError = "cannot open a socket: \(String(cString: strerror(code)))"
-                if let shortage = LocalResourceShortage(errno: code) {
+            let opened: Socket
+            do {
+                opened = try Socket.open(family: address.family)
+            } catch {
+                lastConnectError = "cannot open a socket: \(error.reason)"
+                if let shortage = LocalResourceShortage(errno: error.code) {
                     // Another address would meet the same limit.
                     return finish(failure: .local(shortage, message: "pinwatch " + lastConnectError))
                 }
                 continue
             }
-            socket = descriptor
+            socket = opened
             dialled = address
-            let status = address.withSockaddr { Glibc.connect(descriptor, $0, $1) }
-            if status == 0 {
-                connected()
+            do {
+                switch try opened.startConnect(to: address) {
+                case .connected: connected()
+                case .inProgress: loop.watch(self, for: .writable)
+                }
                 return
+            } catch {
+                lastConnectError = "\(error.reason) (\(address.endpointText))"
             }
-            if errno == EINPROGRESS {
-                loop.watch(self, for: .writable)
-                return
-            }
-            lastConnectError = "\(String(cString: strerror(errno))) (\(address.endpointText))"
         }
         closeSocket()
         let kind: ProbeErrorKind = target.proxy == nil ? .refused : .proxy
@@ -137,9 +137,8 @@ final class ProbeConnection {
     }
 
     private func connectCompleted() {
-        var error: Int32 = 0
-        var length = socklen_t(MemoryLayout<Int32>.size)
-        if getsockopt(socket, SOL_SOCKET, SO_ERROR, &error, &length) != 0 { error = errno }
+        guard let socket else { return }
+        let error = socket.pendingError
         if error != 0 {
             lastConnectError = "\(String(cString: strerror(error))) (\(dialled?.endpointText ?? "?"))"
             connectToNextAddress()
@@ -147,12 +146,7 @@ final class ProbeConnection {
         }
         // An event left over from the previous address's socket (same
         // connection id, same epoll batch) must not pass for this one.
-        var peer = sockaddr_storage()
-        var peerLength = socklen_t(MemoryLayout<sockaddr_storage>.size)
-        let isConnected = withUnsafeMutablePointer(to: &peer) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getpeername(socket, $0, &peerLength) == 0 }
-        }
-        guard isConnected else { return loop.watch(self, for: .writable) }
+        guard socket.hasPeer else { return loop.watch(self, for: .writable) }
         connected()
     }
 
@@ -192,23 +186,24 @@ final class ProbeConnection {
     /// Writes what the exchange has to say and reads its answer until the
     /// socket would block or the exchange ends.
     private func pump(_ exchange: inout ProxyExchange) -> ProxyStep {
+        guard let socket else { return .failed("proxy connection closed") }
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
             if !exchange.outgoing.isEmpty {
-                let sent = exchange.outgoing.withUnsafeBytes { send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-                if sent < 0 {
-                    if errno == EAGAIN || errno == EWOULDBLOCK { return .wait(.writable) }
-                    return .failed("proxy connection failed: \(String(cString: strerror(errno)))")
+                switch socket.write(exchange.outgoing) {
+                case .bytes(let sent): exchange.didSend(sent)
+                case .wouldBlock: return .wait(.writable)
+                case .failed(let code): return .failed("proxy connection failed: \(String(cString: strerror(code)))")
                 }
-                exchange.didSend(sent)
                 continue
             }
-            let count = buffer.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
-            if count < 0 {
-                if errno == EAGAIN || errno == EWOULDBLOCK { return .wait(.readable) }
-                return .failed("proxy connection failed: \(String(cString: strerror(errno)))")
+            let count: Int
+            switch socket.read(into: &buffer) {
+            case .bytes(let read): count = read
+            case .wouldBlock: return .wait(.readable)
+            case .endOfStream: return .failed("proxy closed the connection during its handshake")
+            case .failed(let code): return .failed("proxy connection failed: \(String(cString: strerror(code)))")
             }
-            if count == 0 { return .failed("proxy closed the connection during its handshake") }
             switch exchange.receive(Array(buffer.prefix(count))) {
             case .needMore: continue
             case .failed(let message): return .failed(message)
@@ -283,18 +278,20 @@ final class ProbeConnection {
     /// Reads at most one chunk from the socket into OpenSSL's input.
     /// Returns false when the probe must wait for the socket or has ended.
     private func feedOneChunk(into session: TLSSession) -> Bool {
-        let count = loop.handshakeBuffer.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
-        if count < 0 {
-            if errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR {
-                loop.watch(self, for: .readable)
-                return false
-            }
-            finish(failure: ProbeFailure(kind: .tls, message: "TLS handshake failed: \(String(cString: strerror(errno)))"))
+        guard let socket else { return false }
+        let count: Int
+        switch socket.read(into: &loop.handshakeBuffer) {
+        case .bytes(let read):
+            count = read
+        case .wouldBlock:
+            loop.watch(self, for: .readable)
             return false
-        }
-        if count == 0 {
+        case .endOfStream:
             session.endOfInput()
             return true
+        case .failed(let code):
+            finish(failure: ProbeFailure(kind: .tls, message: "TLS handshake failed: \(String(cString: strerror(code)))"))
+            return false
         }
         handshakeBytesReceived += count
         guard handshakeBytesReceived <= Self.maximumHandshakeBytes else {
@@ -311,21 +308,22 @@ final class ProbeConnection {
     /// Sends the queued handshake bytes. Returns false when the probe must
     /// wait for the socket to take more, or has ended.
     private func sendPendingOutput() -> Bool {
+        guard let socket else { return false }
         while !pendingOutput.isEmpty {
-            let sent = pendingOutput.withUnsafeBytes { send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            if sent < 0 {
-                if errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR {
-                    loop.watch(self, for: .writable)
-                    return false
-                }
+            switch socket.write(pendingOutput) {
+            case .bytes(let sent):
+                pendingOutput.removeFirst(sent)
+            case .wouldBlock:
+                loop.watch(self, for: .writable)
+                return false
+            case .failed(let code):
                 let reason =
-                    errno == EPIPE || errno == ECONNRESET
+                    code == EPIPE || code == ECONNRESET
                     ? "connection closed by the server during the TLS handshake"
-                    : "TLS handshake failed: \(String(cString: strerror(errno)))"
+                    : "TLS handshake failed: \(String(cString: strerror(code)))"
                 finish(failure: ProbeFailure(kind: .tls, message: reason))
                 return false
             }
-            pendingOutput.removeFirst(sent)
         }
         return true
     }
@@ -380,11 +378,11 @@ final class ProbeConnection {
 
     private func releaseResources() {
         if let session {
-            if handshakeDone, socket >= 0 {
+            if handshakeDone, let socket {
                 // One non-blocking close_notify; the peer's answer is not awaited.
                 session.shutdown()
                 session.takeOutput(into: &pendingOutput)
-                _ = pendingOutput.withUnsafeBytes { send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                _ = socket.write(pendingOutput)
             }
             self.session = nil
             pendingOutput = []
@@ -393,9 +391,9 @@ final class ProbeConnection {
     }
 
     private func closeSocket() {
-        guard socket >= 0 else { return }
+        guard let socket else { return }
         loop.forget(self)
-        Glibc.close(socket)
-        socket = -1
+        socket.close()
+        self.socket = nil
     }
 }

@@ -10,7 +10,7 @@ import PinwatchCore
 /// while a delivery is already scheduled join it rather than each waking
 /// the queue's thread. `@unchecked Sendable`: the counters and the
 /// outbox are guarded by `lock`.
-public final class ProbeCycle: @unchecked Sendable {
+package final class ProbeCycle: @unchecked Sendable {
     private let lock = NSLock()
     private var remaining: Int
     private var cancelled = false
@@ -40,7 +40,7 @@ public final class ProbeCycle: @unchecked Sendable {
 
     /// Stops the cycle: queued targets are not probed, probes in flight are
     /// closed, no further `onResult` is made; `onFinish` still comes once.
-    public func cancel() {
+    package func cancel() {
         lock.lock()
         let first = !cancelled
         cancelled = true
@@ -49,7 +49,7 @@ public final class ProbeCycle: @unchecked Sendable {
     }
 
     /// True once `onFinish` has been called (or is being called).
-    public var isFinished: Bool {
+    package var isFinished: Bool {
         lock.lock()
         defer { lock.unlock() }
         return finished

@@ -11,7 +11,7 @@ import PinwatchCore
 /// pool, and TLS contexts are shared across probes and cycles. Create one
 /// engine and reuse it. `@unchecked Sendable`: all state lives in the
 /// scheduler, which guards it.
-public final class ProbeEngine: @unchecked Sendable {
+package final class ProbeEngine: @unchecked Sendable {
     /// Two loops match the two cores the product targets; handshakes are
     /// CPU-bound, so more loops would only contend.
     static let eventLoopCount = 2
@@ -23,8 +23,9 @@ public final class ProbeEngine: @unchecked Sendable {
 
     /// `expectedTargets`, when known, caps the threads: a `check` of one
     /// host needs one loop and one resolver, not ten threads to start and
-    /// map stacks for (a measurable part of its start-up).
-    public init(concurrency: Int, expectedTargets: Int? = nil) {
+    /// map stacks for (a measurable part of its start-up). `now` is the
+    /// clock certificates are verified against and cached verdicts age by.
+    package init(concurrency: Int, expectedTargets: Int? = nil, now: @escaping @Sendable () -> Date = { Date() }) {
         FileDescriptorLimit.raiseToHardLimit()
         // Every socket write here passes MSG_NOSIGNAL (OpenSSL only sees
         // memory BIOs); ignoring SIGPIPE as well keeps a write elsewhere in
@@ -33,7 +34,7 @@ public final class ProbeEngine: @unchecked Sendable {
         let parallel = max(1, min(concurrency, expectedTargets ?? concurrency))
         scheduler = ProbeScheduler(
             concurrency: concurrency, loopCount: min(Self.eventLoopCount, parallel),
-            resolverThreads: min(Self.resolverThreads, parallel))
+            resolverThreads: min(Self.resolverThreads, parallel), now: now)
     }
 
     deinit {
@@ -47,7 +48,7 @@ public final class ProbeEngine: @unchecked Sendable {
     /// Probes every target with at most `concurrency` in flight; `onResult` is called (from an internal
     /// thread) as each probe finishes, with the target's index; `onFinish` once after the last one.
     @discardableResult
-    public func start(
+    package func start(
         _ targets: [ProbeTarget],
         onResult: @escaping @Sendable (Int, ProbeResult) -> Void,
         onFinish: @escaping @Sendable () -> Void
@@ -86,7 +87,7 @@ public final class ProbeEngine: @unchecked Sendable {
     }
 
     /// Blocking convenience: all results in target order.
-    public func run(_ targets: [ProbeTarget]) -> [ProbeResult] {
+    package func run(_ targets: [ProbeTarget]) -> [ProbeResult] {
         let collected = ResultSlots(count: targets.count)
         let done = DispatchSemaphore(value: 0)
         // Storing a result is cheap and locked: done on the loops' threads.

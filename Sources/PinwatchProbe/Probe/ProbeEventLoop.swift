@@ -95,15 +95,15 @@ final class ProbeEventLoop: @unchecked Sendable {
         event.events = (interest == .readable ? EPOLLIN.rawValue : EPOLLOUT.rawValue) | EPOLLERR.rawValue | EPOLLHUP.rawValue
         event.data.u64 = UInt64(connection.id)
         let operation = registered[connection.id] == nil ? EPOLL_CTL_ADD : EPOLL_CTL_MOD
-        if registered[connection.id] == interest { return }
+        guard registered[connection.id] != interest, let socket = connection.socket else { return }
         registered[connection.id] = interest
-        _ = epoll_ctl(epoll, operation, connection.socket, &event)
+        _ = epoll_ctl(epoll, operation, socket.descriptor, &event)
     }
 
     /// Called before a connection closes its socket.
     func forget(_ connection: ProbeConnection) {
-        guard registered.removeValue(forKey: connection.id) != nil else { return }
-        _ = epoll_ctl(epoll, EPOLL_CTL_DEL, connection.socket, nil)
+        guard registered.removeValue(forKey: connection.id) != nil, let socket = connection.socket else { return }
+        _ = epoll_ctl(epoll, EPOLL_CTL_DEL, socket.descriptor, nil)
     }
 
     func resolve(host: String, port: Int, deadline: UInt64, connectionID: Int, purpose: ResolvePurpose) {

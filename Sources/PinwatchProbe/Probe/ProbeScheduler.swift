@@ -17,9 +17,10 @@ final class ProbeScheduler: @unchecked Sendable {
     /// Why no loop could start, for the jobs that then fail.
     private var loopFailure: ProbeFailure?
     private let resolver: NameResolver
-    let contexts = TLSContextCache()
+    let contexts: TLSContextCache
 
-    init(concurrency: Int, loopCount: Int, resolverThreads: Int) {
+    init(concurrency: Int, loopCount: Int, resolverThreads: Int, now: @escaping @Sendable () -> Date) {
+        contexts = TLSContextCache(now: now)
         self.concurrency = max(1, concurrency)
         self.loopCount = max(1, loopCount)
         resolver = NameResolver(threads: resolverThreads)

@@ -6,14 +6,14 @@ import PinwatchCore
 /// verified against the host's trust store by the same context, verify
 /// callback and chain collection a probe's handshake uses, so a candidate
 /// chain and a live one get the same `ProbeResult`.
-public enum ServedChain {
-    public enum Problem: Error, Hashable, Sendable, CustomStringConvertible {
+package enum ServedChain {
+    package enum Problem: Error, Hashable, Sendable, CustomStringConvertible {
         case empty
         case tooLong(Int)
         case leafDoesNotName(String)
         case verifier(String)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .empty:
                 return "the bundle holds no certificate"
@@ -29,7 +29,7 @@ public enum ServedChain {
 
     /// The result a probe of `serverName` would have had, had the server
     /// sent `chain` (leaf first), verified against `trust` now.
-    public static func result(of chain: [X509Certificate], serverName: String, trust: TrustSource) throws -> ProbeResult {
+    package static func result(of chain: [X509Certificate], serverName: String, trust: TrustSource) throws -> ProbeResult {
         guard let leaf = chain.first else { throw Problem.empty }
         guard chain.count <= ChainCollector.maximumSentCertificates else { throw Problem.tooLong(chain.count) }
         let isIP = SocketAddress.isIPLiteral(serverName)

@@ -1,15 +1,15 @@
 import Glibc
 
 /// An IPv4 or IPv6 socket address, ready for `connect`.
-struct SocketAddress {
-    private(set) var storage = sockaddr_storage()
-    private(set) var length: socklen_t = 0
+package struct SocketAddress {
+    package private(set) var storage = sockaddr_storage()
+    package private(set) var length: socklen_t = 0
 
-    var family: Int32 { Int32(storage.ss_family) }
+    package var family: Int32 { Int32(storage.ss_family) }
 
     /// Parses an IP literal (`192.0.2.1`, `2001:db8::1`, `[::1]`) without any
     /// lookup, so that numeric targets never wait for the resolver pool.
-    static func numeric(_ host: String, port: Int) -> SocketAddress? {
+    package static func numeric(_ host: String, port: Int) -> SocketAddress? {
         var text = host
         if text.hasPrefix("["), text.hasSuffix("]") { text = String(text.dropFirst().dropLast()) }
         var address = SocketAddress()
@@ -36,12 +36,12 @@ struct SocketAddress {
         return nil
     }
 
-    static func isIPLiteral(_ host: String) -> Bool {
+    package static func isIPLiteral(_ host: String) -> Bool {
         numeric(host, port: 0) != nil
     }
 
     /// Copies one `getaddrinfo` answer.
-    init?(_ info: UnsafePointer<addrinfo>) {
+    package init?(_ info: UnsafePointer<addrinfo>) {
         let entry = info.pointee
         guard let source = entry.ai_addr, entry.ai_family == AF_INET || entry.ai_family == AF_INET6,
             Int(entry.ai_addrlen) <= MemoryLayout<sockaddr_storage>.size
@@ -55,7 +55,7 @@ struct SocketAddress {
     private init() {}
 
     /// The bare IP, as reports show the dialled address.
-    var ipText: String {
+    package var ipText: String {
         var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
         var copy = storage
         let converted: UnsafePointer<CChar>? = withUnsafePointer(to: &copy) { pointer in
@@ -72,7 +72,7 @@ struct SocketAddress {
         return converted == nil ? "?" : String(cString: text)
     }
 
-    var port: Int {
+    package var port: Int {
         withUnsafeBytes(of: storage) { raw in
             let offset =
                 family == AF_INET
@@ -83,11 +83,11 @@ struct SocketAddress {
     }
 
     /// `ip:port`, with brackets around IPv6.
-    var endpointText: String {
+    package var endpointText: String {
         family == AF_INET6 ? "[\(ipText)]:\(port)" : "\(ipText):\(port)"
     }
 
-    func withSockaddr<T>(_ body: (UnsafePointer<sockaddr>, socklen_t) -> T) -> T {
+    package func withSockaddr<T>(_ body: (UnsafePointer<sockaddr>, socklen_t) -> T) -> T {
         withUnsafePointer(to: storage) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, length) }
         }

@@ -17,9 +17,10 @@ final class TLSContext: @unchecked Sendable {
 
     let pointer: OpaquePointer
     /// Verified chains of this context's trust store (see `VerifiedChainCache`).
-    let verifiedChains = VerifiedChainCache()
+    let verifiedChains: VerifiedChainCache
 
-    init(trust: TrustSource) throws {
+    init(trust: TrustSource, now: @escaping @Sendable () -> Date = { Date() }) throws {
+        verifiedChains = VerifiedChainCache(now: now)
         guard let method = TLS_client_method(), let context = SSL_CTX_new(method) else {
             throw ProbeFailure(kind: .tls, message: "cannot create a TLS context: \(OpenSSLErrorQueue.drain())")
         }
@@ -91,6 +92,11 @@ final class TLSContext: @unchecked Sendable {
 final class TLSContextCache: @unchecked Sendable {
     private let lock = NSLock()
     private var contexts: [TrustSource: TLSContext] = [:]
+    private let now: @Sendable () -> Date
+
+    init(now: @escaping @Sendable () -> Date) {
+        self.now = now
+    }
 
     /// Chains served from the verified-chain caches, verified up to an
     /// intermediate verified before, and verified in full.
@@ -111,7 +117,7 @@ final class TLSContextCache: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         if let cached = contexts[trust] { return cached }
-        let created = try TLSContext(trust: trust)
+        let created = try TLSContext(trust: trust, now: now)
         contexts[trust] = created
         return created
     }

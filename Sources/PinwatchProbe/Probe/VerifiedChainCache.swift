@@ -17,7 +17,8 @@ import Foundation
 /// intermediate verified earlier is verified by OpenSSL up to that
 /// intermediate (`VerifiedIssuers`, with its own guards). The TLS handshake
 /// still checks the server's CertificateVerify (its proof of holding the
-/// leaf's key) every time.
+/// leaf's key) every time. "Now" is the clock the engine was given, for
+/// the full verification as much as for the cache.
 final class VerifiedChainCache: @unchecked Sendable {
     static let capacity = 10_000
     static let lifetime: TimeInterval = 3600
@@ -39,7 +40,13 @@ final class VerifiedChainCache: @unchecked Sendable {
     private var anchoredCount = 0
     private var missCount = 0
     /// New leaves under intermediates verified before.
-    private let anchors = VerifiedIssuers()
+    private let anchors: VerifiedIssuers
+    private let now: @Sendable () -> Date
+
+    init(now: @escaping @Sendable () -> Date = { Date() }) {
+        self.now = now
+        anchors = VerifiedIssuers()
+    }
 
     deinit {
         issuers.values.forEach { X509_free($0) }
@@ -56,25 +63,30 @@ final class VerifiedChainCache: @unchecked Sendable {
 
     /// In place of `X509_verify_cert` (`SSL_CTX_set_cert_verify_callback`).
     func verify(_ context: OpaquePointer) -> Int32 {
+        let moment = now()
+        X509_STORE_CTX_set_time(context, 0, time_t(moment.timeIntervalSince1970.rounded(.down)))
         guard let (key, sent) = Self.key(of: context) else { return X509_verify_cert(context) }
-        if let leaf = X509_STORE_CTX_get0_cert(context), let stack = verifiedChain(for: key, leaf: leaf, context: context) {
+        if let leaf = X509_STORE_CTX_get0_cert(context),
+            let stack = verifiedChain(for: key, leaf: leaf, context: context, at: moment)
+        {
             X509_STORE_CTX_set0_verified_chain(context, stack)
             X509_STORE_CTX_set_error(context, X509_V_OK)
             count(\.hitCount)
             return 1
         }
-        if let stack = anchors.verifiedChain(context, sent: sent) {
+        if let stack = anchors.verifiedChain(context, sent: sent, at: moment) {
             X509_STORE_CTX_set0_verified_chain(context, stack)
             X509_STORE_CTX_set_error(context, X509_V_OK)
             count(\.anchoredCount)
-            store(key, chain: stack)
+            store(key, chain: stack, at: moment)
             return 1
         }
         let result = X509_verify_cert(context)
         count(\.missCount)
         if result == 1, X509_STORE_CTX_get_error(context) == X509_V_OK, let built = X509_STORE_CTX_get0_chain(context) {
-            store(key, chain: built)
-            anchors.remember(X509Stack.certificates(built), untrustedCount: Int(X509_STORE_CTX_get_num_untrusted(context)))
+            store(key, chain: built, at: moment)
+            anchors.remember(
+                X509Stack.certificates(built), untrustedCount: Int(X509_STORE_CTX_get_num_untrusted(context)), at: moment)
         }
         return result
     }
@@ -83,22 +95,22 @@ final class VerifiedChainCache: @unchecked Sendable {
 
     /// The cached chain with its own references, when the entry is fresh
     /// and still holds for this connection; nil sends it to full verification.
-    private func verifiedChain(for key: [UInt8], leaf: OpaquePointer, context: OpaquePointer) -> OpaquePointer? {
+    private func verifiedChain(for key: [UInt8], leaf: OpaquePointer, context: OpaquePointer, at moment: Date) -> OpaquePointer? {
         lock.lock()
         defer { lock.unlock() }
         guard let entry = entries[key] else { return nil }
-        guard Date().timeIntervalSince(entry.storedAt) < Self.lifetime else {
+        guard moment.timeIntervalSince(entry.storedAt) < Self.lifetime else {
             entries.removeValue(forKey: key)
             return nil
         }
         let found = entry.issuerKeys.compactMap { issuers[$0] }
         guard found.count == entry.issuerKeys.count else { return nil }
         let chain = [leaf] + found
-        guard Self.holdsNow(chain, for: context) else { return nil }
+        guard Self.holds(chain, for: context, at: moment) else { return nil }
         return X509Stack.retaining(chain)
     }
 
-    private func store(_ key: [UInt8], chain stack: OpaquePointer) {
+    private func store(_ key: [UInt8], chain stack: OpaquePointer, at moment: Date) {
         let chain = X509Stack.certificates(stack)
         guard chain.count == Int(pinwatch_sk_X509_num(stack)), !chain.isEmpty else { return }
         let issuerChain = chain.dropFirst().map { (certificate: $0, key: Self.digest($0)) }
@@ -114,7 +126,7 @@ final class VerifiedChainCache: @unchecked Sendable {
             X509_up_ref(issuer.certificate)
             issuers[issuer.key] = issuer.certificate
         }
-        entries[key] = Entry(issuerKeys: issuerChain.map(\.key), storedAt: Date())
+        entries[key] = Entry(issuerKeys: issuerChain.map(\.key), storedAt: moment)
     }
 
     private func count(_ counter: ReferenceWritableKeyPath<VerifiedChainCache, Int>) {
@@ -148,14 +160,15 @@ final class VerifiedChainCache: @unchecked Sendable {
         SHA256Digest.of(X509Certificate(borrowing: certificate).der)
     }
 
-    static func isWithinValidityNow(_ certificate: OpaquePointer) -> Bool {
-        X509_cmp_current_time(X509_get0_notBefore(certificate)) < 0 && X509_cmp_current_time(X509_get0_notAfter(certificate)) > 0
+    static func isWithinValidity(_ certificate: OpaquePointer, at moment: Date) -> Bool {
+        var time = time_t(moment.timeIntervalSince1970.rounded(.down))
+        return X509_cmp_time(X509_get0_notBefore(certificate), &time) < 0 && X509_cmp_time(X509_get0_notAfter(certificate), &time) > 0
     }
 
-    /// Every level within its validity period now, and the leaf naming
-    /// this connection's host (or IP address) as the verifier would check.
-    private static func holdsNow(_ chain: [OpaquePointer], for context: OpaquePointer) -> Bool {
-        guard chain.allSatisfy(isWithinValidityNow) else { return false }
+    /// Every level within its validity period at `moment`, and the leaf
+    /// naming this connection's host (or IP address) as the verifier would check.
+    private static func holds(_ chain: [OpaquePointer], for context: OpaquePointer, at moment: Date) -> Bool {
+        guard chain.allSatisfy({ isWithinValidity($0, at: moment) }) else { return false }
         guard let leaf = chain.first, let parameters = X509_STORE_CTX_get0_param(context) else { return false }
         if let host = X509_VERIFY_PARAM_get0_host(parameters, 0) {
             let flags = X509_VERIFY_PARAM_get_hostflags(parameters)

@@ -19,8 +19,9 @@ import Foundation
 /// and a chain is served through an anchor only when the server sent that
 /// intermediate itself (a server that leaves it out fails in full), the
 /// chain built is longer than the leaf, the anchor is younger than an
-/// hour, and every level above it is within its validity now. Anything
-/// else goes to the full verification, whose errors are OpenSSL's own.
+/// hour, and every level above it is within its validity at the moment of
+/// the verification (the engine's clock). Anything else goes to the full
+/// verification, whose errors are OpenSSL's own.
 final class VerifiedIssuers: @unchecked Sendable {
     /// More than the intermediates of any real fleet; beyond it, new ones
     /// are simply not remembered.
@@ -47,7 +48,7 @@ final class VerifiedIssuers: @unchecked Sendable {
     /// and every level above it came from the trust store. `chain` runs
     /// from the leaf to the root; its first `untrustedCount` levels came
     /// from the server (OpenSSL builds from the trust store first).
-    func remember(_ chain: [OpaquePointer], untrustedCount: Int) {
+    func remember(_ chain: [OpaquePointer], untrustedCount: Int, at moment: Date) {
         let index = untrustedCount - 1
         guard index >= 1, index <= chain.count - 2 else { return }
         guard !chain[index...].contains(where: Self.constrains),
@@ -67,12 +68,12 @@ final class VerifiedIssuers: @unchecked Sendable {
             if X509_STORE_add_cert(store, anchor) != 1 { _ = OpenSSLErrorQueue.drainCodes() }
         }
         above.forEach { X509_up_ref($0) }
-        anchors[digest] = Anchor(above: above, storedAt: Date())
+        anchors[digest] = Anchor(above: above, storedAt: moment)
     }
 
     /// The verified chain for this connection through a remembered
     /// intermediate, with its own references; nil sends it to full verification.
-    func verifiedChain(_ context: OpaquePointer, sent: Set<[UInt8]>) -> OpaquePointer? {
+    func verifiedChain(_ context: OpaquePointer, sent: Set<[UInt8]>, at moment: Date) -> OpaquePointer? {
         lock.lock()
         guard let store, !anchors.isEmpty else {
             lock.unlock()
@@ -87,7 +88,7 @@ final class VerifiedIssuers: @unchecked Sendable {
         let topDigest = VerifiedChainCache.digest(top)
         guard sent.contains(topDigest) else { return nil }
         lock.lock()
-        guard let anchor = anchors[topDigest], Date().timeIntervalSince(anchor.storedAt) < VerifiedChainCache.lifetime else {
+        guard let anchor = anchors[topDigest], moment.timeIntervalSince(anchor.storedAt) < VerifiedChainCache.lifetime else {
             lock.unlock()
             return nil
         }
@@ -96,7 +97,8 @@ final class VerifiedIssuers: @unchecked Sendable {
         lock.unlock()
         defer { above.forEach { X509_free($0) } }
         let chain = below + above
-        guard chain.count <= Int(TLSContext.maximumVerifyDepth), above.allSatisfy(VerifiedChainCache.isWithinValidityNow)
+        guard chain.count <= Int(TLSContext.maximumVerifyDepth),
+            above.allSatisfy({ VerifiedChainCache.isWithinValidity($0, at: moment) })
         else { return nil }
         return X509Stack.retaining(chain)
     }

@@ -8,13 +8,13 @@ internal import COpenSSL
 /// So the owner decides how much OpenSSL sees per event, sockets stay
 /// non-blocking, and no write can raise SIGPIPE. Used on one thread at a
 /// time (its event loop's).
-final class TLSSession {
-    enum Role {
+package final class TLSSession {
+    package enum Role {
         case client
         case server
     }
 
-    enum Step: Equatable {
+    package enum Step: Equatable {
         case finished
         /// Needs more input from the peer (or has output to send first).
         case wantsInput
@@ -24,11 +24,11 @@ final class TLSSession {
 
     /// Lent to code that reads the session (chain collection, SNI set-up);
     /// freed only here.
-    let pointer: OpaquePointer
+    package let pointer: OpaquePointer
     private let input: OpaquePointer
     private let output: OpaquePointer
 
-    init?(context: OpaquePointer, role: Role) {
+    package init?(context: OpaquePointer, role: Role) {
         ERR_clear_error()
         guard let ssl = SSL_new(context) else {
             _ = OpenSSLErrorQueue.drainCodes()
@@ -60,20 +60,20 @@ final class TLSSession {
     }
 
     /// Bytes read from the peer and not yet consumed by OpenSSL.
-    var bufferedInput: Int { Int(BIO_ctrl_pending(input)) }
+    package var bufferedInput: Int { Int(BIO_ctrl_pending(input)) }
 
-    func feed(_ bytes: UnsafeRawBufferPointer) {
+    package func feed(_ bytes: UnsafeRawBufferPointer) {
         guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
         _ = BIO_write(input, base, Int32(bytes.count))
     }
 
     /// The peer closed its side: OpenSSL now reads end-of-stream instead
     /// of "try again".
-    func endOfInput() {
+    package func endOfInput() {
         _ = pinwatch_BIO_set_mem_eof_return(input, 0)
     }
 
-    func handshake() -> Step {
+    package func handshake() -> Step {
         ERR_clear_error()
         let status = SSL_do_handshake(pointer)
         if status == 1 { return .finished }
@@ -82,7 +82,7 @@ final class TLSSession {
         return .failed(sslError: error)
     }
 
-    enum ReadStep: Equatable {
+    package enum ReadStep: Equatable {
         case bytes(Int)
         case wantsInput
         /// The peer sent close_notify.
@@ -92,14 +92,14 @@ final class TLSSession {
 
     /// Encrypts application data after the handshake; the caller sends it
     /// with the next `takeOutput`. The memory BIO takes everything.
-    func write(_ bytes: [UInt8]) -> Bool {
+    package func write(_ bytes: [UInt8]) -> Bool {
         guard !bytes.isEmpty else { return true }
         ERR_clear_error()
         return bytes.withUnsafeBytes { SSL_write(pointer, $0.baseAddress, Int32($0.count)) } == Int32(bytes.count)
     }
 
     /// Decrypts what was fed, up to `maximum` bytes, onto `buffer`.
-    func read(into buffer: inout [UInt8], maximum: Int) -> ReadStep {
+    package func read(into buffer: inout [UInt8], maximum: Int) -> ReadStep {
         ERR_clear_error()
         var chunk = [UInt8](repeating: 0, count: max(1, min(maximum, 16 * 1024)))
         let count = chunk.withUnsafeMutableBytes { SSL_read(pointer, $0.baseAddress, Int32($0.count)) }
@@ -114,13 +114,13 @@ final class TLSSession {
     }
 
     /// Queues a close_notify; the caller sends it with the next `takeOutput`.
-    func shutdown() {
+    package func shutdown() {
         _ = SSL_shutdown(pointer)
         ERR_clear_error()
     }
 
     /// Appends what OpenSSL wrote since the last call to `buffer`.
-    func takeOutput(into buffer: inout [UInt8]) {
+    package func takeOutput(into buffer: inout [UInt8]) {
         let pending = Int(BIO_ctrl_pending(output))
         guard pending > 0 else { return }
         let start = buffer.count

@@ -110,7 +110,8 @@ enum Formatting {
         case .unpinned: return Style(.dim)
         case .error: return Style(.error)
         case .blocked, .expired, .intercepted: return Style(.critical, bold: true)
-        case .leafOnly, .expiring, .chainChanged, .pinsExpiring, .pinsExpired, .intermediatePool, .rootTransition, .caSwitch: return Style(.warn, bold: true)
+        case .leafOnly, .expiring, .chainChanged, .pinsExpiring, .pinsExpired, .intermediatePool, .rootTransition, .caSwitch:
+            return Style(.warn, bold: true)
         }
     }
 

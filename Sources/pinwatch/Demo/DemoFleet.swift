@@ -1,5 +1,6 @@
 import Foundation
 import PinwatchCore
+import PinwatchLocalWorld
 import PinwatchProbe
 
 /// The demo's world: a generated PKI, local TLS servers that show every

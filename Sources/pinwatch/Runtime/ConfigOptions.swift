@@ -33,7 +33,8 @@ struct ConfigOptions: ParsableArguments {
     /// `offline`: no signed list is downloaded (`preflight` dials nothing).
     static func load(explicit config: String?, shard: String?, offline: Bool = false) throws -> Config {
         do {
-            let loaded = try ConfigFile.load(explicit: config, shard: shard.flatMap(Shard.init(parsing:)), offline: offline,
+            let loaded = try ConfigFile.load(
+                explicit: config, shard: shard.flatMap(Shard.init(parsing:)), offline: offline,
                 catalogue: CatalogueLoader.builder)
             for warning in loaded.clientWarnings { Output.standardError("pinwatch: \(warning)") }
             return loaded

@@ -16,21 +16,9 @@ final class BackgroundProcess {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, stdoutPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_addopen(&actions, 2, stderrURL.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        var env = ProcessInfo.processInfo.environment
-        for key in ["https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY", "http_proxy", "HTTP_PROXY"] { env.removeValue(forKey: key) }
-        env.removeValue(forKey: "XDG_STATE_HOME")
-        env.merge(environment) { _, new in new }
-        stateHome = IsolatedStateHome.apply(to: &env)
-        let envp = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        let argv = ([path] + arguments).map { strdup($0) } + [nil]
-        defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
-        }
-        var child: pid_t = 0
-        let status = posix_spawn(&child, path, &actions, nil, argv, envp)
-        guard status == 0 else { throw LoopbackHTTP.Failure(description: "\(path): \(String(cString: strerror(status)))") }
-        pid = child
+        let (environment, stateHome) = SpawnedCommand.pinwatchEnvironment(environment)
+        self.stateHome = stateHome
+        pid = try SpawnedCommand.spawn(path, arguments, environment: environment, actions: &actions)
     }
 
     deinit {
@@ -56,7 +44,7 @@ final class BackgroundProcess {
         var status: Int32 = 0
         while Date() < deadline {
             let result = waitpid(pid, &status, WNOHANG)
-            if result == pid { return (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f) }
+            if result == pid { return SpawnedCommand.exitStatus(status) }
             if result < 0 { return nil }
             usleep(20_000)
         }

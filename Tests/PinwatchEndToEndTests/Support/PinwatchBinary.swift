@@ -3,11 +3,7 @@ import XCTest
 
 /// Runs the built `pinwatch` executable as a user would, with a bounded wait.
 struct PinwatchBinary {
-    struct Outcome {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-    }
+    typealias Outcome = SpawnedCommand.Outcome
 
     /// `swift build` and `swift test` put the executable beside the test bundle.
     ///
@@ -47,74 +43,13 @@ struct PinwatchBinary {
         _ executable: URL, _ arguments: [String], environment: [String: String], currentDirectory: URL?,
         timeout: TimeInterval, file: StaticString, line: UInt
     ) throws -> Outcome {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        var env = ProcessInfo.processInfo.environment
-        for key in ["https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY", "http_proxy", "HTTP_PROXY", "NO_COLOR"] {
-            env.removeValue(forKey: key)
-        }
-        env["LANG"] = "C.UTF-8"
-        env.removeValue(forKey: "XDG_STATE_HOME")
-        env.merge(environment) { _, new in new }
-        let stateHome = IsolatedStateHome.apply(to: &env)
+        let (childEnvironment, stateHome) = SpawnedCommand.pinwatchEnvironment(environment)
         defer { IsolatedStateHome.remove(stateHome) }
-        process.environment = env
-        if let currentDirectory { process.currentDirectoryURL = currentDirectory }
-        let stdoutPipe = Pipe()
-        let stderrPipe = Pipe()
-        process.standardOutput = stdoutPipe
-        process.standardError = stderrPipe
-        process.standardInput = FileHandle.nullDevice
-
-        // Drain both pipes while the process runs so a large output cannot
-        // block it on a full pipe.
-        let collected = OutputCollector()
-        let group = DispatchGroup()
-        for (pipe, isStdout) in [(stdoutPipe, true), (stderrPipe, false)] {
-            group.enter()
-            DispatchQueue.global().async {
-                let data = pipe.fileHandleForReading.readDataToEndOfFile()
-                collected.store(data, isStdout: isStdout)
-                group.leave()
-            }
-        }
-        try process.run()
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning && Date() < deadline {
-            usleep(20_000)
-        }
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+        let outcome = try SpawnedCommand.run(
+            executable.path, arguments, environment: childEnvironment, currentDirectory: currentDirectory, timeout: timeout)
+        if outcome.timedOut {
             XCTFail("pinwatch \(arguments.joined(separator: " ")) did not finish within \(timeout) s", file: file, line: line)
         }
-        process.waitUntilExit()
-        _ = group.wait(timeout: .now() + 10)
-        return Outcome(status: process.terminationStatus, stdout: collected.stdout, stderr: collected.stderr)
-    }
-}
-
-private final class OutputCollector: @unchecked Sendable {
-    private let lock = NSLock()
-    private var out = Data()
-    private var err = Data()
-
-    func store(_ data: Data, isStdout: Bool) {
-        lock.lock()
-        defer { lock.unlock() }
-        if isStdout { out = data } else { err = data }
-    }
-
-    var stdout: String {
-        lock.lock()
-        defer { lock.unlock() }
-        return String(decoding: out, as: UTF8.self)
-    }
-
-    var stderr: String {
-        lock.lock()
-        defer { lock.unlock() }
-        return String(decoding: err, as: UTF8.self)
+        return outcome
     }
 }

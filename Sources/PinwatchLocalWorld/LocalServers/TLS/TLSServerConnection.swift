@@ -1,0 +1,120 @@
+import Foundation
+import PinwatchProbe
+
+/// One accepted TLS connection: handshake, close_notify, lingering close.
+///
+/// OpenSSL talks to memory BIOs and this class moves the bytes, so that
+/// the socket stays non-blocking, writes never raise SIGPIPE, and the
+/// whole state machine runs on the shared loop thread.
+final class TLSServerConnection: ServerConnection {
+    private enum Phase {
+        case handshaking
+        /// Handshake over (or failed): flush what OpenSSL wrote, half-close,
+        /// then read until the client hangs up, so the close is a FIN and
+        /// never a reset that could hide the chain from the client.
+        case lingering
+    }
+
+    /// Unprocessed client bytes beyond this end the connection.
+    private static let maximumBufferedInput = 1 << 20
+
+    let socket: Socket
+    let deadline: UInt64?
+    private let session: TLSSession
+    let owner: ListeningServerCore
+    private var phase = Phase.handshaking
+    private var outbound: [UInt8] = []
+    private var outboundOffset = 0
+    private var peerClosed = false
+    private var writesShut = false
+    var closed = false
+    private var readBuffer = [UInt8](repeating: 0, count: 16 * 1024)
+
+    init?(socket: Socket, context: ServerTLSContext, owner: ListeningServerCore, stallTimeout: TimeInterval) {
+        guard let session = TLSSession(context: context.pointer, role: .server) else { return nil }
+        self.session = session
+        self.socket = socket
+        self.owner = owner
+        self.deadline = MonotonicClock.after(seconds: stallTimeout)
+    }
+
+    var pollEvents: Int16 {
+        var events: Int16 = 0
+        if !peerClosed { events |= Int16(POLLIN) }
+        if outboundOffset < outbound.count { events |= Int16(POLLOUT) }
+        return events
+    }
+
+    func handle(events: Int16) {
+        if events & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
+            readAvailable()
+        }
+        advance()
+        flush()
+        if closed { return }
+        let flushed = outboundOffset >= outbound.count
+        if phase == .lingering, flushed, !writesShut {
+            socket.shutdownWrites()
+            writesShut = true
+        }
+        if peerClosed, flushed || phase == .handshaking {
+            finish()
+        }
+    }
+
+    private func readAvailable() {
+        while !peerClosed {
+            switch socket.read(into: &readBuffer) {
+            case .bytes(let count):
+                // Once lingering, whatever the client still sends is moot.
+                if phase == .handshaking {
+                    readBuffer.withUnsafeBytes { session.feed(UnsafeRawBufferPointer(rebasing: $0.prefix(count))) }
+                    // A client hello is a few KB; a flood is not a client.
+                    if session.bufferedInput > Self.maximumBufferedInput {
+                        peerClosed = true
+                    }
+                }
+            case .wouldBlock:
+                return
+            case .endOfStream, .failed:
+                peerClosed = true
+            }
+        }
+    }
+
+    private func advance() {
+        guard phase == .handshaking else { return }
+        switch session.handshake() {
+        case .finished:
+            owner.statistics.handshakeCompleted()
+            session.shutdown()
+            phase = .lingering
+        case .wantsInput where !peerClosed:
+            return
+        case .wantsInput, .failed:
+            // A failed handshake: OpenSSL has queued its alert; send it,
+            // then close like a finished one.
+            phase = .lingering
+        }
+    }
+
+    private func flush() {
+        if outboundOffset >= outbound.count {
+            outbound.removeAll(keepingCapacity: true)
+            outboundOffset = 0
+        }
+        session.takeOutput(into: &outbound)
+        while outboundOffset < outbound.count {
+            switch socket.write(outbound[outboundOffset...]) {
+            case .bytes(let count):
+                outboundOffset += count
+            case .wouldBlock:
+                return
+            case .failed:
+                finish()
+                return
+            }
+        }
+    }
+
+}
