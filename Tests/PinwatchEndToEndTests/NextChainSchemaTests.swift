@@ -3,6 +3,7 @@ import PinwatchCore
 import PinwatchLocalWorld
 import PinwatchMonitor
 import PinwatchProbe
+import PinwatchTestSupport
 import XCTest
 
 /// Issue 26: a snapshot with known next chains — a pooled intermediate pin
@@ -14,7 +15,8 @@ final class NextChainSchemaTests: XCTestCase {
 
     override func setUpWithError() throws {
         let probe = try PinwatchBinary.runShell("\(SnapshotSchema.python) -c 'import jsonschema'")
-        try XCTSkipIf(probe.status != 0, "python3-jsonschema is not installed: apt-get install python3-jsonschema")
+        try TestEnvironment.require(
+            probe.status == 0, "python3-jsonschema is not installed: apt-get install python3-jsonschema", skip: { XCTSkip($0) })
         directory = NSTemporaryDirectory() + "pinwatch-next-chains-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     }
