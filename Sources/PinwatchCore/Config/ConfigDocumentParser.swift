@@ -35,7 +35,7 @@ struct ConfigDocumentParser: NodeReading {
     static let topLevelKeys: Set<String> = [
         "interval", "timeout", "concurrency", "warn_days", "critical_days", "theme", "trust", "proxy",
         "pinsets", "hosts", "listen", "shard", "hooks", "state", "history_days", "clients",
-        "probe_targets",
+        "probe_targets", "vantage",
     ]
 
     mutating func parse(_ root: Node?) -> Config {
@@ -118,6 +118,13 @@ struct ConfigDocumentParser: NodeReading {
             }
         }
         if let node = values["hooks"] { config.hooks = hooks(node) }
+        if let node = values["vantage"], let value = string(node, key: "vantage") {
+            if let problem = Vantage.problem(value) {
+                report(node, key: "vantage", problem)
+            } else {
+                config.vantage = value
+            }
+        }
         return config
     }
 

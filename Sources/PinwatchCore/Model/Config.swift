@@ -104,6 +104,9 @@ public struct Config: Hashable, Sendable {
     /// The CA families and providers next chains are judged against: the
     /// built-in data, then `$XDG_DATA_HOME/pinwatch/catalogue/`, then `catalogue:`.
     public var catalogue: Catalogue = .empty
+    /// `vantage:`: the network this instance watches from, as a label on
+    /// what it exports; nil when it is the only one.
+    public var vantage: String? = nil
 
     public init(
         path: String? = nil, interval: TimeInterval = 60, timeout: TimeInterval = 5, concurrency: Int = 32,

@@ -41,9 +41,10 @@ struct SnapshotOutput: ParsableArguments {
         switch format {
         case .prometheus:
             let cycle = PrometheusExposition.Cycle(finishedAt: now, duration: now.timeIntervalSince(started), completedCycles: 1)
-            Output.standardOutput(PrometheusExposition.render(reports, cycle: cycle, version: PinwatchVersion.current))
+            Output.standardOutput(
+                PrometheusExposition.render(reports, cycle: cycle, version: PinwatchVersion.current, vantage: config.vantage))
         case .json:
-            Output.streamJSON(reports, generatedAt: now)
+            Output.streamJSON(reports, generatedAt: now, vantage: config.vantage)
         case .text, .ansi, .svg, .html:
             var state = DashboardState.make(config: config, environment: environment, themeName: theme.name)
             state.record(cycle: reports, at: now)
