@@ -113,6 +113,13 @@ let package = Package(
             dependencies: ["PinwatchCore", .product(name: "Yams", package: "Yams")],
             swiftSettings: startupSettings
         ),
+        // `watch --prometheus`: a fleet's verdicts read back from a
+        // Prometheus server (Foundation's URLSession; no HTTP of our own).
+        .target(
+            name: "PinwatchFleet",
+            dependencies: ["PinwatchCore"],
+            swiftSettings: startupSettings
+        ),
         .target(
             name: "PinwatchTerminal",
             dependencies: ["PinwatchUI", "CNCurses"],
@@ -122,7 +129,7 @@ let package = Package(
             name: "pinwatch",
             dependencies: [
                 "PinwatchCore", "PinwatchProbe", "PinwatchService", "PinwatchUI", "PinwatchTerminal", "PinwatchHistory",
-                "PinwatchImport",
+                "PinwatchImport", "PinwatchFleet",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -194,6 +201,7 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         .testTarget(name: "PinwatchUITests", dependencies: ["PinwatchUI", "PinwatchCore"]),
+        .testTarget(name: "PinwatchFleetTests", dependencies: ["PinwatchFleet", "PinwatchCore"]),
         .testTarget(
             name: "PinwatchEndToEndTests",
             dependencies: [

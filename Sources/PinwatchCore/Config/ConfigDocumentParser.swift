@@ -35,7 +35,7 @@ struct ConfigDocumentParser: NodeReading {
     static let topLevelKeys: Set<String> = [
         "interval", "timeout", "concurrency", "warn_days", "critical_days", "theme", "trust", "proxy",
         "pinsets", "hosts", "listen", "shard", "hooks", "state", "history_days", "clients",
-        "probe_targets", "vantage",
+        "probe_targets", "vantage", "prometheus",
     ]
 
     mutating func parse(_ root: Node?) -> Config {
@@ -123,6 +123,13 @@ struct ConfigDocumentParser: NodeReading {
                 report(node, key: "vantage", problem)
             } else {
                 config.vantage = value
+            }
+        }
+        if let node = values["prometheus"], let value = string(node, key: "prometheus") {
+            if let problem = PrometheusServer.problem(value) {
+                report(node, key: "prometheus", problem)
+            } else {
+                config.prometheus = value
             }
         }
         return config
