@@ -87,6 +87,22 @@ final class FleetDashboardTests: XCTestCase {
         XCTAssertTrue(screen.contains("2 vantages"), screen)
         XCTAssertTrue(screen.contains("vantages disagree"), screen)
 
+        // The detail view from the series: the chain's subjects and pins.
+        try tmux.send("s")
+        try tmux.waitForScreen { $0.contains("config order") }
+        try tmux.send("/")
+        try tmux.type("steady")
+        try tmux.send("Enter")
+        try tmux.send("Enter")
+        let detail = try tmux.waitForScreen { $0.contains("detail: \(self.fleet.displayName(DashboardFleet.steady)) @lan") }
+        XCTAssertTrue(detail.contains("CN=\(DashboardFleet.steady)"), detail)
+        XCTAssertTrue(detail.contains(fleet.steadyLeafPin), "the leaf's SPKI pin: \(detail)")
+        try tmux.send("Escape")
+        try tmux.send("/")
+        try tmux.send("C-u")
+        try tmux.send("Escape")
+        try tmux.waitForScreen { !$0.contains("detail:") && !$0.contains("filter “") }
+
         // A rotation on one host reaches the screen within two scrape
         // intervals (plus serve's one-second cycle and the refresh).
         XCTAssertFalse(row(screen, DashboardFleet.rotating, "lan")?.contains("leaf_only") ?? true, screen)
@@ -106,5 +122,14 @@ final class FleetDashboardTests: XCTestCase {
 
         try tmux.send("q")
         try tmux.waitForScreen(timeout: 10) { $0.contains("EXITED:0") }
+
+        // A selector that matches nothing: said in the banner, not an empty screen.
+        let nothing = [PinwatchBinary.url.path, "watch", "--prometheus", prometheus.url, "--match", "job=\"elsewhere\""]
+            .map(TmuxSession.quote).joined(separator: " ")
+        let empty = try TmuxSession(command: "bash -c " + TmuxSession.quote(nothing + "; echo EXITED:$?; sleep 30"), columns: 160, rows: 20)
+        defer { empty.close() }
+        try empty.waitForScreen(timeout: 30) { $0.contains("✗ Prometheus answered, but no pinwatch series match {job=\"elsewhere\"}") }
+        try empty.send("q")
+        try empty.waitForScreen(timeout: 10) { $0.contains("EXITED:0") }
     }
 }
