@@ -87,6 +87,12 @@ final class FleetDashboardTests: XCTestCase {
         XCTAssertTrue(screen.contains("2 vantages"), screen)
         XCTAssertTrue(screen.contains("vantages disagree"), screen)
 
+        // The same screen as a picture for a runbook, from one query.
+        let picture = try PinwatchBinary.run(["snapshot", "--prometheus", prometheus.url, "--format", "svg", "--width", "200"])
+        XCTAssertEqual(picture.status, 0, picture.stderr)
+        XCTAssertTrue(picture.stdout.hasPrefix("<svg") || picture.stdout.contains("<svg "), picture.stdout)
+        XCTAssertTrue(picture.stdout.contains("\(fleet.displayName(DashboardFleet.steady)) @office"), picture.stdout)
+
         // The detail view from the series: the chain's subjects and pins.
         try tmux.send("s")
         try tmux.waitForScreen { $0.contains("config order") }
@@ -116,6 +122,9 @@ final class FleetDashboardTests: XCTestCase {
         let outage = try tmux.waitForScreen(timeout: 20) { $0.contains("✗ Prometheus unreachable") }
         XCTAssertNotNil(row(outage, DashboardFleet.steady, "lan"), outage)
         XCTAssertFalse(outage.contains("EXITED:"), outage)
+        let unreachable = try PinwatchBinary.run(["snapshot", "--prometheus", prometheus.url, "--format", "text"])
+        XCTAssertEqual(unreachable.status, 1, unreachable.stdout)
+        XCTAssertTrue(unreachable.stderr.contains("Prometheus unreachable"), unreachable.stderr)
         // Restarted on the same port and storage: the banner goes.
         try prometheus.start()
         try tmux.waitForScreen(timeout: 60) { !$0.contains("Prometheus unreachable") && self.row($0, DashboardFleet.steady, "lan") != nil }

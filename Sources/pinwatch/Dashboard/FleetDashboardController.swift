@@ -25,8 +25,7 @@ final class FleetDashboardController: @unchecked Sendable {
     private var jobControl: JobControl?
     private var fetching = false
     private var paintPending = false
-    /// The last answer's time: the age the header shows once it fails.
-    private var lastAnswerAt: Date?
+    private var view: FleetView
     private var failingSince: Date?
 
     init(query: FleetQuery, config: Config, interval: TimeInterval, environment: [String: String], theme: Theme, bell: Bool, mouse: Bool)
@@ -38,6 +37,7 @@ final class FleetDashboardController: @unchecked Sendable {
         self.environment = environment
         self.theme = theme
         bellEnabled = bell
+        view = FleetView(server: query.server.absoluteString)
         var state = DashboardState(configPath: query.server.absoluteString, hosts: [], themeName: theme.name)
         state.sourceNote = "prometheus \(query.server.absoluteString): asking…"
         self.state = state
@@ -97,9 +97,7 @@ final class FleetDashboardController: @unchecked Sendable {
         let now = Date()
         switch outcome {
         case .success(let fleet) where fleet.hosts.isEmpty:
-            fail(
-                "Prometheus answered, but no pinwatch series match \(query.selector.isEmpty ? "" : "{\(query.selector)} ")"
-                    + "(is serve scraped, with this --match?)", at: now)
+            fail(FleetView.nothingMatches(query), at: now)
             show(fleet, at: now)
         case .success(let fleet):
             failingSince = nil
@@ -120,43 +118,11 @@ final class FleetDashboardController: @unchecked Sendable {
     }
 
     private func show(_ fleet: FleetSnapshot, at now: Date) {
-        lastAnswerAt = now
-        oldestCycle = fleet.oldestCycle
-        disagreeing = fleet.hosts.filter { fleet.disagreeing.contains($0.hostKey) }.map(\.config.displayName)
-        let hosts = fleet.hosts.map(\.config)
-        if hosts.map(\.identityKey) != state.hosts.map(\.identityKey) {
-            state.replaceHosts(hosts, warnDays: config.warnDays, criticalDays: config.criticalDays)
-        }
-        state.beginCycle(total: hosts.count, at: now)
-        var ring = false
-        for (index, host) in fleet.hosts.enumerated() where state.record(host.report(now: now), forHost: index, at: now) {
-            ring = true
-        }
-        state.finishCycle(at: now)
-        if ring, bellEnabled { screen.bell() }
+        if view.show(fleet, on: &state, config: config, at: now), bellEnabled { screen.bell() }
     }
 
-    private var oldestCycle: Date?
-    private var disagreeing: [String] = []
-
-    /// `prometheus URL · 3 vantages · oldest cycle 12 s ago · 2 differ between vantages`
     private func describeSource(now: Date) {
-        var parts = ["prometheus \(query.server.absoluteString)"]
-        let vantages = Set(state.hosts.compactMap(\.vantage))
-        if vantages.count > 1 { parts.append("\(vantages.count) vantages") }
-        if let oldestCycle {
-            parts.append("oldest cycle \(Formatting.duration(now.timeIntervalSince(oldestCycle))) ago")
-        } else if lastAnswerAt == nil {
-            parts.append("no answer yet")
-        }
-        if state.sourceProblem != nil, let lastAnswerAt {
-            parts.append("last answer \(Formatting.duration(now.timeIntervalSince(lastAnswerAt))) ago")
-        }
-        if !disagreeing.isEmpty {
-            let names = Set(disagreeing.map { $0.components(separatedBy: " @").first ?? $0 }).sorted()
-            parts.append("≠ vantages disagree on \(names.count): \(names.prefix(3).joined(separator: ", "))")
-        }
-        state.sourceNote = parts.joined(separator: " · ")
+        state.sourceNote = view.note(for: state, now: now)
     }
 
     // MARK: Keys, signals, terminal
