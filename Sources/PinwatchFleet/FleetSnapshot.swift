@@ -88,7 +88,10 @@ public struct FleetSnapshot: Hashable, Sendable {
                 rows[key] = row
                 order.append(key)
             case "pinwatch_host_alert":
-                if sample.value == 1, let alert = sample.labels["alert"].flatMap(HostAlert.init(rawValue:)) {
+                // A host scraped twice (two jobs) lists each alert once.
+                if sample.value == 1, let alert = sample.labels["alert"].flatMap(HostAlert.init(rawValue:)),
+                    !(alerts[key] ?? []).contains(alert)
+                {
                     alerts[key, default: []].append(alert)
                 }
             case "pinwatch_probe_error":

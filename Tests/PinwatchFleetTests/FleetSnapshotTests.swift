@@ -38,6 +38,7 @@ final class FleetSnapshotTests: XCTestCase {
             reason("api.test", vantage: "eu", headline: "ok"),
             sample(host.merging(["__name__": "pinwatch_host_alert", "alert": "expiring"]) { $1 }),
             sample(host.merging(["__name__": "pinwatch_host_alert", "alert": "leaf_only"]) { $1 }, "0"),
+            sample(host.merging(["__name__": "pinwatch_host_alert", "alert": "expiring", "job": "twice"]) { $1 }),
             sample(
                 host.merging([
                     "__name__": "pinwatch_chain_level_info", "level": "1", "role": "intermediate", "spki_sha256": spki, "subject": "CN=R1",

@@ -56,7 +56,12 @@ final class FleetDashboardController: @unchecked Sendable {
             source.resume()
             keepAlive.append(source)
         }
-        jobControl = try? JobControl(queue: .main) { [weak self] event in self?.jobControl(event) }
+        do {
+            jobControl = try JobControl(queue: .main) { [weak self] event in self?.jobControl(event) }
+        } catch {
+            // Without it Ctrl-Z is ignored; said, as the local dashboard does.
+            state.footerMessage = "\(error)"
+        }
         let keyboard = DispatchSource.makeReadSource(fileDescriptor: STDIN_FILENO, queue: .main)
         keyboard.setEventHandler { [weak self] in self?.keysArrived() }
         keyboard.resume()
