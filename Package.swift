@@ -161,7 +161,7 @@ let package = Package(
         // the committed corpus (Fuzz/corpus) for the tests.
         .executableTarget(
             name: "pinwatch-fuzz",
-            dependencies: ["PinwatchCore", "PinwatchProbe", "PinwatchImport"],
+            dependencies: ["PinwatchCore", "PinwatchProbe", "PinwatchImport", "PinwatchFleet"],
             path: "Fuzz/pinwatch-fuzz",
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),

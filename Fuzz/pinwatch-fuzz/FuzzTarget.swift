@@ -19,6 +19,7 @@ enum FuzzTarget: String, CaseIterable {
     case pinStrings = "pin-strings"
     case dynamicList = "dynamic-list"
     case httpResponse = "http-response"
+    case prometheusAnswer = "prometheus-answer"
 
     func run(_ bytes: [UInt8]) {
         let text = String(decoding: bytes, as: UTF8.self)
@@ -36,6 +37,7 @@ enum FuzzTarget: String, CaseIterable {
         case .pinStrings: Self.pinStrings(bytes)
         case .dynamicList: Self.dynamicList(bytes)
         case .httpResponse: Self.httpResponse(bytes)
+        case .prometheusAnswer: Self.prometheusAnswer(bytes)
         }
     }
 
