@@ -149,6 +149,13 @@ let package = Package(
             dependencies: ["PinwatchCore", "PinwatchSystem", .product(name: "Yams", package: "Yams")],
             swiftSettings: startupSettings
         ),
+        // `watch --prometheus`: a fleet's verdicts read back from a
+        // Prometheus server (Foundation's URLSession; no HTTP of our own).
+        .target(
+            name: "PinwatchFleet",
+            dependencies: ["PinwatchCore"],
+            swiftSettings: startupSettings
+        ),
         .target(
             name: "PinwatchTerminal",
             dependencies: ["PinwatchUI", "CNCurses"],
@@ -158,7 +165,7 @@ let package = Package(
             name: "pinwatch",
             dependencies: [
                 "PinwatchCore", "PinwatchSystem", "PinwatchProbe", "PinwatchMonitor", "PinwatchService", "PinwatchUI",
-                "PinwatchTerminal", "PinwatchHistory", "PinwatchImport", "PinwatchCatalogue", "PinwatchLocalWorld",
+                "PinwatchTerminal", "PinwatchHistory", "PinwatchImport", "PinwatchCatalogue", "PinwatchLocalWorld", "PinwatchFleet",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -191,7 +198,7 @@ let package = Package(
         // the committed corpus (Fuzz/corpus) for the tests.
         .executableTarget(
             name: "pinwatch-fuzz",
-            dependencies: ["PinwatchCore", "PinwatchProbe", "PinwatchImport", "PinwatchCatalogue"],
+            dependencies: ["PinwatchCore", "PinwatchProbe", "PinwatchImport", "PinwatchCatalogue", "PinwatchFleet"],
             path: "Fuzz/pinwatch-fuzz",
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
@@ -244,6 +251,7 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         .testTarget(name: "PinwatchUITests", dependencies: ["PinwatchUI", "PinwatchCore"]),
+        .testTarget(name: "PinwatchFleetTests", dependencies: ["PinwatchFleet", "PinwatchCore"]),
         .testTarget(
             name: "PinwatchEndToEndTests",
             dependencies: [

@@ -20,6 +20,7 @@ enum FuzzTarget: String, CaseIterable {
     case dynamicList = "dynamic-list"
     case httpResponse = "http-response"
     case catalogueFamily = "catalogue-family"
+    case prometheusAnswer = "prometheus-answer"
 
     func run(_ bytes: [UInt8]) {
         let text = String(decoding: bytes, as: UTF8.self)
@@ -38,6 +39,7 @@ enum FuzzTarget: String, CaseIterable {
         case .dynamicList: Self.dynamicList(bytes)
         case .httpResponse: Self.httpResponse(bytes)
         case .catalogueFamily: Self.catalogueFamily(text)
+        case .prometheusAnswer: Self.prometheusAnswer(bytes)
         }
     }
 

@@ -74,7 +74,8 @@ final class ExporterFormatTests: XCTestCase {
         let text = PrometheusExposition.render([blocked], cycle: cycle, version: "0")
         XCTAssertTrue(
             text.contains(
-                "pinwatch_host_reason_info{host=\"api.example.com\",port=\"443\","
+                "pinwatch_host_reason_info{host=\"api.example.com\",port=\"443\",status=\"blocked\",severity=\"critical\","
+                    + "headline=\"blocked\",tiers=\"\","
                     + "reason=\"pinned clients refuse this host now: no configured pin matches the chain\"} 1\n"), text)
         XCTAssertEqual(text.components(separatedBy: "# TYPE pinwatch_host_reason_info gauge").count, 2)
         XCTAssertTrue(text.contains("pinwatch_poll_interval_seconds 300\n"), text)

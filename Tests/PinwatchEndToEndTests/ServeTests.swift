@@ -116,7 +116,6 @@ final class ServeTests: LocalFleetTestCase {
 
     /// A real Prometheus scrapes `serve` and sees the leaf-only host.
     func testPrometheusScrapesServeAndSeesLeafOnly() throws {
-        let prometheus = try tool("prometheus")
         try fleet.addOK("ok.test")
         try fleet.addLeafOnly("stale.test")
         try fleet.writeConfig(settings: ["interval: 2s"], timeout: "1s")
@@ -127,26 +126,9 @@ final class ServeTests: LocalFleetTestCase {
         let check = try promtool(["check", "metrics"], input: metrics.body)
         XCTAssertEqual(check.status, 0, check.output)
 
-        let prometheusPort = try LocalPorts.closedPort()
-        let storage = fleet.directory.appendingPathComponent("tsdb")
-        let scrape = try fleet.write(
-            """
-            global:
-              scrape_interval: 1s
-            scrape_configs:
-              - job_name: pinwatch
-                static_configs:
-                  - targets: ["127.0.0.1:\(port)"]
-
-            """, to: "prometheus.yml")
-        let server = try BackgroundProcess(
-            prometheus,
-            [
-                "--config.file=\(scrape.path)", "--storage.tsdb.path=\(storage.path)",
-                "--web.listen-address=127.0.0.1:\(prometheusPort)", "--log.level=warn",
-            ],
-            directory: fleet.directory, name: "prometheus")
-        processes.append(server)
+        let local = try LocalPrometheus(scraping: [port], directory: fleet.directory)
+        let prometheusPort = local.port
+        let server = try XCTUnwrap(local.process)
         let query = "pinwatch_host_status%7Bstatus%3D%22leaf_only%22%2Chost%3D%22stale.test%22%7D"
         try waitUntil(timeout: 60, "Prometheus never saw stale.test leaf_only: \(server.stderr)") {
             guard let answer = try? LoopbackHTTP.get(port: prometheusPort, "/api/v1/query?query=\(query)", timeout: 2) else { return false }

@@ -39,7 +39,7 @@ struct ConfigDocumentParser: NodeReading {
     static let topLevelKeys: Set<String> = [
         "interval", "timeout", "concurrency", "warn_days", "critical_days", "theme", "trust", "proxy",
         "pinsets", "hosts", "listen", "shard", "hooks", "state", "history_days", "clients",
-        "probe_targets", "catalogue",
+        "probe_targets", "catalogue", "vantage", "prometheus",
     ]
 
     mutating func parse(_ root: Node?) -> Config {
@@ -123,6 +123,20 @@ struct ConfigDocumentParser: NodeReading {
         }
         if let node = values["hooks"] { config.hooks = hooks(node) }
         if let node = values["catalogue"] { config.catalogueSources = catalogueSources(node) }
+        if let node = values["vantage"], let value = string(node, key: "vantage") {
+            if let problem = Vantage.problem(value) {
+                report(node, key: "vantage", problem)
+            } else {
+                config.vantage = value
+            }
+        }
+        if let node = values["prometheus"], let value = string(node, key: "prometheus") {
+            if let problem = PrometheusServer.problem(value) {
+                report(node, key: "prometheus", problem)
+            } else {
+                config.prometheus = value
+            }
+        }
         return config
     }
 

@@ -29,14 +29,15 @@ public struct ChainChangeCounter: Sendable {
 
     /// One series per host, zeros included: a counter that first appears
     /// at 1 would hide its first increase from `increase()`.
-    public func exposition(_ reports: [HostReport]) -> String {
+    public func exposition(_ reports: [HostReport], vantage: String? = nil) -> String {
         var out = """
             # HELP pinwatch_chain_changes_total Changes of a host's CA-level keys (what chain_changed warns of) since start.
             # TYPE pinwatch_chain_changes_total counter
 
             """
         for report in reports {
-            out += "pinwatch_chain_changes_total{\(PrometheusExposition.hostLabels(report))} \(total(for: report.config))\n"
+            out +=
+                "pinwatch_chain_changes_total{\(PrometheusExposition.hostLabels(report, vantage: vantage))} \(total(for: report.config))\n"
         }
         return out
     }

@@ -46,8 +46,8 @@ public enum PrometheusExposition {
 
     /// One rendering with a fresh renderer (`snapshot`, `/probe`); `serve`
     /// keeps a `PrometheusRenderer` for its cycles.
-    public static func render(_ reports: [HostReport], cycle: Cycle?, version: String) -> String {
-        String(decoding: PrometheusRenderer().render(reports, cycle: cycle, version: version), as: UTF8.self)
+    public static func render(_ reports: [HostReport], cycle: Cycle?, version: String, vantage: String? = nil) -> String {
+        String(decoding: PrometheusRenderer().render(reports, cycle: cycle, version: version, vantage: vantage), as: UTF8.self)
     }
 }
 
@@ -71,7 +71,9 @@ public final class PrometheusRenderer {
 
     public init() {}
 
-    public func render(_ reports: [HostReport], cycle: PrometheusExposition.Cycle?, version: String) -> [UInt8] {
+    /// `vantage` (`vantage:`) labels every host series and the build info,
+    /// so instances in several networks can watch the same hosts.
+    public func render(_ reports: [HostReport], cycle: PrometheusExposition.Cycle?, version: String, vantage: String? = nil) -> [UInt8] {
         typealias Exposition = PrometheusExposition
         // One pass over the reports, one buffer per family: the format wants
         // each family's samples together, and touching each report once
@@ -92,7 +94,7 @@ public final class PrometheusRenderer {
         let severityTails = severities.map { Array(",severity=\"\($0.rawValue)\"} ".utf8) }
 
         for report in reports {
-            let labels = Array(Exposition.hostLabels(report).utf8)
+            let labels = Array(Exposition.hostLabels(report, vantage: vantage).utf8)
             for (position, value) in statuses.enumerated() {
                 status.append("pinwatch_host_status{")
                 status.append(labels)
@@ -105,7 +107,21 @@ public final class PrometheusRenderer {
                 severity.append(severityTails[position])
                 severity.append(report.severity == value ? "1\n" : "0\n")
             }
-            reason.sample("pinwatch_host_reason_info", labels, "reason", Exposition.escape(report.reason), 1)
+            // Everything a remote dashboard's row shows, in one series per
+            // host: the labels change together when the verdict does.
+            reason.append("pinwatch_host_reason_info{")
+            reason.append(labels)
+            reason.append(",status=\"")
+            reason.append(string: report.status.rawValue)
+            reason.append("\",severity=\"")
+            reason.append(string: report.severity.rawValue)
+            reason.append("\",headline=\"")
+            reason.append(string: report.headline.rawValue)
+            reason.append("\",tiers=\"")
+            reason.append(string: report.matchedTiers.map(\.rawValue).joined(separator: ","))
+            reason.append("\",reason=\"")
+            reason.append(string: Exposition.escape(report.reason))
+            reason.append("\"} 1\n")
             for alert in report.alerts {
                 alerts.sample("pinwatch_host_alert", labels, "alert", alert.rawValue, 1)
             }
@@ -178,7 +194,7 @@ public final class PrometheusRenderer {
         out.append(severity.bytes)
         out.family(
             "pinwatch_host_reason_info", "gauge",
-            "The sentence that explains each host's severity, as a label: what alert annotations quote.")
+            "Each host's verdict as labels: status, severity, headline, matched pin tiers and the sentence alert annotations quote.")
         out.append(reason.bytes)
         out.family("pinwatch_host_alert", "gauge", "Alerts a host has now (only present alerts are exported).")
         out.append(alerts.bytes)
@@ -241,7 +257,12 @@ public final class PrometheusRenderer {
             }
         }
         out.family("pinwatch_build_info", "gauge", "The running pinwatch's version.")
-        out.sample("pinwatch_build_info", [], "version", Exposition.escape(version), 1)
+        if let vantage {
+            out.sample(
+                "pinwatch_build_info", Array("vantage=\"\(Exposition.escape(vantage))\"".utf8), "version", Exposition.escape(version), 1)
+        } else {
+            out.sample("pinwatch_build_info", [], "version", Exposition.escape(version), 1)
+        }
         return out.bytes
     }
 }
@@ -251,12 +272,14 @@ extension PrometheusExposition {
     /// `address="…"` when `connect:` is set (an absent label reads as "" in
     /// PromQL, and most hosts have neither): two backends behind one name
     /// would otherwise be one series, and Prometheus would drop one of them.
-    /// Computed once per host and reused by every family.
-    static func hostLabels(_ report: HostReport) -> String {
+    /// `vantage="…"` last, when the instance has one. Computed once per
+    /// host and reused by every family.
+    static func hostLabels(_ report: HostReport, vantage: String? = nil) -> String {
         let config = report.config
         var labels = "host=\"\(escape(config.host))\",port=\"\(config.port)\""
         if config.serverName != config.host { labels += ",sni=\"\(escape(config.serverName))\"" }
         if let address = config.connectAddress { labels += ",address=\"\(escape(address))\"" }
+        if let vantage { labels += ",vantage=\"\(escape(vantage))\"" }
         return labels
     }
 

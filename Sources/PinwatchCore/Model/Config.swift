@@ -25,6 +25,9 @@ public struct HostConfig: Hashable, Sendable {
     /// `provider:` (on the host or its pin set): the catalogue provider
     /// that picks the CA of this host's next certificate.
     public var provider: String? = nil
+    /// The `vantage:` of the instance that watched this host, for a host
+    /// read back from Prometheus (`watch --prometheus`); nil for a local one.
+    public var vantage: String? = nil
 
     public init(
         host: String, port: Int = 443, serverName: String? = nil, connectAddress: String? = nil,
@@ -43,12 +46,14 @@ public struct HostConfig: Hashable, Sendable {
     /// What makes two entries the same host across a reload: name, port,
     /// SNI and the address dialled.
     public var identityKey: String {
-        "\(host.lowercased()):\(port)/\(serverName.lowercased())@\(connectAddress ?? "")"
+        "\(host.lowercased()):\(port)/\(serverName.lowercased())@\(connectAddress ?? "")" + (vantage.map { "#\($0)" } ?? "")
     }
 
     /// `host:port`, with brackets around an IPv6 literal.
+    /// `host:port @vantage` for a host read back from a fleet.
     public var displayName: String {
-        host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+        let name = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+        return vantage.map { "\(name) @\($0)" } ?? name
     }
 }
 
@@ -111,6 +116,12 @@ public struct Config: Hashable, Sendable {
     public var providerReferences: [ProviderReference] = []
     /// `catalogue:` as written (the families `catalogue` adds).
     public var catalogueSources: [CatalogueSource] = []
+    /// `vantage:`: the network this instance watches from, as a label on
+    /// what it exports; nil when it is the only one.
+    public var vantage: String? = nil
+    /// `prometheus:`: the server `watch` reads the fleet's verdicts from
+    /// instead of probing (`--prometheus` overrides it).
+    public var prometheus: String? = nil
 
     public init(
         path: String? = nil, interval: TimeInterval = 60, timeout: TimeInterval = 5, concurrency: Int = 32,

@@ -170,6 +170,17 @@ public struct HostReport: Hashable, Sendable {
         return copy
     }
 
+    /// The verdict another instance decided (`watch --prometheus` reads it
+    /// back from its series): shown as it was decided there, not judged
+    /// again from the few facts the series carry.
+    public func decidedElsewhere(severity: HostSeverity, headline: HostHeadline, reason: String) -> HostReport {
+        var copy = self
+        copy.severity = severity
+        copy.headline = headline
+        copy.reason = reason
+        return copy
+    }
+
     /// The same verdict decided again with the host's history: the
     /// `chain_changed` alert, and a `leaf_only` reason that says when the
     /// next renewal will break pinned clients.

@@ -7,21 +7,23 @@ import Foundation
 public enum JSONReport {
     public static let version = 1
 
-    public static func render(_ reports: [HostReport], generatedAt: Date) -> String {
+    public static func render(_ reports: [HostReport], generatedAt: Date, vantage: String? = nil) -> String {
         var out = ""
-        write(reports, generatedAt: generatedAt) { out += $0 }
+        write(reports, generatedAt: generatedAt, vantage: vantage) { out += $0 }
         return out
     }
 
     /// The same document, handed to `emit` in pieces of about 64 KiB, so
     /// that a 10,000-host snapshot never holds the whole text (or a tree of
     /// it) in memory at once.
-    public static func write(_ reports: [HostReport], generatedAt: Date, to emit: (String) -> Void) {
+    /// `vantage` is `vantage:`, null without one.
+    public static func write(_ reports: [HostReport], generatedAt: Date, vantage: String? = nil, to emit: (String) -> Void) {
         let summary = StatusSummary(reports)
         let severities = SeveritySummary(reports)
         let head = JSONValue.object([
             ("version", .int(version)),
             ("generated_at", .string(DateText.iso8601(generatedAt))),
+            ("vantage", vantage.map { .string($0) } ?? .null),
             (
                 "summary",
                 .object(

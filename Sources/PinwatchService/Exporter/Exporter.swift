@@ -97,7 +97,7 @@ public final class Exporter: @unchecked Sendable {
         let report = await withCheckedContinuation { (continuation: CheckedContinuation<HostReport, Never>) in
             poller.probeOnce(host) { continuation.resume(returning: $0) }
         }
-        var text = PrometheusExposition.render([report], cycle: nil, version: version)
+        var text = PrometheusExposition.render([report], cycle: nil, version: version, vantage: poller.config.vantage)
         // blackbox_exporter's convention, as its users read it: healthy or not.
         text += "# HELP pinwatch_probe_success 1 when a chain was obtained and the host is not critical, else 0.\n"
         text += "# TYPE pinwatch_probe_success gauge\npinwatch_probe_success \(PrometheusExposition.probeSuccess(report) ? 1 : 0)\n"
@@ -166,11 +166,11 @@ public final class Exporter: @unchecked Sendable {
         let cycle = PrometheusExposition.Cycle(
             finishedAt: shown.finishedAt, duration: shown.duration, completedCycles: completedCycles,
             interval: monitor.config.interval, failures: cycleFailures)
-        var text = renderer.render(reports, cycle: cycle, version: version)
+        var text = renderer.render(reports, cycle: cycle, version: version, vantage: monitor.config.vantage)
         if let history {
             let health = history.writeHealth
             text += PrometheusExposition.historyWrites(health).utf8
-            text += chainChanges.exposition(reports).utf8
+            text += chainChanges.exposition(reports, vantage: monitor.config.vantage).utf8
             logHistoryNotices(health, at: end.finishedAt)
         }
         published.publish(Data(text))

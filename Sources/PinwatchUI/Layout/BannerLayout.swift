@@ -16,7 +16,13 @@ enum BannerLayout {
     /// One line per host, worst first (critical, unknown, warning), each
     /// in configuration order. The snapshot shows all of them.
     static func lines(for state: DashboardState) -> [StyledLine] {
-        state.alertingHosts.worstFirst.map { hostLine(state, $0) }
+        sourceLines(state) + state.alertingHosts.worstFirst.map { hostLine(state, $0) }
+    }
+
+    /// Where the verdicts come from cannot answer (`watch --prometheus`):
+    /// said first, above any host, since every row may be stale.
+    private static func sourceLines(_ state: DashboardState) -> [StyledLine] {
+        state.sourceProblem.map { [[Span(" ✗ \($0)", Style(.banner, bold: true))]] } ?? []
     }
 
     /// The live screen's banner in at most `limit` lines: one line per host
@@ -26,9 +32,14 @@ enum BannerLayout {
     /// at the next renewal" is the warning pinwatch exists for, and it must
     /// not hide behind the critical lines of a small terminal.
     static func live(for state: DashboardState, limit: Int) -> [StyledLine] {
+        let source = Array(sourceLines(state).prefix(max(0, limit)))
+        return source + hostsLive(for: state, limit: limit - source.count)
+    }
+
+    private static func hostsLive(for state: DashboardState, limit: Int) -> [StyledLine] {
         guard limit > 0 else { return [] }
         let hosts = state.alertingHosts
-        guard hosts.count > limit else { return lines(for: state) }
+        guard hosts.count > limit else { return hosts.worstFirst.map { hostLine(state, $0) } }
         var groups = grouped(state, hosts)
         if groups.count > limit, let warningLine = groups.last, hosts.warning.contains(where: { isLeafOnly(state, $0) }) {
             groups = Array(groups.prefix(limit - 1)) + [warningLine]
@@ -38,6 +49,11 @@ enum BannerLayout {
 
     /// How many lines `live` draws, without formatting any of them.
     static func liveCount(for state: DashboardState, limit: Int) -> Int {
+        let source = min(max(0, limit), state.sourceProblem == nil ? 0 : 1)
+        return source + hostsLiveCount(for: state, limit: limit - source)
+    }
+
+    private static func hostsLiveCount(for state: DashboardState, limit: Int) -> Int {
         guard limit > 0 else { return 0 }
         let hosts = state.alertingHosts
         if hosts.count <= limit { return hosts.count }

@@ -2,9 +2,9 @@ import Foundation
 import PinwatchCore
 
 /// Small text helpers shared by the table, the banner and the detail view.
-enum Formatting {
+public enum Formatting {
     /// `42s`, `5m`, `3h`, `12d`: an age that fits five cells.
-    static func duration(_ seconds: TimeInterval) -> String {
+    public static func duration(_ seconds: TimeInterval) -> String {
         let value = max(0, Int(seconds.rounded(.down)))
         if value < 60 { return "\(value)s" }
         if value < 3600 { return "\(value / 60)m" }
@@ -25,7 +25,7 @@ enum Formatting {
 
     /// `14:03:07 CET` in the dashboard's time zone, named: over ssh the
     /// server's zone is rarely the on-call's, and other times are UTC.
-    static func clock(_ date: Date, timeZone: TimeZone) -> String {
+    public static func clock(_ date: Date, timeZone: TimeZone) -> String {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
         let parts = calendar.dateComponents([.hour, .minute, .second], from: date)

@@ -55,6 +55,9 @@ enum HeaderLayout {
         } else if let next = state.nextCycleAt {
             add("next in \(Formatting.duration(next.timeIntervalSince(now)))")
         }
+        if let source = state.sourceNote {
+            add(source, state.sourceProblem == nil ? .normal : Style(.warn))
+        }
         if let proxy = state.proxyIndicator {
             add("⇄ \(proxy)", Style(.proxy))
         }

@@ -58,6 +58,10 @@ public struct DashboardState: Sendable {
     public private(set) var metrics = LayoutMetrics()
     /// One line for the footer, e.g. the demo's "rotated the intermediate of payments.demo".
     public var footerMessage: String?
+    /// `watch --prometheus`: where the rows come from and how old they
+    /// are (the header), and why the source cannot answer (the banner).
+    public var sourceNote: String?
+    public var sourceProblem: String?
     public var themeName: String
     /// The `pins:` stanza for the detail view, set by the controller after `.copyPins`.
     public var stanzaText: String?

@@ -2,7 +2,8 @@ import PinwatchCore
 
 /// What each table row calls its host: `name:port`, and `name:port→address`
 /// when the same name and port are configured more than once (one host
-/// behind several backends, told apart by `connect:`).
+/// behind several backends, told apart by `connect:`), and `@vantage` when
+/// a fleet's hosts come from more than one vantage.
 struct HostLabels: Hashable, Sendable {
     /// Per host: the name part, which may be shortened, and the part that
     /// must stay whole (`:port`, `→address`).
@@ -18,10 +19,14 @@ struct HostLabels: Hashable, Sendable {
     init(_ hosts: [HostConfig]) {
         var seen: [String: Int] = [:]
         for host in hosts { seen[host.displayName.lowercased(), default: 0] += 1 }
+        // A fleet read from Prometheus: the vantage tells apart the rows
+        // of one host once there is more than one vantage.
+        let severalVantages = Set(hosts.compactMap(\.vantage)).count > 1
         parts = hosts.map { host in
             let name = host.host.contains(":") ? "[\(host.host)]" : host.host
             var suffix = ":\(host.port)"
             if let address = host.connectAddress, (seen[host.displayName.lowercased()] ?? 0) > 1 { suffix += "→\(address)" }
+            if severalVantages, let vantage = host.vantage { suffix += " @\(vantage)" }
             return Part(name: name, suffix: suffix)
         }
         widest = parts.map { DisplayWidth.of($0.name) + DisplayWidth.of($0.suffix) }.max() ?? 0

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PinwatchCore
+import PinwatchFleet
 import PinwatchSystem
 import PinwatchUI
 
@@ -28,8 +29,28 @@ extension Pinwatch {
         @Option(help: ArgumentHelp("Theme for ansi: a name or a path to a YAML file.", valueName: "name|path"))
         var theme: String?
 
+        @Option(
+            help: ArgumentHelp(
+                "Draw the fleet's verdicts from this Prometheus server instead of probing (text, ansi, svg, html).", valueName: "url"))
+        var prometheus: String?
+
+        @Option(help: ArgumentHelp("With --prometheus: only series matching these label matchers.", valueName: "selector"))
+        var match: String?
+
+        func validate() throws {
+            if let prometheus, let problem = PrometheusServer.problem(prometheus) { throw ValidationError("--prometheus: \(problem)") }
+            if prometheus != nil, output.format == .json || output.format == .prometheus {
+                throw ValidationError("--prometheus draws the fleet's screen: use --format text, ansi, svg or html")
+            }
+            if match != nil, prometheus == nil { throw ValidationError("--match needs --prometheus") }
+        }
+
         func run() throws {
             try reportingFailures {
+                if let prometheus {
+                    try printFleet(from: prometheus)
+                    return
+                }
                 let config = try options.load()
                 // Load the theme before probing: a bad theme must not cost a
                 // cycle. Only ansi uses it, so text and json never fail on one.
@@ -39,6 +60,35 @@ extension Pinwatch {
                     : ThemeLoader.mono
                 let store = try history.openForOneShot(config) { Output.standardError($0) }
                 output.printCycle(config: config, environment: ProcessEnvironment.current, theme: chosenTheme, history: store)
+            }
+        }
+
+        /// One instant query, drawn as the fleet dashboard's screen; a
+        /// server that cannot answer is an error, not an empty picture.
+        private func printFleet(from server: String) throws {
+            guard let url = URL(string: server) else { throw UserFacingError(message: "--prometheus: \(server) is not a URL") }
+            let located = ConfigLocator.locate(
+                explicit: options.config, currentDirectory: FileManager.default.currentDirectoryPath,
+                environment: ProcessEnvironment.current)
+            let config = located == nil ? Config() : try options.load()
+            let chosenTheme =
+                output.format.usesTheme ? try ThemeChoice.load(requested: theme, config: config, colorCount: 256) : ThemeLoader.mono
+            let query = FleetQuery(server: url, selector: match, timeout: config.timeout)
+            defer { query.close() }
+            let answer = FleetAnswer()
+            query.fetch { answer.set($0) }
+            let outcome = answer.wait()
+            let now = Date()
+            switch outcome {
+            case .failure(let problem):
+                throw UserFacingError(message: problem.description, code: 1)
+            case .success(let fleet):
+                var state = DashboardState(configPath: server, hosts: [], themeName: chosenTheme.name)
+                var view = FleetView(server: server)
+                _ = view.show(fleet, on: &state, config: config, at: now)
+                if fleet.hosts.isEmpty { state.sourceProblem = FleetView.nothingMatches(query) }
+                state.sourceNote = view.note(for: state, now: now)
+                SnapshotOutput.printScreen(state, format: output.format, width: output.width, theme: chosenTheme, now: now)
             }
         }
 
@@ -54,5 +104,22 @@ extension Pinwatch {
                     history: store)
             }
         }
+    }
+}
+
+/// The one answer a one-shot command waits for.
+private final class FleetAnswer: @unchecked Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    private var outcome: Result<FleetSnapshot, FleetQueryProblem>?
+
+    func set(_ outcome: Result<FleetSnapshot, FleetQueryProblem>) {
+        self.outcome = outcome
+        done.signal()
+    }
+
+    /// The query has its own timeout, so this returns.
+    func wait() -> Result<FleetSnapshot, FleetQueryProblem> {
+        done.wait()
+        return outcome ?? .failure(FleetQueryProblem("no answer"))
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PinwatchCore
+import PinwatchFleet
 import PinwatchUI
 
 import enum PinwatchSystem.ProcessEnvironment
@@ -34,14 +35,25 @@ extension Pinwatch {
 
         @OptionGroup var history: StateOptions
 
+        @Option(
+            help: ArgumentHelp(
+                "Show the fleet's verdicts from this Prometheus server (scraping serve) instead of probing; overrides prometheus:.",
+                valueName: "url"))
+        var prometheus: String?
+
+        @Option(help: ArgumentHelp("With --prometheus: only series matching these label matchers.", valueName: "selector"))
+        var match: String?
+
         func validate() throws {
             if let interval { _ = try IntervalOption.seconds(interval) }
+            if let prometheus, let problem = PrometheusServer.problem(prometheus) { throw ValidationError("--prometheus: \(problem)") }
         }
 
         func run() throws {
             try reportingFailures {
                 try Self.requireTerminal()
-                let config = try loadWithOverrides()
+                let (config, server) = try configAndFleetSource()
+                if let server { try runFleet(config, server: server) }
                 let environment = ProcessEnvironment.current
                 let chosenTheme = try ThemeChoice.load(requested: theme, config: config, colorCount: 256, environment: environment)
                 let hooks = DashboardController.Hooks(reloadConfig: { try self.loadWithOverrides() })
@@ -50,6 +62,39 @@ extension Pinwatch {
                     config: config, environment: environment, theme: chosenTheme, bell: !noBell, mouse: !noMouse, hooks: hooks,
                     history: store)
                 controller.run()
+            }
+        }
+
+        /// `--prometheus`, else `prometheus:`: nil to probe locally. With
+        /// `--prometheus` a configuration is optional (theme, interval).
+        private func configAndFleetSource() throws -> (Config, server: String?) {
+            if let prometheus {
+                let located = ConfigLocator.locate(
+                    explicit: options.config, currentDirectory: FileManager.default.currentDirectoryPath,
+                    environment: ProcessEnvironment.current)
+                return (located == nil ? Config() : try loadWithOverrides(), prometheus)
+            }
+            let config = try loadWithOverrides()
+            if config.prometheus == nil, match != nil {
+                throw UserFacingError(message: "--match needs --prometheus URL or prometheus: in the configuration")
+            }
+            return (config, config.prometheus)
+        }
+
+        private func runFleet(_ config: Config, server: String) throws -> Never {
+            guard let url = URL(string: server) else { throw UserFacingError(message: "--prometheus: \(server) is not a URL") }
+            var interval = config.interval
+            if let text = self.interval, let seconds = ConfigDuration.parse(text) { interval = seconds }
+            let environment = ProcessEnvironment.current
+            let chosenTheme = try ThemeChoice.load(requested: theme, config: config, colorCount: 256, environment: environment)
+            let query = FleetQuery(server: url, selector: match, timeout: min(config.timeout, interval))
+            do {
+                let controller = try FleetDashboardController(
+                    query: query, config: config, interval: interval, environment: environment, theme: chosenTheme, bell: !noBell,
+                    mouse: !noMouse)
+                controller.run()
+            } catch {
+                throw UserFacingError(message: "cannot start the dashboard: \(error)")
             }
         }
 

@@ -48,8 +48,8 @@ enum Output {
     }
 
     /// DESIGN §8's document, written in 64 KiB pieces as it is produced.
-    static func streamJSON(_ reports: [HostReport], generatedAt: Date) {
-        JSONReport.write(reports, generatedAt: generatedAt) { standardOutput($0) }
+    static func streamJSON(_ reports: [HostReport], generatedAt: Date, vantage: String? = nil) {
+        JSONReport.write(reports, generatedAt: generatedAt, vantage: vantage) { standardOutput($0) }
     }
 }
 

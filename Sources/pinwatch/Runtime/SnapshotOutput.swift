@@ -42,20 +42,27 @@ struct SnapshotOutput: ParsableArguments {
         switch format {
         case .prometheus:
             let cycle = PrometheusExposition.Cycle(finishedAt: now, duration: now.timeIntervalSince(started), completedCycles: 1)
-            Output.standardOutput(PrometheusExposition.render(reports, cycle: cycle, version: PinwatchVersion.current))
+            Output.standardOutput(
+                PrometheusExposition.render(reports, cycle: cycle, version: PinwatchVersion.current, vantage: config.vantage))
         case .json:
-            Output.streamJSON(reports, generatedAt: now)
+            Output.streamJSON(reports, generatedAt: now, vantage: config.vantage)
         case .text, .ansi, .svg, .html:
             var state = DashboardState.make(config: config, environment: environment, themeName: theme.name)
             state.record(cycle: reports, at: now)
-            let frame = DashboardLayout.snapshotFrame(for: state, width: width ?? TTY.columns() ?? 120, now: now)
-            let title = "pinwatch snapshot \(DateText.iso8601(now))"
-            switch format {
-            case .ansi: Output.standardOutput(ANSIRenderer.render(frame, theme: theme))
-            case .svg: Output.standardOutput(PictureRenderer.svg(frame, theme: theme, title: title))
-            case .html: Output.standardOutput(PictureRenderer.html(frame, theme: theme, title: title))
-            default: Output.standardOutput(TextRenderer.render(frame))
-            }
+            printScreen(state, format: format, width: width, theme: theme, now: now)
+        }
+    }
+
+    /// The dashboard's Frame as text, ANSI, SVG or HTML: a local cycle's,
+    /// or a fleet's read from Prometheus (`snapshot --prometheus`).
+    static func printScreen(_ state: DashboardState, format: SnapshotFormat, width: Int?, theme: Theme, now: Date) {
+        let frame = DashboardLayout.snapshotFrame(for: state, width: width ?? TTY.columns() ?? 120, now: now)
+        let title = "pinwatch snapshot \(DateText.iso8601(now))"
+        switch format {
+        case .ansi: Output.standardOutput(ANSIRenderer.render(frame, theme: theme))
+        case .svg: Output.standardOutput(PictureRenderer.svg(frame, theme: theme, title: title))
+        case .html: Output.standardOutput(PictureRenderer.html(frame, theme: theme, title: title))
+        default: Output.standardOutput(TextRenderer.render(frame))
         }
     }
 }

@@ -93,7 +93,7 @@ struct MatchObject: Decodable {
 /// The exact key sets of DESIGN §8: "every host carries every field", so
 /// a key that is absent (rather than `null`) is a failure too.
 enum SnapshotKeys {
-    static let root: Set<String> = ["version", "generated_at", "summary", "hosts"]
+    static let root: Set<String> = ["version", "generated_at", "vantage", "summary", "hosts"]
     static let summary: Set<String> = ["ok", "leaf_only", "blocked", "error", "unpinned", "severity"]
     static let severity: Set<String> = ["critical", "unknown", "warning", "ok"]
     static let host: Set<String> = [

@@ -1,0 +1,161 @@
+import Foundation
+import PinwatchCore
+
+/// One certificate of a host's chain as its series describe it.
+public struct FleetLevel: Hashable, Sendable {
+    public var level: Int
+    public var role: ChainRole
+    public var subject: String
+    public var spkiSHA256: [UInt8]
+    public var notAfter: Date?
+    /// `pinwatch_pin_match`: nil where the host has no pin of the tier.
+    public var pinMatches: Bool?
+    public var tier: PinTier?
+}
+
+/// One host as one vantage's `serve` reported it.
+public struct FleetHost: Hashable, Sendable {
+    public var host: String
+    public var port: Int
+    public var sni: String?
+    public var address: String?
+    public var vantage: String?
+    public var status: HostStatus
+    public var severity: HostSeverity
+    public var headline: HostHeadline
+    public var matchedTiers: [PinTier]
+    public var reason: String
+    public var alerts: [HostAlert]
+    public var failure: ProbeErrorKind?
+    public var levels: [FleetLevel]
+
+    /// The host across vantages: what the vantages are compared on.
+    public var hostKey: String { "\(host.lowercased()):\(port)/\((sni ?? host).lowercased())@\(address ?? "")" }
+}
+
+/// The fleet's latest state from one query: a row per host and vantage.
+public struct FleetSnapshot: Hashable, Sendable {
+    public var hosts: [FleetHost]
+    /// `hostKey`s whose verdict (headline) differs between vantages.
+    public var disagreeing: Set<String>
+    /// The oldest `pinwatch_last_cycle_timestamp_seconds` of the instances:
+    /// how old the least fresh part of the screen is.
+    public var oldestCycle: Date?
+    /// Samples without the labels a host needs (`host`, `port`), or with
+    /// values outside pinwatch's vocabulary: not shown, counted.
+    public var skipped: Int
+
+    /// The names the query asks for: everything the dashboard shows.
+    public static let seriesNames = [
+        "pinwatch_host_reason_info", "pinwatch_host_alert", "pinwatch_probe_error", "pinwatch_chain_level_info",
+        "pinwatch_chain_level_not_after_timestamp_seconds", "pinwatch_pin_match", "pinwatch_last_cycle_timestamp_seconds",
+    ]
+
+    /// At most this many rows: a selector that matches another fleet by
+    /// mistake must not take the terminal's memory with it.
+    public static let maximumHosts = 50_000
+
+    public init(_ samples: [VectorSample]) {
+        var rows: [String: FleetHost] = [:]
+        var order: [String] = []
+        var skipped = 0
+        var oldest: Date?
+        var alerts: [String: [HostAlert]] = [:]
+        var failures: [String: ProbeErrorKind] = [:]
+        var levels: [String: [Int: FleetLevel]] = [:]
+        var expiries: [String: [Int: Date]] = [:]
+        var matches: [String: [Int: (PinTier, Bool)]] = [:]
+
+        for sample in samples {
+            if sample.name == "pinwatch_last_cycle_timestamp_seconds" {
+                let finished = Date(timeIntervalSince1970: sample.value)
+                oldest = min(oldest ?? finished, finished)
+                continue
+            }
+            guard let host = sample.labels["host"], !host.isEmpty, let port = sample.labels["port"].flatMap(Int.init),
+                (1...65_535).contains(port)
+            else {
+                skipped += 1
+                continue
+            }
+            let key = Self.rowKey(sample.labels, host: host, port: port)
+            switch sample.name {
+            case "pinwatch_host_reason_info":
+                guard rows[key] == nil, rows.count < Self.maximumHosts, let row = Self.row(sample.labels, host: host, port: port) else {
+                    skipped += 1
+                    continue
+                }
+                rows[key] = row
+                order.append(key)
+            case "pinwatch_host_alert":
+                // A host scraped twice (two jobs) lists each alert once.
+                if sample.value == 1, let alert = sample.labels["alert"].flatMap(HostAlert.init(rawValue:)),
+                    !(alerts[key] ?? []).contains(alert)
+                {
+                    alerts[key, default: []].append(alert)
+                }
+            case "pinwatch_probe_error":
+                if sample.value == 1 { failures[key] = sample.labels["kind"].flatMap(ProbeErrorKind.init(rawValue:)) }
+            case "pinwatch_chain_level_info":
+                guard let level = sample.labels["level"].flatMap(Int.init), (0..<64).contains(level),
+                    let role = sample.labels["role"].flatMap(ChainRole.init(rawValue:))
+                else {
+                    skipped += 1
+                    continue
+                }
+                let spki = sample.labels["spki_sha256"].flatMap { Data(base64Encoded: $0) }.map { [UInt8]($0) } ?? []
+                levels[key, default: [:]][level] = FleetLevel(
+                    level: level, role: role, subject: sample.labels["subject"] ?? "", spkiSHA256: spki.count == 32 ? spki : [])
+            case "pinwatch_chain_level_not_after_timestamp_seconds":
+                if let level = sample.labels["level"].flatMap(Int.init), sample.value.isFinite {
+                    expiries[key, default: [:]][level] = Date(timeIntervalSince1970: sample.value)
+                }
+            case "pinwatch_pin_match":
+                if let level = sample.labels["level"].flatMap(Int.init), let tier = sample.labels["tier"].flatMap(PinTier.init(rawValue:)) {
+                    matches[key, default: [:]][level] = (tier, sample.value == 1)
+                }
+            default:
+                skipped += 1
+            }
+        }
+
+        hosts = order.compactMap { key in
+            guard var row = rows[key] else { return nil }
+            row.alerts = alerts[key] ?? []
+            row.failure = failures[key]
+            row.levels = (levels[key] ?? [:]).values.sorted { $0.level < $1.level }.map { level in
+                var level = level
+                level.notAfter = expiries[key]?[level.level]
+                if let (tier, matched) = matches[key]?[level.level] {
+                    level.tier = tier
+                    level.pinMatches = matched
+                }
+                return level
+            }
+            return row
+        }
+        .sorted { ($0.host, $0.port, $0.vantage ?? "") < ($1.host, $1.port, $1.vantage ?? "") }
+        var headlines: [String: Set<HostHeadline>] = [:]
+        for host in hosts where host.vantage != nil { headlines[host.hostKey, default: []].insert(host.headline) }
+        disagreeing = Set(headlines.filter { $0.value.count > 1 }.keys)
+        oldestCycle = oldest
+        self.skipped = skipped
+    }
+
+    private static func rowKey(_ labels: [String: String], host: String, port: Int) -> String {
+        "\(host)\u{0}\(port)\u{0}\(labels["sni"] ?? "")\u{0}\(labels["address"] ?? "")\u{0}\(labels["vantage"] ?? "")"
+    }
+
+    private static func row(_ labels: [String: String], host: String, port: Int) -> FleetHost? {
+        guard let status = labels["status"].flatMap(HostStatus.init(rawValue:)),
+            let severity = labels["severity"].flatMap(HostSeverity.init(rawValue:)),
+            let headline = labels["headline"].flatMap(HostHeadline.init(rawValue:))
+        else { return nil }
+        let tiers = (labels["tiers"] ?? "").split(separator: ",").compactMap { PinTier(rawValue: String($0)) }
+        func nonEmpty(_ name: String) -> String? { labels[name].flatMap { $0.isEmpty ? nil : $0 } }
+        return FleetHost(
+            host: host, port: port, sni: nonEmpty("sni"), address: nonEmpty("address"), vantage: nonEmpty("vantage"), status: status,
+            severity: severity, headline: headline, matchedTiers: tiers, reason: labels["reason"] ?? "", alerts: [], failure: nil,
+            levels: [])
+    }
+}

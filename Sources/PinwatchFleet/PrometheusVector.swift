@@ -1,0 +1,71 @@
+import Foundation
+import PinwatchCore
+
+/// One sample of an instant query's answer: its labels (metric name under
+/// `__name__`), made safe for a terminal, and its value.
+public struct VectorSample: Hashable, Sendable {
+    public var labels: [String: String]
+    public var value: Double
+
+    public init(labels: [String: String], value: Double) {
+        self.labels = labels
+        self.value = value
+    }
+
+    public var name: String { labels["__name__"] ?? "" }
+}
+
+/// Why an answer could not be read; said in the dashboard's banner.
+public struct FleetQueryProblem: Error, Hashable, Sendable, CustomStringConvertible {
+    public var description: String
+
+    public init(_ description: String) {
+        self.description = TerminalText.sanitize(description)
+    }
+}
+
+/// The JSON of Prometheus' `/api/v1/query` (`{"status":"success","data":
+/// {"resultType":"vector","result":[{"metric":{…},"value":[t,"1"]}]}}`).
+/// What comes back is untrusted: every label is sanitised and bounded, a
+/// sample that is not the documented shape is skipped, not trusted.
+public enum PrometheusVector {
+    /// More than any label pinwatch writes (a reason sentence, a subject).
+    public static let maximumLabelLength = 1_024
+    public static let maximumLabels = 32
+
+    public static func parse(_ body: Data) -> Result<[VectorSample], FleetQueryProblem> {
+        guard let root = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else {
+            return .failure(FleetQueryProblem("the answer is not a JSON object (is the URL a Prometheus server?)"))
+        }
+        guard root["status"] as? String == "success" else {
+            let kind = root["errorType"] as? String ?? "error"
+            let message = root["error"] as? String ?? "no message"
+            return .failure(FleetQueryProblem("Prometheus refused the query (\(kind)): \(bounded(message))"))
+        }
+        guard let data = root["data"] as? [String: Any], data["resultType"] as? String == "vector",
+            let result = data["result"] as? [Any]
+        else {
+            return .failure(FleetQueryProblem("the answer is not an instant vector"))
+        }
+        var samples: [VectorSample] = []
+        samples.reserveCapacity(result.count)
+        for item in result {
+            guard let entry = item as? [String: Any], let metric = entry["metric"] as? [String: Any], metric.count <= maximumLabels,
+                let pair = entry["value"] as? [Any], pair.count == 2, let text = pair[1] as? String, let value = Double(text)
+            else { continue }
+            var labels: [String: String] = [:]
+            for (key, raw) in metric {
+                guard let string = raw as? String else { continue }
+                labels[bounded(key)] = bounded(string)
+            }
+            samples.append(VectorSample(labels: labels, value: value))
+        }
+        return .success(samples)
+    }
+
+    /// Sanitised for a terminal, at most `maximumLabelLength` characters.
+    static func bounded(_ text: String) -> String {
+        let clean = TerminalText.sanitize(text)
+        return clean.count > maximumLabelLength ? String(clean.prefix(maximumLabelLength - 1)) + "…" : clean
+    }
+}
