@@ -44,20 +44,25 @@ let package = Package(
         ),
         // epoll and eventfd, which Swift's Glibc module leaves out.
         .systemLibrary(name: "CLinux"),
-        // System libraries only some commands need (the history store's
-        // SQLite, the dashboard's ncursesw) are opened on first use, not by
-        // the loader at every start (Sources/CLazyLibrary). Their headers
-        // come from libsqlite3-dev and libncurses-dev, on the default
-        // include path (ncursesw's .pc adds -D flags SwiftPM refuses).
-        .target(name: "CLazyLibrary"),
-        .target(name: "CBuildInfo", cSettings: [.define("PINWATCH_VERSION", to: "\"\(version)\"")]),
-        .target(name: "CNCurses", dependencies: ["CLazyLibrary"]),
-        // libxml2's streaming reader, for Android network security configs;
-        // declared by the module itself, so building needs no libxml2-dev.
-        .target(name: "CXMLReader", dependencies: ["CLazyLibrary"]),
         // The history store's database: the system's libsqlite3, one
         // small C API instead of a Swift database package (see DECISIONS).
-        .target(name: "CSQLite", dependencies: ["CLazyLibrary"]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // The dashboard's ncursesw and the tinfo it needs; no pkgConfig:
+        // ncursesw's .pc adds -D flags SwiftPM refuses.
+        .systemLibrary(name: "CNCurses", providers: [.apt(["libncurses-dev"])]),
+        // libxml2 is opened on first use (Sources/CLazyLibrary): linked,
+        // the loader would map it and the ICU it brings at every start
+        // (Benchmarks/README.md, "Performance rule review").
+        .target(name: "CLazyLibrary"),
+        .target(name: "CBuildInfo", cSettings: [.define("PINWATCH_VERSION", to: "\"\(version)\"")]),
+        // libxml2's streaming reader, for Android network security configs,
+        // built against libxml2-dev's header (outside the default include
+        // path, and kept out of the module's own header).
+        .target(
+            name: "CXMLReader",
+            dependencies: ["CLazyLibrary"],
+            cSettings: [.unsafeFlags(["-I/usr/include/libxml2"])]
+        ),
         .target(
             name: "PinwatchCore",
             dependencies: [.product(name: "Yams", package: "Yams")],
