@@ -24,7 +24,8 @@ let startupSettings: [SwiftSetting] = [
 
 let package = Package(
     name: "pinwatch",
-    platforms: [.macOS(.v13)],
+    // Linux only (epoll, glibc, Debian's library layout): no `platforms`
+    // entry, since the only ones SwiftPM takes are Apple's.
     products: [
         .executable(name: "pinwatch", targets: ["pinwatch"])
     ],
@@ -86,7 +87,7 @@ let package = Package(
         .target(
             name: "PinwatchHistory",
             dependencies: ["PinwatchCore", "CSQLite"],
-            swiftSettings: [.swiftLanguageMode(.v5)] + startupSettings
+            swiftSettings: startupSettings
         ),
         // The long-running side: the exporter's polling and published
         // metrics, alert hooks, logging. No OpenSSL, no ncurses, no HTTP.
@@ -96,7 +97,7 @@ let package = Package(
                 "PinwatchCore", "PinwatchProbe", "CLinux", "CBuildInfo",
                 .product(name: "Logging", package: "swift-log"),
             ],
-            swiftSettings: [.swiftLanguageMode(.v5)] + startupSettings
+            swiftSettings: startupSettings
         ),
         // `pinwatch serve` runs this executable (installed beside pinwatch):
         // SwiftNIO takes minutes to build, and the dashboard and the demo
@@ -129,7 +130,6 @@ let package = Package(
                 "PinwatchCore", "PinwatchProbe", "PinwatchService", "PinwatchUI", "PinwatchTerminal", "PinwatchHistory",
                 "PinwatchImport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: [.swiftLanguageMode(.v5)] + startupSettings
         ),
@@ -145,7 +145,7 @@ let package = Package(
         // totals), built on PinwatchProbe's `package` internals.
         .target(
             name: "PinwatchTestSupport",
-            dependencies: ["PinwatchProbe", "PinwatchCore", "COpenSSL"],
+            dependencies: ["PinwatchProbe", "COpenSSL"],
             path: "Tests/PinwatchTestSupport",
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
