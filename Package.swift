@@ -16,8 +16,9 @@ let version =
 // The product's own modules instantiate generic types (a Dictionary keyed by
 // one of our types, say) through metadata accessors instead of mangled names:
 // resolving a mangled name checks each generic requirement by scanning every
-// protocol conformance record in the binary, which cost `check` 4 M of its
-// 52 M instructions at start-up (docs/DECISIONS.md, "Start-up").
+// protocol conformance record in the binary, a measurable part of `check`'s
+// start-up (figures: Benchmarks/README.md, "Figures moved out of code
+// comments"; docs/DECISIONS.md, "Performance log").
 let startupSettings: [SwiftSetting] = [
     .unsafeFlags(["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"])
 ]
