@@ -17,15 +17,17 @@ let version =
 // The product's own modules instantiate generic types (a Dictionary keyed by
 // one of our types, say) through metadata accessors instead of mangled names:
 // resolving a mangled name checks each generic requirement by scanning every
-// protocol conformance record in the binary, which cost `check` 4 M of its
-// 52 M instructions at start-up (docs/DECISIONS.md, "Start-up").
+// protocol conformance record in the binary, a measurable part of `check`'s
+// start-up (figures: Benchmarks/README.md, "Figures moved out of code
+// comments"; docs/DECISIONS.md, "Performance log").
 let startupSettings: [SwiftSetting] = [
     .unsafeFlags(["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"])
 ]
 
 let package = Package(
     name: "pinwatch",
-    platforms: [.macOS(.v13)],
+    // Linux only (epoll, glibc, Debian's library layout): no `platforms`
+    // entry, since the only ones SwiftPM takes are Apple's.
     products: [
         .executable(name: "pinwatch", targets: ["pinwatch"])
     ],
@@ -45,20 +47,25 @@ let package = Package(
         ),
         // epoll and eventfd, which Swift's Glibc module leaves out.
         .systemLibrary(name: "CLinux"),
-        // System libraries only some commands need (the history store's
-        // SQLite, the dashboard's ncursesw) are opened on first use, not by
-        // the loader at every start (Sources/CLazyLibrary). Their headers
-        // come from libsqlite3-dev and libncurses-dev, on the default
-        // include path (ncursesw's .pc adds -D flags SwiftPM refuses).
-        .target(name: "CLazyLibrary"),
-        .target(name: "CBuildInfo", cSettings: [.define("PINWATCH_VERSION", to: "\"\(version)\"")]),
-        .target(name: "CNCurses", dependencies: ["CLazyLibrary"]),
-        // libxml2's streaming reader, for Android network security configs;
-        // declared by the module itself, so building needs no libxml2-dev.
-        .target(name: "CXMLReader", dependencies: ["CLazyLibrary"]),
         // The history store's database: the system's libsqlite3, one
         // small C API instead of a Swift database package (see DECISIONS).
-        .target(name: "CSQLite", dependencies: ["CLazyLibrary"]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // The dashboard's ncursesw and the tinfo it needs; no pkgConfig:
+        // ncursesw's .pc adds -D flags SwiftPM refuses.
+        .systemLibrary(name: "CNCurses", providers: [.apt(["libncurses-dev"])]),
+        // libxml2 is opened on first use (Sources/CLazyLibrary): linked,
+        // the loader would map it and the ICU it brings at every start
+        // (Benchmarks/README.md, "Performance rule review").
+        .target(name: "CLazyLibrary"),
+        .target(name: "CBuildInfo", cSettings: [.define("PINWATCH_VERSION", to: "\"\(version)\"")]),
+        // libxml2's streaming reader, for Android network security configs,
+        // built against libxml2-dev's header (outside the default include
+        // path, and kept out of the module's own header).
+        .target(
+            name: "CXMLReader",
+            dependencies: ["CLazyLibrary"],
+            cSettings: [.unsafeFlags(["-I/usr/include/libxml2"])]
+        ),
         .target(
             name: "PinwatchCore",
             dependencies: [.product(name: "Yams", package: "Yams")],
@@ -107,7 +114,7 @@ let package = Package(
         .target(
             name: "PinwatchHistory",
             dependencies: ["PinwatchCore", "PinwatchSystem", "CSQLite"],
-            swiftSettings: [.swiftLanguageMode(.v5)] + startupSettings
+            swiftSettings: startupSettings
         ),
         // What both front ends run: configuration lookup and loading (with
         // certificate files, list signatures and downloads wired in), the
@@ -126,7 +133,7 @@ let package = Package(
                 "PinwatchCore", "PinwatchProbe", "PinwatchMonitor", "CBuildInfo",
                 .product(name: "Logging", package: "swift-log"),
             ],
-            swiftSettings: [.swiftLanguageMode(.v5)] + startupSettings
+            swiftSettings: startupSettings
         ),
         // `pinwatch serve` runs this executable (installed beside pinwatch):
         // SwiftNIO takes minutes to build, and the dashboard and the demo
@@ -167,7 +174,6 @@ let package = Package(
                 "PinwatchCore", "PinwatchSystem", "PinwatchProbe", "PinwatchMonitor", "PinwatchService", "PinwatchUI",
                 "PinwatchTerminal", "PinwatchHistory", "PinwatchImport", "PinwatchCatalogue", "PinwatchLocalWorld", "PinwatchFleet",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: [.swiftLanguageMode(.v5)] + startupSettings
         ),

@@ -1,48 +1,48 @@
-// libxml2's reader functions, forwarded to the system's libxml2 opened on
-// first use (CLazyLibrary.h says how and why).
+// libxml2's reader functions, called through a table filled from the
+// system's libxml2 opened on first use (CLazyLibrary.h says how and why).
 #include "CXMLReader.h"
 
 #include <CLazyLibrary.h>
+#include <libxml/parser.h>
+#include <libxml/tree.h>
+#include <libxml/xmlreader.h>
 #include <stdio.h>
 #include <string.h>
 
-typedef void (*ErrorHandler)(void *context, const char *message, int severity, xmlTextReaderLocatorPtr locator);
-
-// X(return type, name, (parameters), (arguments))
 #define XML_FUNCTIONS(X)                                                                                \
-    X(int, xmlTextReaderRead, (xmlTextReaderPtr reader), (reader))                                      \
-    X(int, xmlTextReaderNodeType, (xmlTextReaderPtr reader), (reader))                                  \
-    X(const xmlChar *, xmlTextReaderConstName, (xmlTextReaderPtr reader), (reader))                     \
-    X(const xmlChar *, xmlTextReaderConstValue, (xmlTextReaderPtr reader), (reader))                    \
-    X(int, xmlTextReaderIsEmptyElement, (xmlTextReaderPtr reader), (reader))                            \
-    X(int, xmlTextReaderMoveToNextAttribute, (xmlTextReaderPtr reader), (reader))                       \
-    X(int, xmlTextReaderMoveToElement, (xmlTextReaderPtr reader), (reader))                             \
-    X(int, xmlTextReaderGetParserLineNumber, (xmlTextReaderPtr reader), (reader))                       \
-    X(xmlNodePtr, xmlTextReaderCurrentNode, (xmlTextReaderPtr reader), (reader))                        \
-    X(long, xmlGetLineNo, (const struct _xmlNode *node), (node))                                        \
-    X(void, xmlFreeTextReader, (xmlTextReaderPtr reader), (reader))
+    X(xmlReaderForMemory)                                                                               \
+    X(xmlTextReaderSetErrorHandler)                                                                     \
+    X(xmlTextReaderRead)                                                                                \
+    X(xmlTextReaderNodeType)                                                                            \
+    X(xmlTextReaderConstName)                                                                           \
+    X(xmlTextReaderConstValue)                                                                          \
+    X(xmlTextReaderIsEmptyElement)                                                                      \
+    X(xmlTextReaderMoveToNextAttribute)                                                                 \
+    X(xmlTextReaderMoveToElement)                                                                       \
+    X(xmlTextReaderGetParserLineNumber)                                                                 \
+    X(xmlTextReaderCurrentNode)                                                                         \
+    X(xmlGetLineNo)                                                                                     \
+    X(xmlFreeTextReader)
 
-// Used only here, by pinwatch_xml_reader.
-#define XML_SETUP_FUNCTIONS(X)                                                                          \
-    X(xmlTextReaderPtr, xmlReaderForMemory,                                                             \
-      (const char *buffer, int size, const char *url, const char *encoding, int options),              \
-      (buffer, size, url, encoding, options))                                                           \
-    X(void, xmlTextReaderSetErrorHandler, (xmlTextReaderPtr reader, ErrorHandler handler, void *context), \
-      (reader, handler, context))
+// libxml2 2.14 renamed its soname; distributions before it ship .so.2.
+PINWATCH_LAZY_LIBRARY(xml, "libxml2", XML_FUNCTIONS, "libxml2.so.16", "libxml2.so.2")
 
-#define XML_SYMBOLS(X) XML_FUNCTIONS(X) XML_SETUP_FUNCTIONS(X)
-
-PINWATCH_LAZY_LIBRARY(xml, "libxml2.so.2", "libxml2", XML_SYMBOLS)
+_Static_assert(PINWATCH_XML_ELEMENT == XML_READER_TYPE_ELEMENT, "node type");
+_Static_assert(PINWATCH_XML_TEXT == XML_READER_TYPE_TEXT, "node type");
+_Static_assert(PINWATCH_XML_CDATA == XML_READER_TYPE_CDATA, "node type");
+_Static_assert(PINWATCH_XML_WHITESPACE == XML_READER_TYPE_WHITESPACE, "node type");
+_Static_assert(PINWATCH_XML_SIGNIFICANT_WHITESPACE == XML_READER_TYPE_SIGNIFICANT_WHITESPACE, "node type");
+_Static_assert(PINWATCH_XML_END_ELEMENT == XML_READER_TYPE_END_ELEMENT, "node type");
 
 const char *pinwatch_xml_load(void) { return pinwatch_lazy_load(&xml); }
 
-#define FORWARD(...) PINWATCH_LAZY_FORWARD(xml, __VA_ARGS__)
-XML_FUNCTIONS(FORWARD)
+static xmlTextReaderPtr opened(PinwatchXMLReader *reader) {
+    pinwatch_lazy_require(&xml);
+    return (xmlTextReaderPtr)reader;
+}
 
-// parserOptions in parser.h.
-enum { noErrorReports = 1 << 5, noWarningReports = 1 << 6, noNetwork = 1 << 11 };
-
-static void collectFirstError(void *context, const char *message, int severity, xmlTextReaderLocatorPtr locator) {
+static void collectFirstError(void *context, const char *message, xmlParserSeverities severity,
+                              xmlTextReaderLocatorPtr locator) {
     (void)severity;
     (void)locator;
     PinwatchXMLError *error = context;
@@ -53,16 +53,41 @@ static void collectFirstError(void *context, const char *message, int severity, 
     while (length > 0 && (error->message[length - 1] == '\n' || error->message[length - 1] == ' ')) {
         error->message[--length] = 0;
     }
-
 }
 
-xmlTextReaderPtr pinwatch_xml_reader(const char *bytes, int size, PinwatchXMLError *error) {
+PinwatchXMLReader *pinwatch_xml_reader(const char *bytes, int size, PinwatchXMLError *error) {
     pinwatch_lazy_require(&xml);
     error->message[0] = 0;
     // Entities stay unsubstituted (no XML_PARSE_NOENT) and no DTD is loaded
     // (no XML_PARSE_DTDLOAD): the defaults; nothing is fetched.
     xmlTextReaderPtr reader = xmlTable.call.xmlReaderForMemory(bytes, size, NULL, NULL,
-                                                               noNetwork | noErrorReports | noWarningReports);
+                                                               XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
     if (reader != NULL) xmlTable.call.xmlTextReaderSetErrorHandler(reader, collectFirstError, error);
-    return reader;
+    return (PinwatchXMLReader *)reader;
 }
+
+int pinwatch_xml_read(PinwatchXMLReader *reader) { return xmlTable.call.xmlTextReaderRead(opened(reader)); }
+int pinwatch_xml_node_type(PinwatchXMLReader *reader) { return xmlTable.call.xmlTextReaderNodeType(opened(reader)); }
+const unsigned char *pinwatch_xml_name(PinwatchXMLReader *reader) {
+    return xmlTable.call.xmlTextReaderConstName(opened(reader));
+}
+const unsigned char *pinwatch_xml_value(PinwatchXMLReader *reader) {
+    return xmlTable.call.xmlTextReaderConstValue(opened(reader));
+}
+int pinwatch_xml_is_empty_element(PinwatchXMLReader *reader) {
+    return xmlTable.call.xmlTextReaderIsEmptyElement(opened(reader));
+}
+int pinwatch_xml_move_to_next_attribute(PinwatchXMLReader *reader) {
+    return xmlTable.call.xmlTextReaderMoveToNextAttribute(opened(reader));
+}
+int pinwatch_xml_move_to_element(PinwatchXMLReader *reader) {
+    return xmlTable.call.xmlTextReaderMoveToElement(opened(reader));
+}
+int pinwatch_xml_parser_line(PinwatchXMLReader *reader) {
+    return xmlTable.call.xmlTextReaderGetParserLineNumber(opened(reader));
+}
+long pinwatch_xml_node_line(PinwatchXMLReader *reader) {
+    xmlTextReaderPtr opened_reader = opened(reader);
+    return xmlTable.call.xmlGetLineNo(xmlTable.call.xmlTextReaderCurrentNode(opened_reader));
+}
+void pinwatch_xml_free(PinwatchXMLReader *reader) { xmlTable.call.xmlFreeTextReader(opened(reader)); }

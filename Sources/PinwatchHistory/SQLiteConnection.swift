@@ -29,9 +29,6 @@ final class SQLiteConnection {
     /// `immutable`: read a file nothing can change (a read-only mount),
     /// without the WAL index SQLite would otherwise have to create.
     init(path: String, readOnly: Bool, immutable: Bool = false) throws {
-        if let missing = pinwatch_sqlite_load() {
-            throw SQLiteError(code: SQLITE_CANTOPEN, message: String(cString: missing))
-        }
         var flags = readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
         var name = path
         if immutable {

@@ -30,9 +30,9 @@ enum XMLStream {
         guard let reader = pinwatch_xml_reader(input.baseAddress, Int32(bytes.count), error) else {
             throw ClientSourceError(file: file, message: "cannot start the XML parser")
         }
-        defer { xmlFreeTextReader(reader) }
+        defer { pinwatch_xml_free(reader) }
         while true {
-            let status = xmlTextReaderRead(reader)
+            let status = pinwatch_xml_read(reader)
             if status == 0 { return }
             guard status > 0 else { throw parseFailure(error.pointee, reader: reader, file: file) }
             try deliver(reader, to: handle)
@@ -40,43 +40,43 @@ enum XMLStream {
     }
 
     private static func deliver(
-        _ reader: xmlTextReaderPtr, to handle: (XMLEvent) throws(ClientSourceError) -> Void
+        _ reader: OpaquePointer, to handle: (XMLEvent) throws(ClientSourceError) -> Void
     ) throws(ClientSourceError) {
-        let line = Int(xmlGetLineNo(xmlTextReaderCurrentNode(reader)))
-        switch xmlTextReaderNodeType(reader) {
+        let line = pinwatch_xml_node_line(reader)
+        switch pinwatch_xml_node_type(reader) {
         case Int32(PINWATCH_XML_ELEMENT):
-            let name = text(xmlTextReaderConstName(reader))
+            let name = text(pinwatch_xml_name(reader))
             // Asked before moving to the attributes, which it is about.
-            let isEmpty = xmlTextReaderIsEmptyElement(reader) == 1
+            let isEmpty = pinwatch_xml_is_empty_element(reader) == 1
             var attributes: [String: String] = [:]
-            while xmlTextReaderMoveToNextAttribute(reader) == 1 {
-                attributes[text(xmlTextReaderConstName(reader))] = text(xmlTextReaderConstValue(reader))
+            while pinwatch_xml_move_to_next_attribute(reader) == 1 {
+                attributes[text(pinwatch_xml_name(reader))] = text(pinwatch_xml_value(reader))
             }
-            xmlTextReaderMoveToElement(reader)
+            pinwatch_xml_move_to_element(reader)
             try handle(.start(name: name, attributes: attributes, line: line))
             if isEmpty { try handle(.end(name: name)) }
         case Int32(PINWATCH_XML_TEXT), Int32(PINWATCH_XML_CDATA), Int32(PINWATCH_XML_SIGNIFICANT_WHITESPACE),
             Int32(PINWATCH_XML_WHITESPACE):
-            try handle(.text(text(xmlTextReaderConstValue(reader)), line: line))
+            try handle(.text(text(pinwatch_xml_value(reader)), line: line))
         case Int32(PINWATCH_XML_END_ELEMENT):
-            try handle(.end(name: text(xmlTextReaderConstName(reader))))
+            try handle(.end(name: text(pinwatch_xml_name(reader))))
         default:
             break
         }
     }
 
-    private static func text(_ characters: UnsafePointer<xmlChar>?) -> String {
+    private static func text(_ characters: UnsafePointer<UInt8>?) -> String {
         characters.map { String(cString: $0) } ?? ""
     }
 
     /// The parser's own words (bounded by the C side; they quote the input,
     /// so sanitised) at the line where it stopped.
-    private static func parseFailure(_ error: PinwatchXMLError, reader: xmlTextReaderPtr, file: String) -> ClientSourceError {
+    private static func parseFailure(_ error: PinwatchXMLError, reader: OpaquePointer, file: String) -> ClientSourceError {
         var error = error
         let message = withUnsafeBytes(of: &error.message) { raw in
             String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
         }
-        let line = Int(xmlTextReaderGetParserLineNumber(reader))
+        let line = Int(pinwatch_xml_parser_line(reader))
         return ClientSourceError(
             file: file, line: line > 0 ? line : nil,
             message: message.isEmpty ? "malformed XML" : "malformed XML: \(TerminalText.sanitize(message))")

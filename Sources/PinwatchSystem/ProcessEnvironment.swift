@@ -7,8 +7,9 @@ import Darwin
 /// The process's environment, read once from `environ`. pinwatch never
 /// changes its own environment. `ProcessInfo.environment` builds a new
 /// dictionary at every call (four times in a `check` once), and its first
-/// call alone cost a `check` 1.1 M instructions, mostly the Swift runtime
-/// resolving the generic types Foundation's code names by mangled name.
+/// call alone was a measurable part of a `check`, mostly the Swift runtime
+/// resolving the generic types Foundation's code names by mangled name
+/// (Benchmarks/README.md, "Figures moved out of code comments").
 public enum ProcessEnvironment {
     public static let current: [String: String] = read()
 
@@ -18,7 +19,7 @@ public enum ProcessEnvironment {
         var count = 0
         while environ[count] != nil { count += 1 }
         // Sized once: growing it went through the runtime's mangled-name
-        // lookup of its storage type at each resize (0.4 M instructions).
+        // lookup of its storage type at each resize.
         var variables = [String: String](minimumCapacity: count)
         var entry = environ
         while let pointer = entry.pointee {

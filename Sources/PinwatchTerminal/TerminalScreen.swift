@@ -38,9 +38,6 @@ public final class TerminalScreen {
     /// `mouse`: report the wheel and clicks (`--no-mouse` leaves the
     /// terminal's own selection alone).
     public init(mouse: Bool = true) throws {
-        if let missing = pinwatch_curses_load() {
-            throw TerminalError(String(cString: missing))
-        }
         TerminalGuard.install()
         JobControl.keepCursesHandlerOut()
         Self.chooseUTF8Locale()

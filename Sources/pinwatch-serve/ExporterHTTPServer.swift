@@ -241,7 +241,7 @@ private final class MetricsBuffer: @unchecked Sendable {
     }
 }
 
-extension ProbeQueryProblem {
+extension ProbeQueryError {
     fileprivate var httpStatus: HTTPResponseStatus { isForbidden ? .forbidden : .badRequest }
 }
 

@@ -80,8 +80,9 @@ enum Entry {
     /// Runs a command line read without ArgumentParser and ends the process.
     /// Commands run every minute for every service: their output is written
     /// and the history store closed by now, so the exit handlers are
-    /// skipped (OpenSSL's alone free every table it built: 1.4 M
-    /// instructions, 3 % of a `check`).
+    /// skipped: OpenSSL's alone free every table it built, a measurable part
+    /// of a `check` (Benchmarks/README.md, "Figures moved out of code
+    /// comments").
     private static func runPlainLine(_ body: () throws -> Void) -> Never {
         do {
             try body()

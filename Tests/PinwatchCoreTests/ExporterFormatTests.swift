@@ -111,7 +111,7 @@ final class ExporterFormatTests: XCTestCase {
     }
 
     func testProbeQueries() {
-        func parse(_ items: [(String, String)]) -> Result<ProbeQuery, ProbeQueryProblem> {
+        func parse(_ items: [(String, String)]) -> Result<ProbeQuery, ProbeQueryError> {
             ProbeQuery.parse(items.map { (name: $0.0, value: $0.1) })
         }
         XCTAssertEqual(try parse([("target", "api.example.com:8443")]).get().target, try HostPort(parsing: "api.example.com:8443"))

@@ -3,7 +3,7 @@ import XCTest
 @testable import PinwatchCore
 
 final class HTTPResponseBodyTests: XCTestCase {
-    private func parse(_ text: String, limit: Int = 1024) throws(HTTPResponseBody.Failure) -> String {
+    private func parse(_ text: String, limit: Int = 1024) throws(HTTPResponseBody.ResponseError) -> String {
         String(decoding: try HTTPResponseBody.parse(Array(text.utf8), maximumBodyBytes: limit), as: UTF8.self)
     }
 

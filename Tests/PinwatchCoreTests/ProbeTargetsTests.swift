@@ -60,7 +60,7 @@ final class ProbeTargetsTests: XCTestCase {
 
     func testOnlyConfiguredHostsByDefault() throws {
         var config = Config(hosts: [HostConfig(host: "api.example.com", port: 8443)])
-        func host(_ target: String) throws -> Result<HostConfig, ProbeQueryProblem> {
+        func host(_ target: String) throws -> Result<HostConfig, ProbeQueryError> {
             try ProbeQuery.parse([(name: "target", value: target)]).get().host(in: config)
         }
         XCTAssertEqual(try host("API.example.com:8443").get().host, "api.example.com")

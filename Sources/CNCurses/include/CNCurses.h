@@ -13,15 +13,6 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-/// Loads the system's ncursesw (once per process) and returns NULL, or a
-/// message naming what is missing. Call it before any curses function: the
-/// ones pinwatch uses reach the library through it (LazyCurses.c).
-///
-/// The library is opened when a dashboard starts rather than by the loader
-/// at process start, so `check`, run by a monitoring system every minute,
-/// does not pay to map and relocate ncursesw and tinfo.
-const char *pinwatch_curses_load(void);
-
 // MARK: Macro wrappers
 // These are macros (or macro-like globals) the Swift importer cannot see.
 
@@ -55,11 +46,11 @@ static inline int pinwatch_read_mouse(int *row) {
     return 0;
 }
 
-/// The library's variables (stdscr is a macro over a function in some
-/// ncurses builds), read through the loaded library.
-WINDOW *pinwatch_stdscr(void);
-int pinwatch_COLORS(void);
-int pinwatch_COLOR_PAIRS(void);
+/// The library's variables: stdscr is a macro over a function in some
+/// ncurses builds, and the others may be too.
+static inline WINDOW *pinwatch_stdscr(void) { return stdscr; }
+static inline int pinwatch_COLORS(void) { return COLORS; }
+static inline int pinwatch_COLOR_PAIRS(void) { return COLOR_PAIRS; }
 
 /// The attribute constants are macros built from NCURSES_BITS.
 static inline attr_t pinwatch_A_BOLD(void) { return A_BOLD; }

@@ -1,23 +1,23 @@
 #ifndef PINWATCH_CXMLREADER_H
 #define PINWATCH_CXMLREADER_H
 
-// libxml2's streaming reader (xmlreader.h), the few functions pinwatch
-// uses, declared here so that building needs no libxml2-dev: the system's
-// libxml2 is opened on first use (LazyXMLReader.c), so that a command that
-// reads no network security config never loads it, nor the ICU it links.
+// libxml2's streaming reader, the few calls pinwatch makes, behind names
+// of its own: LazyXMLReader.c builds against libxml2's header (libxml2-dev)
+// and opens the library on first use, so that a command that reads no
+// network security config never loads it, nor the ICU it links. This
+// header stays free of libxml2's, whose include directory only the C
+// module is given.
 
-typedef struct _xmlTextReader *xmlTextReaderPtr;
-typedef struct _xmlNode *xmlNodePtr;
-typedef void *xmlTextReaderLocatorPtr;
-typedef unsigned char xmlChar;
+/// An xmlTextReader.
+typedef struct PinwatchXMLReader PinwatchXMLReader;
 
 /// Loads libxml2 (once per process) and returns NULL, or a message naming
 /// what is missing. Call it before any other function here.
 const char *pinwatch_xml_load(void);
 
 /// The first error the parser reported; message[0] == 0 while there is
-/// none. (Its line is the parser's, xmlTextReaderGetParserLineNumber: the
-/// reader's locator gives the line of the node being read instead.)
+/// none. (Its line is the parser's, pinwatch_xml_parser_line: the reader's
+/// locator gives the line of the node being read instead.)
 typedef struct {
     char message[256];
 } PinwatchXMLError;
@@ -25,9 +25,9 @@ typedef struct {
 /// A reader over `size` bytes that never touches the network, never
 /// substitutes entities nor loads a DTD, and collects its first error into
 /// `error` instead of printing to stderr. `error` must outlive the reader.
-xmlTextReaderPtr pinwatch_xml_reader(const char *bytes, int size, PinwatchXMLError *error);
+PinwatchXMLReader *pinwatch_xml_reader(const char *bytes, int size, PinwatchXMLError *error);
 
-// Node types (xmlReaderTypes).
+// Node types (xmlReaderTypes; LazyXMLReader.c checks them against libxml2's).
 enum {
     PINWATCH_XML_ELEMENT = 1,
     PINWATCH_XML_TEXT = 3,
@@ -37,16 +37,17 @@ enum {
     PINWATCH_XML_END_ELEMENT = 15,
 };
 
-int xmlTextReaderRead(xmlTextReaderPtr reader);
-int xmlTextReaderNodeType(xmlTextReaderPtr reader);
-const xmlChar *xmlTextReaderConstName(xmlTextReaderPtr reader);
-const xmlChar *xmlTextReaderConstValue(xmlTextReaderPtr reader);
-int xmlTextReaderIsEmptyElement(xmlTextReaderPtr reader);
-int xmlTextReaderMoveToNextAttribute(xmlTextReaderPtr reader);
-int xmlTextReaderMoveToElement(xmlTextReaderPtr reader);
-int xmlTextReaderGetParserLineNumber(xmlTextReaderPtr reader);
-xmlNodePtr xmlTextReaderCurrentNode(xmlTextReaderPtr reader);
-long xmlGetLineNo(const struct _xmlNode *node);
-void xmlFreeTextReader(xmlTextReaderPtr reader);
+// Each is the xmlTextReader function of the same meaning.
+int pinwatch_xml_read(PinwatchXMLReader *reader);
+int pinwatch_xml_node_type(PinwatchXMLReader *reader);
+const unsigned char *pinwatch_xml_name(PinwatchXMLReader *reader);
+const unsigned char *pinwatch_xml_value(PinwatchXMLReader *reader);
+int pinwatch_xml_is_empty_element(PinwatchXMLReader *reader);
+int pinwatch_xml_move_to_next_attribute(PinwatchXMLReader *reader);
+int pinwatch_xml_move_to_element(PinwatchXMLReader *reader);
+int pinwatch_xml_parser_line(PinwatchXMLReader *reader);
+/// The source line of the node being read (xmlGetLineNo of the current node).
+long pinwatch_xml_node_line(PinwatchXMLReader *reader);
+void pinwatch_xml_free(PinwatchXMLReader *reader);
 
 #endif

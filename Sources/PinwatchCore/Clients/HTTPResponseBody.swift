@@ -4,7 +4,7 @@ import Foundation
 /// (`Connection: close`), as the signed-list download receives it: status
 /// 200 only, `Content-Length` or chunked, everything bounded.
 public enum HTTPResponseBody {
-    public struct Failure: Error, Hashable, Sendable, CustomStringConvertible {
+    public struct ResponseError: Error, Hashable, Sendable, CustomStringConvertible {
         public var description: String
 
         init(_ description: String) { self.description = description }
@@ -24,20 +24,20 @@ public enum HTTPResponseBody {
     /// The body of a complete response; a status other than 200, a
     /// malformed head or body, or a body over `maximumBodyBytes` fails with
     /// words fit for a configuration error.
-    public static func parse(_ received: [UInt8], maximumBodyBytes: Int) throws(Failure) -> [UInt8] {
+    public static func parse(_ received: [UInt8], maximumBodyBytes: Int) throws(ResponseError) -> [UInt8] {
         guard let head = headEnd(received) else {
-            if received.isEmpty { throw Failure("the server closed without answering") }
-            throw Failure(received.count > maximumHeadBytes ? "response head larger than 16 KiB" : "not an HTTP response")
+            if received.isEmpty { throw ResponseError("the server closed without answering") }
+            throw ResponseError(received.count > maximumHeadBytes ? "response head larger than 16 KiB" : "not an HTTP response")
         }
         let lines = headerLines(received[..<head])
         let statusParts = (lines.first ?? "").split(separator: " ", maxSplits: 2)
         guard statusParts.count >= 2, statusParts[0].hasPrefix("HTTP/1."), let status = Int(statusParts[1]) else {
-            throw Failure("not an HTTP response")
+            throw ResponseError("not an HTTP response")
         }
         guard status == 200 else {
             let reason = statusParts.count > 2 ? " " + TerminalText.sanitize(String(statusParts[2].prefix(80))) : ""
             let redirect = (300..<400).contains(status) ? " (redirects are not followed: give the final URL)" : ""
-            throw Failure("HTTP \(status)\(reason)\(redirect)")
+            throw ResponseError("HTTP \(status)\(reason)\(redirect)")
         }
         let body = Array(received[(head + 4)...])
         if header("transfer-encoding", in: lines)?.lowercased().contains("chunked") == true {
@@ -45,15 +45,15 @@ public enum HTTPResponseBody {
         }
         if let length = try contentLength(lines) {
             guard length <= maximumBodyBytes else { throw tooLarge(maximumBodyBytes) }
-            guard body.count >= length else { throw Failure("the body ended after \(body.count) of \(length) bytes") }
+            guard body.count >= length else { throw ResponseError("the body ended after \(body.count) of \(length) bytes") }
             return Array(body.prefix(length))
         }
         guard body.count <= maximumBodyBytes else { throw tooLarge(maximumBodyBytes) }
         return body
     }
 
-    private static func tooLarge(_ limit: Int) -> Failure {
-        Failure("the list is larger than \(limit / (1024 * 1024)) MiB")
+    private static func tooLarge(_ limit: Int) -> ResponseError {
+        ResponseError("the list is larger than \(limit / (1024 * 1024)) MiB")
     }
 
     private static func headEnd(_ bytes: [UInt8]) -> Int? {
@@ -74,27 +74,27 @@ public enum HTTPResponseBody {
         return nil
     }
 
-    private static func contentLength(_ lines: [String]) throws(Failure) -> Int? {
+    private static func contentLength(_ lines: [String]) throws(ResponseError) -> Int? {
         guard let text = header("content-length", in: lines) else { return nil }
-        guard let length = Int(text), length >= 0 else { throw Failure("Content-Length \(EchoedInput.quoted(text)) is not a length") }
+        guard let length = Int(text), length >= 0 else { throw ResponseError("Content-Length \(EchoedInput.quoted(text)) is not a length") }
         return length
     }
 
-    private static func dechunk(_ body: [UInt8], maximumBodyBytes: Int) throws(Failure) -> [UInt8] {
+    private static func dechunk(_ body: [UInt8], maximumBodyBytes: Int) throws(ResponseError) -> [UInt8] {
         var output: [UInt8] = []
         var index = 0
         while true {
             guard let lineEnd = body[index...].firstRange(of: [13, 10])?.lowerBound, lineEnd - index <= 64 else {
-                throw Failure("malformed chunked body")
+                throw ResponseError("malformed chunked body")
             }
             let sizeText = String(decoding: body[index..<lineEnd], as: UTF8.self).split(separator: ";").first ?? ""
             guard let size = Int(sizeText.trimmingCharacters(in: .whitespaces), radix: 16), size >= 0 else {
-                throw Failure("malformed chunked body")
+                throw ResponseError("malformed chunked body")
             }
             index = lineEnd + 2
             if size == 0 { return output }
             guard output.count + size <= maximumBodyBytes else { throw tooLarge(maximumBodyBytes) }
-            guard body.count >= index + size + 2 else { throw Failure("the chunked body ended early") }
+            guard body.count >= index + size + 2 else { throw ResponseError("the chunked body ended early") }
             output += body[index..<(index + size)]
             index += size + 2
         }

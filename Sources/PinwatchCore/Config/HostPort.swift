@@ -1,7 +1,7 @@
 /// `host`, `host:port`, `[v6]`, `[v6]:port`, or a bare IPv6 literal: how a
 /// user names one endpoint on a command line or in a `/probe` query.
 public struct HostPort: Equatable, Sendable {
-    public struct Problem: Error, CustomStringConvertible, Sendable {
+    public struct ParseError: Error, CustomStringConvertible, Sendable {
         public var description: String
     }
 
@@ -13,7 +13,7 @@ public struct HostPort: Equatable, Sendable {
     /// Longer than any host name (253) plus a port: the rest is not a target.
     public static let maximumLength = 270
 
-    public init(parsing text: String, defaultPort: Int = 443) throws(Problem) {
+    public init(parsing text: String, defaultPort: Int = 443) throws(ParseError) {
         let trimmed = text.trimmingWhitespace()
         // Only an error quotes the text: sanitising it for every host of a
         // configuration was most of the parsing.
@@ -21,16 +21,16 @@ public struct HostPort: Equatable, Sendable {
         // Counting characters walks grapheme clusters; the byte count is
         // an upper bound of it and free.
         guard trimmed.utf8.count <= Self.maximumLength || trimmed.count <= Self.maximumLength else {
-            throw Problem(description: "\(quoted): longer than \(Self.maximumLength) characters")
+            throw ParseError(description: "\(quoted): longer than \(Self.maximumLength) characters")
         }
-        func port(_ digits: Substring) throws(Problem) -> Int {
+        func port(_ digits: Substring) throws(ParseError) -> Int {
             guard let value = Int(digits), (1...65535).contains(value) else {
-                throw Problem(description: "\(quoted): the port must be a number from 1 to 65535")
+                throw ParseError(description: "\(quoted): the port must be a number from 1 to 65535")
             }
             return value
         }
         if trimmed.hasPrefix("[") {
-            guard let close = trimmed.firstIndex(of: "]") else { throw Problem(description: "\(quoted): missing ']'") }
+            guard let close = trimmed.firstIndex(of: "]") else { throw ParseError(description: "\(quoted): missing ']'") }
             host = String(trimmed[trimmed.index(after: trimmed.startIndex)..<close])
             let rest = trimmed[trimmed.index(after: close)...]
             if rest.isEmpty {
@@ -39,7 +39,7 @@ public struct HostPort: Equatable, Sendable {
                 self.port = try port(rest.dropFirst())
                 portWasWritten = true
             } else {
-                throw Problem(description: "\(quoted): expected ':port' after ']'")
+                throw ParseError(description: "\(quoted): expected ':port' after ']'")
             }
         } else if trimmed.utf8.lazy.filter({ $0 == UInt8(ascii: ":") }).count > 1 {
             host = trimmed
@@ -52,7 +52,7 @@ public struct HostPort: Equatable, Sendable {
             host = trimmed
             self.port = defaultPort
         }
-        guard !host.isEmpty else { throw Problem(description: "\(quoted): the host is empty") }
-        if let problem = HostNameCheck.problem(host) { throw Problem(description: problem) }
+        guard !host.isEmpty else { throw ParseError(description: "\(quoted): the host is empty") }
+        if let problem = HostNameCheck.problem(host) { throw ParseError(description: problem) }
     }
 }

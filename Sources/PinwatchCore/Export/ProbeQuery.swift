@@ -22,23 +22,23 @@ public struct ProbeQuery: Equatable, Sendable {
     }
 
     /// From the decoded query items; a problem is one sentence for a 400.
-    public static func parse(_ items: [(name: String, value: String)]) -> Result<ProbeQuery, ProbeQueryProblem> {
-        guard items.count <= 8 else { return .failure(ProbeQueryProblem("too many query parameters")) }
+    public static func parse(_ items: [(name: String, value: String)]) -> Result<ProbeQuery, ProbeQueryError> {
+        guard items.count <= 8 else { return .failure(ProbeQueryError("too many query parameters")) }
         for item in items where !["target", "pinset", "module"].contains(item.name) {
-            return .failure(ProbeQueryProblem("unknown parameter \(EchoedInput.quoted(item.name)) (expected target and pinset)"))
+            return .failure(ProbeQueryError("unknown parameter \(EchoedInput.quoted(item.name)) (expected target and pinset)"))
         }
         let targets = items.filter { $0.name == "target" }
         guard targets.count == 1, let text = targets.first?.value, !text.isEmpty else {
-            return .failure(ProbeQueryProblem("give exactly one target=HOST[:PORT]"))
+            return .failure(ProbeQueryError("give exactly one target=HOST[:PORT]"))
         }
         let target: HostPort
         do {
             target = try HostPort(parsing: text)
         } catch {
-            return .failure(ProbeQueryProblem("target \(error.description)"))
+            return .failure(ProbeQueryError("target \(error.description)"))
         }
         let pinsets = items.filter { $0.name == "pinset" }
-        guard pinsets.count <= 1 else { return .failure(ProbeQueryProblem("give at most one pinset")) }
+        guard pinsets.count <= 1 else { return .failure(ProbeQueryError("give at most one pinset")) }
         return .success(ProbeQuery(target: target, pinset: pinsets.first?.value))
     }
 
@@ -48,15 +48,15 @@ public struct ProbeQuery: Equatable, Sendable {
     /// pins: the scrape asks whether the target matches that set, and the
     /// host's own pins would hide a mismatch. A target that is not
     /// configured is refused under `probe_targets: configured`, the default.
-    public func host(in config: Config) -> Result<HostConfig, ProbeQueryProblem> {
+    public func host(in config: Config) -> Result<HostConfig, ProbeQueryError> {
         let set = pinset.flatMap { config.pinsets[$0] }
         if let pinset, set == nil {
-            return .failure(ProbeQueryProblem("unknown pinset \(EchoedInput.quoted(pinset))"))
+            return .failure(ProbeQueryError("unknown pinset \(EchoedInput.quoted(pinset))"))
         }
         let configured = configuredHost(in: config)
         if configured == nil, config.probeTargets == .configured {
             return .failure(
-                ProbeQueryProblem(
+                ProbeQueryError(
                     forbidden: "\(EchoedInput.quoted("\(target.host):\(target.port)")) is not a configured host, "
                         + "and probe_targets: configured allows no other"))
         }
@@ -81,7 +81,7 @@ public struct ProbeQuery: Equatable, Sendable {
     }
 }
 
-public struct ProbeQueryProblem: Error, Equatable, Sendable, CustomStringConvertible {
+public struct ProbeQueryError: Error, Equatable, Sendable, CustomStringConvertible {
     public var description: String
     /// A well-formed request that `probe_targets:` does not allow (403).
     public var isForbidden = false

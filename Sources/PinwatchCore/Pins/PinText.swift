@@ -19,7 +19,8 @@ public enum PinText {
     /// Lowercase, as `cert_sha256` in the JSON report; colons for humans.
     public static func hex(_ bytes: [UInt8], colons: Bool = false) -> String {
         // Bytes, then one String: appending Characters one by one cost a
-        // snapshot 65,000 instructions per host.
+        // snapshot per host (Benchmarks/README.md, "Figures moved out of
+        // code comments").
         let digits = Array("0123456789abcdef".utf8)
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count * 3)

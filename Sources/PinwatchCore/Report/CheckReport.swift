@@ -104,8 +104,8 @@ public enum CheckReport {
 
 extension String {
     /// Every `character` replaced. Not Foundation's `replacingOccurrences`,
-    /// which goes through NSString: its first calls were 0.55 M of the 42 M
-    /// instructions a one-host `check` runs.
+    /// which goes through NSString, costly on its first calls in a one-host
+    /// `check` (Benchmarks/README.md, "Figures moved out of code comments").
     func replacingEach(_ character: Character, with replacement: String) -> String {
         guard contains(character) else { return self }
         var result = ""

@@ -4,8 +4,9 @@ import Foundation
 ///
 /// Computed from the seconds since 1970 with the proleptic Gregorian
 /// calendar (the calendar of ASN.1 times and ISO 8601), not through
-/// `Calendar`: a snapshot writes several dates per host, and a
-/// `Calendar` lookup cost 17,000 instructions per date.
+/// `Calendar`: a snapshot writes several dates per host, and `Calendar`
+/// lookups cost far more per date (Benchmarks/README.md, "Figures moved out
+/// of code comments").
 public enum DateText {
     public static func iso8601(_ date: Date) -> String {
         let interval = date.timeIntervalSince1970
@@ -14,8 +15,7 @@ public enum DateText {
         let (days, secondOfDay) = floorDivision(seconds, 86_400)
         let (year, month, day) = civilDate(daysSince1970: days)
         // Digits written into the pattern in place: building it from `String(Int)`
-        // pieces cost 6,700 instructions a date, and a snapshot writes
-        // seven dates per host.
+        // pieces cost more, and a snapshot writes seven dates per host.
         var bytes = Array("0000-00-00T00:00:00Z".utf8)
         func put(_ value: Int64, at offset: Int, width: Int) {
             var rest = value

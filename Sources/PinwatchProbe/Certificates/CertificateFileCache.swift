@@ -3,8 +3,8 @@ import Foundation
 /// Certificate files parsed once per content. A configuration's trust
 /// bundle is parsed when the configuration is checked and again when the
 /// probes' TLS context loads it; in OpenSSL 3, decoding each certificate's
-/// key costs far more than reading the file (about 1.5 M instructions of a
-/// one-root `check`, milliseconds for a system-sized bundle). Each lookup
+/// key costs far more than reading the file (Benchmarks/README.md, "Figures
+/// moved out of code comments"). Each lookup
 /// reads the file again and compares the SHA-256 of its bytes, so an edited
 /// file is parsed afresh.
 ///

@@ -7,19 +7,19 @@ import PinwatchCore
 /// still sent as SNI, so no second lookup can lead it elsewhere.
 public enum TargetAddressCheck {
     /// Blocks for the lookup: call it off any event loop.
-    public static func allowedAddress(host: String, port: Int, networks: [IPNetwork]) -> Result<String, ProbeQueryProblem> {
+    public static func allowedAddress(host: String, port: Int, networks: [IPNetwork]) -> Result<String, ProbeQueryError> {
         var bare = host
         if bare.hasPrefix("["), bare.hasSuffix("]") { bare = String(bare.dropFirst().dropLast()) }
         switch NameResolver.lookUp(host: bare, port: port) {
         case .failed(let message), .unavailable(_, let message):
-            return .failure(ProbeQueryProblem(TerminalText.sanitize(message)))
+            return .failure(ProbeQueryError(TerminalText.sanitize(message)))
         case .addresses(let found):
             let inside = found.map(\.ipText).first { address in networks.contains { $0.contains(address: address) } }
             guard let inside else {
                 // The addresses found are not named: they would map a
                 // network the exporter's callers may not see.
                 return .failure(
-                    ProbeQueryProblem(forbidden: "\(EchoedInput.quoted(host)) has no address inside probe_targets"))
+                    ProbeQueryError(forbidden: "\(EchoedInput.quoted(host)) has no address inside probe_targets"))
             }
             return .success(inside)
         }

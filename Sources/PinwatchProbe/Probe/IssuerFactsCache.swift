@@ -13,9 +13,9 @@ final class IssuerFactsCache {
     static let capacity = 512
 
     /// Keyed by the certificate's DER itself: hashing it as bytes is a
-    /// fifth of the SHA-256 this cache was first keyed by (48,000
-    /// instructions a lookup, two lookups a host), and equal keys are
-    /// equal certificates.
+    /// fifth of the SHA-256 this cache was first keyed by (two lookups a
+    /// host; Benchmarks/README.md, "Figures moved out of code comments"),
+    /// and equal keys are equal certificates.
     private var facts: [DER: CertificateFacts] = [:]
 
     private struct DER: Hashable {

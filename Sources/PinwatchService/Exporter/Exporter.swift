@@ -72,14 +72,14 @@ public final class Exporter: @unchecked Sendable {
 
     /// Probes one target now, with the configured pins for it or a named
     /// pinset: `/probe`. At most 16 at once; the rest are turned away.
-    public func probe(_ query: ProbeQuery) async -> Result<Data, ProbeQueryProblem> {
+    public func probe(_ query: ProbeQuery) async -> Result<Data, ProbeQueryError> {
         let poller = await withCheckedContinuation { continuation in queue.async { continuation.resume(returning: self.monitor.poller) } }
         var host: HostConfig
         switch query.host(in: poller.config) {
         case .failure(let problem): return .failure(problem)
         case .success(let found): host = found
         }
-        guard adHocProbes.enter() else { return .failure(ProbeQueryProblem("too many probes in flight; try again")) }
+        guard adHocProbes.enter() else { return .failure(ProbeQueryError("too many probes in flight; try again")) }
         defer { adHocProbes.leave() }
         if let networks = query.requiredNetworks(in: poller.config) {
             let dialled = host.connectAddress ?? host.host
