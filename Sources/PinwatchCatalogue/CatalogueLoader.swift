@@ -28,7 +28,13 @@ public enum CatalogueLoader {
         -> Catalogue
     {
         var problems: [ConfigProblem] = []
-        var families = read(verifyBuiltIn ? .builtInVerified : .builtIn, problems: &problems)
+        var families: [CatalogueFamily]
+        if verifyBuiltIn {
+            families = read(.builtInVerified, problems: &problems)
+        } else {
+            families = builtIn.families
+            problems += builtIn.problems
+        }
         var providerFolder = CatalogueFolder.builtIn
         if let userFolder {
             let user = CatalogueFolder.disk(userFolder)
@@ -60,6 +66,14 @@ public enum CatalogueLoader {
         guard problems.isEmpty else { throw ConfigError(problems: problems) }
         return Catalogue(families: families, providers: providers)
     }
+
+    /// The embedded data never changes while the process runs: parsed once,
+    /// not again at every reload of the configuration.
+    private static let builtIn: (families: [CatalogueFamily], problems: [ConfigProblem]) = {
+        var problems: [ConfigProblem] = []
+        let families = read(.builtIn, problems: &problems)
+        return (families, problems)
+    }()
 
     /// One family description read beside the built-in files of `folder`
     /// (signatures checked): the fuzz target's way in.

@@ -185,8 +185,12 @@ final class DashboardTests: XCTestCase {
     /// The wheel moves the selection and a click selects the row under it,
     /// as xterm reports them (SGR mouse mode); the mode is off again after q.
     func testWheelAndClickSelectAndTheMouseModeEndsWithTheDashboard() throws {
-        let screen = try startDashboard()
+        try startDashboard()
         let session = try XCTUnwrap(session)
+        // Configuration order: rows stay put while the rotating host
+        // changes status, so the screen clicked on is the screen shown.
+        try session.send("s")
+        let screen = try waitForScreen { $0.contains("s worst first") }
         XCTAssertEqual(try session.paneVariable("mouse_any_flag") == "1" || session.paneVariable("mouse_button_flag") == "1", true)
         let lines = screen.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let target = try XCTUnwrap(lines.lastIndex { $0.contains(fleet.displayName(DashboardFleet.steady)) })

@@ -73,6 +73,27 @@ final class PreflightEndToEndTests: LocalFleetTestCase {
         XCTAssertEqual((host["chain"] as? [[String: Any]])?.count, 3, "leaf, pool intermediate and the root from the store")
     }
 
+    /// With the pool declared in `catalogue:`, the text names what the
+    /// candidate's next chains do to each pin, and the stanza adds the root.
+    func testTheTextShowsTheCandidatesNextChainsWhenThePoolIsKnown() throws {
+        try fleet.write(fleet.root.certificate.pem, to: "pool-root.pem")
+        for (index, authority) in pool.enumerated() { try fleet.write(authority.certificate.pem, to: "pool-\(index).pem") }
+        let files = pool.indices.map { "pool-\($0).pem" }.joined(separator: ", ")
+        fleet.add(LocalFleet.Host(name: "pooled.test", port: try LocalPorts.closedPort(), ca: [LocalFleet.pin(pool[0].certificate)]))
+        config = try fleet.writeConfig(settings: [
+            "catalogue:", "  - name: e2e", "    roots: [pool-root.pem]", "    intermediates: [\(files)]",
+        ])
+        let same = try candidate("pooled.test", under: pool[0], file: "pooled.pem")
+        let outcome = try preflight(same.path, host: "pooled.test")
+        XCTAssertEqual(outcome.status, 1, "accepted today, with the pool's warning:\n\(outcome.stdout)\(outcome.stderr)")
+        XCTAssertTrue(outcome.stdout.contains("next chains (e2e)"), outcome.stdout)
+        XCTAssertEqual(outcome.stdout.components(separatedBy: "intermediate rotation").count - 1, 4, outcome.stdout)
+        XCTAssertTrue(outcome.stdout.contains("recommended: "), outcome.stdout)
+        let stanza = try preflight(same.path, ["--format", "stanza"], host: "pooled.test")
+        XCTAssertTrue(
+            stanza.stdout.contains(LocalFleet.pin(fleet.root.certificate)), "the stanza adds the recommended root:\n\(stanza.stdout)")
+    }
+
     func testTheOldIntermediateIsAcceptedByEveryRelease() throws {
         let same = try candidate(under: pool[0], file: "same.pem")
         let outcome = try preflight(same.path)

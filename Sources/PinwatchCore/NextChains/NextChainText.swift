@@ -1,6 +1,16 @@
 /// The plain-text forms of next chains that `check --client`, `lint`,
 /// `inspect` and the screens share.
 public enum NextChainText {
+    /// `inspect`'s and `preflight`'s section: one line per next chain and
+    /// the pins to add; empty where the host has no next chains.
+    public static func section(of report: HostReport) -> String {
+        guard let nextChains = report.nextChains else { return "" }
+        var out = "\nnext chains (\(TerminalText.sanitize(nextChains.family ?? "CA not in the catalogue"))):\n"
+        for chain in nextChains.chains { out += "  \(line(chain))\n" }
+        for pin in nextChains.recommended { out += "  recommended: \(recommendation(pin))\n" }
+        return out
+    }
+
     /// ✓ survives, ✗ breaks, ? unknown.
     public static func symbol(_ survives: Bool?) -> String {
         survives.map { $0 ? "✓" : "✗" } ?? "?"

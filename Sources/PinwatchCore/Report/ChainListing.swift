@@ -28,11 +28,7 @@ public enum ChainListing {
             out += "level \(level.level) · \(level.role.rawValue) · \(origin)\n"
             out += text(CertificateDescription(level.certificate.facts, daysLeft: level.daysLeft))
         }
-        if let nextChains = report.nextChains {
-            out += "\nnext chains (\(TerminalText.sanitize(nextChains.family ?? "CA not in the catalogue"))):\n"
-            for chain in nextChains.chains { out += "  \(NextChainText.line(chain))\n" }
-            for pin in nextChains.recommended { out += "  recommended: \(NextChainText.recommendation(pin))\n" }
-        }
+        out += NextChainText.section(of: report)
         if let stanza = PinStanza.document(for: report) {
             out += "\nconfig stanza (CA tier: intermediates and root; leaf tier: the leaf):\n\n"
             out += stanza

@@ -117,6 +117,7 @@ public struct PreflightReport: Sendable {
             let label = judgement.isClientRelease ? "client \(clean(judgement.name))" : judgement.name
             out += "\(judgement.outcome.mark) \(label): \(judgement.report.status.rawValue) — \(clean(judgement.report.reason))\n"
         }
+        out += NextChainText.section(of: report)
         out += "\n" + conclusion + "\n"
         return out
     }
@@ -167,6 +168,6 @@ public struct PreflightReport: Sendable {
 
     /// The `hosts:` entry pinning the candidate chain, ready to paste.
     public var stanza: String {
-        "hosts:\n" + PinStanza.yaml(for: report.config, chain: report.levels.map(\.certificate))
+        PinStanza.document(for: report) ?? "hosts:\n" + PinStanza.yaml(for: report.config, chain: [])
     }
 }
