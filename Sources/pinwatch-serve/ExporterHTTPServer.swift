@@ -4,6 +4,7 @@ import NIOHTTP1
 import NIOPosix
 import PinwatchCore
 import PinwatchService
+import PinwatchSystem
 
 /// The exporter's HTTP face: `/metrics`, `/probe`, `/-/healthy`, `/-/ready`.
 ///
@@ -145,8 +146,12 @@ private final class ExporterRequestHandler: ChannelInboundHandler {
                 Self.respond(context: context, status: .serviceUnavailable, body: "no cycle has completed yet\n", close: close)
                 return
             }
-            let body = metrics.buffer(for: exporter.metrics, allocator: context.channel.allocator)
-            Self.respond(context: context, status: .ok, body: body, contentType: PrometheusExposition.contentType, close: close)
+            let cycle = metrics.buffer(for: exporter.metrics, allocator: context.channel.allocator)
+            // Read at each scrape, not each cycle: CPU time and descriptors
+            // are the exporter's own now, whatever the interval.
+            let process = context.channel.allocator.buffer(string: PrometheusExposition.process(ProcessFigures.readOwn()))
+            Self.respond(
+                context: context, status: .ok, bodies: [cycle, process], contentType: PrometheusExposition.contentType, close: close)
         case "/probe":
             probe(query: parts.count > 1 ? String(parts[1]) : "", context: context, close: close)
         case "/-/healthy":
@@ -206,13 +211,23 @@ private final class ExporterRequestHandler: ChannelInboundHandler {
     }
 
     static func respond(context: ChannelHandlerContext, status: HTTPResponseStatus, body: ByteBuffer, contentType: String, close: Bool) {
+        respond(context: context, status: status, bodies: [body], contentType: contentType, close: close)
+    }
+
+    /// One answer written from several buffers, so the shared cycle text is
+    /// never copied.
+    static func respond(
+        context: ChannelHandlerContext, status: HTTPResponseStatus, bodies: [ByteBuffer], contentType: String, close: Bool
+    ) {
         var headers = HTTPHeaders()
         headers.add(name: "Content-Type", value: contentType)
-        headers.add(name: "Content-Length", value: String(body.readableBytes))
+        headers.add(name: "Content-Length", value: String(bodies.reduce(0) { $0 + $1.readableBytes }))
         if close { headers.add(name: "Connection", value: "close") }
         context.write(
             NIOAny(HTTPServerResponsePart.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))), promise: nil)
-        context.write(NIOAny(HTTPServerResponsePart.body(.byteBuffer(body))), promise: nil)
+        for body in bodies {
+            context.write(NIOAny(HTTPServerResponsePart.body(.byteBuffer(body))), promise: nil)
+        }
         let done = context.writeAndFlush(NIOAny(HTTPServerResponsePart.end(nil)))
         if close {
             done.whenComplete { _ in context.close(promise: nil) }

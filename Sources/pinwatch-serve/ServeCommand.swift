@@ -92,7 +92,7 @@ struct ServeCommand: ParsableCommand {
         do {
             try ExporterHTTPServer(exporter: exporter).start(listen: address, maximumConnections: connections)
         } catch {
-            Self.fail(["cannot listen on \(address): \(error)"])
+            Self.fail([ListenFailure.describe(error, address: address)])
         }
         watchSignals(exporter: exporter, logger: logger)
         exporter.startPolling()

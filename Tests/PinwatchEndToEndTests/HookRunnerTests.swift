@@ -125,6 +125,35 @@ final class HookRunnerTests: XCTestCase {
         XCTAssertEqual(hosts.sorted(), [8, 9, 10], "the newest three ran")
     }
 
+    /// Issue 29: a retry is the same event (same id and sequence number),
+    /// so a receiver that got a failed attempt can tell it from a new one.
+    func testARetryCarriesTheSameIdAndSequence() throws {
+        // Fails twice, keeping what it was given each time; the third
+        // attempt succeeds.
+        let failing = HookCommand(
+            arguments: [
+                "/bin/sh", "-c", "cat > \"$0/$(date +%s%N).json\"; [ $(ls \"$0\" | wc -l) -ge 3 ]", directory.path,
+            ], timeout: 10)
+        let reports = ReportLog()
+        let runner = HookRunner(hooks: [failing], backoff: 0.05) { reports.append($0) }
+        defer { runner.stop() }
+        var transition = Self.transition("flaky.test")
+        transition.id = "8f0c2a4e-9a43-4b7e-a1d2-5f3e2b1c0d9e"
+        transition.sequence = 42
+        runner.run(for: [transition])
+        try waitUntil(timeout: 10, "three attempts never ran: \(reports.all.map(\.outcome))") {
+            reports.all.count == HookRunner.attempts
+        }
+        XCTAssertEqual(reports.all.map(\.succeeded), [false, false, true])
+        let attempts = try eventsKept()
+        XCTAssertEqual(attempts.count, HookRunner.attempts)
+        for attempt in attempts {
+            let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(attempt.utf8)) as? [String: Any])
+            XCTAssertEqual(object["id"] as? String, transition.id, attempt)
+            XCTAssertEqual(object["sequence"] as? Int, 42, attempt)
+        }
+    }
+
     /// At exit the running hooks die with what they started, and what
     /// waited is counted, not silently lost.
     func testStoppingKillsRunningHooksAndCountsTheWaitingOnes() throws {

@@ -136,6 +136,38 @@ final class ServeTests: LocalFleetTestCase {
         }
     }
 
+    /// Issue 29, "Metrics": `/metrics` carries the standard `process_*`
+    /// series of the running exporter, read at the scrape, and the cycle's
+    /// error counts under a name apart from the per-host series.
+    func testMetricsCarryProcessSeriesAndCycleProbeErrors() throws {
+        try fleet.addOK("ok.test")
+        try fleet.addRefused("down.test")
+        try fleet.writeConfig(settings: ["interval: 2s"], timeout: "1s")
+        let started = Date().timeIntervalSince1970
+        let (_, port) = try startServe()
+
+        let metrics = try LoopbackHTTP.get(port: port, "/metrics")
+        XCTAssertEqual(metrics.status, 200)
+        let check = try promtool(["check", "metrics"], input: metrics.body)
+        XCTAssertEqual(check.status, 0, check.output)
+        XCTAssertEqual(check.output, "", "no lint findings")
+        XCTAssertTrue(metrics.body.contains("pinwatch_cycle_probe_errors{kind=\"refused\"} 1\n"), metrics.body)
+        var values: [String: Double] = [:]
+        for line in metrics.body.split(separator: "\n") where line.hasPrefix("process_") {
+            let parts = line.split(separator: " ")
+            values[String(parts[0])] = Double(parts[1])
+        }
+        let startTime = try XCTUnwrap(values["process_start_time_seconds"], metrics.body)
+        XCTAssertGreaterThan(startTime, started - 2)
+        XCTAssertLessThanOrEqual(startTime, Date().timeIntervalSince1970 + 1)
+        let open = try XCTUnwrap(values["process_open_fds"], metrics.body)
+        let maximum = try XCTUnwrap(values["process_max_fds"], metrics.body)
+        XCTAssertGreaterThan(open, 3)
+        XCTAssertLessThan(open, maximum)
+        XCTAssertGreaterThan(try XCTUnwrap(values["process_resident_memory_bytes"]), 1_000_000)
+        XCTAssertNotNil(values["process_cpu_seconds_total"], metrics.body)
+    }
+
     func testProbeEndpointAndBadInput() throws {
         let ok = try fleet.addOK("ok.test")
         let unrelated = try CertificateAuthority.makeRoot(commonName: "Unrelated Root")

@@ -201,6 +201,31 @@ final class MonitorTests: XCTestCase {
         XCTAssertEqual(told, expected, "the front end hears of the same transitions")
     }
 
+    /// Issue 29: each event the hooks hear of has an id of its own and the
+    /// next sequence number of the process, across reloads.
+    func testEachTransitionHasItsOwnIdAndTheNextSequenceNumber() throws {
+        let first = Self.config(hosts: ["a.test", "b.test"])
+        let second = Self.config(hosts: ["b.test", "a.test"])
+        let monitor = makeMonitor(first, read: { second })
+        queue.sync { monitor.start() }
+        timer.fire(on: queue)
+        pollers[0].deliver([(0, Self.down(first.hosts[0])), (1, Self.down(first.hosts[1]))], cycle: 0, on: queue)
+        queue.sync { _ = monitor.requestReload() }
+        settleReload()
+        pollers[0].finish(cycle: 0, on: queue)
+        timer.fire(on: queue)
+        pollers[1].deliver([(0, Self.up(second.hosts[0])), (1, Self.up(second.hosts[1]))], cycle: 0, on: queue)
+
+        let told = hooks.transitions
+        XCTAssertEqual(told.map(\.sequence), [1, 2, 3, 4])
+        XCTAssertEqual(Set(told.map(\.id)).count, 4, "\(told.map(\.id))")
+        XCTAssertTrue(told.allSatisfy { UUID(uuidString: $0.id) != nil }, "\(told.map(\.id))")
+        let json = try XCTUnwrap(told.last?.json.data(using: .utf8))
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: json) as? [String: Any])
+        XCTAssertEqual(object["id"] as? String, told.last?.id)
+        XCTAssertEqual(object["sequence"] as? Int, 4)
+    }
+
     // MARK: Client files
 
     func testAChangedClientFileIsReadAtTheNextCycleStart() throws {

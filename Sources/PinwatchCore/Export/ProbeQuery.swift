@@ -31,6 +31,7 @@ public struct ProbeQuery: Equatable, Sendable {
         guard targets.count == 1, let text = targets.first?.value, !text.isEmpty else {
             return .failure(ProbeQueryError("give exactly one target=HOST[:PORT]"))
         }
+        if let hint = HostURLHint.probeTargetProblem(text) { return .failure(ProbeQueryError(hint)) }
         let target: HostPort
         do {
             target = try HostPort(parsing: text)

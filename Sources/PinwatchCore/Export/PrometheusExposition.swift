@@ -198,7 +198,9 @@ public final class PrometheusRenderer {
         out.append(reason.bytes)
         out.family("pinwatch_host_alert", "gauge", "Alerts a host has now (only present alerts are exported).")
         out.append(alerts.bytes)
-        out.family("pinwatch_leaf_not_after_timestamp_seconds", "gauge", "Expiry of each host's leaf certificate, Unix time.")
+        out.family(
+            "pinwatch_leaf_not_after_timestamp_seconds", "gauge",
+            "Expiry of each host's leaf certificate, Unix time (absent without a chain or when a proxy forged it).")
         out.append(notAfter.bytes)
         out.family(
             "pinwatch_leaf_not_after_seconds", "gauge",
@@ -206,13 +208,15 @@ public final class PrometheusRenderer {
         out.append(deprecatedNotAfter.bytes)
         out.family(
             "pinwatch_chain_level_not_after_timestamp_seconds", "gauge",
-            "Expiry of each certificate of each host's chain, Unix time: the earliest one is when pinned clients fail.")
+            "Expiry of each certificate of each host's chain, Unix time: the earliest one is when pinned clients fail (absent when a proxy forged the chain)."
+        )
         out.append(levelNotAfter.bytes)
         out.family("pinwatch_chain_level_info", "gauge", "One series per certificate of each host's chain, with its role and SPKI pin.")
         out.append(levelInfo.bytes)
         out.family(
             "pinwatch_pin_match", "gauge",
-            "Whether a configured pin of the tier that applies matches the chain level (leaf tier at level 0, CA tier above).")
+            "Whether a configured pin of the tier that applies matches the chain level (leaf tier at level 0, CA tier above; only levels whose tier has pins)."
+        )
         out.append(pinMatch.bytes)
         out.family(
             "pinwatch_next_chain_survives", "gauge",
@@ -234,19 +238,26 @@ public final class PrometheusRenderer {
         for value in HostSeverity.worstFirst {
             out.sample("pinwatch_hosts_by_severity", [], "severity", value.rawValue, Double(severityCounts.count(of: value)))
         }
-        out.family("pinwatch_probe_errors", "gauge", "Failed probes of the last cycle, by kind.")
+        // Named apart from the per-host `pinwatch_probe_error`, which the
+        // old name differed from by one letter.
+        out.family("pinwatch_cycle_probe_errors", "gauge", "Failed probes of the last cycle, by kind (every kind, 0 included).")
+        for kind in ProbeErrorKind.allCases {
+            out.sample("pinwatch_cycle_probe_errors", [], "kind", kind.rawValue, Double(errorCounts[kind] ?? 0))
+        }
+        out.family(
+            "pinwatch_probe_errors", "gauge", "Deprecated, removed in the next release: pinwatch_cycle_probe_errors under its old name.")
         for kind in ProbeErrorKind.allCases {
             out.sample("pinwatch_probe_errors", [], "kind", kind.rawValue, Double(errorCounts[kind] ?? 0))
         }
         if let cycle {
-            out.family("pinwatch_cycle_duration_seconds", "gauge", "How long the last completed cycle took.")
+            out.family("pinwatch_cycle_duration_seconds", "gauge", "How long the last completed cycle took (absent from /probe).")
             out.sample("pinwatch_cycle_duration_seconds", nil, nil, nil, cycle.duration)
-            out.family("pinwatch_last_cycle_timestamp_seconds", "gauge", "When the last cycle completed, Unix time.")
+            out.family("pinwatch_last_cycle_timestamp_seconds", "gauge", "When the last cycle completed, Unix time (absent from /probe).")
             out.sample("pinwatch_last_cycle_timestamp_seconds", nil, nil, nil, cycle.finishedAt.timeIntervalSince1970)
-            out.family("pinwatch_cycles_total", "counter", "Cycles completed since start.")
+            out.family("pinwatch_cycles_total", "counter", "Cycles completed since start (absent from /probe).")
             out.sample("pinwatch_cycles_total", nil, nil, nil, Double(cycle.completedCycles))
             if let interval = cycle.interval {
-                out.family("pinwatch_poll_interval_seconds", "gauge", "The configured interval between cycles.")
+                out.family("pinwatch_poll_interval_seconds", "gauge", "The configured interval between cycles (serve only).")
                 out.sample("pinwatch_poll_interval_seconds", nil, nil, nil, interval)
             }
             out.family(

@@ -6,11 +6,23 @@ public struct SeverityTransition: Sendable {
     public var previous: (status: HostStatus, severity: HostSeverity)?
     public var report: HostReport
     public var time: Date
+    /// Unique per event and the same in each of its retries, so a receiver
+    /// can drop a retry it already has. Set by whoever tells the hooks (the
+    /// monitor), as Core makes no random numbers.
+    public var id: String
+    /// 1 for the first event of the process, then increasing by one; it
+    /// starts again at 1 when pinwatch restarts (not persisted), so it
+    /// orders events and shows gaps, and `id` is what tells them apart.
+    public var sequence: Int
 
-    public init(previous: (status: HostStatus, severity: HostSeverity)?, report: HostReport, time: Date) {
+    public init(
+        previous: (status: HostStatus, severity: HostSeverity)?, report: HostReport, time: Date, id: String = "", sequence: Int = 0
+    ) {
         self.previous = previous
         self.report = report
         self.time = time
+        self.id = id
+        self.sequence = sequence
     }
 
     /// The transition from `previous` to `report`, or nil when both the
@@ -50,6 +62,8 @@ public struct SeverityTransition: Sendable {
             } ?? .null
         let value = JSONValue.object([
             ("event", .string(event)),
+            ("id", .string(id)),
+            ("sequence", .int(sequence)),
             ("time", .string(DateText.iso8601(time))),
             ("host", .string(config.host)),
             ("port", .int(config.port)),

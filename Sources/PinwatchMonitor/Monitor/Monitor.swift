@@ -42,6 +42,8 @@ public final class Monitor<Poller: MonitorPoller>: @unchecked Sendable {
     /// The latest report per host identity, across reloads: what a new
     /// report is compared with to find a transition.
     private var latest: [String: HostReport] = [:]
+    /// Transitions told since start: the last one's `sequence`.
+    private var transitionsTold = 0
     private var clientStamps: ClientSourceStamps
     /// A configuration being read off `queue`.
     private var reading = false
@@ -140,7 +142,12 @@ public final class Monitor<Poller: MonitorPoller>: @unchecked Sendable {
         for (index, report) in batch where cycleReports.indices.contains(index) {
             cycleReports[index] = report
             let key = report.config.identityKey
-            if let transition = SeverityTransition.between(latest[key], report, at: time) { transitions.append(transition) }
+            if var transition = SeverityTransition.between(latest[key], report, at: time) {
+                transitionsTold += 1
+                transition.sequence = transitionsTold
+                transition.id = UUID().uuidString.lowercased()
+                transitions.append(transition)
+            }
             latest[key] = report
         }
         if !transitions.isEmpty { hooks.run(for: transitions) }
