@@ -8,7 +8,7 @@ extension Pinwatch {
     struct Lint: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "lint",
-            abstract: "Check the clients' pins against the live chains: backups, leaf-only sets, expirations.",
+            abstract: "Check the clients' pins against the live chains: backups, leaf-only sets, expirations (text, json).",
             discussion: """
                 Reads clients: from the configuration, probes every host once, and prints one line per \
                 finding: a pin set without a backup pin, one whose only match is the leaf, pins that \

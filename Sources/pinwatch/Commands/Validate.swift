@@ -7,7 +7,7 @@ extension Pinwatch {
     struct Validate: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "validate",
-            abstract: "Check the configuration and exit: 0 when valid, 2 with one line per problem.",
+            abstract: "Check the configuration and exit: 0 when valid, 1 when it has no hosts, 2 with one line per problem.",
             discussion: """
                 A valid configuration with no hosts (an emptied or truncated file) exits 1 with a warning, \
                 as it would monitor nothing; --allow-empty accepts it.
