@@ -87,6 +87,21 @@ final class CheckReportTests: XCTestCase {
         XCTAssertTrue(first.contains("soon.example:443 the leaf certificate expires in 3 days"), String(first))
     }
 
+    /// The long line names the headline the table shows: an ok chain whose
+    /// leaf expired is `CRITICAL expired`, and the days are past, not negative.
+    func testLongLineSaysTheHeadlineAndHowLongAgoTheLeafExpired() {
+        let expired = expiring(days: -25.5)
+        let daysAgo = -(expired.earliestExpiry?.daysLeft ?? 0)
+        XCTAssertGreaterThanOrEqual(daysAgo, 25)
+        let output = CheckReport.render([expired])
+        let lines = output.text.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.count, 2, output.text)
+        XCTAssertTrue(lines[1].hasPrefix("soon.example:443 CRITICAL expired: "), lines[1])
+        XCTAssertTrue(lines[1].contains("; leaf expired \(daysAgo) days ago"), lines[1])
+        XCTAssertFalse(lines[1].contains("days left"), lines[1])
+        XCTAssertFalse(lines[1].contains(" ok:"), lines[1])
+    }
+
     func testHostileTextCannotEscapeOrSplitTheStatusLine() {
         let failure = ProbeFailure(kind: .tls, message: "alert\u{1B}[31m | fake=1\nPINWATCH OK")
         let report = F.report(host("down.example", ca: [F.spkiPin(3)]), .failed(failure, elapsed: 1))

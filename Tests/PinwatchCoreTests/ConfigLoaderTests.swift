@@ -133,11 +133,29 @@ final class ConfigLoaderTests: XCTestCase {
     }
 
     func testUnknownTopLevelKey() {
-        assertOneProblem("interval: 60s\nintervall: 5s\n", line: 2, key: "intervall", contains: "unknown key")
+        assertOneProblem("interval: 60s\nintervall: 5s\n", line: 2, key: "intervall", contains: "unknown key (did you mean interval?)")
+    }
+
+    /// A misspelt key or pin set name names the nearest known one (two
+    /// edits at most); a name far from every known one gets no guess.
+    func testMisspeltNamesSuggestTheNearestKnownOne() {
+        assertOneProblem("warndays: 30\n", line: 1, key: "warndays", contains: "unknown key (did you mean warn_days?)")
+        assertOneProblem(
+            "hosts:\n  - host: a.example\n    pins:\n      laef: []\n", line: 4, key: "hosts[0].pins.laef",
+            contains: "(did you mean leaf?)")
+        assertOneProblem(
+            "pinsets:\n  prod-ca:\n    ca: [\"sha256/\(String(repeating: "A", count: 43))=\"]\nhosts:\n  - host: a.example\n    pinset: prod-cs\n",
+            line: 6, key: "hosts[0].pinset", contains: "unknown pinset \"prod-cs\" (did you mean prod-ca?)")
+        assertOneProblem(
+            "clients:\n  - {name: a, nsc: a.xml, optinal: true}\n", line: 2, key: "clients[0].optinal",
+            contains: "unknown key (did you mean optional?)")
+        let far = problems("colour: red\n")
+        XCTAssertEqual(far.map(\.message), ["unknown key"])
     }
 
     func testUnknownHostKey() {
-        assertOneProblem("hosts:\n  - host: a.example\n    prot: 443\n", line: 3, key: "hosts[0].prot", contains: "unknown key")
+        assertOneProblem(
+            "hosts:\n  - host: a.example\n    prot: 443\n", line: 3, key: "hosts[0].prot", contains: "unknown key (did you mean port?)")
     }
 
     func testUnknownTierKey() {

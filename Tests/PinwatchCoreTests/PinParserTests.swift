@@ -15,6 +15,16 @@ final class PinParserTests: XCTestCase {
         XCTAssertEqual(pin.text, "sha256/\(base64)")
     }
 
+    /// Pasted from a Public-Key-Pins header: quoted, unquoted, with its `;`.
+    func testHPKPFormIsTheSha256Form() throws {
+        for text in ["pin-sha256=\"\(base64)\"", "pin-sha256=\(base64)", "Pin-SHA256=\"\(base64)\";"] {
+            let pin = try Pin.parse(text)
+            XCTAssertEqual(pin.kind, .spki, text)
+            XCTAssertEqual(pin.digest, digest, text)
+        }
+        XCTAssertThrowsError(try Pin.parse("pin-sha256=\"short\""))
+    }
+
     func testEveryPrefixWithBase64AndHex() throws {
         let cases: [(String, Pin.Kind)] = [("spki", .spki), ("key", .key), ("cert", .cert)]
         for (prefix, kind) in cases {

@@ -180,6 +180,25 @@ final class CommandsPinKeyTests: LocalFleetTestCase {
         XCTAssertEqual((keys.first?["pins"] as? [String])?.first, expected)
     }
 
+    /// A private key gives its public key's pins, says it was a private
+    /// key, and never prints a line of it.
+    func testPrivateKeysGiveThePinsOfTheirPublicKeyAndNeverThemselves() throws {
+        for key in [try PrivateKey.ecdsa(.p256), try PrivateKey.rsa(bits: 2048)] {
+            let expected = PinText.sha256(key.subjectPublicKeyInfoSHA256)
+            for pem in [try key.pem, try key.traditionalPEM] {
+                let label = pem.split(separator: "\n").first.map(String.init) ?? ""
+                let file = try fleet.write(pem, to: "backup.key")
+                let outcome = try fleet.run(["pin", file.lastPathComponent])
+                XCTAssertEqual(outcome.status, 0, "\(label): \(outcome.stderr)")
+                XCTAssertTrue(outcome.stdout.contains("pins     \(expected)"), "\(label): \(outcome.stdout)")
+                XCTAssertTrue(outcome.stdout.contains("from a private key (only its public key is used)"), outcome.stdout)
+                for line in pem.split(separator: "\n").dropFirst().dropLast() {
+                    XCTAssertFalse(outcome.stdout.contains(line) || outcome.stderr.contains(line), "\(label): the key leaked")
+                }
+            }
+        }
+    }
+
     func testAFileThatHoldsNoKeyIsNamedOnce() throws {
         try fleet.write("hello\n", to: "notes.txt")
         let junk = try fleet.run(["pin", "notes.txt"])

@@ -24,6 +24,11 @@ extension PrivateKey {
         get throws { try Self.pemText { PEM_write_bio_PKCS8PrivateKey($0, pointer, nil, nil, 0, nil, nil) } }
     }
 
+    /// The key in its traditional PEM form (`BEGIN RSA PRIVATE KEY`, `BEGIN EC PRIVATE KEY`).
+    package var traditionalPEM: String {
+        get throws { try Self.pemText { PEM_write_bio_PrivateKey_traditional($0, pointer, nil, nil, 0, nil, nil) } }
+    }
+
     /// The public key as PEM (`BEGIN PUBLIC KEY`): what `openssl pkey -pubout` writes.
     package var publicKeyPEM: String {
         get throws { try Self.pemText { PEM_write_bio_PUBKEY($0, pointer) } }

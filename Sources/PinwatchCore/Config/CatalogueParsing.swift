@@ -17,7 +17,9 @@ extension ConfigDocumentParser {
                 if Self.catalogueEntryKeys.contains(pair.key) {
                     values[pair.key] = pair.value
                 } else {
-                    report(pair.keyNode, key: "\(key).\(pair.key)", "unknown key (expected name, roots, intermediates)")
+                    report(
+                        pair.keyNode, key: "\(key).\(pair.key)",
+                        "unknown key (expected name, roots, intermediates)" + DidYouMean.hint(pair.key, among: Self.catalogueEntryKeys))
                 }
             }
             guard let nameNode = values["name"] else {

@@ -31,7 +31,7 @@ extension ConfigDocumentParser {
             if Self.clientKeys.contains(pair.key) {
                 values[pair.key] = pair.value
             } else {
-                report(pair.keyNode, key: "\(key).\(pair.key)", "unknown key")
+                report(pair.keyNode, key: "\(key).\(pair.key)", "unknown key" + DidYouMean.hint(pair.key, among: Self.clientKeys))
             }
         }
         let formats = ClientFormat.allCases.filter { values[$0.rawValue] != nil }

@@ -53,7 +53,7 @@ struct ConfigDocumentParser: NodeReading {
             if Self.topLevelKeys.contains(pair.key) {
                 values[pair.key] = pair.value
             } else {
-                report(pair.keyNode, key: pair.key, "unknown key")
+                report(pair.keyNode, key: pair.key, "unknown key" + DidYouMean.hint(pair.key, among: Self.topLevelKeys))
             }
         }
         // Settings first: hosts inherit `trust` and use `pinsets`.
@@ -189,7 +189,9 @@ struct ConfigDocumentParser: NodeReading {
                     continue
                 }
                 for pair in pairs where !["command", "timeout", "env"].contains(pair.key) {
-                    report(pair.keyNode, key: "\(key).\(pair.key)", "unknown key (expected command, timeout or env)")
+                    report(
+                        pair.keyNode, key: "\(key).\(pair.key)",
+                        "unknown key (expected command, timeout or env)" + DidYouMean.hint(pair.key, among: ["command", "timeout", "env"]))
                 }
                 if let envNode = pairs.first(where: { $0.key == "env" })?.value {
                     guard let names = hookEnvironment(envNode, key: "\(key).env") else { continue }

@@ -44,6 +44,8 @@ extension ConfigDocumentParser {
         return name
     }
 
+    static let hostKeys = ["host", "port", "sni", "connect", "pinset", "pins", "trust", "provider"]
+
     private mutating func host(_ node: Node, key: @autoclosure () -> String, defaults: inout Config) -> HostConfig? {
         guard let pairs = mapping(node, key: key()) else { return nil }
         var hostNode: Node?
@@ -64,7 +66,7 @@ extension ConfigDocumentParser {
             case "pins": pinsNode = pair.value
             case "trust": trustNode = pair.value
             case "provider": providerNode = pair.value
-            default: report(pair.keyNode, key: "\(key()).\(pair.key)", "unknown key")
+            default: report(pair.keyNode, key: "\(key()).\(pair.key)", "unknown key" + DidYouMean.hint(pair.key, among: Self.hostKeys))
             }
         }
         guard let hostNode else {
@@ -115,7 +117,9 @@ extension ConfigDocumentParser {
                 entry.pins = entry.pins.merged(with: set)
                 entry.provider = defaults.pinsetProviders[setName]
             } else {
-                report(node, key: "\(key()).pinset", "\(owner): unknown pinset \(EchoedInput.quoted(setName))")
+                report(
+                    node, key: "\(key()).pinset",
+                    "\(owner): unknown pinset \(EchoedInput.quoted(setName))" + DidYouMean.hint(setName, among: defaults.pinsets.keys))
             }
         }
         // The host's own provider wins over its pin set's.

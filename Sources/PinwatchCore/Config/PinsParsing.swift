@@ -54,7 +54,8 @@ extension ConfigDocumentParser {
             guard let tier = PinTier(rawValue: pair.key) else {
                 report(
                     pair.keyNode, key: "\(key).\(pair.key)",
-                    acceptsProvider ? "unknown key (expected ca, leaf, auto or provider)" : "unknown key (expected ca, leaf or auto)")
+                    (acceptsProvider ? "unknown key (expected ca, leaf, auto or provider)" : "unknown key (expected ca, leaf or auto)")
+                        + DidYouMean.hint(pair.key, among: acceptsProvider ? ["ca", "leaf", "auto", "provider"] : ["ca", "leaf", "auto"]))
                 continue
             }
             let pins = pinList(pair.value, key: "\(key).\(tier.rawValue)", owner: owner)

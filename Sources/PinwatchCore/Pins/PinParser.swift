@@ -6,6 +6,9 @@ extension Pin {
     public static func parse(_ text: String) throws(PinParseError) -> Pin {
         let trimmed = text.trimmingWhitespace()
         guard !trimmed.isEmpty else { throw .empty }
+        if let digest = try hpkpDigest(trimmed) {
+            return Pin(kind: .spki, digest: digest, text: trimmed)
+        }
         if trimmed.hasPrefix("sha256/") {
             let digest = try decodeBase64(String(trimmed.dropFirst("sha256/".count)))
             return Pin(kind: .spki, digest: digest, text: trimmed)
@@ -28,6 +31,18 @@ extension Pin {
         default: throw .unknownForm(prefix + ":")
         }
         return Pin(kind: kind, digest: try decodeHexOrBase64(value), text: trimmed)
+    }
+
+    /// `pin-sha256="BASE64"` as a Public-Key-Pins header (RFC 7469) writes
+    /// it, pasted from a server's configuration: the same SPKI digest as
+    /// `sha256/BASE64`. Nil when the text is not in that form.
+    private static func hpkpDigest(_ text: String) throws(PinParseError) -> [UInt8]? {
+        let name = "pin-sha256="
+        guard text.lowercased().hasPrefix(name) else { return nil }
+        var value = Substring(text.dropFirst(name.count))
+        if value.hasSuffix(";") { value = value.dropLast() }
+        if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") { value = value.dropFirst().dropLast() }
+        return try decodeBase64(String(value))
     }
 
     /// A SHA-256 in base64 never consists of hex digits only (44 characters

@@ -49,12 +49,15 @@ public enum CheckReport {
         return named.joined(separator: "; ") + " (\(counts))"
     }
 
-    /// `host:port STATE status: reason; leaf N days left; alerts: …`; the
-    /// level that expires first when it is not the leaf.
+    /// `host:port STATE headline: reason; leaf N days left; alerts: …`; the
+    /// level that expires first when it is not the leaf. The headline, not
+    /// the status, so the line never reads `CRITICAL ok` for an ok chain
+    /// whose leaf is about to expire: it says what the table's cell says.
     private static func longLine(_ report: HostReport) -> String {
-        var line = "\(name(report)) \(CheckState(report).label) \(report.status.rawValue): \(clean(report.reason))"
+        var line = "\(name(report)) \(CheckState(report).label) \(report.headline.rawValue): \(clean(report.reason))"
         if let expiry = report.earliestExpiry {
-            line += expiry.isLeaf ? "; leaf \(expiry.daysLeft) days left" : "; \(clean(expiry.shortSentence))"
+            // An expired leaf is `leaf expired 25 days ago`, never `-25 days left`.
+            line += expiry.isLeaf && expiry.daysLeft >= 0 ? "; leaf \(expiry.daysLeft) days left" : "; \(clean(expiry.shortSentence))"
         }
         if !report.alerts.isEmpty { line += "; alerts: " + report.alerts.map(\.rawValue).joined(separator: ", ") }
         return line

@@ -15,6 +15,7 @@ package enum PublicKeyReader {
                 switch label {
                 case "PUBLIC KEY": return fromSPKI(der)
                 case "CERTIFICATE REQUEST", "NEW CERTIFICATE REQUEST": return fromRequest(der)
+                case "PRIVATE KEY", "RSA PRIVATE KEY", "EC PRIVATE KEY": return fromPrivateKey(der)
                 default: return nil
                 }
             }
@@ -66,6 +67,30 @@ package enum PublicKeyReader {
             guard let publicKey = X509_REQ_get_X509_PUBKEY(request) else { return nil }
             let subject = X509_REQ_get_subject_name(request).map { X509NameText.oneLine($0) }
             return pins(publicKey, source: "certificate request", subject: subject)
+        }
+    }
+
+    /// The public half of a private key (PKCS#8 or the traditional RSA and
+    /// EC forms): what a backup pin is made from when only the key exists.
+    /// Only digests of the public key leave here; the private key's DER is
+    /// wiped, and nothing of it is ever printed.
+    private static func fromPrivateKey(_ der: [UInt8]) -> PublicKeyPins? {
+        var secret = der
+        defer { secret.withUnsafeMutableBytes { OPENSSL_cleanse($0.baseAddress, $0.count) } }
+        return secret.withUnsafeBufferPointer { buffer -> PublicKeyPins? in
+            var cursor = buffer.baseAddress
+            guard let privateKey = d2i_AutoPrivateKey(nil, &cursor, buffer.count) else {
+                _ = OpenSSLErrorQueue.drainCodes()
+                return nil
+            }
+            defer { EVP_PKEY_free(privateKey) }
+            var publicKey: OpaquePointer?
+            guard X509_PUBKEY_set(&publicKey, privateKey) == 1, let publicKey else {
+                _ = OpenSSLErrorQueue.drainCodes()
+                return nil
+            }
+            defer { X509_PUBKEY_free(publicKey) }
+            return pins(publicKey, source: "private key (only its public key is used)", subject: nil)
         }
     }
 

@@ -9,7 +9,7 @@ extension Pinwatch {
     struct CatalogueCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "catalogue",
-            abstract: "List the CA families pinwatch knows (roots, issuing pool, transitions), or one family's pins.",
+            abstract: "List the CA families pinwatch knows (roots, issuing pool, transitions), or one family's pins (text, json).",
             discussion: """
                 `pinwatch catalogue` lists every family: its roots, the pool of intermediates it issues \
                 from, announced transitions and the date of the data. `pinwatch catalogue show NAME` \

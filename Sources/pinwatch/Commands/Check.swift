@@ -19,7 +19,39 @@ extension Pinwatch {
                 """
         )
 
-        @OptionGroup var options: ConfigOptions
+        // Not ConfigOptions: its `-c` is the configuration, here `-c` is the
+        // critical threshold monitoring plugins all take (a path still works).
+        @Option(name: .customLong("config"), help: ArgumentHelp("Configuration file.", valueName: "path"))
+        var config: String?
+
+        @Option(
+            name: [.customShort("w"), .customLong("warning")],
+            help: ArgumentHelp("WARNING when a certificate expires within this many days; overrides warn_days.", valueName: "days"))
+        var warning: Int?
+
+        @Option(
+            name: [.customShort("c"), .customLong("critical")],
+            help: ArgumentHelp(
+                "CRITICAL when a certificate expires within this many days; overrides critical_days. "
+                    + "`-c PATH` (not a number) is still the configuration file.", valueName: "days"))
+        var critical: [String] = []
+
+        @Option(
+            name: .customLong("host"),
+            help: ArgumentHelp(
+                "Check only this host of the configuration (one service per host, its own perfdata).", valueName: "name[:port]"))
+        var host: String?
+
+        @Option(
+            name: .customLong("timeout"),
+            help: ArgumentHelp("Timeout of each probe (10s, 500ms); overrides timeout:.", valueName: "duration"))
+        var timeout: String?
+
+        @Option(
+            help: ArgumentHelp(
+                "Watch only shard I of N (0 ≤ I < N), by a stable hash of each host; overrides shard: in the config.",
+                valueName: "I/N"))
+        var shard: String?
 
         @OptionGroup var history: StateOptions
 
@@ -29,14 +61,28 @@ extension Pinwatch {
                 "Judge only what this client release (a name under clients:) sees on the hosts it pins.", valueName: "name"))
         var client: String?
 
+        func validate() throws {
+            if let shard, let problem = Shard.problem(shard) {
+                throw ValidationError("--shard \(problem)")
+            }
+            if config != nil, let path = critical.first(where: { Int($0) == nil }) {
+                throw ValidationError("--critical \(path) is not a number of days")
+            }
+        }
+
         func run() throws {
-            try Self.run(CheckCommandLine(config: options.config, shard: options.shard, state: history.state, client: client))
+            var overrides = CheckOverrides(host: host, warningDays: warning, timeout: timeout)
+            // Every `-c` is kept, so `-c PATH -c 5` reads as the plain reader reads it.
+            overrides.criticalDays = critical.compactMap { Int($0) }.last
+            let configPath = config ?? critical.last { Int($0) == nil }
+            try Self.run(
+                CheckCommandLine(config: configPath, shard: shard, state: history.state, client: client, overrides: overrides))
         }
 
         /// The run on plain values: `Entry` calls it directly for the lines
         /// `CheckCommandLine` reads, without ArgumentParser's types.
         static func run(_ line: CheckCommandLine) throws {
-            let config: Config
+            var config: Config
             let store: HostHistoryRecorder?
             do {
                 config = try ConfigOptions.load(explicit: line.config, shard: line.shard)
@@ -47,6 +93,12 @@ extension Pinwatch {
                 let outcome = CheckReport.unknown(failure.message)
                 Output.standardOutput(outcome.text)
                 Output.standardError("pinwatch: \(failure.message)")
+                throw ExitCode(outcome.exitCode)
+            }
+            if let problem = line.overrides.apply(to: &config) {
+                let outcome = CheckReport.unknown(problem)
+                Output.standardOutput(outcome.text)
+                Output.standardError("pinwatch: \(problem)")
                 throw ExitCode(outcome.exitCode)
             }
             let client = line.client

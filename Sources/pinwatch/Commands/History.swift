@@ -9,7 +9,7 @@ extension Pinwatch {
     struct History: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "history",
-            abstract: "Show a host's recorded timeline: chain changes, status changes and the renewal forecast.",
+            abstract: "Show a host's recorded timeline: chain changes, status changes and the renewal forecast (text, json).",
             discussion: """
                 Reads the history store that watch, serve, snapshot and check write (state: in the config, \
                 --state, else $XDG_STATE_HOME/pinwatch/state.sqlite); works while a watch or serve runs. \

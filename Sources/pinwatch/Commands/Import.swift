@@ -10,7 +10,7 @@ extension Pinwatch {
     struct Import: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "import",
-            abstract: "Print the pinsets and hosts that apps' pin files carry, ready to paste into the configuration.",
+            abstract: "Print the pinsets and hosts that apps' pin files carry, ready to paste into the configuration (yaml, json).",
             discussion: """
                 Reads an Android network_security_config.xml, a TrustKit Info.plist, JSON export or \
                 Swift/Objective-C initSharedInstance literal, Kotlin or Java sources with OkHttp \

@@ -9,7 +9,7 @@ extension Pinwatch {
     struct Inspect: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "inspect",
-            abstract: "Print a host's live chain level by level with every pin form and a config stanza.",
+            abstract: "Print a host's live chain level by level with every pin form and a config stanza (text, json).",
             discussion: """
                 The chain shown is the verified chain, including the root from the trust store when \
                 the server does not send it. The stanza lists intermediates and root under `ca` and the \

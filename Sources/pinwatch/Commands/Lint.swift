@@ -8,7 +8,7 @@ extension Pinwatch {
     struct Lint: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "lint",
-            abstract: "Check the clients' pins against the live chains: backups, leaf-only sets, expirations.",
+            abstract: "Check the clients' pins against the live chains: backups, leaf-only sets, expirations (text, json).",
             discussion: """
                 Reads clients: from the configuration, probes every host once, and prints one line per \
                 finding: a pin set without a backup pin, one whose only match is the leaf, pins that \
@@ -22,6 +22,13 @@ extension Pinwatch {
 
         @OptionGroup var options: ConfigOptions
 
+        enum Format: String, ExpressibleByArgument, CaseIterable {
+            case text, json
+        }
+
+        @Option(help: ArgumentHelp("text (one line per finding) or json (one document, for CI).", valueName: "format"))
+        var format: Format = .text
+
         func run() throws {
             try reportingFailures {
                 let config = try options.load()
@@ -30,13 +37,20 @@ extension Pinwatch {
                 }
                 let reports = HostPoller(config: config).runCycle()
                 let findings = ClientLint.findings(config: config, reports: reports, now: Date())
-                var lines = findings.map(\.text)
                 let warnings = findings.filter { $0.level == .warning }.count
+                let nothingChecked = ClientLint.checkedHostCount(reports) == 0
+                if format == .json {
+                    Output.standardOutput(
+                        LintJSON.render(findings, clients: config.clients.count, hosts: reports.count, nothingChecked: nothingChecked))
+                    if nothingChecked { throw ExitCode(3) }
+                    if warnings > 0 { throw ExitCode(1) }
+                    return
+                }
+                var lines = findings.map(\.text)
                 lines.append(
                     "\(config.clients.count) client\(config.clients.count == 1 ? "" : "s"), \(reports.count) host\(reports.count == 1 ? "" : "s"): "
                         + "\(warnings) warning\(warnings == 1 ? "" : "s"), \(findings.count - warnings) note\(findings.count - warnings == 1 ? "" : "s")"
                 )
-                let nothingChecked = ClientLint.checkedHostCount(reports) == 0
                 if nothingChecked {
                     lines.append("nothing checked: no host the clients pin could be probed")
                 }

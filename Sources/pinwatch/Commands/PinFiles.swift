@@ -8,11 +8,12 @@ extension Pinwatch {
     struct PinFiles: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "pin",
-            abstract: "Print every pin form of the certificates or keys in PEM or DER files, offline.",
+            abstract: "Print every pin form of the certificates or keys in PEM or DER files, offline (text, json).",
             discussion: """
                 Each file may hold one DER certificate or any number of PEM certificates, or a certificate \
-                request (CSR) or public key, PEM or DER: backup pins for a key that is not yet in a \
-                certificate. `-` reads standard input.
+                request (CSR) or public key, PEM or DER, or a PEM private key (PRIVATE KEY, RSA PRIVATE KEY, \
+                EC PRIVATE KEY; only its public key's pins are printed): backup pins for a key that is not \
+                yet in a certificate. `-` reads standard input.
                 """
         )
 

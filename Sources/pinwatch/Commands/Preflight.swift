@@ -10,7 +10,7 @@ extension Pinwatch {
     struct Preflight: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "preflight",
-            abstract: "Judge a chain that is not deployed yet against the pins and every imported client release.",
+            abstract: "Judge a chain that is not deployed yet against the pins and every imported client release (text, json, stanza).",
             discussion: """
                 The chain (a PEM bundle as the server would send it, leaf first) is verified against the \
                 host's trust store and judged with the host's configured pins and each release under \

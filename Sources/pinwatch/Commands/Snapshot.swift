@@ -11,7 +11,7 @@ extension Pinwatch {
     struct Snapshot: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "snapshot",
-            abstract: "Run one poll cycle and print it once: the dashboard screen (text, ansi) or data (json).",
+            abstract: "Run one poll cycle and print it once: the dashboard screen (text, ansi, svg, html) or data (json, prometheus).",
             discussion: """
                 text is the dashboard's screen without escape sequences (for runbooks and tickets); \
                 ansi is the same with the theme's colours; json is a versioned document (version 1, \

@@ -7,9 +7,16 @@ extension Pinwatch {
     struct Validate: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "validate",
-            abstract: "Check the configuration and exit: 0 when valid, 2 with one line per problem.")
+            abstract: "Check the configuration and exit: 0 when valid, 1 when it has no hosts, 2 with one line per problem.",
+            discussion: """
+                A valid configuration with no hosts (an emptied or truncated file) exits 1 with a warning, \
+                as it would monitor nothing; --allow-empty accepts it.
+                """)
 
         @OptionGroup var options: ConfigOptions
+
+        @Flag(name: .customLong("allow-empty"), help: "Accept a configuration with no hosts (exit 0, no warning).")
+        var allowEmpty = false
 
         func run() throws {
             try reportingFailures {
@@ -18,6 +25,10 @@ extension Pinwatch {
                 let hooks = config.hooks.isEmpty ? "" : ", \(config.hooks.count) hook\(config.hooks.count == 1 ? "" : "s")"
                 let clients = config.clients.isEmpty ? "" : ", \(config.clients.count) client\(config.clients.count == 1 ? "" : "s")"
                 Output.standardOutput("\(name): valid, \(config.hosts.count) host\(config.hosts.count == 1 ? "" : "s")\(clients)\(hooks)\n")
+                if config.hosts.isEmpty && !allowEmpty {
+                    Output.standardError("pinwatch: warning: \(name) has no hosts: nothing would be monitored (--allow-empty to accept)")
+                    throw ExitCode(1)
+                }
             }
         }
     }

@@ -16,22 +16,54 @@ public struct CheckCommandLine: Equatable, Sendable {
     public var shard: String?
     public var state: String?
     public var client: String?
+    /// `--host`, `-w`, `-c DAYS`, `--timeout`: the monitoring-plugin options.
+    public var overrides: CheckOverrides
 
-    public init(config: String? = nil, shard: String? = nil, state: String? = nil, client: String? = nil) {
+    public init(
+        config: String? = nil, shard: String? = nil, state: String? = nil, client: String? = nil,
+        overrides: CheckOverrides = CheckOverrides()
+    ) {
         self.config = config
         self.shard = shard
         self.state = state
         self.client = client
+        self.overrides = overrides
     }
 
     /// Every option `check` takes, as `check --help` lists them; an
     /// end-to-end test holds the two lists together.
-    public static let optionNames = ["--config", "-c", "--shard", "--state", "--client"]
+    public static let optionNames = [
+        "--config", "-c", "--critical", "-w", "--warning", "--host", "--timeout", "--shard", "--state", "--client",
+    ]
 
     /// `arguments` are the words after the program name.
     public static func plain(_ arguments: [String]) -> CheckCommandLine? {
-        guard let values = PlainOptions.read(arguments, command: "check", options: optionNames) else { return nil }
-        return CheckCommandLine(config: values["--config"], shard: values["--shard"], state: values["--state"], client: values["--client"])
+        guard let values = PlainOptions.read(arguments, command: "check", options: optionNames, canonical: canonicalName)
+        else { return nil }
+        var overrides = CheckOverrides(host: values["--host"], timeout: values["--timeout"])
+        // A threshold that is not a whole number is ArgumentParser's to refuse, with its message.
+        if let warning = values["--warning"] {
+            guard let days = Int(warning) else { return nil }
+            overrides.warningDays = days
+        }
+        if let critical = values["--critical"] {
+            guard let days = Int(critical) else { return nil }
+            overrides.criticalDays = days
+        }
+        return CheckCommandLine(
+            config: values["--config"], shard: values["--shard"], state: values["--state"], client: values["--client"],
+            overrides: overrides)
+    }
+
+    /// `-c` is the critical threshold, as in every monitoring plugin, when
+    /// its value is a number; any other value is the configuration path it
+    /// has always been, so existing service definitions keep working.
+    static func canonicalName(_ name: String, value: String) -> String {
+        switch name {
+        case "-c": return Int(value) != nil ? "--critical" : "--config"
+        case "-w": return "--warning"
+        default: return name
+        }
     }
 }
 
@@ -61,19 +93,25 @@ public struct SnapshotCommandLine: Equatable, Sendable {
 
     /// `arguments` are the words after the program name; `--format` is required.
     public static func plain(_ arguments: [String]) -> SnapshotCommandLine? {
-        guard let values = PlainOptions.read(arguments, command: "snapshot", options: optionNames),
+        guard let values = PlainOptions.read(arguments, command: "snapshot", options: optionNames, canonical: Self.canonicalName),
             let format = values["--format"].flatMap(Format.init(rawValue:))
         else { return nil }
         return SnapshotCommandLine(format: format, config: values["--config"], shard: values["--shard"], state: values["--state"])
+    }
+
+    static func canonicalName(_ name: String, value: String) -> String {
+        name == "-c" ? "--config" : name
     }
 }
 
 /// The plain forms both readers take: each option at most once, as
 /// `--name value` or `--name=value`, a value that is neither empty nor
-/// dash-led, `-c` for `--config`, and a valid `--shard`. Nil for anything
+/// dash-led, short names as `canonical` spells them long, and a valid `--shard`. Nil for anything
 /// else, so that ArgumentParser reads the line, with its own messages.
 enum PlainOptions {
-    static func read(_ arguments: [String], command: String, options: [String]) -> [String: String]? {
+    static func read(
+        _ arguments: [String], command: String, options: [String], canonical: (String, String) -> String
+    ) -> [String: String]? {
         guard arguments.first == command else { return nil }
         // Sized once: a [String: String] that grows makes the runtime resolve
         // its storage type by mangled name the first time.
@@ -94,7 +132,7 @@ enum PlainOptions {
                 index += 2
             }
             guard options.contains(name) else { return nil }
-            let option = name == "-c" ? "--config" : name
+            let option = canonical(name, value)
             guard !value.isEmpty, !value.hasPrefix("-"), values[option] == nil else { return nil }
             if option == "--shard", Shard.problem(value) != nil { return nil }
             values[option] = value

@@ -1,0 +1,77 @@
+import Foundation
+import PinwatchCore
+import XCTest
+
+@testable import pinwatch
+
+/// `check --host NAME[:PORT] -w DAYS -c DAYS --timeout DURATION`: one
+/// Nagios service per host, as monitoring-plugins conventions expect.
+final class CommandsCheckPerHostTests: LocalFleetTestCase {
+
+    func testHostIsItsOwnServiceWithItsOwnPerfdataAndHeadline() throws {
+        let ok = try fleet.addOK("ok.test")
+        let expired = try fleet.addExpiring("expired.test", daysLeft: -24.5)
+        let soonHost = try fleet.addExpiring("soon.test", daysLeft: 3.5)
+        try fleet.writeConfig()
+
+        let outcome = try fleet.run(["check", "--host", "expired.test:\(expired.port)"])
+        XCTAssertEqual(outcome.status, 2, outcome.stdout + outcome.stderr)
+        let lines = outcome.stdout.split(separator: "\n").map(String.init)
+        XCTAssertTrue(lines[0].contains("'expired.test:\(expired.port)_days'=-25;21;7"), lines[0])
+        XCTAssertFalse(outcome.stdout.contains(ok.name), "only the host asked for: \(outcome.stdout)")
+        XCTAssertTrue(lines[0].contains("ok=0 leaf_only=0 blocked=1"), "its own counts: \(lines[0])")
+        XCTAssertEqual(lines.count, 2, outcome.stdout)
+        XCTAssertTrue(lines[1].hasPrefix("expired.test:\(expired.port) CRITICAL blocked: "), lines[1])
+        XCTAssertTrue(lines[1].hasSuffix("; leaf expired 25 days ago; alerts: untrusted, expired"), lines[1])
+        XCTAssertFalse(lines[1].contains("-25 days"), lines[1])
+
+        // An ok chain whose leaf ends within critical_days is what the table says: expiring.
+        let soon = try fleet.run(["check", "--host", "soon.test"])
+        XCTAssertEqual(soon.status, 2, soon.stdout)
+        let soonLine = soon.stdout.split(separator: "\n").dropFirst().first.map(String.init) ?? ""
+        XCTAssertTrue(soonLine.hasPrefix("soon.test:\(soonHost.port) CRITICAL expiring: "), soon.stdout)
+
+        let byName = try fleet.run(["check", "--host", "OK.test"])
+        XCTAssertEqual(byName.status, 0, byName.stdout)
+        XCTAssertTrue(byName.stdout.hasPrefix("PINWATCH OK - 1 host fine"), byName.stdout)
+    }
+
+    func testUnknownHostIsUnknownAndNamesTheConfiguredHosts() throws {
+        let ok = try fleet.addOK("ok.test")
+        try fleet.writeConfig()
+        let outcome = try fleet.run(["check", "--host", "nope.test"])
+        XCTAssertEqual(outcome.status, 3, outcome.stdout)
+        XCTAssertEqual(
+            outcome.stdout,
+            "PINWATCH UNKNOWN - --host nope.test is not in the configuration; configured hosts: ok.test:\(ok.port)\n")
+    }
+
+    /// `-w`/`-c` replace warn_days/critical_days in the verdict and the
+    /// perfdata, read the same by the plain reader and by ArgumentParser;
+    /// `-c PATH` is still the configuration.
+    func testThresholdsOverrideTheConfigurationInBothReaders() throws {
+        let soon = try fleet.addExpiring("soon.test", daysLeft: 14.5)
+        let config = try fleet.writeConfig().path
+        let plain = ["check", "-c", config, "--host", "soon.test", "-w", "10", "-c", "5", "--timeout", "2s"]
+        let parsed = [
+            "check", "-c", config, "-c", "7", "--host", "x", "--host", "soon.test", "--warning", "10", "--critical=5", "--timeout", "2s",
+        ]
+        XCTAssertEqual(
+            CheckCommandLine.plain(plain),
+            CheckCommandLine(config: config, overrides: CheckOverrides(host: "soon.test", warningDays: 10, criticalDays: 5, timeout: "2s")))
+        XCTAssertNil(CheckCommandLine.plain(parsed))
+        let fast = try fleet.run(plain)
+        let slow = try fleet.run(parsed)
+        XCTAssertEqual(fast.status, 0, fast.stdout + fast.stderr)
+        XCTAssertTrue(fast.stdout.contains("'soon.test:\(soon.port)_days'=14;10;5"), fast.stdout)
+        XCTAssertEqual(fast.status, slow.status)
+        XCTAssertEqual(fast.stdout, slow.stdout)
+
+        let configured = try fleet.run(["check", "-c", config])
+        XCTAssertEqual(configured.status, 1, "14 days is within warn_days 21: \(configured.stdout)")
+
+        let inverted = try fleet.run(["check", "-c", config, "-w", "5", "-c", "10"])
+        XCTAssertEqual(inverted.status, 3, inverted.stdout)
+        XCTAssertTrue(inverted.stdout.contains("--critical 10 must not be more than --warning 5"), inverted.stdout)
+    }
+}
