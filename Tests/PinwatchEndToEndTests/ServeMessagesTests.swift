@@ -5,28 +5,7 @@ import XCTest
 
 /// Issue 29, "First steps and messages": what `serve` says when it cannot
 /// listen, and what `/probe` says to a URL, through the built binary.
-final class ServeMessagesTests: LocalFleetTestCase {
-    private var processes: [BackgroundProcess] = []
-
-    override func tearDown() {
-        processes.forEach { $0.stop() }
-        processes.removeAll()
-        super.tearDown()
-    }
-
-    private func startServe() throws -> Int {
-        let port = try LocalPorts.closedPort()
-        let process = try BackgroundProcess(
-            PinwatchBinary.url.path,
-            ["serve", "--config", fleet.configURL.path, "--listen", "127.0.0.1:\(port)", "--state", "off"],
-            directory: fleet.directory, name: "serve-\(port)")
-        processes.append(process)
-        try waitUntil(timeout: 20, "serve ready: \(process.stderr)") {
-            (try? LoopbackHTTP.get(port: port, "/-/ready", timeout: 2))?.status == 200
-        }
-        return port
-    }
-
+final class ServeMessagesTests: ServeOnFleetTestCase {
     func testAnAddressInUseIsSaidInPlainWordsWithTheAddress() throws {
         try fleet.addOK("ok.test")
         try fleet.writeConfig()

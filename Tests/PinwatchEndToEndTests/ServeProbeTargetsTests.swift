@@ -6,28 +6,7 @@ import XCTest
 /// `/probe` is no port scanner (issue 30): only configured hosts by
 /// default, any target when `probe_targets: any`, and with networks only
 /// targets whose resolved address lies inside one.
-final class ServeProbeTargetsTests: LocalFleetTestCase {
-    private var processes: [BackgroundProcess] = []
-
-    override func tearDown() {
-        processes.forEach { $0.stop() }
-        processes.removeAll()
-        super.tearDown()
-    }
-
-    private func startServe() throws -> Int {
-        let port = try LocalPorts.closedPort()
-        let process = try BackgroundProcess(
-            PinwatchBinary.url.path,
-            ["serve", "--config", fleet.configURL.path, "--listen", "127.0.0.1:\(port)", "--state", "off"],
-            directory: fleet.directory, name: "serve-\(port)")
-        processes.append(process)
-        try waitUntil(timeout: 20, "serve ready: \(process.stderr)") {
-            (try? LoopbackHTTP.get(port: port, "/-/ready", timeout: 2))?.status == 200
-        }
-        return port
-    }
-
+final class ServeProbeTargetsTests: ServeOnFleetTestCase {
     /// Every spelling of loopback a caller might try for the internal server.
     private func spellings(of port: Int) -> [String] {
         ["127.1", "2130706433", "0x7f000001", "127.0.0.1", "localhost", "0.0.0.0", "%5B::ffff:127.0.0.1%5D"].map { "\($0):\(port)" }
