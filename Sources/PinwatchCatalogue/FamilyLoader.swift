@@ -50,8 +50,12 @@ struct FamilyLoader {
         for (index, node) in yaml.list(values["lifetimes"], key: "lifetimes").enumerated() {
             if let step = lifetime(node, key: "lifetimes[\(index)]") { lifetimes.append(step) }
         }
-        if values["roots"] != nil, roots.isEmpty, yaml.problems.isEmpty {
-            yaml.report(values["roots"], key: "roots", "a family needs at least one root")
+        // A family without a root anchors nothing: no pin could be recommended.
+        if roots.isEmpty, yaml.problems.isEmpty {
+            let missing = values["roots"] == nil
+            yaml.report(
+                values["roots"] ?? root, key: "roots",
+                missing ? "a family needs at least one root (roots: is missing)" : "a family needs at least one root")
         }
         guard let name, yaml.problems.isEmpty else { return nil }
         return CatalogueFamily(

@@ -116,6 +116,16 @@ final class CatalogueLoaderTests: XCTestCase {
             found.first?.message ?? "")
     }
 
+    /// Found by fuzzing (Fuzz/corpus/catalogue-family/finding-no-roots.yaml):
+    /// a description without `roots:` was a family with nothing to pin.
+    func testAFamilyWithoutRootsIsRefused() throws {
+        let scratch = try CatalogueScratch()
+        let description = try scratch.write("corp/family.yaml", "name: corp\n")
+        let found = problems { _ = try CatalogueLoader.load(sources: [], userFolder: scratch.folder) }
+        XCTAssertEqual(found.map(\.file), [description])
+        XCTAssertTrue(found.first?.message.contains("a family needs at least one root (roots: is missing)") == true, "\(found)")
+    }
+
     func testADuplicateFamilyNameIsNamed() throws {
         let scratch = try CatalogueScratch()
         _ = try scratch.pool(in: "pki", rootName: "Corp Root", count: 1)
