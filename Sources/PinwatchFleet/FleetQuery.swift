@@ -9,7 +9,8 @@ import FoundationNetworking
 /// series the dashboard shows, through Foundation's URLSession, with a
 /// timeout and a bound on the answer's size.
 public final class FleetQuery: @unchecked Sendable {
-    /// A 10,000-host fleet in three vantages answers in about 20 MB.
+    /// Room for the largest fleet the configuration limits allow, in
+    /// several vantages; an answer past it is not the dashboard's query.
     public static let maximumBody = 64 << 20
 
     public let server: URL

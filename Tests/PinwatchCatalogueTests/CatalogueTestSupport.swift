@@ -51,23 +51,20 @@ enum RepositoryCatalogue {
 }
 
 enum Shell {
-    /// Runs `/bin/sh -c script` with a deadline; stdout and the exit status.
+    /// Runs `/bin/sh -c script` under `timeout` (as ShellCommand does in
+    /// the probe tests): stdout and the exit status.
     static func run(_ script: String, file: StaticString = #filePath, line: UInt = #line) throws -> (output: String, status: Int32) {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", script]
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
+        process.arguments = ["30", "/bin/sh", "-c", script]
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = FileHandle.nullDevice
         try process.run()
         let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        let deadline = Date().addingTimeInterval(30)
-        while process.isRunning, Date() < deadline { usleep(10_000) }
-        if process.isRunning {
-            process.terminate()
-            XCTFail("`\(script)` did not finish in 30 s", file: file, line: line)
-        }
         process.waitUntilExit()
+        // timeout(1) exits 124 when it had to end the script.
+        if process.terminationStatus == 124 { XCTFail("`\(script)` did not finish in 30 s", file: file, line: line) }
         return (String(decoding: output, as: UTF8.self), process.terminationStatus)
     }
 
