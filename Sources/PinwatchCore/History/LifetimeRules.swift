@@ -45,9 +45,7 @@ public enum LifetimeRules {
     /// family from the configuration to its own only; an unknown CA to none
     /// (its leaves' own lifetime is all there is to go on).
     public static func rules(forCAKeys keys: [[UInt8]], catalogue: Catalogue) -> [LifetimeRule] {
-        let family = catalogue.families.first { family in
-            family.allCertificates.contains { certificate in keys.contains(certificate.facts.spkiSHA256) }
-        }
+        let family = catalogue.families.first { family in keys.contains(where: family.containsKey) }
         guard let family else { return [] }
         return (family.origin == "config" ? [] : sc081v3) + rules(of: family)
     }

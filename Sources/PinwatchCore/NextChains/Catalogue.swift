@@ -151,8 +151,11 @@ public struct CatalogueFamily: Hashable, Sendable {
     }
 
     /// Whether a chain certificate belongs to the family (by key).
-    public func contains(_ facts: CertificateFacts) -> Bool {
-        allCertificates.contains { $0.sharesKey(with: facts) }
+    public func contains(_ facts: CertificateFacts) -> Bool { containsKey(facts.spkiSHA256) }
+
+    /// Whether one of the family's certificates has this SPKI SHA-256.
+    public func containsKey(_ spkiSHA256: [UInt8]) -> Bool {
+        allCertificates.contains { $0.facts.spkiSHA256 == spkiSHA256 }
     }
 }
 
