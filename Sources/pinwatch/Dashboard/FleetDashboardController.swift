@@ -160,13 +160,13 @@ final class FleetDashboardController: @unchecked Sendable {
                 state.footerMessage = "theme: \(chosen.name)"
             }
         case .copyPins(let index):
-            guard state.reports.indices.contains(index), let report = state.reports[index], !report.levels.isEmpty else {
+            // The stanza configures the host itself, whichever vantage saw it.
+            var report = state.reports.indices.contains(index) ? state.reports[index] : nil
+            report?.config.vantage = nil
+            guard let stanza = report.flatMap(PinStanza.document(for:)) else {
                 state.footerMessage = "no chain to copy pins from"
                 return
             }
-            var host = report.config
-            host.vantage = nil
-            let stanza = "hosts:\n" + PinStanza.yaml(for: host, chain: report.levels.map(\.certificate))
             let sent = screen.sendClipboard(stanza)
             state.stanzaText = stanza
             state.footerMessage = "stanza: \(sent) bytes sent as OSC 52, copied only if the terminal allows it; shown below"
