@@ -71,10 +71,14 @@ public struct ProbeTarget: Hashable, Sendable {
     public var proxy: ProxyRoute?
     /// Bounds the whole probe: DNS, connect, proxy, handshake.
     public var timeout: TimeInterval
+    /// The signature family the handshake offers; nil offers every family
+    /// the client library supports, as a default client does.
+    public var keyTypeOffer: KeyTypeOffer?
 
     public init(
         host: String, port: Int, serverName: String, connectAddress: String? = nil,
-        trust: TrustSource = .system, proxy: ProxyRoute? = nil, timeout: TimeInterval = 5
+        trust: TrustSource = .system, proxy: ProxyRoute? = nil, timeout: TimeInterval = 5,
+        keyTypeOffer: KeyTypeOffer? = nil
     ) {
         self.host = host
         self.port = port
@@ -83,7 +87,15 @@ public struct ProbeTarget: Hashable, Sendable {
         self.trust = trust
         self.proxy = proxy
         self.timeout = timeout
+        self.keyTypeOffer = keyTypeOffer
     }
+}
+
+/// `key_types:`: a server holding an ECDSA and an RSA certificate picks
+/// by what the client offers, so each family is a handshake of its own.
+public enum KeyTypeOffer: String, Hashable, Sendable, CaseIterable {
+    case ecdsa
+    case rsa
 }
 
 /// DESIGN §8's `error.kind`.
