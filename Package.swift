@@ -200,6 +200,13 @@ let package = Package(
             dependencies: ["PinwatchCore"],
             path: "Benchmarks/MetricsBench"
         ),
+        // scripts/catalogue-embed runs it: the built-in certificates' facts,
+        // computed once by the probe's code and embedded beside their PEMs.
+        .executableTarget(
+            name: "pinwatch-catalogue-facts",
+            dependencies: ["PinwatchCore", "PinwatchProbe"],
+            path: "scripts/CatalogueFacts"
+        ),
         // scripts/fuzz builds it with libFuzzer; an ordinary build replays
         // the committed corpus (Fuzz/corpus) for the tests.
         .executableTarget(

@@ -3,9 +3,12 @@ import PinwatchCore
 import PinwatchProbe
 
 /// One certificate read from a catalogue file: parsed by OpenSSL (pins are
-/// computed from it, never typed) and kept for signature checks.
+/// computed from it, never typed) and kept for signature checks, or, for
+/// the built-in data, its facts as computed when the data was embedded.
 struct CatalogueCertificateFile {
-    let x509: X509Certificate
+    /// Nil for facts embedded at build time: they come only from a folder
+    /// that checks no signature (the built-in data, checked by its tests).
+    let x509: X509Certificate?
     var entry: CatalogueCertificate
 
     /// Every certificate in `text`; none, or a file that is not a
@@ -18,6 +21,17 @@ struct CatalogueCertificateFile {
         }
     }
 
+    /// A certificate known by its facts alone.
+    init(facts: CertificateFacts, label: String) {
+        x509 = nil
+        entry = CatalogueCertificate(name: Self.commonName(facts.subject), facts: facts, file: label)
+    }
+
+    private init(x509: X509Certificate, entry: CatalogueCertificate) {
+        self.x509 = x509
+        self.entry = entry
+    }
+
     /// The subject's CN (`R10`), as reasons name CAs; the whole subject when it has none.
     static func commonName(_ subject: String) -> String {
         let parts = subject.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
@@ -27,6 +41,7 @@ struct CatalogueCertificateFile {
 
     /// Whether `issuer` signed this certificate, or (for a root) itself.
     func isSigned(by issuer: CatalogueCertificateFile) -> Bool {
-        x509.isSigned(by: issuer.x509)
+        guard let x509, let issuerX509 = issuer.x509 else { return false }
+        return x509.isSigned(by: issuerX509)
     }
 }

@@ -17,6 +17,9 @@ struct CatalogueFolder: Sendable {
     /// cannot change after); checking it again at every start would cost
     /// each command a dozen ECDSA P-384 verifications.
     var verifiesSignatures = true
+    /// A certificate file's facts known without decoding it: the built-in
+    /// data's, embedded beside its PEMs, so no command parses them at start-up.
+    var precomputedFacts: (@Sendable (String) -> CertificateFacts?)? = nil
 
     /// Far more than a family description or a certificate needs; a larger
     /// file in the catalogue is a mistake, reported instead of read.
@@ -32,12 +35,14 @@ struct CatalogueFolder: Sendable {
                 throw RegularFile.ReadError(path: "built-in catalogue/\(path)", reason: RegularFile.noSuchFile)
             }
             return text + "\n"
-        }, verifiesSignatures: false)
+        }, verifiesSignatures: false, precomputedFacts: { BuiltinCatalogueData.certificateFacts[$0] })
 
-    /// The built-in data with every signature checked, for the tests.
+    /// The built-in data with every signature checked and every certificate
+    /// decoded, for the tests.
     static var builtInVerified: CatalogueFolder {
         var folder = builtIn
         folder.verifiesSignatures = true
+        folder.precomputedFacts = nil
         return folder
     }
 

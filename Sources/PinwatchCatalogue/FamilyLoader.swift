@@ -136,6 +136,11 @@ struct FamilyLoader {
         }
         let path = (directory as NSString).appendingPathComponent(file)
         let label = folder.label(path)
+        if let facts = folder.precomputedFacts?(path) {
+            let known = CatalogueCertificateFile(facts: facts, label: label)
+            files[file] = known
+            return known
+        }
         do {
             let text = try folder.read(path)
             let certificates = try CatalogueCertificateFile.read(text, label: label)

@@ -25,6 +25,7 @@ struct Pinwatch: ParsableCommand {
         subcommands: [
             Watch.self, Snapshot.self, Check.self, Serve.self, History.self, Validate.self, Lint.self, Import.self, Inspect.self,
             PinFiles.self, Preflight.self, CatalogueCommand.self, Demo.self,
+            Init.self,
         ],
         defaultSubcommand: Watch.self
     )
@@ -38,6 +39,7 @@ enum CommandSuggestion {
     /// run each name `pinwatch --help` lists, so a command missing here fails.
     static let commandNames = [
         "watch", "snapshot", "check", "serve", "history", "validate", "lint", "import", "inspect", "pin", "preflight", "catalogue", "demo",
+        "init",
         "help",
         "version",
     ]

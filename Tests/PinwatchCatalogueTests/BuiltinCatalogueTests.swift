@@ -27,6 +27,26 @@ final class BuiltinCatalogueTests: XCTestCase {
         }
     }
 
+    /// The facts embedded beside the PEMs, which commands read instead of
+    /// decoding the certificates, are what the probe's code computes from
+    /// those PEMs: they cannot drift from the data.
+    func testEmbeddedFactsAreTheFactsOfTheEmbeddedPEMs() throws {
+        let pems = BuiltinCatalogueData.files.filter { $0.key.hasSuffix(".pem") }
+        XCTAssertEqual(Set(BuiltinCatalogueData.certificateFacts.keys), Set(pems.keys), "run scripts/catalogue-embed")
+        for (path, text) in pems {
+            let decoded = try CertificateReader.certificates(in: Array((text + "\n").utf8), source: path)
+            XCTAssertEqual(decoded.count, 1, path)
+            XCTAssertEqual(
+                BuiltinCatalogueData.certificateFacts[path], decoded.first?.facts, "\(path) differs: run scripts/catalogue-embed")
+        }
+    }
+
+    /// A command's catalogue (embedded facts, no certificate decoded) is the
+    /// one every certificate decoded and every signature checked gives.
+    func testTheCatalogueFromEmbeddedFactsIsTheDecodedAndVerifiedOne() throws {
+        XCTAssertEqual(try CatalogueLoader.load(sources: [], userFolder: nil), try builtIn())
+    }
+
     func testEveryBuiltInFileParsesAndLetsEncryptIsComplete() throws {
         let catalogue = try builtIn()
         XCTAssertEqual(Set(catalogue.families.map(\.name)), ["letsencrypt", "gts", "amazon", "digicert", "sectigo", "sslcom"])

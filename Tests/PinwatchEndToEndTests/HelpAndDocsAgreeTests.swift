@@ -14,7 +14,7 @@ final class HelpAndDocsAgreeTests: LocalFleetTestCase {
             ("history", HistoryFormat.allCases.map(\.rawValue)),
             ("lint", Pinwatch.Lint.Format.allCases.map(\.rawValue)),
             ("import", Pinwatch.ImportFormat.allCases.map(\.rawValue)),
-            ("inspect", ListingFormat.allCases.map(\.rawValue)),
+            ("inspect", Pinwatch.Inspect.InspectFormat.allCases.map(\.rawValue)),
             ("pin", ListingFormat.allCases.map(\.rawValue)),
             ("preflight", PreflightFormat.allCases.map(\.rawValue)),
             ("catalogue", ListingFormat.allCases.map(\.rawValue)),

@@ -52,7 +52,8 @@ public struct ProbeQuery: Equatable, Sendable {
     public func host(in config: Config) -> Result<HostConfig, ProbeQueryError> {
         let set = pinset.flatMap { config.pinsets[$0] }
         if let pinset, set == nil {
-            return .failure(ProbeQueryError("unknown pinset \(EchoedInput.quoted(pinset))"))
+            return .failure(
+                ProbeQueryError("unknown pinset \(EchoedInput.quoted(pinset))" + DidYouMean.hint(pinset, among: config.pinsets.keys)))
         }
         let configured = configuredHost(in: config)
         if configured == nil, config.probeTargets == .configured {

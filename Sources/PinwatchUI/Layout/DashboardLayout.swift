@@ -96,6 +96,23 @@ public enum DashboardLayout {
         return frame
     }
 
+    /// One host's detail view whole (`inspect --format svg|html`): the
+    /// dated header, the view's title and every one of its lines, unscrolled,
+    /// without the keys that only mean something on a live screen.
+    public static func detailSnapshotFrame(for state: DashboardState, hostIndex: Int, width: Int, now: Date) -> Frame {
+        let width = max(width, minimumWidth)
+        let lines = DetailLayout.lines(for: state, hostIndex: hostIndex, now: now)
+        var frame = Frame(width: width, height: HeaderLayout.height + 1 + lines.count)
+        drawHeader(state, into: &frame, now: now, dated: true)
+        let title = state.hosts.indices.contains(hostIndex) ? state.hosts[hostIndex].displayName : "?"
+        frame.draw([Span(" detail: \(title)", Style(.header, bold: true))], row: HeaderLayout.height)
+        frame.restyle(row: HeaderLayout.height) { _ in Style(.header) }
+        for (offset, line) in lines.enumerated() {
+            frame.draw(line, row: HeaderLayout.height + 1 + offset)
+        }
+        return frame
+    }
+
     /// `rows 1–20 of 41 · #7` when the table does not fit, and how many
     /// hosts the filter hides: nothing below the screen goes unnoticed.
     static func tablePosition(_ state: DashboardState, capacity: Int) -> String? {

@@ -3,17 +3,22 @@ import Foundation
 import PinwatchCore
 import PinwatchMonitor
 import PinwatchProbe
+import PinwatchSystem
+import PinwatchUI
 
 extension Pinwatch {
     /// The live chain of one host with every pin form, ready to paste.
     struct Inspect: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "inspect",
-            abstract: "Print a host's live chain level by level with every pin form and a config stanza (text, json).",
+            abstract: "Print a host's live chain level by level with every pin form and a config stanza (text, json, svg, html).",
             discussion: """
                 The chain shown is the verified chain, including the root from the trust store when \
                 the server does not send it. The stanza lists intermediates and root under `ca` and the \
                 leaf under `leaf`. A proxy from the environment applies as in the dashboard.
+
+                svg and html draw the dashboard's detail view of the host as a standalone picture for a \
+                runbook: status, trust, the chain with its pins, the next chains and the stanza.
                 """
         )
 
@@ -35,8 +40,18 @@ extension Pinwatch {
         /// `--timeout` in seconds: a duration as everywhere else, or a bare number of seconds.
         private var timeoutSeconds: TimeInterval? { ConfigDuration.parse(timeout) }
 
-        @Option(help: "Output format: text or json.")
-        var format: ListingFormat = .text
+        @Option(help: "Output format: text, json, or svg and html (the detail view as a standalone picture).")
+        var format: InspectFormat = .text
+
+        @Option(help: ArgumentHelp("Theme of the svg/html picture: a built-in name or a file.", valueName: "name|path"))
+        var theme: String?
+
+        @Option(help: ArgumentHelp("Width of the svg/html picture in columns (default 120).", valueName: "columns"))
+        var width: Int = 120
+
+        enum InspectFormat: String, ExpressibleByArgument, CaseIterable {
+            case text, json, svg, html
+        }
 
         func validate() throws {
             let endpoint = try HostPort.validated(target)
@@ -48,28 +63,21 @@ extension Pinwatch {
             guard let seconds = timeoutSeconds, seconds >= ConfigLimits.minimumTimeout, seconds <= 600 else {
                 throw ValidationError("--timeout must be a duration from 10ms to 10m (e.g. 10s, 500ms), not \(EchoedInput.quoted(timeout))")
             }
+            if !(20...1000).contains(width) {
+                throw ValidationError("--width must be between 20 and 1000 columns")
+            }
         }
 
         func run() throws {
             try reportingFailures {
                 let endpoint = try HostPort.validated(target)
-                let trustSource: TrustSource
-                if trust == "system" {
-                    trustSource = .system
-                } else {
-                    let path = URL(fileURLWithPath: trust).standardizedFileURL.path
-                    // Read here first: OpenSSL would block on a FIFO, and a
-                    // bundle with no certificate would only fail the probe.
-                    do {
-                        _ = try CertificateReader.certificates(inFile: path)
-                    } catch {
-                        throw UserFacingError(message: "--trust \(error)")
-                    }
-                    trustSource = .bundle(path)
-                }
+                let trustSource = try TrustOption.source(trust)
                 let host = HostConfig(
                     host: endpoint.host, port: endpoint.port, serverName: sni, connectAddress: connect, trust: trustSource)
                 let config = Config(timeout: timeoutSeconds ?? 10, concurrency: 1, hosts: [host])
+                // A bad theme must not cost a probe.
+                let pictureTheme =
+                    format == .svg || format == .html ? try ThemeChoice.load(requested: theme, config: nil, colorCount: 256) : nil
                 let reports = HostPoller(config: config).runCycle()
                 guard let report = reports.first else { return }
                 switch format {
@@ -77,10 +85,27 @@ extension Pinwatch {
                     Output.standardOutput(ChainListing.text(report: report))
                 case .json:
                     Output.standardOutput(JSONReport.renderInspectedHost(report) + "\n")
+                case .svg, .html:
+                    printPicture(of: report, config: config, theme: pictureTheme ?? ThemeLoader.mono)
                 }
                 if report.result.failure != nil, format == .text {
                     throw ExitCode(1)
                 }
+            }
+        }
+
+        /// The dashboard's detail view of the host, with its stanza shown
+        /// as after `y`, drawn by the snapshot's picture renderer.
+        private func printPicture(of report: HostReport, config: Config, theme: Theme) {
+            let now = Date()
+            var state = DashboardState.make(config: config, environment: ProcessEnvironment.current, themeName: theme.name)
+            state.record(cycle: [report], at: now)
+            state.stanzaText = PinStanza.document(for: report)
+            let frame = DashboardLayout.detailSnapshotFrame(for: state, hostIndex: 0, width: width, now: now)
+            let title = "pinwatch inspect \(report.config.displayName) \(DateText.iso8601(now))"
+            switch format {
+            case .svg: Output.standardOutput(PictureRenderer.svg(frame, theme: theme, title: title))
+            default: Output.standardOutput(PictureRenderer.html(frame, theme: theme, title: title))
             }
         }
     }

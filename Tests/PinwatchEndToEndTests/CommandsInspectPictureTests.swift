@@ -1,0 +1,71 @@
+import Foundation
+import PinwatchLocalWorld
+import PinwatchProbe
+import XCTest
+
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+/// `inspect --format svg|html` (issue 29): the detail view of a live host
+/// as a picture for a runbook, with the certificate's text escaped.
+final class CommandsInspectPictureTests: LocalFleetTestCase {
+    private static let hostileUnit = "<script>alert(1)</script> ]]> & \"quoted\""
+
+    private func inspect(_ format: String) throws -> (outcome: PinwatchBinary.Outcome, leaf: X509Certificate) {
+        let leaf = try fleet.issuing.issueLeaf(
+            commonName: "evil.test", dnsNames: ["evil.test"], subjectExtras: [("OU", Self.hostileUnit), ("L", "bell\u{07}\u{1b}[2Jhere")])
+        let server = try fleet.keep(LocalTLSServer(identity: Identity(leaf: leaf, intermediates: [fleet.issuing.certificate])))
+        let outcome = try fleet.run([
+            "inspect", "127.0.0.1:\(server.port)", "--sni", "evil.test", "--trust", fleet.trustURL.path, "--format", format,
+            "--width", "200",
+        ])
+        return (outcome, leaf.certificate)
+    }
+
+    /// What every picture of this chain must show: each level's subject and
+    /// SPKI pin, the stanza a runbook pastes, and nothing raw from the certificate.
+    private func assertShowsTheChain(_ text: String, leaf: X509Certificate) {
+        for certificate in [leaf, fleet.issuing.certificate, fleet.root.certificate] {
+            XCTAssertTrue(text.contains(LocalFleet.pin(certificate)), "the pin of \(certificate.facts.subject)")
+        }
+        XCTAssertTrue(text.contains("CN=E2E"), "the CA levels' subjects")
+        XCTAssertTrue(text.contains("detail: 127.0.0.1:"), "the detail view's title")
+        XCTAssertTrue(text.contains("level 2 · root"), "the root from the trust store")
+        XCTAssertTrue(text.contains("pins stanza"), "the stanza is shown, not the key that would show it")
+        // OpenSSL's RFC 2253 form puts a backslash before <, > and "; the renderer escapes each for XML.
+        let escapedUnit = #"OU=\&lt;script\&gt;alert(1)\&lt;/script\&gt; ]]\&gt; &amp; \&quot;quoted\&quot;"#
+        XCTAssertTrue(text.contains(escapedUnit), "hostile subject escaped")
+        XCTAssertFalse(text.contains("<script") || text.contains("]]>"))
+        XCTAssertFalse(text.containsControlBytes, "the bell and the escape sequence are sanitised")
+    }
+
+    func testSVGIsWellFormedAndShowsTheChainItsPinsAndEscapedText() throws {
+        let (outcome, leaf) = try inspect("svg")
+        XCTAssertEqual(outcome.status, 0, outcome.stderr)
+        XCTAssertTrue(outcome.stdout.hasPrefix("<?xml"), String(outcome.stdout.prefix(80)))
+        let parser = XMLParser(data: Data(outcome.stdout.utf8))
+        XCTAssertTrue(parser.parse(), "well-formed XML: \(parser.parserError.map { "\($0)" } ?? "")")
+        assertShowsTheChain(outcome.stdout, leaf: leaf)
+    }
+
+    func testHTMLHoldsOnlyItsOwnMarkupAndShowsTheChain() throws {
+        let (outcome, leaf) = try inspect("html")
+        XCTAssertEqual(outcome.status, 0, outcome.stderr)
+        XCTAssertTrue(outcome.stdout.hasPrefix("<!DOCTYPE html>"), String(outcome.stdout.prefix(80)))
+        assertShowsTheChain(outcome.stdout, leaf: leaf)
+        // Inside <pre> there is nothing but the renderer's spans: with them
+        // removed, no markup is left that a certificate could have brought.
+        let body = try XCTUnwrap(outcome.stdout.components(separatedBy: "<pre>").last?.components(separatedBy: "</pre>").first)
+        let withoutSpans = body.replacingOccurrences(of: #"<span style="[^"<>]*">"#, with: "", options: .regularExpression)
+            .replacingOccurrences(of: "</span>", with: "")
+        XCTAssertFalse(withoutSpans.contains("<") || withoutSpans.contains(">"), withoutSpans)
+        XCTAssertTrue(outcome.stdout.hasSuffix("</pre>\n</body>\n</html>\n"))
+    }
+
+    func testAnUnknownFormatIsRefused() throws {
+        let outcome = try fleet.run(["inspect", "a.test", "--format", "png"])
+        XCTAssertEqual(outcome.status, 2)
+        XCTAssertTrue(outcome.stderr.contains("svg"), outcome.stderr)
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import PinwatchCore
+import PinwatchProbe
+
+/// Prints, for each PEM file named (`catalogue/FAMILY/FILE.pem`), its
+/// certificate's facts as a Swift dictionary entry keyed by its path under
+/// catalogue/: what scripts/catalogue-embed writes into
+/// BuiltinCatalogueData.swift, so a command reads the built-in catalogue's
+/// facts instead of decoding its certificates. Computed by the probe's own
+/// code (`X509Certificate.facts`); BuiltinCatalogueTests recomputes them.
+
+/// A Swift string literal of `text`: printable ASCII as is, the rest escaped.
+func literal(_ text: String) -> String {
+    var out = "\""
+    for scalar in text.unicodeScalars {
+        switch scalar {
+        case "\"": out += "\\\""
+        case "\\": out += "\\\\"
+        case " "..."~": out.unicodeScalars.append(scalar)
+        default: out += "\\u{\(String(scalar.value, radix: 16))}"
+        }
+    }
+    return out + "\""
+}
+
+/// Sixteen bytes a line, indented under the argument they belong to.
+func bytes(_ digest: [UInt8]) -> String {
+    let rows = stride(from: 0, to: digest.count, by: 16).map { start in
+        "                " + digest[start..<min(start + 16, digest.count)].map { String(format: "0x%02x,", $0) }.joined(separator: " ")
+    }
+    return "[\n" + rows.joined(separator: "\n") + "\n            ]"
+}
+
+func seconds(_ date: Date) -> String {
+    let value = date.timeIntervalSince1970
+    return value == value.rounded() ? String(Int64(value)) : "\(value)"
+}
+
+var failed = false
+for path in CommandLine.arguments.dropFirst() {
+    let key = path.hasPrefix("catalogue/") ? String(path.dropFirst("catalogue/".count)) : path
+    let certificates: [X509Certificate]
+    do {
+        certificates = try CertificateReader.certificates(inFile: path)
+    } catch {
+        FileHandle.standardError.write(Data("catalogue-facts: \(path): \(error)\n".utf8))
+        failed = true
+        continue
+    }
+    // A catalogue file holds one certificate; the loader names any other count.
+    guard certificates.count == 1 else { continue }
+    let facts = certificates[0].facts
+    print(
+        """
+                \(literal(key)): CertificateFacts(
+                    subject: \(literal(facts.subject)),
+                    issuer: \(literal(facts.issuer)),
+                    notBefore: Date(timeIntervalSince1970: \(seconds(facts.notBefore))),
+                    notAfter: Date(timeIntervalSince1970: \(seconds(facts.notAfter))),
+                    keyDescription: \(literal(facts.keyDescription)),
+                    spkiSHA256: \(bytes(facts.spkiSHA256)),
+                    keySHA256: \(bytes(facts.keySHA256)),
+                    certSHA256: \(bytes(facts.certSHA256)),
+                    subjectAltNames: [\(facts.subjectAltNames.map(literal).joined(separator: ", "))],
+                    isCA: \(facts.isCA), isSelfSigned: \(facts.isSelfSigned),
+                    spkiSHA1: \(bytes(facts.spkiSHA1))),
+        """)
+}
+exit(failed ? 1 : 0)
