@@ -83,3 +83,25 @@ extension RegularFile {
         bytes >= 1024 * 1024 ? "\(bytes / (1024 * 1024)) MiB" : "\(bytes / 1024) KiB"
     }
 }
+
+extension RegularFile {
+    /// The names in the directory `path` (hidden ones included, `.` and
+    /// `..` not), refusing one with more than `limit` entries.
+    public static func listDirectory(_ path: String, limit: Int) throws(ReadError) -> [String] {
+        guard let directory = opendir(path) else {
+            let reason = errno == ENOTDIR ? "not a directory" : errno == ENOENT ? "no such directory" : String(cString: strerror(errno))
+            throw ReadError(path: path, reason: reason)
+        }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
+            if name == "." || name == ".." { continue }
+            guard names.count < limit else {
+                throw ReadError(path: path, reason: "more than \(limit) entries")
+            }
+            names.append(name)
+        }
+        return names
+    }
+}

@@ -8,7 +8,10 @@ struct ConfigDocumentParser: NodeReading {
     let clientReader: ClientSourceReader?
     /// Relative paths in the file (trust, file: pins, theme) start here.
     let baseDirectory: String
-    private(set) var problems: [ConfigProblem] = []
+    var problems: [ConfigProblem] = []
+    /// The files the main file's `include:` and `file_sd:` brought in, read
+    /// by the loader; their pin sets and hosts join this file's.
+    var included: [IncludedDocument] = []
     /// Trust bundles already read, with the problem found in each (nil: fine).
     private var checkedTrustFiles: [String: String?] = [:]
 
@@ -31,8 +34,12 @@ struct ConfigDocumentParser: NodeReading {
     /// Problems are found setting by setting (pinsets before hosts); users
     /// read them top to bottom.
     var problemsInFileOrder: [ConfigProblem] {
+        // The main file's first, then each included file's.
         problems.enumerated()
-            .sorted { ($0.element.line, $0.offset) < ($1.element.line, $1.offset) }
+            .sorted {
+                ($0.element.file == file ? "" : $0.element.file, $0.element.line, $0.offset)
+                    < ($1.element.file == file ? "" : $1.element.file, $1.element.line, $1.offset)
+            }
             .map(\.element)
     }
 
@@ -40,6 +47,7 @@ struct ConfigDocumentParser: NodeReading {
         "interval", "timeout", "concurrency", "warn_days", "critical_days", "theme", "trust", "proxy",
         "pinsets", "hosts", "listen", "shard", "hooks", "state", "history_days", "clients",
         "probe_targets", "catalogue", "vantage", "prometheus",
+        "include", "file_sd",
     ]
 
     mutating func parse(_ root: Node?) -> Config {
@@ -89,7 +97,9 @@ struct ConfigDocumentParser: NodeReading {
         if let node = values["trust"], let value = trust(node, key: "trust") { config.trust = value }
         if let node = values["proxy"], let value = proxy(node) { config.proxy = value }
         if let node = values["pinsets"] { pinsets(node, into: &config) }
+        let includedHostLists = includedPinsets(into: &config)
         if let node = values["hosts"] { config.hosts = hosts(node, defaults: &config) }
+        includedHosts(includedHostLists, into: &config)
         if let node = values["clients"] {
             config.clientSources = clientSources(node)
             // Only a configuration valid so far is worth reading sources for.

@@ -26,12 +26,16 @@ public struct ConfigLoader: Sendable {
     private let currentDirectory: String
     /// Fills `Config.catalogue`; nil leaves it empty (tests of other keys).
     private let catalogueBuilder: CatalogueBuilder?
+    /// Lists a folder for `include:` and `file_sd:` patterns with a
+    /// wildcard; nil leaves only patterns without one usable.
+    private let listDirectory: RegularFile.DirectoryLister?
 
     public init(
         certificateDigests: @escaping CertificateDigests, clientReader: ClientSourceReader? = nil,
         readText: RegularFile.TextReader? = nil, currentDirectory: String = ".",
-        catalogueBuilder: CatalogueBuilder? = nil
+        catalogueBuilder: CatalogueBuilder? = nil, listDirectory: RegularFile.DirectoryLister? = nil
     ) {
+        self.listDirectory = listDirectory
         self.certificateDigests = certificateDigests
         self.clientReader = clientReader
         self.readText = readText
@@ -73,6 +77,10 @@ public struct ConfigLoader: Sendable {
         } catch {
             throw ConfigError(problems: [YAMLSyntaxProblem.problem(for: error, file: path, text: yaml)])
         }
+        var includes = ConfigIncludes(file: path, baseDirectory: parser.baseDirectory, readText: readText, listDirectory: listDirectory)
+        parser.included = includes.documents(of: root)
+        // A broken included file is reported alone: its hosts' problems would follow from it.
+        if !includes.problems.isEmpty { throw ConfigError(problems: includes.problems) }
         var config = parser.parse(root)
         if !parser.problems.isEmpty {
             throw ConfigError(problems: parser.problemsInFileOrder)

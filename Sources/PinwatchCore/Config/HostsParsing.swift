@@ -44,7 +44,10 @@ extension ConfigDocumentParser {
         return name
     }
 
-    static let hostKeys = ["host", "port", "sni", "connect", "pinset", "pins", "trust", "provider"]
+    static let hostKeys = [
+        "host", "port", "sni", "connect", "pinset", "pins", "trust", "provider",
+        "labels", "runbook",
+    ]
 
     private mutating func host(_ node: Node, key: @autoclosure () -> String, defaults: inout Config) -> HostConfig? {
         guard let pairs = mapping(node, key: key()) else { return nil }
@@ -56,6 +59,8 @@ extension ConfigDocumentParser {
         var pinsNode: Node?
         var trustNode: Node?
         var providerNode: Node?
+        var labelsNode: Node?
+        var runbookNode: Node?
         for pair in pairs {
             switch pair.key {
             case "host": hostNode = pair.value
@@ -66,6 +71,8 @@ extension ConfigDocumentParser {
             case "pins": pinsNode = pair.value
             case "trust": trustNode = pair.value
             case "provider": providerNode = pair.value
+            case "labels": labelsNode = pair.value
+            case "runbook": runbookNode = pair.value
             default: report(pair.keyNode, key: "\(key()).\(pair.key)", "unknown key" + DidYouMean.hint(pair.key, among: Self.hostKeys))
             }
         }
@@ -116,6 +123,8 @@ extension ConfigDocumentParser {
                 entry.pinsetName = setName
                 entry.pins = entry.pins.merged(with: set)
                 entry.provider = defaults.pinsetProviders[setName]
+                entry.labels = defaults.pinsetLabels[setName] ?? [:]
+                entry.runbook = defaults.pinsetRunbooks[setName]
             } else {
                 report(
                     node, key: "\(key()).pinset",
@@ -125,6 +134,17 @@ extension ConfigDocumentParser {
         // The host's own provider wins over its pin set's.
         if let node = providerNode, let name = provider(node, key: "\(key()).provider", into: &defaults) {
             entry.provider = name
+        }
+        // The host's own labels win key by key over its pin set's.
+        if let node = labelsNode {
+            if let own = ownerLabels(node, key: "\(key()).labels") {
+                entry.labels.merge(own) { _, own in own }
+            } else {
+                valid = false
+            }
+        }
+        if let node = runbookNode {
+            if let link = runbook(node, key: "\(key()).runbook") { entry.runbook = link } else { valid = false }
         }
         // A host whose own values are broken is left out of duplicate
         // detection: its identity is not known.

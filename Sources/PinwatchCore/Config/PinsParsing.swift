@@ -8,8 +8,9 @@ extension ConfigDocumentParser {
             // Kept even when some pins are bad, so hosts using it do not
             // also report an unknown pinset.
             var providerNode: Node?
+            let pinsNode = takingOwnership(of: pair.value, pinset: pair.key, into: &config)
             config.pinsets[pair.key] = pinSet(
-                pair.value, key: "pinsets.\(pair.key)", owner: "pinset \(pair.key)", provider: &providerNode)
+                pinsNode, key: "pinsets.\(pair.key)", owner: "pinset \(pair.key)", provider: &providerNode)
             if let providerNode, let name = provider(providerNode, key: "pinsets.\(pair.key).provider", into: &config) {
                 config.pinsetProviders[pair.key] = name
             }
@@ -54,8 +55,11 @@ extension ConfigDocumentParser {
             guard let tier = PinTier(rawValue: pair.key) else {
                 report(
                     pair.keyNode, key: "\(key).\(pair.key)",
-                    (acceptsProvider ? "unknown key (expected ca, leaf, auto or provider)" : "unknown key (expected ca, leaf or auto)")
-                        + DidYouMean.hint(pair.key, among: acceptsProvider ? ["ca", "leaf", "auto", "provider"] : ["ca", "leaf", "auto"]))
+                    (acceptsProvider
+                        ? "unknown key (expected ca, leaf, auto, provider, labels or runbook)" : "unknown key (expected ca, leaf or auto)")
+                        + DidYouMean.hint(
+                            pair.key,
+                            among: acceptsProvider ? ["ca", "leaf", "auto", "provider", "labels", "runbook"] : ["ca", "leaf", "auto"]))
                 continue
             }
             let pins = pinList(pair.value, key: "\(key).\(tier.rawValue)", owner: owner)

@@ -68,6 +68,7 @@ public final class PrometheusRenderer {
     private var nextChains = ExpositionBuffer(capacity: 0)
     private var duration = ExpositionBuffer(capacity: 0)
     private var errors = ExpositionBuffer(capacity: 0)
+    private var ownerLabels = ExpositionBuffer(capacity: 0)
 
     public init() {}
 
@@ -81,6 +82,7 @@ public final class PrometheusRenderer {
         let buffers = [
             \PrometheusRenderer.status, \.severity, \.reason, \.alerts, \.notAfter, \.deprecatedNotAfter, \.levelNotAfter, \.levelInfo,
             \.pinMatch, \.nextChains, \.duration, \.errors,
+            \.ownerLabels,
         ]
         for buffer in buffers {
             self[keyPath: buffer].bytes.removeAll(keepingCapacity: true)
@@ -92,6 +94,7 @@ public final class PrometheusRenderer {
         let statusTails = statuses.map { Array(",status=\"\($0.rawValue)\"} ".utf8) }
         let severities = HostSeverity.worstFirst
         let severityTails = severities.map { Array(",severity=\"\($0.rawValue)\"} ".utf8) }
+        let ownerLabelNames = Exposition.ownerLabelNames(reports)
 
         for report in reports {
             let labels = Array(Exposition.hostLabels(report, vantage: vantage).utf8)
@@ -122,6 +125,10 @@ public final class PrometheusRenderer {
             reason.append("\",reason=\"")
             reason.append(string: Exposition.escape(report.reason))
             reason.append("\"} 1\n")
+            ownerLabels.append("pinwatch_host_labels{")
+            ownerLabels.append(labels)
+            ownerLabels.append(string: Exposition.ownerLabels(report.config, names: ownerLabelNames))
+            ownerLabels.append("} 1\n")
             for alert in report.alerts {
                 alerts.sample("pinwatch_host_alert", labels, "alert", alert.rawValue, 1)
             }
@@ -186,7 +193,7 @@ public final class PrometheusRenderer {
         var out = ExpositionBuffer(
             capacity: 4_096 + status.bytes.count + severity.bytes.count + reason.bytes.count + alerts.bytes.count + notAfter.bytes.count
                 + deprecatedNotAfter.bytes.count + levelNotAfter.bytes.count + levelInfo.bytes.count + pinMatch.bytes.count
-                + nextChains.bytes.count + duration.bytes.count + errors.bytes.count)
+                + nextChains.bytes.count + duration.bytes.count + errors.bytes.count + ownerLabels.bytes.count)
         out.family("pinwatch_host_status", "gauge", "Status of each host: 1 for the status it has now, 0 for the others.")
         out.append(status.bytes)
         out.family(
@@ -196,6 +203,11 @@ public final class PrometheusRenderer {
             "pinwatch_host_reason_info", "gauge",
             "Each host's verdict as labels: status, severity, headline, matched pin tiers and the sentence alert annotations quote.")
         out.append(reason.bytes)
+        out.family(
+            "pinwatch_host_labels", "gauge",
+            "Each host's labels: and runbook: as labels, for joins (group_left); every series has every label name, empty where a host has none."
+        )
+        out.append(ownerLabels.bytes)
         out.family("pinwatch_host_alert", "gauge", "Alerts a host has now (only present alerts are exported).")
         out.append(alerts.bytes)
         out.family(
@@ -292,6 +304,25 @@ extension PrometheusExposition {
         if let address = config.connectAddress { labels += ",address=\"\(escape(address))\"" }
         if let vantage { labels += ",vantage=\"\(escape(vantage))\"" }
         return labels
+    }
+
+    /// Every `labels:` name of any host, sorted: each `pinwatch_host_labels`
+    /// series carries them all (empty where its host has none, which
+    /// PromQL reads as absent) and `runbook`, so the family has one label
+    /// set and a join may name any of them.
+    static func ownerLabelNames(_ reports: [HostReport]) -> [String] {
+        var names: Set<String> = []
+        for report in reports { names.formUnion(report.config.labels.keys) }
+        return names.sorted()
+    }
+
+    /// `,team="…",env="…",runbook="…"` for one host, in `names` order.
+    static func ownerLabels(_ config: HostConfig, names: [String]) -> String {
+        var text = ""
+        for name in names {
+            text += ",\(name)=\"\(escape(config.labels[name] ?? ""))\""
+        }
+        return text + ",runbook=\"\(escape(config.runbook ?? ""))\""
     }
 
     /// Label values: backslash, double quote and newline escaped, as the

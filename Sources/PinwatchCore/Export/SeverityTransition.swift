@@ -75,6 +75,8 @@ public struct SeverityTransition: Sendable {
             ("alerts", .array(report.alerts.map { .string($0.rawValue) })),
             ("leaf_days_left", .optional(report.leafDaysLeft)),
             ("days_left", .optional(report.daysLeft)),
+            ("labels", JSONReport.ownerLabels(config)),
+            ("runbook", .optional(config.runbook)),
             ("pins", .array(report.levels.map { .string(PinText.sha256($0.certificate.facts.spkiSHA256)) })),
         ])
         return value.renderCompact() + "\n"

@@ -28,6 +28,11 @@ public struct HostConfig: Hashable, Sendable {
     /// The `vantage:` of the instance that watched this host, for a host
     /// read back from Prometheus (`watch --prometheus`); nil for a local one.
     public var vantage: String? = nil
+    /// `labels:` of its pin set, overridden key by key by its own: who owns
+    /// it (`team`, `env`), for routing alerts.
+    public var labels: [String: String] = [:]
+    /// `runbook:` (its own, else its pin set's): an http(s) URL.
+    public var runbook: String? = nil
 
     public init(
         host: String, port: Int = 443, serverName: String? = nil, connectAddress: String? = nil,
@@ -111,6 +116,10 @@ public struct Config: Hashable, Sendable {
     public var catalogue: Catalogue = .empty
     /// `provider:` of each pin set that declares one (its hosts inherit it).
     public var pinsetProviders: [String: String] = [:]
+    /// `labels:` of each pin set that declares them (its hosts inherit them).
+    public var pinsetLabels: [String: [String: String]] = [:]
+    /// `runbook:` of each pin set that declares one (its hosts inherit it).
+    public var pinsetRunbooks: [String: String] = [:]
     /// Every `provider:` written, where it was written: checked against
     /// the catalogue once it is known (`providerProblems`).
     public var providerReferences: [ProviderReference] = []

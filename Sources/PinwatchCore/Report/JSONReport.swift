@@ -125,6 +125,8 @@ public enum JSONReport {
         fields.field("next_chains", NextChainsJSON.chains(report.nextChains))
         fields.field("survives", NextChainsJSON.summary(report.nextChains))
         fields.field("recommended_pins", NextChainsJSON.recommended(report.nextChains))
+        fields.field("labels", ownerLabels(report.config))
+        fields.field("runbook", report.config.runbook)
         fields.objects("chain", report.levels, writeLevel)
     }
 
@@ -153,6 +155,11 @@ public enum JSONReport {
             ),
             ("survives", NextChainsJSON.summary(verdict.report.nextChains)),
         ])
+    }
+
+    /// `labels:` as an object, keys sorted so that output is stable.
+    static func ownerLabels(_ config: HostConfig) -> JSONValue {
+        .object(config.labels.sorted { $0.key < $1.key }.map { ($0.key, JSONValue.string($0.value)) })
     }
 
     static func renewal(_ estimate: RenewalEstimate) -> JSONValue {

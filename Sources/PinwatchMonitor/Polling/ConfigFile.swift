@@ -51,7 +51,8 @@ package enum ConfigFile {
                 try (offline ? offlineClientSources : clientSources).read(source)
             },
             readText: { path, limit throws(RegularFile.ReadError) in try RegularFile.readText(path, limit: limit) },
-            currentDirectory: cwd, catalogueBuilder: catalogue)
+            currentDirectory: cwd, catalogueBuilder: catalogue,
+            listDirectory: { path, limit throws(RegularFile.ReadError) in try RegularFile.listDirectory(path, limit: limit) })
         do {
             return try loader.load(path: path).keepingShard(shard)
         } catch {

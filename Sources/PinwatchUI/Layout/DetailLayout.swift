@@ -12,6 +12,13 @@ enum DetailLayout {
             lines.append([Span(" " + label.padding(toLength: 10, withPad: " ", startingAt: 0), Style(.dim))] + spans)
         }
         field("host", Span(host.displayName, Style(.normal, bold: true)), Span("  SNI \(host.serverName)", Style(.dim)))
+        if !host.labels.isEmpty {
+            let pairs = host.labels.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+            field("labels", Span(TerminalText.sanitize(pairs.joined(separator: "  "))))
+        }
+        if let runbook = host.runbook {
+            field("runbook", Span(TerminalText.sanitize(runbook), Style(.dim)))
+        }
         guard let report = state.reports[hostIndex] else {
             field("status", Formatting.status(nil), Span("  no result yet", Style(.dim)))
             appendConfiguredPins(host.pins, to: &lines)

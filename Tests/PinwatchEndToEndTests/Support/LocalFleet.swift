@@ -22,6 +22,9 @@ final class LocalFleet {
         var pinset: String? = nil
         /// The certificate the server presents first, when there is one.
         var leafCertificate: X509Certificate? = nil
+        /// Further keys of the entry (`labels: {team: x}`), written as given
+        /// under its other keys.
+        var entryLines: [String] = []
     }
 
     let directory: URL
@@ -178,6 +181,7 @@ final class LocalFleet {
             lines += ["  - host: \(host.name)", "    port: \(host.port)", "    connect: 127.0.0.1"]
             if let sni = host.sni { lines.append("    sni: \(sni)") }
             if let pinset = host.pinset { lines.append("    pinset: \(pinset)") }
+            lines += host.entryLines.map { "    " + $0 }
             if !host.ca.isEmpty || !host.leaf.isEmpty {
                 lines.append("    pins:")
                 if !host.ca.isEmpty { lines += ["      ca:"] + host.ca.map { "        - \($0)" } }

@@ -14,7 +14,8 @@ final class LocalPrometheus {
 
     /// Skips (with the reason) where Prometheus is not installed; CI
     /// installs Debian's prometheus package (.ci/run).
-    init(scraping targets: [Int], directory: URL) throws {
+    /// `ruleFiles`: alerting rules it evaluates every second.
+    init(scraping targets: [Int], directory: URL, ruleFiles: [String] = []) throws {
         guard FileManager.default.isExecutableFile(atPath: Self.path) else {
             throw XCTSkip("prometheus is not installed: apt-get install prometheus")
         }
@@ -22,10 +23,12 @@ final class LocalPrometheus {
         self.directory = directory
         configURL = directory.appendingPathComponent("prometheus-\(port).yml")
         let list = targets.map { "\"127.0.0.1:\($0)\"" }.joined(separator: ", ")
+        let rules = ruleFiles.map { "\"\($0)\"" }.joined(separator: ", ")
         try """
         global:
           scrape_interval: 1s
           evaluation_interval: 1s
+        rule_files: [\(rules)]
         scrape_configs:
           - job_name: pinwatch
             static_configs:
