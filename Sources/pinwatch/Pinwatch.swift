@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PinwatchCore
 import PinwatchService
+import PinwatchSystem
 
 /// The root command: with no subcommand it opens the dashboard.
 struct Pinwatch: ParsableCommand {
@@ -98,12 +99,38 @@ enum Entry {
         }
     }
 
+    /// `--generate-manual`: the manual page, as `--generate-completion-script`
+    /// prints a completion script, so the package writes it from the binary
+    /// it ships. `--generate-manual NAME` writes a companion executable's
+    /// page from its `--experimental-dump-help` on stdin (pinwatch-serve).
+    /// `SOURCE_DATE_EPOCH` dates the page (reproducible builds); without
+    /// it, today.
+    private static func printManual(companion: String?) -> Never {
+        let epoch = ProcessEnvironment.current["SOURCE_DATE_EPOCH"].flatMap(TimeInterval.init)
+        let date = epoch.map(Date.init(timeIntervalSince1970:)) ?? Date()
+        do {
+            if let companion {
+                let dump = String(decoding: try FileHandle.standardInput.read(upToCount: 4 << 20) ?? Data(), as: UTF8.self)
+                Output.standardOutput(ManualPage.renderCompanion(try CommandHelp.decode(dump: dump), name: companion, date: date))
+            } else {
+                Output.standardOutput(ManualPage.render(try CommandHelp.decode(dump: Pinwatch._dumpHelp()), date: date))
+            }
+            exit(0)
+        } catch {
+            Output.standardError("pinwatch: --generate-manual: cannot read the command line's description: \(error)")
+            exit(1)
+        }
+    }
+
     static func main() {
         let arguments = Array(CommandLine.arguments.dropFirst())
         if let first = arguments.first {
             if first == "-V" || first == "version" {
                 Output.standardOutput("pinwatch \(PinwatchVersion.withCommit)\n")
                 exit(0)
+            }
+            if first == "--generate-manual" {
+                printManual(companion: arguments.dropFirst().first)
             }
             // The dashboard takes no words, so a word that is no command is a
             // typo: say so, instead of showing watch's usage.

@@ -120,7 +120,7 @@ final class ManualPageTests: XCTestCase {
             } ?? []
         XCTAssertGreaterThanOrEqual(commands.count, 9, help.stdout)
         for command in commands where command != "help" {
-            XCTAssertTrue(page.contains(".It Em \(command)\n"), "docs/man/pinwatch.1 lacks \(command): run scripts/man")
+            XCTAssertTrue(page.contains(".It Cm \(command)\n"), "docs/man/pinwatch.1 lacks \(command): run scripts/man")
         }
     }
 }

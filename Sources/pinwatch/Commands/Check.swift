@@ -21,7 +21,7 @@ extension Pinwatch {
 
         // Not ConfigOptions: its `-c` is the configuration, here `-c` is the
         // critical threshold monitoring plugins all take (a path still works).
-        @Option(name: .customLong("config"), help: ArgumentHelp("Configuration file.", valueName: "path"))
+        @Option(name: .customLong("config"), help: ArgumentHelp("Configuration file.", valueName: "path"), completion: .file())
         var config: String?
 
         @Option(

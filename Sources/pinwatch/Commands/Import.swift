@@ -21,7 +21,7 @@ extension Pinwatch {
                 """
         )
 
-        @Argument(help: ArgumentHelp("Client pin files.", valueName: "file"))
+        @Argument(help: ArgumentHelp("Client pin files.", valueName: "file"), completion: .file())
         var files: [String]
 
         @Option(help: "Output format: yaml or json.")

@@ -31,7 +31,7 @@ extension Pinwatch {
         @Option(help: "Address to dial instead of resolving the host.")
         var connect: String?
 
-        @Option(help: ArgumentHelp("Trust store: `system` or a PEM bundle.", valueName: "system|path"))
+        @Option(help: ArgumentHelp("Trust store: `system` or a PEM bundle.", valueName: "system|path"), completion: .file())
         var trust: String = "system"
 
         @Option(help: ArgumentHelp("Deadline for DNS, connect, proxy and handshake (e.g. 10s, 500ms, 1m).", valueName: "duration"))

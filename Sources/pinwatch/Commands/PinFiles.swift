@@ -17,7 +17,9 @@ extension Pinwatch {
                 """
         )
 
-        @Argument(help: ArgumentHelp("Certificates, certificate requests or public keys (PEM or DER), or - for stdin.", valueName: "file"))
+        @Argument(
+            help: ArgumentHelp("Certificates, certificate requests or public keys (PEM or DER), or - for stdin.", valueName: "file"),
+            completion: .file())
         var files: [String]
 
         @Option(help: "Output format: text or json.")

@@ -24,13 +24,15 @@ extension Pinwatch {
         @Argument(help: ArgumentHelp("The host, as configured, with an optional port (default 443).", valueName: "host[:port]"))
         var target: String
 
-        @Option(help: ArgumentHelp("The candidate chain: a PEM bundle, leaf first; `-` reads standard input.", valueName: "file"))
+        @Option(
+            help: ArgumentHelp("The candidate chain: a PEM bundle, leaf first; `-` reads standard input.", valueName: "file"),
+            completion: .file())
         var chain: String
 
         @Option(help: "Output format: text, json or stanza.")
         var format: PreflightFormat = .text
 
-        @Option(name: .shortAndLong, help: ArgumentHelp("Configuration file.", valueName: "path"))
+        @Option(name: .shortAndLong, help: ArgumentHelp("Configuration file.", valueName: "path"), completion: .file())
         var config: String?
 
         func validate() throws {

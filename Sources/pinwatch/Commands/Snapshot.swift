@@ -26,7 +26,9 @@ extension Pinwatch {
 
         @OptionGroup var history: StateOptions
 
-        @Option(help: ArgumentHelp("Theme for ansi: a name or a path to a YAML file.", valueName: "name|path"))
+        @Option(
+            help: ArgumentHelp("Theme for ansi: a name or a path to a YAML file.", valueName: "name|path"),
+            completion: CompletionChoices.themes)
         var theme: String?
 
         @Option(

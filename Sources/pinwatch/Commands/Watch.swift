@@ -21,7 +21,9 @@ extension Pinwatch {
 
         @OptionGroup var options: ConfigOptions
 
-        @Option(help: ArgumentHelp("Theme: a name (default, mono, high-contrast, colorblind) or a YAML file.", valueName: "name|path"))
+        @Option(
+            help: ArgumentHelp("Theme: a name (default, mono, high-contrast, colorblind) or a YAML file.", valueName: "name|path"),
+            completion: CompletionChoices.themes)
         var theme: String?
 
         @Option(help: ArgumentHelp("Poll period, overriding the config (e.g. 30s, 5m).", valueName: "duration"))

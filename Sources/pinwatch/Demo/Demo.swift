@@ -25,7 +25,7 @@ extension Pinwatch {
 
         @OptionGroup(title: "With --snapshot") var output: SnapshotOutput
 
-        @Option(help: ArgumentHelp("Theme: a name or a path to a YAML file.", valueName: "name|path"))
+        @Option(help: ArgumentHelp("Theme: a name or a path to a YAML file.", valueName: "name|path"), completion: CompletionChoices.themes)
         var theme: String?
 
         @Option(help: ArgumentHelp("Poll period of the demo dashboard.", valueName: "duration"))

@@ -7,7 +7,7 @@ import PinwatchProbe
 
 /// The options every configuration-driven command shares.
 struct ConfigOptions: ParsableArguments {
-    @Option(name: .shortAndLong, help: ArgumentHelp("Configuration file.", valueName: "path"))
+    @Option(name: .shortAndLong, help: ArgumentHelp("Configuration file.", valueName: "path"), completion: .file())
     var config: String?
 
     @Option(

@@ -8,7 +8,8 @@ struct StateOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
             "History store file, or off (default: state: in the config, else $XDG_STATE_HOME/pinwatch/state.sqlite).",
-            valueName: "path|off"))
+            valueName: "path|off"),
+        completion: .file())
     var state: String?
 
     /// The store for a long-running command: any problem ends the command.
