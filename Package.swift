@@ -185,12 +185,12 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         // Peers and helpers only the tests need (a plaintext server, a
-        // flooding server, closed ports, key files, process-wide server
-        // totals), built on PinwatchProbe's and PinwatchLocalWorld's `package`
-        // internals.
+        // flooding server, nginx with two certificates, closed ports, key
+        // files, process-wide server totals), built on PinwatchProbe's and
+        // PinwatchLocalWorld's `package` internals.
         .target(
             name: "PinwatchTestSupport",
-            dependencies: ["PinwatchProbe", "PinwatchLocalWorld", "PinwatchCore", "COpenSSL"],
+            dependencies: ["PinwatchProbe", "PinwatchLocalWorld", "PinwatchCore", "COpenSSL", "CLinux"],
             path: "Tests/PinwatchTestSupport",
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),

@@ -98,6 +98,11 @@ static inline unsigned long pinwatch_XN_FLAG_RFC2253_UTF8(void) {
     return XN_FLAG_RFC2253 & ~((unsigned long)ASN1_STRFLGS_ESC_MSB);
 }
 
+/// SSL_CTX_set1_sigalgs_list is a macro over SSL_CTX_ctrl.
+static inline long pinwatch_SSL_CTX_set1_sigalgs_list(SSL_CTX *ctx, const char *list) {
+    return SSL_CTX_set1_sigalgs_list(ctx, list);
+}
+
 /// SSL_CTX_set_max_cert_list is a macro over SSL_CTX_ctrl.
 static inline long pinwatch_SSL_CTX_set_max_cert_list(SSL_CTX *ctx, long bytes) {
     return SSL_CTX_set_max_cert_list(ctx, bytes);

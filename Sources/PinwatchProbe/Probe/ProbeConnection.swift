@@ -227,7 +227,7 @@ final class ProbeConnection {
         phase = .handshaking
         let context: TLSContext
         do {
-            context = try loop.context(for: target.trust)
+            context = try loop.context(for: target.trust, offering: target.keyTypeOffer)
         } catch let failure as ProbeFailure {
             return finish(failure: failure)
         } catch {
@@ -271,7 +271,9 @@ final class ProbeConnection {
             guard sendPendingOutput() else { return }
             loop.watch(self, for: .readable)
         case .failed(let error):
-            finish(failure: ProbeFailure(kind: .tls, message: TLSFailureText.handshakeFailure(sslError: error)))
+            finish(
+                failure: ProbeFailure(
+                    kind: .tls, message: TLSFailureText.handshakeFailure(sslError: error, offer: target.keyTypeOffer)))
         }
     }
 

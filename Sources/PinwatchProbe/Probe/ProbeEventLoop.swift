@@ -112,8 +112,8 @@ final class ProbeEventLoop: @unchecked Sendable {
         }
     }
 
-    func context(for trust: TrustSource) throws -> TLSContext {
-        try contexts.context(for: trust)
+    func context(for trust: TrustSource, offering offer: KeyTypeOffer?) throws -> TLSContext {
+        try contexts.context(for: trust, offering: offer)
     }
 
     func finished(_ connection: ProbeConnection, result: ProbeResult) {

@@ -21,28 +21,8 @@ final class TLSContext: @unchecked Sendable {
 
     init(trust: TrustSource, now: @escaping @Sendable () -> Date = { Date() }) throws {
         verifiedChains = VerifiedChainCache(now: now)
-        guard let method = TLS_client_method(), let context = SSL_CTX_new(method) else {
-            throw ProbeFailure(kind: .tls, message: "cannot create a TLS context: \(OpenSSLErrorQueue.drain())")
-        }
+        let context = try Self.makeClientContext(verifiedChains: verifiedChains)
         pointer = context
-        _ = pinwatch_SSL_CTX_set_session_cache_mode(context, Int(SSL_SESS_CACHE_OFF))
-        _ = pinwatch_SSL_CTX_set_max_cert_list(context, Int(Self.maximumCertificateListBytes))
-        // A probe spends most of its life waiting for the next flight; its
-        // 16 KB+ record buffers are given back meanwhile, which is what keeps
-        // a thousand probes in flight within the memory budget.
-        _ = pinwatch_SSL_CTX_set_mode(context, Int(SSL_MODE_RELEASE_BUFFERS))
-        // Returning 1 keeps the handshake going on any verification error,
-        // so an untrusted or mismatching chain is still collected; the
-        // verdict is read afterwards from SSL_get_verify_result.
-        SSL_CTX_set_verify(context, SSL_VERIFY_PEER, { _, _ in 1 })
-        SSL_CTX_set_verify_depth(context, Self.maximumVerifyDepth)
-        // The cache outlives the context: both are this object's, freed together.
-        SSL_CTX_set_cert_verify_callback(
-            context,
-            { storeContext, cache in
-                guard let storeContext, let cache else { return 0 }
-                return Unmanaged<VerifiedChainCache>.fromOpaque(cache).takeUnretainedValue().verify(storeContext)
-            }, Unmanaged.passUnretained(verifiedChains).toOpaque())
         switch trust {
         case .system:
             guard SSL_CTX_set_default_verify_paths(context) == 1 else {
@@ -70,6 +50,51 @@ final class TLSContext: @unchecked Sendable {
         _ = OpenSSLErrorQueue.drainCodes()
     }
 
+    /// A context offering only `offer`'s signature family, verifying against
+    /// `base`'s trust store with `base`'s verified chains: the store is
+    /// shared, not loaded again, and a chain verified by one offer's probe
+    /// is a hit for the other's.
+    init(offering offer: KeyTypeOffer, sharingTrustOf base: TLSContext) throws {
+        verifiedChains = base.verifiedChains
+        let context = try Self.makeClientContext(verifiedChains: verifiedChains)
+        pointer = context
+        // Up-references the store, so it lives as long as either context.
+        SSL_CTX_set1_cert_store(context, SSL_CTX_get_cert_store(base.pointer))
+        guard pinwatch_SSL_CTX_set1_sigalgs_list(context, offer.signatureAlgorithms) == 1,
+            SSL_CTX_set_cipher_list(context, offer.tls12CipherList) == 1
+        else {
+            throw ProbeFailure(
+                kind: .tls, message: "cannot limit a TLS context to \(offer.displayName) keys: \(OpenSSLErrorQueue.drain())")
+        }
+        _ = OpenSSLErrorQueue.drainCodes()
+    }
+
+    /// The client settings every context shares; the caller adds the trust.
+    private static func makeClientContext(verifiedChains: VerifiedChainCache) throws -> OpaquePointer {
+        guard let method = TLS_client_method(), let context = SSL_CTX_new(method) else {
+            throw ProbeFailure(kind: .tls, message: "cannot create a TLS context: \(OpenSSLErrorQueue.drain())")
+        }
+        _ = pinwatch_SSL_CTX_set_session_cache_mode(context, Int(SSL_SESS_CACHE_OFF))
+        _ = pinwatch_SSL_CTX_set_max_cert_list(context, Int(Self.maximumCertificateListBytes))
+        // A probe spends most of its life waiting for the next flight; its
+        // 16 KB+ record buffers are given back meanwhile, which is what keeps
+        // a thousand probes in flight within the memory budget.
+        _ = pinwatch_SSL_CTX_set_mode(context, Int(SSL_MODE_RELEASE_BUFFERS))
+        // Returning 1 keeps the handshake going on any verification error,
+        // so an untrusted or mismatching chain is still collected; the
+        // verdict is read afterwards from SSL_get_verify_result.
+        SSL_CTX_set_verify(context, SSL_VERIFY_PEER, { _, _ in 1 })
+        SSL_CTX_set_verify_depth(context, Self.maximumVerifyDepth)
+        // The cache outlives the context: both are this object's, freed together.
+        SSL_CTX_set_cert_verify_callback(
+            context,
+            { storeContext, cache in
+                guard let storeContext, let cache else { return 0 }
+                return Unmanaged<VerifiedChainCache>.fromOpaque(cache).takeUnretainedValue().verify(storeContext)
+            }, Unmanaged.passUnretained(verifiedChains).toOpaque())
+        return context
+    }
+
     private static func add(_ roots: [X509Certificate], to context: OpaquePointer) throws {
         guard let store = SSL_CTX_get_cert_store(context) else {
             throw ProbeFailure(kind: .tls, message: "TLS context has no certificate store")
@@ -87,11 +112,16 @@ final class TLSContext: @unchecked Sendable {
     }
 }
 
-/// The engine's contexts by trust source. Failures are not cached, so a
-/// trust bundle fixed on disk is picked up by the next cycle.
+/// The engine's contexts by trust source and key type offer. Failures are
+/// not cached, so a trust bundle fixed on disk is picked up by the next cycle.
 final class TLSContextCache: @unchecked Sendable {
+    private struct Key: Hashable {
+        var trust: TrustSource
+        var offer: KeyTypeOffer?
+    }
+
     private let lock = NSLock()
-    private var contexts: [TrustSource: TLSContext] = [:]
+    private var contexts: [Key: TLSContext] = [:]
     private let now: @Sendable () -> Date
 
     init(now: @escaping @Sendable () -> Date) {
@@ -104,7 +134,8 @@ final class TLSContextCache: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         var total = (hits: 0, anchored: 0, misses: 0)
-        for context in contexts.values {
+        // An offer's context shares its trust source's cache: counted once.
+        for (key, context) in contexts where key.offer == nil {
             let counts = context.verifiedChains.counts
             total.hits += counts.hits
             total.anchored += counts.anchored
@@ -113,12 +144,20 @@ final class TLSContextCache: @unchecked Sendable {
         return total
     }
 
-    func context(for trust: TrustSource) throws -> TLSContext {
+    func context(for trust: TrustSource, offering offer: KeyTypeOffer? = nil) throws -> TLSContext {
         lock.lock()
         defer { lock.unlock() }
-        if let cached = contexts[trust] { return cached }
-        let created = try TLSContext(trust: trust, now: now)
-        contexts[trust] = created
+        if let cached = contexts[Key(trust: trust, offer: offer)] { return cached }
+        let base: TLSContext
+        if let cached = contexts[Key(trust: trust, offer: nil)] {
+            base = cached
+        } else {
+            base = try TLSContext(trust: trust, now: now)
+            contexts[Key(trust: trust, offer: nil)] = base
+        }
+        guard let offer else { return base }
+        let created = try TLSContext(offering: offer, sharingTrustOf: base)
+        contexts[Key(trust: trust, offer: offer)] = created
         return created
     }
 }

@@ -1,4 +1,5 @@
 internal import COpenSSL
+import PinwatchCore
 
 /// Turns a failed `SSL_connect` into DESIGN's error kind and one line of
 /// text; no OpenSSL code number leaves this file.
@@ -12,7 +13,8 @@ enum TLSFailureText {
 
     /// OpenSSL only sees memory BIOs: socket errors are reported by the
     /// probe itself, so a bare SYSCALL error here is an end of input.
-    static func handshakeFailure(sslError: Int32) -> String {
+    /// With an `offer`, a refusal that points at the key type says so.
+    static func handshakeFailure(sslError: Int32, offer: KeyTypeOffer? = nil) -> String {
         let codes = OpenSSLErrorQueue.drainCodes()
         let reasons = codes.map { ERR_GET_REASON($0) }
         if reasons.contains(where: plaintextReasons.contains) {
@@ -30,6 +32,10 @@ enum TLSFailureText {
             return "TLS handshake failed: a handshake message from the server exceeds its size limit "
                 + "(\(TLSContext.maximumCertificateListBytes / 1024) KiB for the certificate list)"
         }
-        return "TLS handshake failed: " + OpenSSLErrorQueue.text(of: codes)
+        let detail = OpenSSLErrorQueue.text(of: codes)
+        if let offer, let refusal = offer.refusal(reasons: reasons, detail: detail) {
+            return refusal
+        }
+        return "TLS handshake failed: " + detail
     }
 }
