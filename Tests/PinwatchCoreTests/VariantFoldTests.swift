@@ -171,4 +171,17 @@ final class VariantFoldTests: XCTestCase {
             text)
         XCTAssertEqual(text.split(separator: "\n").filter { $0.hasPrefix("pinwatch_address_status{") }.count, 2 * HostStatus.allCases.count)
     }
+
+    func testTheStanzaIsOfTheChainMostAddressesServe() throws {
+        let host = pinnedHost
+        let folded = try XCTUnwrap(
+            VariantFold.fold([
+                outcome(host, address: "192.0.2.1", intermediate: 12), outcome(host, address: "192.0.2.2"),
+                outcome(host, address: "192.0.2.3"),
+            ]))
+        XCTAssertEqual(folded.levels[1].certificate.facts.spkiSHA256, F.digest(12), "the verdict is the worst address's")
+        let stanza = try XCTUnwrap(PinStanza.document(for: folded))
+        XCTAssertTrue(stanza.contains(PinText.sha256(F.digest(2))), stanza)
+        XCTAssertFalse(stanza.contains(PinText.sha256(F.digest(12))), stanza)
+    }
 }

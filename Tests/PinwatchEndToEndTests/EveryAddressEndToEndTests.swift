@@ -110,4 +110,37 @@ final class EveryAddressEndToEndTests: LocalFleetTestCase {
         let metrics = try runResolvingBoth("snapshot --format prometheus --state off --config pinwatch.yaml")
         XCTAssertFalse(metrics.stdout.contains("pinwatch_address_status{"), metrics.stdout)
     }
+
+    /// The row says how the addresses agree, the detail view lists each
+    /// address with its status and chain, and `y` copies the stanza of the
+    /// chain most addresses serve (here, of equals, the first: .2's).
+    func testTheDashboardShowsEachAddress() throws {
+        try writeConfig(addresses: "all")
+        let inner = "mount --bind hosts /etc/hosts && exec \"$0\" watch --config pinwatch.yaml --no-bell --state off"
+        let script =
+            "cd \(TmuxSession.quote(fleet.directory.path)) && exec unshare --mount sh -c \(TmuxSession.quote(inner)) "
+            + TmuxSession.quote(PinwatchBinary.url.path)
+        let session = try TmuxSession(command: "sh -c \(TmuxSession.quote(script))", columns: 160, rows: 40)
+        defer { session.close() }
+        try session.waitForScreen { $0.contains("rolling.test") && $0.contains("1 of 2 addresses serve another chain; 127.0.0.3") }
+        try session.send("Enter")
+        let detail = try session.waitForScreen { $0.contains("probes: 2") }
+        let rows = detail.split(separator: "\n")
+        let pinned = try XCTUnwrap(rows.first { $0.contains("127.0.0.2 ") }, detail)
+        let rotated = try XCTUnwrap(rows.first { $0.contains("127.0.0.3 ") && !$0.contains("serve another") }, detail)
+        XCTAssertTrue(pinned.contains("ok") && !pinned.contains("another chain"), String(pinned))
+        XCTAssertTrue(rotated.contains("blocked") && rotated.contains("(another chain)"), String(rotated))
+        try session.setGlobalOption("set-clipboard", "on")
+        try session.send("y")
+        try session.waitForScreen { $0.contains("bytes sent as OSC 52") }
+        var stanza = ""
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline, !stanza.contains("hosts:") {
+            usleep(100_000)
+            stanza = (try? session.newestPasteBuffer()) ?? ""
+        }
+        XCTAssertTrue(stanza.contains(LocalFleet.pin(fleet.issuing.certificate)), stanza)
+        XCTAssertFalse(stanza.contains(LocalFleet.pin(fleet.otherIssuing.certificate)), stanza)
+        try session.send("Q")
+    }
 }

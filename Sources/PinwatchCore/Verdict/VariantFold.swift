@@ -12,6 +12,9 @@ public struct VariantVerdict: Hashable, Sendable {
     public var leafIssuer: String?
     /// The probe's failure, one line; nil when it got a chain.
     public var error: String?
+    /// The chain itself, leaf first: `y` copies the stanza of the one most
+    /// probes serve.
+    public var chain: [ChainCertificate]
 
     public init(variant: ProbeVariant, report: HostReport) {
         self.variant = variant
@@ -21,6 +24,7 @@ public struct VariantVerdict: Hashable, Sendable {
         chainSHA256 = report.levels.map { PinText.hex($0.certificate.facts.certSHA256) }
         leafIssuer = report.levels.first?.certificate.facts.issuer
         error = report.result.failure?.message
+        chain = report.levels.map(\.certificate)
     }
 }
 
@@ -69,7 +73,7 @@ public enum VariantFold {
     }
 
     /// The chain most probes got (the first of equals); failures serve none.
-    static func commonChain(of verdicts: [VariantVerdict]) -> [String] {
+    public static func commonChain(of verdicts: [VariantVerdict]) -> [String] {
         var counts: [[String]: Int] = [:]
         var order: [[String]] = []
         for verdict in verdicts where verdict.error == nil {
@@ -78,6 +82,14 @@ public enum VariantFold {
         }
         let most = counts.values.max() ?? 0
         return order.first { counts[$0] == most } ?? []
+    }
+
+    /// The chain most of the host's probes got (the first of equals), for
+    /// the stanza `y` copies; nil for a host probed once.
+    public static func chainMostProbesServe(_ report: HostReport) -> [ChainCertificate]? {
+        let common = commonChain(of: report.variants)
+        guard !common.isEmpty else { return nil }
+        return report.variants.first { $0.chainSHA256 == common && $0.error == nil }?.chain
     }
 
     /// "RSA clients get a chain under CN=R11 that no pin matches": when the
