@@ -48,6 +48,7 @@ struct ConfigDocumentParser: NodeReading {
         "pinsets", "hosts", "listen", "shard", "hooks", "state", "history_days", "clients",
         "probe_targets", "catalogue", "vantage", "prometheus",
         "include", "file_sd",
+        "addresses", "key_types",
     ]
 
     mutating func parse(_ root: Node?) -> Config {
@@ -96,6 +97,8 @@ struct ConfigDocumentParser: NodeReading {
         if let node = values["theme"], let value = string(node, key: "theme") { config.theme = theme(value) }
         if let node = values["trust"], let value = trust(node, key: "trust") { config.trust = value }
         if let node = values["proxy"], let value = proxy(node) { config.proxy = value }
+        if let node = values["addresses"], let value = addressSelection(node, key: "addresses") { config.addresses = value }
+        if let node = values["key_types"], let value = keyTypes(node, key: "key_types") { config.keyTypes = value }
         if let node = values["pinsets"] { pinsets(node, into: &config) }
         let includedHostLists = includedPinsets(into: &config)
         if let node = values["hosts"] { config.hosts = hosts(node, defaults: &config) }

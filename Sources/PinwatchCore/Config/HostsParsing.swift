@@ -47,6 +47,7 @@ extension ConfigDocumentParser {
     static let hostKeys = [
         "host", "port", "sni", "connect", "pinset", "pins", "trust", "provider",
         "labels", "runbook",
+        "addresses", "key_types",
     ]
 
     private mutating func host(_ node: Node, key: @autoclosure () -> String, defaults: inout Config) -> HostConfig? {
@@ -61,6 +62,8 @@ extension ConfigDocumentParser {
         var providerNode: Node?
         var labelsNode: Node?
         var runbookNode: Node?
+        var addressesNode: Node?
+        var keyTypesNode: Node?
         for pair in pairs {
             switch pair.key {
             case "host": hostNode = pair.value
@@ -73,6 +76,8 @@ extension ConfigDocumentParser {
             case "provider": providerNode = pair.value
             case "labels": labelsNode = pair.value
             case "runbook": runbookNode = pair.value
+            case "addresses": addressesNode = pair.value
+            case "key_types": keyTypesNode = pair.value
             default: report(pair.keyNode, key: "\(key()).\(pair.key)", "unknown key" + DidYouMean.hint(pair.key, among: Self.hostKeys))
             }
         }
@@ -92,6 +97,8 @@ extension ConfigDocumentParser {
             return nil
         }
         var entry = HostConfig(host: name, trust: defaults.trust, line: line(of: node))
+        entry.addresses = defaults.addresses
+        entry.keyTypes = defaults.keyTypes
         var valid = true
         if let writtenPort { entry.port = writtenPort }
         if let node = portNode {
@@ -110,6 +117,20 @@ extension ConfigDocumentParser {
         }
         if let node = connectNode {
             if let address = hostName(node, key: "\(key()).connect") { entry.connectAddress = address } else { valid = false }
+        }
+        if let node = addressesNode {
+            if let selection = addressSelection(node, key: "\(key()).addresses") {
+                entry.addresses = selection
+                if selection == .all, entry.connectAddress != nil {
+                    report(node, key: "\(key()).addresses", "all cannot apply to a host with connect: (it names the one address to dial)")
+                    valid = false
+                }
+            } else {
+                valid = false
+            }
+        }
+        if let node = keyTypesNode {
+            if let offers = keyTypes(node, key: "\(key()).key_types") { entry.keyTypes = offers } else { valid = false }
         }
         if let node = trustNode {
             if let trust = trust(node, key: "\(key()).trust") { entry.trust = trust } else { valid = false }

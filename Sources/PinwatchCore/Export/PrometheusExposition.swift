@@ -69,6 +69,7 @@ public final class PrometheusRenderer {
     private var duration = ExpositionBuffer(capacity: 0)
     private var errors = ExpositionBuffer(capacity: 0)
     private var ownerLabels = ExpositionBuffer(capacity: 0)
+    private var addressStatus = ExpositionBuffer(capacity: 0)
 
     public init() {}
 
@@ -83,6 +84,7 @@ public final class PrometheusRenderer {
             \PrometheusRenderer.status, \.severity, \.reason, \.alerts, \.notAfter, \.deprecatedNotAfter, \.levelNotAfter, \.levelInfo,
             \.pinMatch, \.nextChains, \.duration, \.errors,
             \.ownerLabels,
+            \.addressStatus,
         ]
         for buffer in buffers {
             self[keyPath: buffer].bytes.removeAll(keepingCapacity: true)
@@ -188,12 +190,16 @@ public final class PrometheusRenderer {
                 errorCounts[failure.kind, default: 0] += 1
                 errors.sample("pinwatch_probe_error", labels, "kind", failure.kind.rawValue, 1)
             }
+            if report.config.probesEveryAddress {
+                Exposition.appendAddressStatus(report, labels: labels, statusTails: statusTails, to: &addressStatus)
+            }
         }
 
         var out = ExpositionBuffer(
             capacity: 4_096 + status.bytes.count + severity.bytes.count + reason.bytes.count + alerts.bytes.count + notAfter.bytes.count
                 + deprecatedNotAfter.bytes.count + levelNotAfter.bytes.count + levelInfo.bytes.count + pinMatch.bytes.count
-                + nextChains.bytes.count + duration.bytes.count + errors.bytes.count + ownerLabels.bytes.count)
+                + nextChains.bytes.count + duration.bytes.count + errors.bytes.count + ownerLabels.bytes.count
+                + addressStatus.bytes.count)
         out.family("pinwatch_host_status", "gauge", "Status of each host: 1 for the status it has now, 0 for the others.")
         out.append(status.bytes)
         out.family(
@@ -239,6 +245,11 @@ public final class PrometheusRenderer {
         out.append(duration.bytes)
         out.family("pinwatch_probe_error", "gauge", "Hosts whose last probe failed, by kind of failure (only failed hosts are exported).")
         out.append(errors.bytes)
+        out.family(
+            "pinwatch_address_status", "gauge",
+            "Status of each address of a host with addresses: all (and of each key type with key_types:): 1 for its status, 0 for the others; only those hosts are exported."
+        )
+        out.append(addressStatus.bytes)
 
         let statusCounts = StatusSummary(reports)
         let severityCounts = SeveritySummary(reports)
@@ -450,5 +461,26 @@ private struct ExpositionBuffer {
         append(" ")
         append(number: number)
         append("\n")
+    }
+}
+
+extension PrometheusExposition {
+    /// `pinwatch_address_status`: one series per status for each probe of
+    /// a host with `addresses: all`, so a rotation shows address by address.
+    fileprivate static func appendAddressStatus(
+        _ report: HostReport, labels: [UInt8], statusTails: [[UInt8]], to buffer: inout ExpositionBuffer
+    ) {
+        for verdict in report.variants {
+            var probeLabels = ",address=\"\(escape(verdict.variant.address ?? ""))\""
+            if let keyType = verdict.variant.keyType { probeLabels += ",key_type=\"\(keyType.rawValue)\"" }
+            let probe = Array(probeLabels.utf8)
+            for (position, value) in HostStatus.allCases.enumerated() {
+                buffer.append("pinwatch_address_status{")
+                buffer.append(labels)
+                buffer.append(probe)
+                buffer.append(statusTails[position])
+                buffer.append(verdict.status == value ? "1\n" : "0\n")
+            }
+        }
     }
 }

@@ -33,6 +33,11 @@ public struct HostConfig: Hashable, Sendable {
     public var labels: [String: String] = [:]
     /// `runbook:` (its own, else its pin set's): an http(s) URL.
     public var runbook: String? = nil
+    /// `addresses:` (the host's, else the global one).
+    public var addresses: AddressSelection = .first
+    /// `key_types:` (the host's, else the global one); empty: one
+    /// handshake with the full offer.
+    public var keyTypes: [KeyTypeOffer] = []
 
     public init(
         host: String, port: Int = 443, serverName: String? = nil, connectAddress: String? = nil,
@@ -131,6 +136,10 @@ public struct Config: Hashable, Sendable {
     /// `prometheus:`: the server `watch` reads the fleet's verdicts from
     /// instead of probing (`--prometheus` overrides it).
     public var prometheus: String? = nil
+    /// `addresses:` at the top: what hosts without their own inherit.
+    public var addresses: AddressSelection = .first
+    /// `key_types:` at the top: what hosts without their own inherit.
+    public var keyTypes: [KeyTypeOffer] = []
 
     public init(
         path: String? = nil, interval: TimeInterval = 60, timeout: TimeInterval = 5, concurrency: Int = 32,

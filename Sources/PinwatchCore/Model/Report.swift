@@ -115,6 +115,17 @@ public struct HostReport: Hashable, Sendable {
     /// The chains the host may serve next and whether these pins survive
     /// them; nil without pins or a chain.
     public let nextChains: NextChains?
+    /// Each probe this host is made of (`addresses: all`, `key_types:`),
+    /// in probe order; empty for a host probed once.
+    public private(set) var variants: [VariantVerdict] = []
+    /// How the probes agree, for the row: `2/2 same chain`, `1 of 2
+    /// addresses serve another chain`; nil for a host probed once.
+    public private(set) var variantAgreement: String?
+    /// What the reason leads with when the probes disagree, and the probe
+    /// whose verdict this is: kept apart so a verdict decided again (with
+    /// history) leads with them again.
+    private var divergenceText: String?
+    private var divergenceWorst: String?
 
     public init(
         config: HostConfig, result: ProbeResult, status: HostStatus, matchedTiers: [PinTier],
@@ -167,6 +178,7 @@ public struct HostReport: Hashable, Sendable {
             alerts: alerts ?? self.alerts, levels: levels, leafDaysLeft: leafDaysLeft, proxy: proxy, history: history,
             decidedBy: decidedBy ?? self.decidedBy, nextChains: nextChains, now: now)
         copy.clients = clients
+        copy.carryVariants(of: self)
         return copy
     }
 
@@ -194,6 +206,27 @@ public struct HostReport: Hashable, Sendable {
             leafDaysLeft: leafDaysLeft, proxy: proxy, history: history, decidedBy: decidedBy,
             nextChains: nextChains, now: now)
         copy.clients = clients
+        copy.carryVariants(of: self)
         return copy
+    }
+
+    /// This report (the worst probe's) as the verdict of a host made of
+    /// several probes: `VariantFold` decides the arguments.
+    public func folding(variants: [VariantVerdict], agreement: String, divergence: (text: String, worst: String)?) -> HostReport {
+        var copy = self
+        copy.variants = variants
+        copy.variantAgreement = agreement
+        copy.divergenceText = divergence?.text
+        copy.divergenceWorst = divergence?.worst
+        if let divergence { copy.reason = "\(divergence.text); \(divergence.worst): \(reason)" }
+        return copy
+    }
+
+    /// A verdict decided again (history, a client's view) keeps what the
+    /// fold found, and its reason still leads with the divergence.
+    private mutating func carryVariants(of original: HostReport) {
+        guard original.variantAgreement != nil else { return }
+        let divergence = original.divergenceText.map { (text: $0, worst: original.divergenceWorst ?? "") }
+        self = folding(variants: original.variants, agreement: original.variantAgreement ?? "", divergence: divergence)
     }
 }

@@ -128,6 +128,7 @@ public enum JSONReport {
         fields.field("labels", ownerLabels(report.config))
         fields.field("runbook", report.config.runbook)
         fields.objects("chain", report.levels, writeLevel)
+        VariantsJSON.write(report, to: &fields)
     }
 
     static func client(_ verdict: ClientHostVerdict) -> JSONValue {

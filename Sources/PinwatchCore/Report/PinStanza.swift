@@ -37,7 +37,8 @@ public enum PinStanza {
     /// offer for a host's latest result, `hosts:` line included; nil when
     /// no chain was obtained, so there are no pins to suggest.
     public static func document(for report: HostReport) -> String? {
-        let chain = report.levels.map(\.certificate)
+        // A host of several probes: the chain most of its addresses serve.
+        let chain = VariantFold.chainMostProbesServe(report) ?? report.levels.map(\.certificate)
         guard !chain.isEmpty else { return nil }
         return "hosts:\n" + yaml(for: report.config, chain: chain, recommended: report.nextChains?.recommended ?? [])
     }

@@ -50,7 +50,9 @@ public final class HostPoller: @unchecked Sendable {
         self.history = history
         self.environment = environment
         targets = config.probeTargets(environment: environment)
-        engine = ProbeEngine(concurrency: config.concurrency, expectedTargets: adHocProbes ? nil : targets.count)
+        // A host of several probes makes the count unknown until its name resolves.
+        let knownCount = adHocProbes || VariantPlan.isNeeded(for: config.hosts) ? nil : targets.count
+        engine = ProbeEngine(concurrency: config.concurrency, expectedTargets: knownCount)
     }
 
     public var hosts: [HostConfig] { config.hosts }
@@ -63,11 +65,13 @@ public final class HostPoller: @unchecked Sendable {
     private static let historyQueue = DispatchQueue(label: "pinwatch.history")
 
     /// Polls every host once; reports come in batches on `queue`, then
-    /// `onFinish` once, after the last batch.
+    /// `onFinish` once, after the last batch. The cycle is returned when
+    /// it starts at once; with `addresses: all` it starts after the
+    /// lookups, and nil is returned.
     @discardableResult
     package func startCycle(
         on queue: DispatchQueue, onReports: @escaping (Batch) -> Void, onFinish: @escaping (CycleOutcome) -> Void
-    ) -> ProbeCycle {
+    ) -> ProbeCycle? {
         let gathering: BatchGathering
         if let history {
             // The store's disk work stays off `queue` (the dashboard's main
@@ -84,6 +88,10 @@ public final class HostPoller: @unchecked Sendable {
             gathering = BatchGathering(queue: queue, onReports: onReports, onFinish: onFinish)
         }
         let config = self.config
+        if VariantPlan.isNeeded(for: config.hosts) {
+            startVariantCycle(gathering: gathering)
+            return nil
+        }
         return engine.start(
             targets,
             onResult: { index, result in
@@ -94,11 +102,61 @@ public final class HostPoller: @unchecked Sendable {
             onFinish: { gathering.finish() })
     }
 
+    private func startVariantCycle(gathering: BatchGathering) {
+        let config = self.config
+        let engine = self.engine
+        let targets = self.targets
+        VariantPlan.resolve(hosts: config.hosts, engine: engine, timeout: config.timeout) { resolved in
+            let plan = VariantPlan(hosts: config.hosts, baseTargets: targets, resolved: resolved)
+            let results = VariantResults(plan: plan)
+            engine.start(
+                plan.targets,
+                onResult: { index, result in
+                    guard let (host, outcomes) = results.add(target: index, result) else { return }
+                    if let shortage = outcomes.lazy.compactMap(\.1.failure?.shortage).first { return gathering.skip(shortage) }
+                    let report = Self.report(
+                        for: config.hosts[host], outcomes: outcomes, omittedAddresses: plan.omittedAddresses[host] ?? 0,
+                        config: config)
+                    gathering.add((host, report))
+                },
+                onFinish: { gathering.finish() })
+        }
+    }
+
     /// Polls every host once and returns the reports in configuration order.
     public func runCycle() -> [HostReport] {
+        if VariantPlan.isNeeded(for: config.hosts) { return runVariantCycle() }
         let results = engine.run(targets)
         let reports = zip(config.hosts, results).map { host, result in Self.report(for: host, result: result, config: config) }
         return history?.record(reports, at: Date()) ?? reports
+    }
+
+    private func runVariantCycle() -> [HostReport] {
+        let resolved = VariantPlan.resolveNow(hosts: config.hosts, engine: engine, timeout: config.timeout)
+        let plan = VariantPlan(hosts: config.hosts, baseTargets: targets, resolved: resolved)
+        let results = engine.run(plan.targets)
+        let reports = config.hosts.indices.map { host in
+            let range = plan.firstTargets[host]..<plan.firstTargets[host] + plan.variantCounts[host]
+            let outcomes = Array(zip(plan.owners[range].map(\.variant), results[range]))
+            return Self.report(
+                for: config.hosts[host], outcomes: outcomes, omittedAddresses: plan.omittedAddresses[host] ?? 0, config: config)
+        }
+        return history?.record(reports, at: Date()) ?? reports
+    }
+
+    /// A host of several probes (`addresses: all`, `key_types:`): each
+    /// probe judged as the host, then folded into the worst of them.
+    static func report(
+        for host: HostConfig, outcomes: [(ProbeVariant, ProbeResult)], omittedAddresses: Int, config: Config
+    ) -> HostReport {
+        let judged = outcomes.map { (variant: $0.0, report: report(for: host, result: $0.1, config: config)) }
+        let severalProbes = host.probesEveryAddress || !host.keyTypes.isEmpty
+        guard severalProbes, let folded = VariantFold.fold(judged, omittedAddresses: omittedAddresses) else {
+            return judged.first?.report
+                ?? report(
+                    for: host, result: .failed(ProbeFailure(kind: .timeout, message: "probe did not finish"), elapsed: 0), config: config)
+        }
+        return folded
     }
 
     /// One host that is not (necessarily) configured, probed now with this

@@ -86,6 +86,23 @@ package final class ProbeEngine: @unchecked Sendable {
         return cycle
     }
 
+    /// Every address `host` resolves to, as text, on the probes' resolver
+    /// pool (bounded by `timeout`), for `addresses: all`; nil when the
+    /// lookup fails, so that the probe of the name reports why.
+    package func resolveAddresses(
+        host: String, port: Int, timeout: TimeInterval, completion: @escaping @Sendable ([String]?) -> Void
+    ) {
+        var bare = host
+        if bare.hasPrefix("["), bare.hasSuffix("]") { bare = String(bare.dropFirst().dropLast()) }
+        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(max(0, timeout) * 1_000_000_000)
+        scheduler.resolve(host: bare, port: port, deadline: deadline) { answer in
+            switch answer {
+            case .addresses(let found): completion(found.map(\.ipText))
+            case .failed, .unavailable: completion(nil)
+            }
+        }
+    }
+
     /// Blocking convenience: all results in target order.
     package func run(_ targets: [ProbeTarget]) -> [ProbeResult] {
         let collected = ResultSlots(count: targets.count)

@@ -72,6 +72,11 @@ final class ProbeScheduler: @unchecked Sendable {
         launch(admitted)
     }
 
+    /// A lookup on the probes' own resolver pool (`addresses: all`).
+    func resolve(host: String, port: Int, deadline: UInt64, completion: @escaping (NameResolver.Answer) -> Void) {
+        resolver.resolve(host: host, port: port, deadline: deadline, completion: completion)
+    }
+
     func shutdown() {
         lock.lock()
         let running = loops

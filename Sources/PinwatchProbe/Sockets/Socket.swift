@@ -84,8 +84,13 @@ package struct Socket: Equatable, Sendable {
 
     // MARK: Listening
 
-    /// A listening socket on 127.0.0.1, on `port` or (0) a kernel-chosen one.
-    package static func listen(port: Int = 0, backlog: Int32 = 1024) throws(SocketError) -> (socket: Socket, port: Int) {
+    /// A listening socket on 127.0.0.1 (or another loopback address of
+    /// 127.0.0.0/8: a name with several addresses, in the tests), on
+    /// `port` or (0) a kernel-chosen one.
+    package static func listen(port: Int = 0, backlog: Int32 = 1024, loopback: String = "127.0.0.1") throws(SocketError) -> (
+        socket: Socket, port: Int
+    ) {
+        guard loopback.hasPrefix("127.") else { throw SocketError(call: "listen on \(loopback), not a loopback address", code: EINVAL) }
         let socket = try open(family: AF_INET)
         do throws(SocketError) {
             if port != 0 {
@@ -94,8 +99,8 @@ package struct Socket: Equatable, Sendable {
                 var on: Int32 = 1
                 setsockopt(socket.descriptor, SOL_SOCKET, SO_REUSEADDR, &on, socklen_t(MemoryLayout<Int32>.size))
             }
-            guard let address = SocketAddress.numeric("127.0.0.1", port: port) else {
-                throw SocketError(call: "inet_pton 127.0.0.1", code: EINVAL)
+            guard let address = SocketAddress.numeric(loopback, port: port) else {
+                throw SocketError(call: "inet_pton \(loopback)", code: EINVAL)
             }
             guard address.withSockaddr({ bind(socket.descriptor, $0, $1) }) == 0 else {
                 throw SocketError(call: "bind", code: errno)

@@ -50,6 +50,7 @@ enum DetailLayout {
         if let history = report.history {
             appendHistory(history, report: report, now: now, to: &lines)
         }
+        appendVariants(of: report, to: &lines)
         lines.append([])
         if report.levels.isEmpty {
             lines.append([Span(" chain: none obtained", Style(.normal, bold: true))])

@@ -151,7 +151,13 @@ enum TableLayout {
             return [Span(Formatting.duration(now.timeIntervalSince(since)), Style(.dim))]
         case .reason:
             guard let report else { return waiting }
-            return [Span(report.reason, report.severity == .ok ? Style(.dim) : Style(.normal))]
+            let style = report.severity == .ok ? Style(.dim) : Style(.normal)
+            // A host of several probes says how they agree; a reason that
+            // names their divergence already leads with it.
+            if let agreement = report.variantAgreement, !report.reason.hasPrefix(agreement) {
+                return [Span(agreement + " · ", Style(.dim)), Span(report.reason, style)]
+            }
+            return [Span(report.reason, style)]
         }
     }
 

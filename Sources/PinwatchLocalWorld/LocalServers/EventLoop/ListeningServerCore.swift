@@ -22,10 +22,10 @@ package final class ListeningServerCore: LoopHandler {
     /// starve the others sharing the loop.
     private static let acceptsPerRound = 64
 
-    package init(port: Int = 0, makeConnection: @escaping ConnectionFactory) throws {
+    package init(port: Int = 0, loopback: String = "127.0.0.1", makeConnection: @escaping ConnectionFactory) throws {
         loop = try LocalEventLoop.shared()
         do {
-            (socket, self.port) = try Socket.listen(port: port)
+            (socket, self.port) = try Socket.listen(port: port, loopback: loopback)
         } catch {
             throw LocalServerError.socket(error.description)
         }

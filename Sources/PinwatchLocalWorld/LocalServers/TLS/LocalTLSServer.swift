@@ -17,9 +17,11 @@ package final class LocalTLSServer: LocalServer, @unchecked Sendable {
     /// Starts listening at once; `stallTimeout` bounds how long one
     /// connection may take, handshake and close included. `port` 0 lets
     /// the kernel choose; another port is taken even from TIME_WAIT.
-    package init(identity: Identity, stallTimeout: TimeInterval = 5, port: Int = 0) throws {
+    /// `loopback`: another address of 127.0.0.0/8, for one name served by
+    /// several addresses on the same port.
+    package init(identity: Identity, stallTimeout: TimeInterval = 5, port: Int = 0, loopback: String = "127.0.0.1") throws {
         let current = CurrentContext(try ServerTLSContext(identity: identity))
-        core = try ListeningServerCore(port: port) { socket, owner in
+        core = try ListeningServerCore(port: port, loopback: loopback) { socket, owner in
             TLSServerConnection(
                 socket: socket, context: current.context, owner: owner, stallTimeout: stallTimeout)
         }

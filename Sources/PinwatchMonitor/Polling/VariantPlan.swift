@@ -1,0 +1,166 @@
+import Dispatch
+import Foundation
+import PinwatchCore
+import PinwatchProbe
+
+/// A cycle's probes when some hosts are several (`addresses: all`,
+/// `key_types:`): every host's variants as targets, and which host and
+/// variant each target is.
+struct VariantPlan: Sendable {
+    struct Owner: Sendable {
+        var host: Int
+        var variant: ProbeVariant
+    }
+
+    var targets: [ProbeTarget] = []
+    var owners: [Owner] = []
+    /// Probes per host, by host index; a host's targets are consecutive,
+    /// from `firstTargets[host]` on.
+    var variantCounts: [Int] = []
+    var firstTargets: [Int] = []
+    /// Addresses beyond the cap, by host index.
+    var omittedAddresses: [Int: Int] = [:]
+
+    /// Whether any host is more than one probe: without one, a cycle is
+    /// exactly the one probe per host it always was.
+    static func isNeeded(for hosts: [HostConfig]) -> Bool {
+        hosts.contains { $0.probesEveryAddress || !$0.keyTypes.isEmpty }
+    }
+
+    /// `resolved`: by host index, the addresses of each `addresses: all`
+    /// host whose lookup succeeded.
+    init(hosts: [HostConfig], baseTargets: [ProbeTarget], resolved: [Int: [String]]) {
+        variantCounts = Array(repeating: 0, count: hosts.count)
+        firstTargets = Array(repeating: 0, count: hosts.count)
+        for (index, host) in hosts.enumerated() where baseTargets.indices.contains(index) {
+            var addresses: [String]?
+            if let found = resolved[index] {
+                let selection = AddressExpansion.select(found)
+                addresses = selection.addresses
+                if selection.omitted > 0 { omittedAddresses[index] = selection.omitted }
+            }
+            firstTargets[index] = targets.count
+            for variant in host.variants(resolvedAddresses: addresses) {
+                var target = baseTargets[index]
+                if let address = variant.address { target.connectAddress = address }
+                target.keyTypeOffer = variant.keyType
+                targets.append(target)
+                owners.append(Owner(host: index, variant: variant))
+                variantCounts[index] += 1
+            }
+        }
+    }
+
+    /// Looks up every `addresses: all` host on the engine's resolver pool;
+    /// `completion` runs once, when all have answered or `timeout` has
+    /// passed (a lookup cannot be cancelled, so a late answer is dropped).
+    static func resolve(
+        hosts: [HostConfig], engine: ProbeEngine, timeout: TimeInterval,
+        completion: @escaping @Sendable ([Int: [String]]) -> Void
+    ) {
+        let wanted = hosts.indices.filter { hosts[$0].probesEveryAddress }
+        let gathering = ResolutionGathering(expected: wanted.count, completion: completion)
+        guard !wanted.isEmpty else { return gathering.finish() }
+        DispatchQueue.global().asyncAfter(deadline: .now() + max(0, timeout) + 0.1) { gathering.finish() }
+        for index in wanted {
+            engine.resolveAddresses(host: hosts[index].host, port: hosts[index].port, timeout: timeout) { addresses in
+                gathering.add(index, addresses)
+            }
+        }
+    }
+
+    /// Blocking form of `resolve`, for `runCycle`.
+    static func resolveNow(hosts: [HostConfig], engine: ProbeEngine, timeout: TimeInterval) -> [Int: [String]] {
+        let done = DispatchSemaphore(value: 0)
+        let box = ResolvedBox()
+        resolve(hosts: hosts, engine: engine, timeout: timeout) { resolved in
+            box.set(resolved)
+            done.signal()
+        }
+        done.wait()
+        return box.get()
+    }
+}
+
+/// Answers of one cycle's lookups, until all are in or the deadline passes.
+private final class ResolutionGathering: @unchecked Sendable {
+    private let lock = NSLock()
+    private var resolved: [Int: [String]] = [:]
+    private var answered = 0
+    private var done = false
+    private let expected: Int
+    private let completion: @Sendable ([Int: [String]]) -> Void
+
+    init(expected: Int, completion: @escaping @Sendable ([Int: [String]]) -> Void) {
+        self.expected = expected
+        self.completion = completion
+    }
+
+    func add(_ index: Int, _ addresses: [String]?) {
+        lock.lock()
+        guard !done else { return lock.unlock() }
+        if let addresses { resolved[index] = addresses }
+        answered += 1
+        let complete = answered >= expected
+        lock.unlock()
+        if complete { finish() }
+    }
+
+    func finish() {
+        lock.lock()
+        guard !done else { return lock.unlock() }
+        done = true
+        let answers = resolved
+        lock.unlock()
+        completion(answers)
+    }
+}
+
+private final class ResolvedBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: [Int: [String]] = [:]
+
+    func set(_ resolved: [Int: [String]]) {
+        lock.lock()
+        value = resolved
+        lock.unlock()
+    }
+
+    func get() -> [Int: [String]] {
+        lock.lock()
+        defer { lock.unlock() }
+        return value
+    }
+}
+
+/// Each host's probe results until the last of its variants is in.
+final class VariantResults: @unchecked Sendable {
+    private let lock = NSLock()
+    private let plan: VariantPlan
+    private var slots: [[ProbeResult?]]
+    private var remaining: [Int]
+
+    init(plan: VariantPlan) {
+        self.plan = plan
+        slots = plan.variantCounts.map { Array(repeating: nil, count: $0) }
+        remaining = plan.variantCounts
+    }
+
+    /// The host's variants and results once this was its last one.
+    func add(target index: Int, _ result: ProbeResult) -> (host: Int, outcomes: [(ProbeVariant, ProbeResult)])? {
+        guard plan.owners.indices.contains(index) else { return nil }
+        let owner = plan.owners[index]
+        lock.lock()
+        defer { lock.unlock() }
+        let position = index - plan.firstTargets[owner.host]
+        slots[owner.host][position] = result
+        remaining[owner.host] -= 1
+        guard remaining[owner.host] == 0 else { return nil }
+        let first = plan.firstTargets[owner.host]
+        let variants = plan.owners[first..<first + plan.variantCounts[owner.host]].map(\.variant)
+        let results = slots[owner.host].map {
+            $0 ?? ProbeResult.failed(ProbeFailure(kind: .timeout, message: "probe did not finish"), elapsed: 0)
+        }
+        return (owner.host, Array(zip(variants, results)))
+    }
+}

@@ -1,0 +1,146 @@
+import Foundation
+import PinwatchLocalWorld
+import PinwatchTestSupport
+import XCTest
+
+/// Issue 27 §1: a rolling rotation, address by address. `rolling.test`
+/// resolves to 127.0.0.2 and 127.0.0.3 (a hosts file of the test's own,
+/// bound over /etc/hosts in a private mount namespace: root and `unshare`,
+/// which CI has), and the two addresses serve different chains on the same
+/// port. With `addresses: all` both are probed and the worst decides; with
+/// `first` the host is the one probe it always was.
+final class EveryAddressEndToEndTests: LocalFleetTestCase {
+    private var port = 0
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        try TestEnvironment.require(
+            getuid() == 0, "a hosts file of the test's own needs root (a private mount namespace)", skip: { XCTSkip($0) })
+        let probe = try PinwatchBinary.runShell("unshare --mount true")
+        try TestEnvironment.require(probe.status == 0, "unshare --mount is not available: \(probe.stderr)", skip: { XCTSkip($0) })
+        // The pinned chain (under the root the pins name) at .2, the
+        // rotated one (another CA, trusted but unpinned) at .3.
+        let pinned = try fleet.issuing.issueLeaf(commonName: "rolling.test", dnsNames: ["rolling.test"])
+        let old = try fleet.keep(
+            LocalTLSServer(identity: Identity(leaf: pinned, intermediates: [fleet.issuing.certificate]), loopback: "127.0.0.2"))
+        port = old.port
+        let rotated = try fleet.otherIssuing.issueLeaf(commonName: "rolling.test", dnsNames: ["rolling.test"])
+        fleet.keep(
+            try LocalTLSServer(
+                identity: Identity(leaf: rotated, intermediates: [fleet.otherIssuing.certificate]), port: port, loopback: "127.0.0.3"))
+        try fleet.write("127.0.0.1 localhost\n127.0.0.2 rolling.test\n127.0.0.3 rolling.test\n", to: "hosts")
+    }
+
+    private func writeConfig(addresses: String) throws {
+        try fleet.write(
+            """
+            timeout: 3s
+            trust: trust.pem
+            addresses: \(addresses)
+            hosts:
+              - host: rolling.test
+                port: \(port)
+                pins:
+                  ca: [\(LocalFleet.pin(fleet.root.certificate))]
+
+            """, to: "pinwatch.yaml")
+    }
+
+    /// Runs pinwatch with `arguments` where `rolling.test` has both addresses.
+    private func runResolvingBoth(_ arguments: String) throws -> PinwatchBinary.Outcome {
+        let script = """
+            cd '\(fleet.directory.path)'
+            export PINWATCH='\(PinwatchBinary.url.path)'
+            exec unshare --mount sh -c 'mount --bind hosts /etc/hosts && exec "$PINWATCH" "$@"' sh \(arguments)
+            """
+        return try PinwatchBinary.runShell(script, timeout: 30)
+    }
+
+    private func snapshotHost(_ output: PinwatchBinary.Outcome) throws -> [String: Any] {
+        let document = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any], output.stderr)
+        let hosts = try XCTUnwrap(document["hosts"] as? [[String: Any]])
+        XCTAssertEqual(hosts.count, 1)
+        return try XCTUnwrap(hosts.first)
+    }
+
+    func testWithAllEveryAddressIsProbedAndTheWorstWins() throws {
+        try writeConfig(addresses: "all")
+        let json = try runResolvingBoth("snapshot --format json --state off --config pinwatch.yaml")
+        XCTAssertEqual(json.status, 0, json.stderr)
+        let host = try snapshotHost(json)
+        XCTAssertEqual(host["status"] as? String, "blocked", "\(host)")
+        XCTAssertEqual(host["severity"] as? String, "critical")
+        XCTAssertEqual(host["address"] as? String, "127.0.0.3", "the worst address's own probe")
+        XCTAssertEqual(host["agreement"] as? String, "1 of 2 addresses serve another chain")
+        XCTAssertTrue((host["reason"] as? String ?? "").hasPrefix("1 of 2 addresses serve another chain; 127.0.0.3: "), "\(host)")
+        let addresses = try XCTUnwrap(host["addresses"] as? [[String: Any]])
+        XCTAssertEqual(addresses.map { $0["address"] as? String }, ["127.0.0.2", "127.0.0.3"])
+        XCTAssertEqual(addresses.map { $0["status"] as? String }, ["ok", "blocked"])
+        let chains = addresses.map { $0["chain_sha256"] as? [String] ?? [] }
+        XCTAssertFalse(chains[0].isEmpty)
+        XCTAssertNotEqual(chains[0], chains[1], "two chains, told apart by their digests")
+        // python3-jsonschema is installed by .ci/run: no silent skip here.
+        let verdict = try SnapshotSchema.validate(try fleet.write(json.stdout, to: "all.json").path)
+        XCTAssertEqual(verdict.status, 0, verdict.stderr)
+
+        let check = try runResolvingBoth("check --state off --config pinwatch.yaml")
+        XCTAssertEqual(check.status, 2, "CRITICAL, as the worst address is: \(check.stdout)\(check.stderr)")
+        XCTAssertTrue(check.stdout.contains("1 of 2 addresses serve another chain"), check.stdout)
+
+        let metrics = try runResolvingBoth("snapshot --format prometheus --state off --config pinwatch.yaml")
+        XCTAssertEqual(metrics.status, 0, metrics.stderr)
+        for (address, status) in [("127.0.0.2", "ok"), ("127.0.0.3", "blocked")] {
+            XCTAssertTrue(
+                metrics.stdout.contains(
+                    "pinwatch_address_status{host=\"rolling.test\",port=\"\(port)\",address=\"\(address)\",status=\"\(status)\"} 1"),
+                metrics.stdout)
+        }
+    }
+
+    func testWithFirstTheHostIsOneProbeAsBefore() throws {
+        try writeConfig(addresses: "first")
+        let json = try runResolvingBoth("snapshot --format json --state off --config pinwatch.yaml")
+        XCTAssertEqual(json.status, 0, json.stderr)
+        let host = try snapshotHost(json)
+        XCTAssertEqual(host["status"] as? String, "ok", "the first address answers: \(host)")
+        XCTAssertEqual(host["address"] as? String, "127.0.0.2")
+        for key in ["addresses", "agreement", "key_types"] {
+            XCTAssertNil(host[key], "\(key) only for a host of several probes")
+        }
+        let metrics = try runResolvingBoth("snapshot --format prometheus --state off --config pinwatch.yaml")
+        XCTAssertFalse(metrics.stdout.contains("pinwatch_address_status{"), metrics.stdout)
+    }
+
+    /// The row says how the addresses agree, the detail view lists each
+    /// address with its status and chain, and `y` copies the stanza of the
+    /// chain most addresses serve (here, of equals, the first: .2's).
+    func testTheDashboardShowsEachAddress() throws {
+        try writeConfig(addresses: "all")
+        let inner = "mount --bind hosts /etc/hosts && exec \"$0\" watch --config pinwatch.yaml --no-bell --state off"
+        let script =
+            "cd \(TmuxSession.quote(fleet.directory.path)) && exec unshare --mount sh -c \(TmuxSession.quote(inner)) "
+            + TmuxSession.quote(PinwatchBinary.url.path)
+        let session = try TmuxSession(command: "sh -c \(TmuxSession.quote(script))", columns: 160, rows: 40)
+        defer { session.close() }
+        try session.waitForScreen { $0.contains("rolling.test") && $0.contains("1 of 2 addresses serve another chain; 127.0.0.3") }
+        try session.send("Enter")
+        let detail = try session.waitForScreen { $0.contains("probes: 2") }
+        let rows = detail.split(separator: "\n")
+        let pinned = try XCTUnwrap(rows.first { $0.contains("127.0.0.2 ") }, detail)
+        let rotated = try XCTUnwrap(rows.first { $0.contains("127.0.0.3 ") && !$0.contains("serve another") }, detail)
+        XCTAssertTrue(pinned.contains("ok") && !pinned.contains("another chain"), String(pinned))
+        XCTAssertTrue(rotated.contains("blocked") && rotated.contains("(another chain)"), String(rotated))
+        try session.setGlobalOption("set-clipboard", "on")
+        try session.send("y")
+        try session.waitForScreen { $0.contains("bytes sent as OSC 52") }
+        var stanza = ""
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline, !stanza.contains("hosts:") {
+            usleep(100_000)
+            stanza = (try? session.newestPasteBuffer()) ?? ""
+        }
+        XCTAssertTrue(stanza.contains(LocalFleet.pin(fleet.issuing.certificate)), stanza)
+        XCTAssertFalse(stanza.contains(LocalFleet.pin(fleet.otherIssuing.certificate)), stanza)
+        try session.send("Q")
+    }
+}
