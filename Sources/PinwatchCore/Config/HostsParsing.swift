@@ -44,7 +44,10 @@ extension ConfigDocumentParser {
         return name
     }
 
-    static let hostKeys = ["host", "port", "sni", "connect", "pinset", "pins", "trust", "provider"]
+    static let hostKeys = [
+        "host", "port", "sni", "connect", "pinset", "pins", "trust", "provider",
+        "silence",
+    ]
 
     private mutating func host(_ node: Node, key: @autoclosure () -> String, defaults: inout Config) -> HostConfig? {
         guard let pairs = mapping(node, key: key()) else { return nil }
@@ -56,6 +59,7 @@ extension ConfigDocumentParser {
         var pinsNode: Node?
         var trustNode: Node?
         var providerNode: Node?
+        var silenceNode: Node?
         for pair in pairs {
             switch pair.key {
             case "host": hostNode = pair.value
@@ -66,6 +70,7 @@ extension ConfigDocumentParser {
             case "pins": pinsNode = pair.value
             case "trust": trustNode = pair.value
             case "provider": providerNode = pair.value
+            case "silence": silenceNode = pair.value
             default: report(pair.keyNode, key: "\(key()).\(pair.key)", "unknown key" + DidYouMean.hint(pair.key, among: Self.hostKeys))
             }
         }
@@ -125,6 +130,9 @@ extension ConfigDocumentParser {
         // The host's own provider wins over its pin set's.
         if let node = providerNode, let name = provider(node, key: "\(key()).provider", into: &defaults) {
             entry.provider = name
+        }
+        if let node = silenceNode {
+            if let silence = silence(node, key: "\(key()).silence") { entry.silence = silence } else { valid = false }
         }
         // A host whose own values are broken is left out of duplicate
         // detection: its identity is not known.

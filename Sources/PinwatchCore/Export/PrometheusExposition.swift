@@ -68,6 +68,7 @@ public final class PrometheusRenderer {
     private var nextChains = ExpositionBuffer(capacity: 0)
     private var duration = ExpositionBuffer(capacity: 0)
     private var errors = ExpositionBuffer(capacity: 0)
+    private var acknowledged = ExpositionBuffer(capacity: 0)
 
     public init() {}
 
@@ -81,6 +82,7 @@ public final class PrometheusRenderer {
         let buffers = [
             \PrometheusRenderer.status, \.severity, \.reason, \.alerts, \.notAfter, \.deprecatedNotAfter, \.levelNotAfter, \.levelInfo,
             \.pinMatch, \.nextChains, \.duration, \.errors,
+            \.acknowledged,
         ]
         for buffer in buffers {
             self[keyPath: buffer].bytes.removeAll(keepingCapacity: true)
@@ -181,12 +183,16 @@ public final class PrometheusRenderer {
                 errorCounts[failure.kind, default: 0] += 1
                 errors.sample("pinwatch_probe_error", labels, "kind", failure.kind.rawValue, 1)
             }
+            if report.acknowledgement != nil {
+                acknowledged.sample("pinwatch_host_acknowledged", labels, nil, nil, 1)
+            }
         }
 
         var out = ExpositionBuffer(
             capacity: 4_096 + status.bytes.count + severity.bytes.count + reason.bytes.count + alerts.bytes.count + notAfter.bytes.count
                 + deprecatedNotAfter.bytes.count + levelNotAfter.bytes.count + levelInfo.bytes.count + pinMatch.bytes.count
-                + nextChains.bytes.count + duration.bytes.count + errors.bytes.count)
+                + nextChains.bytes.count + duration.bytes.count + errors.bytes.count
+                + acknowledged.bytes.count)
         out.family("pinwatch_host_status", "gauge", "Status of each host: 1 for the status it has now, 0 for the others.")
         out.append(status.bytes)
         out.family(
@@ -227,6 +233,11 @@ public final class PrometheusRenderer {
         out.append(duration.bytes)
         out.family("pinwatch_probe_error", "gauge", "Hosts whose last probe failed, by kind of failure (only failed hosts are exported).")
         out.append(errors.bytes)
+        out.family(
+            "pinwatch_host_acknowledged", "gauge",
+            "1 while a host's problem is acknowledged (silence: or the dashboard's a) and unchanged (only acknowledged hosts are exported)."
+        )
+        out.append(acknowledged.bytes)
 
         let statusCounts = StatusSummary(reports)
         let severityCounts = SeveritySummary(reports)

@@ -76,6 +76,7 @@ public struct SeverityTransition: Sendable {
             ("leaf_days_left", .optional(report.leafDaysLeft)),
             ("days_left", .optional(report.daysLeft)),
             ("pins", .array(report.levels.map { .string(PinText.sha256($0.certificate.facts.spkiSHA256)) })),
+            ("acknowledged", AcknowledgementJSON.value(report.acknowledgement)),
         ])
         return value.renderCompact() + "\n"
     }

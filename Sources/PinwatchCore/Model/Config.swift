@@ -28,6 +28,8 @@ public struct HostConfig: Hashable, Sendable {
     /// The `vantage:` of the instance that watched this host, for a host
     /// read back from Prometheus (`watch --prometheus`); nil for a local one.
     public var vantage: String? = nil
+    /// `silence:`: a known problem acknowledged until a date.
+    public var silence: HostSilence? = nil
 
     public init(
         host: String, port: Int = 443, serverName: String? = nil, connectAddress: String? = nil,

@@ -115,6 +115,9 @@ public struct HostReport: Hashable, Sendable {
     /// The chains the host may serve next and whether these pins survive
     /// them; nil without pins or a chain.
     public let nextChains: NextChains?
+    /// The acknowledgement that holds now (`AcknowledgementBook`): the host
+    /// stays listed but leaves the banner, the bell and `check`'s state.
+    public var acknowledgement: Acknowledgement? = nil
 
     public init(
         config: HostConfig, result: ProbeResult, status: HostStatus, matchedTiers: [PinTier],

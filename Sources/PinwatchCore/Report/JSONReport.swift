@@ -126,6 +126,7 @@ public enum JSONReport {
         fields.field("survives", NextChainsJSON.summary(report.nextChains))
         fields.field("recommended_pins", NextChainsJSON.recommended(report.nextChains))
         fields.objects("chain", report.levels, writeLevel)
+        fields.field("acknowledged", AcknowledgementJSON.value(report.acknowledgement))
     }
 
     static func client(_ verdict: ClientHostVerdict) -> JSONValue {
