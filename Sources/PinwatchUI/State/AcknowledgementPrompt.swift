@@ -33,6 +33,12 @@ extension DashboardState {
             footerMessage = "nothing to acknowledge: no result for this host yet"
             return []
         }
+        guard canStoreAcknowledgements else {
+            footerMessage =
+                "cannot acknowledge: history is off (state: off or --state off), and acknowledgements are kept in the history store; "
+                + "silence: in the configuration works without it"
+            return []
+        }
         if report.acknowledgement != nil { return [.removeAcknowledgement(hostIndex: index)] }
         if remove {
             footerMessage = "\(hosts[index].displayName) is not acknowledged"

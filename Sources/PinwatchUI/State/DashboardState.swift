@@ -42,6 +42,8 @@ public struct DashboardState: Sendable {
     public private(set) var isEditingFilter = false
     /// `a`: the footer asking until when and why; nil otherwise.
     public internal(set) var acknowledgementPrompt: AcknowledgementPrompt?
+    /// False with history off: `a` says why instead of asking.
+    public var canStoreAcknowledgements = true
     public var view: DashboardView = .table
     /// Selected host by configuration index, so the bar follows the host
     /// when rows re-sort. Until the user moves it, the selection is the
@@ -220,10 +222,11 @@ public struct DashboardState: Sendable {
         return counts
     }
 
-    /// Per-severity counts of the latest results.
+    /// Per-severity counts of the latest results, acknowledged hosts left
+    /// out (the header counts those apart).
     public var severityCounts: SeveritySummary {
         if let counts = derived.severityCounts { return counts }
-        let counts = SeveritySummary(reports)
+        let counts = SeveritySummary(reports.map { $0?.acknowledgement == nil ? $0 : nil })
         derived.severityCounts = counts
         return counts
     }

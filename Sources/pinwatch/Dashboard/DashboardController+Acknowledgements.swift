@@ -13,6 +13,11 @@ extension DashboardController {
         return AcknowledgementLedger(readStored: { (try? AcknowledgementTable.read(path: path)) ?? [] })
     }
 
+    static func storesAcknowledgements(_ history: HostHistoryRecorder?) -> Bool {
+        guard let path = (history as? HistoryStore)?.path else { return false }
+        return path != HistoryStore.inMemoryPath
+    }
+
     /// Who acknowledged: the login name, as `last` and `who` show it.
     private var userName: String? {
         let environment = ProcessEnvironment.current

@@ -66,6 +66,7 @@ final class DashboardController: @unchecked Sendable {
         self.theme = theme
         self.firstFrameTiming = FirstFrameTiming(environment: ProcessEnvironment.current)
         self.state = DashboardState.make(config: config, environment: environment, themeName: theme.name)
+        state.canStoreAcknowledgements = Self.storesAcknowledgements(history)
         self.screen = try TerminalScreen(mouse: mouse)
         if ThemeLoader.prefersMono(environment: environment, colorCount: screen.colorCount), theme.name != "mono" {
             self.theme = ThemeLoader.mono
