@@ -34,7 +34,7 @@ public final class HistoryStore: HostHistoryRecorder {
         case reader
     }
 
-    public static let schemaVersion: Int32 = 2
+    public static let schemaVersion: Int32 = 3
     /// `PRAGMA application_id`: "pwat". A SQLite file without it is not ours.
     static let applicationID: Int32 = 0x7077_6174
     public static let inMemoryPath = ":memory:"
@@ -253,6 +253,13 @@ public final class HistoryStore: HostHistoryRecorder {
             chain_id INTEGER NOT NULL REFERENCES chain(id), at INTEGER NOT NULL);
         CREATE INDEX chain_change_by_host ON chain_change(host_id, at);
         INSERT INTO chain_change(host_id, chain_id, at) SELECT host_id, id, first_seen FROM chain ORDER BY first_seen, id;
+        """,
+        // The dashboard's acknowledgements (`AcknowledgementTable`), one per
+        // host identity, with the state each acknowledged.
+        """
+        CREATE TABLE acknowledgement(
+            identity TEXT PRIMARY KEY, until INTEGER NOT NULL, reason TEXT NOT NULL, by TEXT, at INTEGER NOT NULL,
+            severity TEXT NOT NULL, headline TEXT NOT NULL);
         """,
     ]
 

@@ -63,6 +63,13 @@ struct ServeCommand: ParsableCommand {
         }
     }
 
+    /// The configuration's silences, and the dashboard's acknowledgements
+    /// in the store, read again each cycle through a connection of their own.
+    static func acknowledgements(in history: HistoryStore?) -> AcknowledgementLedger {
+        guard let path = history?.path else { return AcknowledgementLedger() }
+        return AcknowledgementLedger(readStored: { (try? AcknowledgementTable.read(path: path)) ?? [] })
+    }
+
     func run() throws {
         // The main queue's wake-up eventfd is made on its first use, and
         // dispatchMain traps (SIGILL) if it cannot be: made now, while
@@ -84,7 +91,7 @@ struct ServeCommand: ParsableCommand {
         let logger = Logger(label: "pinwatch")
         let exporter = Exporter(
             config: loaded, environment: ProcessEnvironment.current, version: PinwatchVersion.current, logger: logger,
-            history: history, readConfig: { [self] in try load() })
+            history: history, readConfig: { [self] in try load() }, acknowledgements: Self.acknowledgements(in: history))
         let address = listen ?? loaded.listen ?? ListenAddress.defaultValue
         let connections =
             maxConnections

@@ -22,7 +22,7 @@ final class JSONReportTests: XCTestCase {
         "host", "port", "sni", "address", "status", "matched_tiers", "alerts", "severity", "reason", "headline", "trusted", "trust_error",
         "leaf_days_left", "leaf_not_after", "days_left", "earliest_not_after", "earliest_level", "proxy", "error", "elapsed_ms",
         "status_since", "changes_24h", "renewal_estimate", "clients", "next_chains", "survives", "recommended_pins", "labels",
-        "runbook", "chain",
+        "runbook", "chain", "acknowledged",
     ]
     private let levelKeys = [
         "level", "role", "from_server", "subject", "issuer", "not_before", "not_after", "days_left", "key",

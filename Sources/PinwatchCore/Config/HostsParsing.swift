@@ -48,6 +48,7 @@ extension ConfigDocumentParser {
         "host", "port", "sni", "connect", "pinset", "pins", "trust", "provider",
         "labels", "runbook",
         "addresses", "key_types",
+        "silence",
     ]
 
     private mutating func host(_ node: Node, key: @autoclosure () -> String, defaults: inout Config) -> HostConfig? {
@@ -64,6 +65,7 @@ extension ConfigDocumentParser {
         var runbookNode: Node?
         var addressesNode: Node?
         var keyTypesNode: Node?
+        var silenceNode: Node?
         for pair in pairs {
             switch pair.key {
             case "host": hostNode = pair.value
@@ -78,6 +80,7 @@ extension ConfigDocumentParser {
             case "runbook": runbookNode = pair.value
             case "addresses": addressesNode = pair.value
             case "key_types": keyTypesNode = pair.value
+            case "silence": silenceNode = pair.value
             default: report(pair.keyNode, key: "\(key()).\(pair.key)", "unknown key" + DidYouMean.hint(pair.key, among: Self.hostKeys))
             }
         }
@@ -166,6 +169,9 @@ extension ConfigDocumentParser {
         }
         if let node = runbookNode {
             if let link = runbook(node, key: "\(key()).runbook") { entry.runbook = link } else { valid = false }
+        }
+        if let node = silenceNode {
+            if let silence = silence(node, key: "\(key()).silence") { entry.silence = silence } else { valid = false }
         }
         // A host whose own values are broken is left out of duplicate
         // detection: its identity is not known.

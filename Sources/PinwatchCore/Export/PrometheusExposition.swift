@@ -70,6 +70,7 @@ public final class PrometheusRenderer {
     private var errors = ExpositionBuffer(capacity: 0)
     private var ownerLabels = ExpositionBuffer(capacity: 0)
     private var addressStatus = ExpositionBuffer(capacity: 0)
+    private var acknowledged = ExpositionBuffer(capacity: 0)
 
     public init() {}
 
@@ -85,6 +86,7 @@ public final class PrometheusRenderer {
             \.pinMatch, \.nextChains, \.duration, \.errors,
             \.ownerLabels,
             \.addressStatus,
+            \.acknowledged,
         ]
         for buffer in buffers {
             self[keyPath: buffer].bytes.removeAll(keepingCapacity: true)
@@ -193,13 +195,16 @@ public final class PrometheusRenderer {
             if report.config.probesEveryAddress {
                 Exposition.appendAddressStatus(report, labels: labels, statusTails: statusTails, to: &addressStatus)
             }
+            if report.acknowledgement != nil {
+                acknowledged.sample("pinwatch_host_acknowledged", labels, nil, nil, 1)
+            }
         }
 
         var out = ExpositionBuffer(
             capacity: 4_096 + status.bytes.count + severity.bytes.count + reason.bytes.count + alerts.bytes.count + notAfter.bytes.count
                 + deprecatedNotAfter.bytes.count + levelNotAfter.bytes.count + levelInfo.bytes.count + pinMatch.bytes.count
                 + nextChains.bytes.count + duration.bytes.count + errors.bytes.count + ownerLabels.bytes.count
-                + addressStatus.bytes.count)
+                + addressStatus.bytes.count + acknowledged.bytes.count)
         out.family("pinwatch_host_status", "gauge", "Status of each host: 1 for the status it has now, 0 for the others.")
         out.append(status.bytes)
         out.family(
@@ -250,6 +255,11 @@ public final class PrometheusRenderer {
             "Status of each address of a host with addresses: all (and of each key type with key_types:): 1 for its status, 0 for the others; only those hosts are exported."
         )
         out.append(addressStatus.bytes)
+        out.family(
+            "pinwatch_host_acknowledged", "gauge",
+            "1 while a host's problem is acknowledged (silence: or the dashboard's a) and unchanged (only acknowledged hosts are exported)."
+        )
+        out.append(acknowledged.bytes)
 
         let statusCounts = StatusSummary(reports)
         let severityCounts = SeveritySummary(reports)

@@ -78,6 +78,7 @@ public struct SeverityTransition: Sendable {
             ("labels", JSONReport.ownerLabels(config)),
             ("runbook", .optional(config.runbook)),
             ("pins", .array(report.levels.map { .string(PinText.sha256($0.certificate.facts.spkiSHA256)) })),
+            ("acknowledged", AcknowledgementJSON.value(report.acknowledgement)),
         ])
         return value.renderCompact() + "\n"
     }

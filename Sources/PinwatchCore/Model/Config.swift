@@ -38,6 +38,8 @@ public struct HostConfig: Hashable, Sendable {
     /// `key_types:` (the host's, else the global one); empty: one
     /// handshake with the full offer.
     public var keyTypes: [KeyTypeOffer] = []
+    /// `silence:`: a known problem acknowledged until a date.
+    public var silence: HostSilence? = nil
 
     public init(
         host: String, port: Int = 443, serverName: String? = nil, connectAddress: String? = nil,

@@ -126,6 +126,9 @@ public struct HostReport: Hashable, Sendable {
     /// history) leads with them again.
     private var divergenceText: String?
     private var divergenceWorst: String?
+    /// The acknowledgement that holds now (`AcknowledgementBook`): the host
+    /// stays listed but leaves the banner, the bell and `check`'s state.
+    public var acknowledgement: Acknowledgement? = nil
 
     public init(
         config: HostConfig, result: ProbeResult, status: HostStatus, matchedTiers: [PinTier],

@@ -17,13 +17,17 @@ public enum CheckReport {
     ) -> (exitCode: Int32, text: String) {
         // Monitoring nothing is not fine: a truncated file must not turn paging off.
         guard !reports.isEmpty else { return unknown("no hosts configured") }
-        let worst = reports.map(\.severity).max { $0.rank < $1.rank } ?? .ok
+        // An acknowledged host is a known problem: it neither sets the state nor is named first.
+        let unacknowledged = reports.filter { $0.acknowledgement == nil }
+        let acknowledged = reports.count - unacknowledged.count
+        let worst = unacknowledged.map(\.severity).max { $0.rank < $1.rank } ?? .ok
         let state = CheckState(worst)
         var lines = [
-            "PINWATCH \(state.label) - \(headline(reports, worst: worst)) | \(perfdata(reports, warnDays: warnDays, criticalDays: criticalDays))"
+            "PINWATCH \(state.label) - \(headline(unacknowledged, worst: worst, acknowledged: acknowledged)) | "
+                + perfdata(reports, warnDays: warnDays, criticalDays: criticalDays)
         ]
         for report in worstFirst(reports) where nextChains || report.severity != .ok || !report.alerts.isEmpty {
-            lines.append(longLine(report) + (nextChains ? survival(report) : ""))
+            lines.append(longLine(report) + acknowledgement(report) + (nextChains ? survival(report) : ""))
         }
         return (state.rawValue, lines.joined(separator: "\n") + "\n")
     }
@@ -36,12 +40,14 @@ public enum CheckReport {
     }
 
     /// The worst hosts with their reasons, then the counts by severity.
-    private static func headline(_ reports: [HostReport], worst: HostSeverity) -> String {
-        let counts = SeveritySummary(reports).text
+    private static func headline(_ reports: [HostReport], worst: HostSeverity, acknowledged: Int) -> String {
+        let acknowledgedCount = acknowledged > 0 ? ["\(acknowledged) acknowledged"] : []
+        let counts = ([SeveritySummary(reports).text] + acknowledgedCount).joined(separator: ", ")
         guard worst != .ok else {
             let statuses = StatusSummary(reports)
             let parts = [HostStatus.ok, .unpinned].filter { statuses.count(of: $0) > 0 }.map { "\(statuses.count(of: $0)) \($0.rawValue)" }
-            return "\(reports.count) host\(reports.count == 1 ? "" : "s") fine (\(parts.joined(separator: ", ")))"
+            let total = reports.count + acknowledged
+            return "\(total) host\(total == 1 ? "" : "s") fine (\((parts + acknowledgedCount).joined(separator: ", ")))"
         }
         let troubled = worstFirst(reports).filter { $0.severity != .ok }
         var named = troubled.prefix(hostsNamedOnFirstLine).map { "\(name($0)) \(shortened(clean($0.reason)))" }
@@ -61,6 +67,13 @@ public enum CheckReport {
         }
         if !report.alerts.isEmpty { line += "; alerts: " + report.alerts.map(\.rawValue).joined(separator: ", ") }
         return line
+    }
+
+    /// `; acknowledged until 2026-12-15 00:00 UTC by ana: release on the 14th`.
+    private static func acknowledgement(_ report: HostReport) -> String {
+        guard let acknowledgement = report.acknowledgement else { return "" }
+        let by = acknowledgement.by.map { " by \(clean($0))" } ?? ""
+        return "; acknowledged until \(DateText.readableUTC(acknowledgement.until))\(by): \(clean(acknowledgement.reason))"
     }
 
     private static func survival(_ report: HostReport) -> String {

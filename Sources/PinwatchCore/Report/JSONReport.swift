@@ -129,6 +129,7 @@ public enum JSONReport {
         fields.field("runbook", report.config.runbook)
         fields.objects("chain", report.levels, writeLevel)
         VariantsJSON.write(report, to: &fields)
+        fields.field("acknowledged", AcknowledgementJSON.value(report.acknowledgement))
     }
 
     static func client(_ verdict: ClientHostVerdict) -> JSONValue {

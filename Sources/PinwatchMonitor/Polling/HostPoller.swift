@@ -36,6 +36,8 @@ public final class HostPoller: @unchecked Sendable {
     /// Records each cycle and adds history to its reports; nil with
     /// `state: off`.
     public let history: HostHistoryRecorder?
+    /// Marks the reports whose problem is acknowledged; nil: none is.
+    public let acknowledgements: AcknowledgementLedger?
     private let environment: [String: String]
     private let targets: [ProbeTarget]
     private let engine: ProbeEngine
@@ -44,10 +46,11 @@ public final class HostPoller: @unchecked Sendable {
     /// engine keeps every thread however few hosts are configured.
     public init(
         config: Config, environment: [String: String] = ProcessEnvironment.current, history: HostHistoryRecorder? = nil,
-        adHocProbes: Bool = false
+        adHocProbes: Bool = false, acknowledgements: AcknowledgementLedger? = nil
     ) {
         self.config = config
         self.history = history
+        self.acknowledgements = acknowledgements
         self.environment = environment
         targets = config.probeTargets(environment: environment)
         // A host of several probes makes the count unknown until its name resolves.
@@ -73,6 +76,14 @@ public final class HostPoller: @unchecked Sendable {
         on queue: DispatchQueue, onReports: @escaping (Batch) -> Void, onFinish: @escaping (CycleOutcome) -> Void
     ) -> ProbeCycle? {
         let gathering: BatchGathering
+        let acknowledgements = self.acknowledgements
+        acknowledgements?.reload()
+        // After the history: a silence acknowledges the state the store's facts decided.
+        let onReports: (Batch) -> Void = { batch in
+            guard let acknowledgements else { return onReports(batch) }
+            let marked = acknowledgements.apply(batch.map(\.report))
+            onReports(zip(batch, marked).map { (index: $0.index, report: $1) })
+        }
         if let history {
             // The store's disk work stays off `queue` (the dashboard's main
             // queue): batches are recorded on one serial queue, then handed
@@ -128,7 +139,10 @@ public final class HostPoller: @unchecked Sendable {
         if VariantPlan.isNeeded(for: config.hosts) { return runVariantCycle() }
         let results = engine.run(targets)
         let reports = zip(config.hosts, results).map { host, result in Self.report(for: host, result: result, config: config) }
-        return history?.record(reports, at: Date()) ?? reports
+        let recorded = history?.record(reports, at: Date()) ?? reports
+        guard let acknowledgements else { return recorded }
+        acknowledgements.reload()
+        return acknowledgements.apply(recorded)
     }
 
     private func runVariantCycle() -> [HostReport] {

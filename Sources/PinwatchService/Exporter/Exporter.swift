@@ -41,7 +41,7 @@ public final class Exporter: @unchecked Sendable {
     /// pin file); nil leaves the first one running.
     public init(
         config: Config, environment: [String: String], version: String, logger: Logger, history: HostHistoryRecorder? = nil,
-        readConfig: Monitor<HostPoller>.ConfigReader? = nil
+        readConfig: Monitor<HostPoller>.ConfigReader? = nil, acknowledgements: AcknowledgementLedger? = nil
     ) {
         self.version = version
         self.logger = logger
@@ -49,7 +49,9 @@ public final class Exporter: @unchecked Sendable {
         hooks = Self.makeHookRunner(config.hooks, environment: environment, logger: logger)
         monitor = Monitor(
             config: config, queue: queue,
-            makePoller: { HostPoller(config: $0, environment: environment, history: history, adHocProbes: true) }, hooks: hooks,
+            makePoller: {
+                HostPoller(config: $0, environment: environment, history: history, adHocProbes: true, acknowledgements: acknowledgements)
+            }, hooks: hooks,
             readConfig: readConfig, onEvent: { [unowned self] in handle($0) })
     }
 

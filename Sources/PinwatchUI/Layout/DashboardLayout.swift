@@ -50,7 +50,7 @@ public enum DashboardLayout {
         }
         drawHeader(state, into: &frame, now: now)
         var footer = footerLines(for: state)
-        if state.view != .table || state.isEditingFilter {
+        if state.view != .table || state.isEditingFilter || state.acknowledgementPrompt != nil {
             // Details and help have their own lines; the filter prompt its own.
         } else if let position = tablePosition(state, capacity: tableCapacity(for: state, height: height)) {
             footer[footer.count - 1].insert(contentsOf: [Span(position, Style(.warn)), Span("  ")], at: 1)
@@ -216,6 +216,9 @@ public enum DashboardLayout {
         if let message = state.footerMessage {
             lines.append([Span(" " + message, Style(.warn))])
         }
+        if let prompt = state.acknowledgementPrompt {
+            return lines + acknowledgementPromptLines(prompt, state: state)
+        }
         if state.isEditingFilter {
             lines.append([
                 Span(" / ", Style(.header, bold: true)), Span(state.filter + "▏"),
@@ -242,6 +245,25 @@ public enum DashboardLayout {
             line.append(Span(" \(action)  ", Style(.dim)))
         }
         lines.append(line)
+        return lines
+    }
+
+    /// `a`'s two questions, the refused answer's problem above them.
+    private static func acknowledgementPromptLines(_ prompt: AcknowledgementPrompt, state: DashboardState) -> [StyledLine] {
+        let host = state.hosts.indices.contains(prompt.hostIndex) ? state.hosts[prompt.hostIndex].displayName : ""
+        var lines: [StyledLine] = prompt.problem.map { [[Span(" " + $0, Style(.warn))]] } ?? []
+        switch prompt.field {
+        case .until:
+            lines.append([
+                Span(" acknowledge \(host) until: ", Style(.header, bold: true)), Span(prompt.until + "▏"),
+                Span("   7d, 12h, 2026-12-15 (end of day UTC) · Enter next · Esc cancel", Style(.dim)),
+            ])
+        case .reason:
+            lines.append([
+                Span(" acknowledge \(host) until \(prompt.until), because: ", Style(.header, bold: true)), Span(prompt.reason + "▏"),
+                Span("   Enter acknowledge · Esc cancel", Style(.dim)),
+            ])
+        }
         return lines
     }
 

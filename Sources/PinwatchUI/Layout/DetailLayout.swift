@@ -29,6 +29,9 @@ enum DetailLayout {
             "status", Formatting.status(of: report),
             Span(report.alerts.isEmpty ? "" : "  alerts: " + report.alerts.map(\.rawValue).joined(separator: ", "), Style(.warn)))
         field("severity", Span("\(report.severity.rawValue): \(report.reason)", severityStyle(report.severity)))
+        if let acknowledgement = report.acknowledgement {
+            field("ack", Span(AcknowledgementText.detail(acknowledgement), Style(.dim)))
+        }
         field("matched", Span(Formatting.tiers(report.matchedTiers), report.matchedTiers.contains(.ca) ? Style(.ok) : Style(.warn)))
         field("trust", Span(TrustText.describe(report.result), report.result.trusted ? Style(.ok) : Style(.critical)))
         if report.proxy.detected {

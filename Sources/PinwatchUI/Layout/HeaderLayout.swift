@@ -24,6 +24,8 @@ enum HeaderLayout {
             guard count > 0 else { continue }
             line.append(Span(" \(count) \(severity.rawValue) ", header.with(bold: true)))
         }
+        let acknowledged = state.alertingHosts.acknowledged.count
+        if acknowledged > 0 { line.append(Span(" \(acknowledged) acknowledged ", header)) }
         // The words the rows show; a cause no host has is left out, and
         // the five statuses are counted even at zero while there is room.
         let shown = HostHeadline.headerOrder.filter { HostHeadline.alwaysCounted.contains($0) || counts[$0] != nil }

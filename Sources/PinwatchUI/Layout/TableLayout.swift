@@ -81,17 +81,39 @@ enum TableLayout {
                 // space tells the on-call why instead.
                 let merged = remaining.prefix { failureArea.contains($0.0) }
                 let mergedWidth = merged.reduce(0) { $0 + $1.1 } + merged.count - 1
-                frame.draw(failureLine(failure), row: row, column: column, maxWidth: mergedWidth)
+                let line = failureLine(failure)
+                frame.draw(
+                    report.acknowledgement == nil ? line : line.map { Span($0.text, Style(.dim)) }, row: row, column: column,
+                    maxWidth: mergedWidth)
                 column += mergedWidth + 1
                 remaining = remaining.dropFirst(merged.count)
                 continue
             }
-            let line = cell(kind, host: host, report: report, hostIndex: hostIndex, state: state, now: now, width: width)
+            var line = cell(kind, host: host, report: report, hostIndex: hostIndex, state: state, now: now, width: width)
+            if let acknowledgement = report?.acknowledgement { line = acknowledged(line, kind, acknowledgement) }
             frame.draw(line, row: row, column: column, maxWidth: width)
             column += width + 1
             remaining = remaining.dropFirst()
         }
     }
+
+    /// An acknowledged row: every cell dimmed, `~` instead of the
+    /// severity's symbol (so monochrome themes still tell it apart), and
+    /// the acknowledgement's reason in place of the verdict's.
+    private static func acknowledged(_ line: StyledLine, _ kind: Column, _ acknowledgement: Acknowledgement) -> StyledLine {
+        switch kind {
+        case .status:
+            let word = line.map(\.text).joined().split(separator: " ", maxSplits: 1).last.map(String.init) ?? ""
+            return [Span("\(acknowledgedSymbol) \(word)", Style(.dim))]
+        case .reason:
+            return [Span("acknowledged: \(acknowledgement.reason)", Style(.dim))]
+        default:
+            return line.map { Span($0.text, Style(.dim)) }
+        }
+    }
+
+    /// Before an acknowledged host's headline: snoozed, not fixed.
+    static let acknowledgedSymbol = "~"
 
     /// The adjacent columns an error row spends on its reason.
     private static let failureArea: [Column] = [.chain, .tier, .days]

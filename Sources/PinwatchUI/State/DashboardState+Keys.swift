@@ -10,6 +10,7 @@ extension DashboardState {
         if key == .ctrlC || key == .function(10) { return [.quit] }
         if key == .resize { return [] }
         if isEditingFilter { return handleFilterEditing(key) }
+        if acknowledgementPrompt != nil { return handleAcknowledgementPrompt(key) }
         if key == .character("Q") { return [.quit] }
         if key == .function(1) {
             view = view == .help ? .table : .help
@@ -53,6 +54,8 @@ extension DashboardState {
         case .character("c"):
             view = .clients
             resetDetailScroll()
+        case .character("a"): return acknowledgeKey(remove: false)
+        case .character("A"): return acknowledgeKey(remove: true)
         case .enter:
             if let selectedHost, selectedRow != nil {
                 stanzaText = nil

@@ -40,6 +40,10 @@ public struct DashboardState: Sendable {
         didSet { derived = DerivedRows() }
     }
     public private(set) var isEditingFilter = false
+    /// `a`: the footer asking until when and why; nil otherwise.
+    public internal(set) var acknowledgementPrompt: AcknowledgementPrompt?
+    /// False with history off: `a` says why instead of asking.
+    public var canStoreAcknowledgements = true
     public var view: DashboardView = .table
     /// Selected host by configuration index, so the bar follows the host
     /// when rows re-sort. Until the user moves it, the selection is the
@@ -119,7 +123,8 @@ public struct DashboardState: Sendable {
         // No scroll clamping here: a cycle records every host, and the layout
         // keeps the selection in view on its own; the next key re-clamps.
         if isProbing { cycleCompleted = min(cycleTotal, cycleCompleted + 1) }
-        return report.severity.isWorse(than: previous?.severity)
+        // An acknowledged problem is known: no bell for it.
+        return report.acknowledgement == nil && report.severity.isWorse(than: previous?.severity)
     }
 
     /// A reloaded configuration: hosts that stay (same name, port, SNI and
@@ -217,10 +222,11 @@ public struct DashboardState: Sendable {
         return counts
     }
 
-    /// Per-severity counts of the latest results.
+    /// Per-severity counts of the latest results, acknowledged hosts left
+    /// out (the header counts those apart).
     public var severityCounts: SeveritySummary {
         if let counts = derived.severityCounts { return counts }
-        let counts = SeveritySummary(reports)
+        let counts = SeveritySummary(reports.map { $0?.acknowledgement == nil ? $0 : nil })
         derived.severityCounts = counts
         return counts
     }
@@ -231,6 +237,10 @@ public struct DashboardState: Sendable {
         if let hosts = derived.alerting { return hosts }
         var found = AlertingHosts()
         for (index, report) in reports.enumerated() {
+            if report?.acknowledgement != nil {
+                found.acknowledged.append(index)
+                continue
+            }
             switch report?.severity {
             case .critical: found.critical.append(index)
             case .unknown: found.unknown.append(index)
@@ -372,6 +382,8 @@ public struct AlertingHosts: Hashable, Sendable {
     public var critical: [Int] = []
     public var unknown: [Int] = []
     public var warning: [Int] = []
+    /// Troubled or not, out of the banner's count: their problem is known.
+    public var acknowledged: [Int] = []
 
     public var count: Int { critical.count + unknown.count + warning.count }
 

@@ -23,6 +23,11 @@ public enum DashboardCommand: Hashable, Sendable {
     /// Build the host's `pins:` stanza, send it with OSC 52 and hand the
     /// text back through `DashboardState.stanzaText`.
     case copyPins(hostIndex: Int)
+    /// `a`: store an acknowledgement of the host's present state; `until`
+    /// as typed (a date or a duration from now, `AcknowledgementUntil`).
+    case acknowledge(hostIndex: Int, until: String, reason: String)
+    /// `A` (or `a` on an acknowledged host): remove its acknowledgement.
+    case removeAcknowledgement(hostIndex: Int)
 }
 
 /// Row order of the table.

@@ -108,7 +108,8 @@ extension Pinwatch {
                 Output.standardError("pinwatch: \(problem)")
                 throw ExitCode(outcome.exitCode)
             }
-            var reports = HostPoller(config: config, history: store).runCycle()
+            let acknowledgements = AcknowledgementLedger.reading(config, override: line.state)
+            var reports = HostPoller(config: config, history: store, acknowledgements: acknowledgements).runCycle()
             if let client { reports = ClientSelection.reports(of: client, in: reports) }
             let outcome = CheckReport.render(
                 reports, warnDays: config.warnDays, criticalDays: config.criticalDays, nextChains: client != nil)

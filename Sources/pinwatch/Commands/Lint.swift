@@ -35,6 +35,7 @@ extension Pinwatch {
                 guard !config.clients.isEmpty else {
                     throw UserFacingError(message: "\(config.path ?? "the configuration") has no clients: (see `pinwatch import --help`)")
                 }
+                for warning in ExpiredSilences.warnings(config, now: Date()) { Output.standardError("pinwatch: warning: \(warning)") }
                 let reports = HostPoller(config: config).runCycle()
                 let findings = ClientLint.findings(config: config, reports: reports, now: Date())
                 let warnings = findings.filter { $0.level == .warning }.count

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PinwatchCore
 import PinwatchFleet
+import PinwatchMonitor
 import PinwatchSystem
 import PinwatchUI
 
@@ -61,7 +62,9 @@ extension Pinwatch {
                     ? try ThemeChoice.load(requested: theme, config: config, colorCount: 256)
                     : ThemeLoader.mono
                 let store = try history.openForOneShot(config) { Output.standardError($0) }
-                output.printCycle(config: config, environment: ProcessEnvironment.current, theme: chosenTheme, history: store)
+                output.printCycle(
+                    config: config, environment: ProcessEnvironment.current, theme: chosenTheme, history: store,
+                    acknowledgements: AcknowledgementLedger.reading(config, override: history.state))
             }
         }
 
@@ -103,7 +106,7 @@ extension Pinwatch {
                 let format: SnapshotFormat = line.format == .json ? .json : .prometheus
                 SnapshotOutput.printCycle(
                     format: format, width: nil, config: config, environment: ProcessEnvironment.current, theme: ThemeLoader.mono,
-                    history: store)
+                    history: store, acknowledgements: AcknowledgementLedger.reading(config, override: line.state))
             }
         }
     }

@@ -10,7 +10,8 @@ extension Pinwatch {
             abstract: "Check the configuration and exit: 0 when valid, 1 when it has no hosts, 2 with one line per problem.",
             discussion: """
                 A valid configuration with no hosts (an emptied or truncated file) exits 1 with a warning, \
-                as it would monitor nothing; --allow-empty accepts it.
+                as it would monitor nothing; --allow-empty accepts it. A silence: whose until has passed \
+                is warned of too (exit 1).
                 """)
 
         @OptionGroup var options: ConfigOptions
@@ -25,10 +26,13 @@ extension Pinwatch {
                 let hooks = config.hooks.isEmpty ? "" : ", \(config.hooks.count) hook\(config.hooks.count == 1 ? "" : "s")"
                 let clients = config.clients.isEmpty ? "" : ", \(config.clients.count) client\(config.clients.count == 1 ? "" : "s")"
                 Output.standardOutput("\(name): valid, \(config.hosts.count) host\(config.hosts.count == 1 ? "" : "s")\(clients)\(hooks)\n")
+                let expiredSilences = ExpiredSilences.warnings(config, now: Date())
+                for warning in expiredSilences { Output.standardError("pinwatch: warning: \(warning)") }
                 if config.hosts.isEmpty && !allowEmpty {
                     Output.standardError("pinwatch: warning: \(name) has no hosts: nothing would be monitored (--allow-empty to accept)")
                     throw ExitCode(1)
                 }
+                if !expiredSilences.isEmpty { throw ExitCode(1) }
             }
         }
     }

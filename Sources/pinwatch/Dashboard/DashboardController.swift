@@ -40,12 +40,14 @@ final class DashboardController: @unchecked Sendable {
     /// Made on first use (its events capture the controller).
     private lazy var monitor = makeMonitor()
     /// Kept across reloads (a new `state:` takes a restart).
-    private let history: HostHistoryRecorder?
+    let history: HostHistoryRecorder?
+    /// The configuration's silences and the store's acknowledgements, kept across reloads.
+    let acknowledgements: AcknowledgementLedger
     private let bellEnabled: Bool
     private let hooks: Hooks
     private let screen: TerminalScreen
     private var theme: Theme
-    private(set) var state: DashboardState
+    var state: DashboardState
     private var sources: [DispatchSourceProtocol] = []
     private var jobControl: JobControl?
     private var paintScheduled = false
@@ -58,11 +60,13 @@ final class DashboardController: @unchecked Sendable {
         self.environment = environment
         self.firstConfig = config
         self.history = history
+        acknowledgements = Self.acknowledgementLedger(history)
         self.bellEnabled = bellEnabled
         self.hooks = hooks
         self.theme = theme
         self.firstFrameTiming = FirstFrameTiming(environment: ProcessEnvironment.current)
         self.state = DashboardState.make(config: config, environment: environment, themeName: theme.name)
+        state.canStoreAcknowledgements = Self.storesAcknowledgements(history)
         self.screen = try TerminalScreen(mouse: mouse)
         if ThemeLoader.prefersMono(environment: environment, colorCount: screen.colorCount), theme.name != "mono" {
             self.theme = ThemeLoader.mono
@@ -93,9 +97,11 @@ final class DashboardController: @unchecked Sendable {
     private func makeMonitor() -> Monitor<HostPoller> {
         let environment = self.environment
         let history = self.history
+        let acknowledgements = self.acknowledgements
         return Monitor(
             config: firstConfig, queue: .main,
-            makePoller: { HostPoller(config: $0, environment: environment, history: history) }, hooks: alertHooks,
+            makePoller: { HostPoller(config: $0, environment: environment, history: history, acknowledgements: acknowledgements) },
+            hooks: alertHooks,
             readConfig: hooks.reloadConfig, onEvent: { [weak self] in self?.handle($0) })
     }
 
@@ -133,6 +139,7 @@ final class DashboardController: @unchecked Sendable {
         var ring = false
         for (index, report) in batch where state.record(report, forHost: index, at: now) { ring = true }
         if ring, bellEnabled { screen.bell() }
+        forgetSpentAcknowledgements()
     }
 
     /// Hook outcomes go to the footer: the dashboard has no log.
@@ -229,6 +236,10 @@ final class DashboardController: @unchecked Sendable {
             cycleTheme()
         case .copyPins(let index):
             copyPins(ofHost: index)
+        case .acknowledge(let index, let until, let reason):
+            acknowledge(host: index, until: until, reason: reason)
+        case .removeAcknowledgement(let index):
+            removeAcknowledgement(ofHost: index)
         }
     }
 

@@ -159,6 +159,9 @@ final class FleetDashboardController: @unchecked Sendable {
                 state.themeName = chosen.name
                 state.footerMessage = "theme: \(chosen.name)"
             }
+        case .acknowledge, .removeAcknowledgement:
+            // The fleet's verdicts belong to the instances that decided them.
+            state.footerMessage = "acknowledge on the instance that watches the host (its dashboard or silence:), not from --prometheus"
         case .copyPins(let index):
             // The stanza configures the host itself, whichever vantage saw it.
             var report = state.reports.indices.contains(index) ? state.reports[index] : nil

@@ -28,16 +28,23 @@ struct SnapshotOutput: ParsableArguments {
     /// Runs one cycle and prints it: the dashboard's own Frame for runbooks
     /// (text, ANSI, or a standalone SVG or HTML picture in `theme`'s
     /// colours), the versioned JSON, or Prometheus text.
-    func printCycle(config: Config, environment: [String: String], theme: Theme, history: HostHistoryRecorder?) {
-        Self.printCycle(format: format, width: width, config: config, environment: environment, theme: theme, history: history)
+    func printCycle(
+        config: Config, environment: [String: String], theme: Theme, history: HostHistoryRecorder?,
+        acknowledgements: AcknowledgementLedger? = nil
+    ) {
+        Self.printCycle(
+            format: format, width: width, config: config, environment: environment, theme: theme, history: history,
+            acknowledgements: acknowledgements)
     }
 
     /// `printCycle` on plain values, for the `snapshot` lines read without ArgumentParser.
     static func printCycle(
-        format: SnapshotFormat, width: Int?, config: Config, environment: [String: String], theme: Theme, history: HostHistoryRecorder?
+        format: SnapshotFormat, width: Int?, config: Config, environment: [String: String], theme: Theme, history: HostHistoryRecorder?,
+        acknowledgements: AcknowledgementLedger? = nil
     ) {
         let started = Date()
-        let reports = HostPoller(config: config, environment: environment, history: history).runCycle()
+        let reports = HostPoller(config: config, environment: environment, history: history, acknowledgements: acknowledgements)
+            .runCycle()
         let now = Date()
         switch format {
         case .prometheus:

@@ -1,0 +1,45 @@
+import Foundation
+import PinwatchCore
+
+/// The acknowledgements a running command applies to its reports: Core's
+/// book behind a lock, with the store's rows read again at each cycle's
+/// start (so `serve` and `check` honour what a dashboard acknowledged), and
+/// kept across reloads (one ledger, however many pollers).
+///
+/// `@unchecked Sendable`: the book is guarded by `lock`.
+public final class AcknowledgementLedger: @unchecked Sendable {
+    private let lock = NSLock()
+    private var book = AcknowledgementBook()
+    private let readStored: (@Sendable () -> [Acknowledgement])?
+    private let now: @Sendable () -> Date
+
+    /// `readStored`: the store's acknowledgements (nil with history off);
+    /// a failed read keeps the ones read before.
+    public init(readStored: (@Sendable () -> [Acknowledgement])? = nil, now: @escaping @Sendable () -> Date = { Date() }) {
+        self.readStored = readStored
+        self.now = now
+    }
+
+    /// Reads the store's acknowledgements again.
+    public func reload() {
+        guard let readStored else { return }
+        let stored = readStored()
+        lock.lock()
+        book.replaceStored(stored)
+        lock.unlock()
+    }
+
+    public func apply(_ reports: [HostReport]) -> [HostReport] {
+        let date = now()
+        lock.lock()
+        defer { lock.unlock() }
+        return book.apply(reports, now: date)
+    }
+
+    /// Stored acknowledgements whose host changed state since the last call.
+    public func takeNewlySpent() -> [Acknowledgement] {
+        lock.lock()
+        defer { lock.unlock() }
+        return book.takeNewlySpent()
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import PinwatchCore
+import PinwatchHistory
+import PinwatchMonitor
+import PinwatchSystem
+import PinwatchUI
+
+/// `a` and `A`: acknowledgements stored in the history store, with who,
+/// when and why, and applied at once to the row on screen.
+extension DashboardController {
+    static func acknowledgementLedger(_ history: HostHistoryRecorder?) -> AcknowledgementLedger {
+        guard let path = (history as? HistoryStore)?.path else { return AcknowledgementLedger() }
+        return AcknowledgementLedger(readStored: { (try? AcknowledgementTable.read(path: path)) ?? [] })
+    }
+
+    static func storesAcknowledgements(_ history: HostHistoryRecorder?) -> Bool {
+        guard let path = (history as? HistoryStore)?.path else { return false }
+        return path != HistoryStore.inMemoryPath
+    }
+
+    /// Who acknowledged: the login name, as `last` and `who` show it.
+    private var userName: String? {
+        let environment = ProcessEnvironment.current
+        return [environment["USER"], environment["LOGNAME"]].compactMap { $0 }.first { !$0.isEmpty }.map {
+            TerminalText.sanitize(String($0.prefix(64)))
+        }
+    }
+
+    /// Where acknowledgements go; nil with `state: off`, said in the footer.
+    private func acknowledgementStore() -> String? {
+        guard let path = (history as? HistoryStore)?.path, path != HistoryStore.inMemoryPath else {
+            announce("cannot acknowledge: history is off (state: off or --state off), and acknowledgements are kept in the history store")
+            return nil
+        }
+        return path
+    }
+
+    func acknowledge(host index: Int, until text: String, reason: String) {
+        guard let path = acknowledgementStore() else { return }
+        let now = Date()
+        guard state.reports.indices.contains(index), let report = state.reports[index] else { return }
+        guard let until = AcknowledgementUntil.parse(text, now: now), until > now else {
+            announce("not acknowledged: \(TerminalText.sanitize(text)) is not a future date or a duration")
+            return
+        }
+        let acknowledgement = Acknowledgement(
+            hostIdentity: report.config.identityKey, until: until,
+            reason: TerminalText.sanitize(String(reason.prefix(AcknowledgementTable.reasonCharacters))), by: userName, at: now,
+            source: .dashboard, state: AcknowledgedState(of: report))
+        do {
+            try AcknowledgementTable.store(acknowledgement, path: path)
+        } catch {
+            announce("not acknowledged: \(error.description)")
+            return
+        }
+        reapplyAcknowledgements(to: index)
+        announce("acknowledged \(report.config.displayName) until \(DateText.readableUTC(until)); A removes it")
+    }
+
+    func removeAcknowledgement(ofHost index: Int) {
+        guard state.reports.indices.contains(index), let report = state.reports[index] else { return }
+        if report.acknowledgement?.source == .config {
+            announce("\(report.config.displayName) is silenced by silence: in the configuration; remove it there")
+            return
+        }
+        guard let path = acknowledgementStore() else { return }
+        do {
+            try AcknowledgementTable.remove(hostIdentity: report.config.identityKey, path: path)
+        } catch {
+            announce("acknowledgement not removed: \(error.description)")
+            return
+        }
+        reapplyAcknowledgements(to: index)
+        announce("\(report.config.displayName) is no longer acknowledged")
+    }
+
+    /// The row dims (or lights up) now, not at the next cycle.
+    private func reapplyAcknowledgements(to index: Int) {
+        acknowledgements.reload()
+        guard let report = state.reports[index] else { return }
+        state.record(acknowledgements.apply([report])[0], forHost: index, at: Date())
+    }
+
+    /// A host that left the state it was acknowledged in is news again: its
+    /// row leaves the store so that `serve` and `check` see it too.
+    func forgetSpentAcknowledgements() {
+        let spent = acknowledgements.takeNewlySpent()
+        guard !spent.isEmpty, let path = (history as? HistoryStore)?.path else { return }
+        for acknowledgement in spent {
+            try? AcknowledgementTable.remove(hostIdentity: acknowledgement.hostIdentity, path: path)
+        }
+    }
+}

@@ -1,0 +1,16 @@
+import Foundation
+import PinwatchCore
+import PinwatchHistory
+import PinwatchMonitor
+
+extension AcknowledgementLedger {
+    /// The ledger of a command that polls: the configuration's silences and
+    /// the store's acknowledgements, read through a connection of their own
+    /// (a `check` beside a running `watch` honours what it acknowledged).
+    /// An unreadable table leaves the silences alone: a plugin must not
+    /// turn UNKNOWN over it, and the writer reports the store's problems.
+    static func reading(_ config: Config, override: String?) -> AcknowledgementLedger {
+        guard let path = AcknowledgementTable.path(config.state, override: override) else { return AcknowledgementLedger() }
+        return AcknowledgementLedger(readStored: { (try? AcknowledgementTable.read(path: path)) ?? [] })
+    }
+}
