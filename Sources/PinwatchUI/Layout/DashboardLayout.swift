@@ -149,9 +149,11 @@ public enum DashboardLayout {
         scrollOffset: Int? = nil
     ) {
         let visible = state.visibleHostIndices
+        let sorted = TableLayout.column(sortedBy: state.sortOrder)
         let columns = TableLayout.columns(
-            width: frame.width, chainLevels: TableLayout.maxLevels(visible, state: state), hostWidth: state.hostLabels.widest)
-        TableLayout.drawHeader(into: &frame, row: top, columns: columns)
+            width: frame.width, chainLevels: TableLayout.maxLevels(visible, state: state), hostWidth: state.hostLabels.widest,
+            sortedBy: sorted)
+        TableLayout.drawHeader(into: &frame, row: top, columns: columns, sorted: sorted.map { ($0, state.sortReversed) })
         guard rowCount > 0 else { return }
         if visible.isEmpty {
             let text = state.hosts.isEmpty ? "no hosts configured" : "no host matches the filter “\(state.filter)”"
@@ -216,7 +218,7 @@ public enum DashboardLayout {
             keys =
                 [
                     ("q", "quit"), ("r", "refresh"), ("↑↓", "move"), ("Enter", "detail"), ("/", "filter"),
-                    ("s", state.sortOrder == .worstFirst ? "config order" : "worst first"), ("t", "theme"), ("?", "help"),
+                    ("s<>I", sortLabel(state)), ("t", "theme"), ("?", "help"),
                 ] + (state.clients.isEmpty ? [] : [("c", "clients")])
         }
         var line: StyledLine = [Span(" ")]
@@ -226,6 +228,12 @@ public enum DashboardLayout {
         }
         lines.append(line)
         return lines
+    }
+
+    /// `sort days▼`, `sort config▲`: the footer's short form of the order.
+    static func sortLabel(_ state: DashboardState) -> String {
+        let name = TableLayout.column(sortedBy: state.sortOrder)?.title ?? "config"
+        return "sort \(name)" + TableLayout.sortArrow(reversed: state.sortReversed)
     }
 
     private static func drawTooSmall(into frame: inout Frame) {

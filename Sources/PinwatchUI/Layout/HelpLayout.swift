@@ -12,6 +12,8 @@ enum HelpLayout {
         ("Esc", "back / clear the filter"),
         ("/", "filter by name, or status:NAME"),
         ("s", "worst first ↔ config order"),
+        ("< >", "sort by the column left / right"),
+        ("I", "reverse the sort (ties: config order)"),
         ("t", "next colour theme"),
         ("y", "pins: stanza (detail view)"),
         ("? F1", "this help"),

@@ -36,6 +36,10 @@ public struct DashboardState: Sendable {
     public var sortOrder: SortOrder = .worstFirst {
         didSet { derived = DerivedRows() }
     }
+    /// `I` (htop's invert): the sort column's order the other way round.
+    public var sortReversed = false {
+        didSet { derived = DerivedRows() }
+    }
     public var filter = "" {
         didSet { derived = DerivedRows() }
     }
@@ -187,18 +191,7 @@ public struct DashboardState: Sendable {
                     || hosts[index].serverName.lowercased().contains(needle)
             }
         }
-        switch sortOrder {
-        case .configuration:
-            return matching
-        case .worstFirst:
-            // By severity, worst first; hosts without a result after every
-            // host with one; ties keep configuration order.
-            return matching.sorted { left, right in
-                let leftRank = reports[left]?.severity.rank ?? -1
-                let rightRank = reports[right]?.severity.rank ?? -1
-                return leftRank != rightRank ? leftRank > rightRank : left < right
-            }
-        }
+        return sortedRows(matching)
     }
 
     /// Per-headline counts of the latest results, with the worst severity
