@@ -26,4 +26,27 @@ extension DashboardTests {
         let worstFirst = try waitForScreen { $0.contains("status▼") && $0.contains("sort status▼") }
         XCTAssertEqual(rowOrder(worstFirst).first, DashboardFleet.down, "s still goes back to worst first: \(worstFirst)")
     }
+
+    func testNegatedRegexFilterAndABadRegexThatKeepsIt() throws {
+        try startDashboard()
+        try session?.send("/")
+        try session?.type("!/^(down|stale)")
+        try session?.send("Enter")
+        let filtered = try waitForScreen { screen in
+            (try? self.row(DashboardFleet.stale, in: screen)) == nil && (try? self.row(DashboardFleet.down, in: screen)) == nil
+                && screen.contains("2 hidden by the filter")
+        }
+        XCTAssertEqual(Set(rowOrder(filtered)), [DashboardFleet.steady, DashboardFleet.rotating], filtered)
+
+        try session?.send("/")
+        try session?.type("(")
+        let complaint = try waitForScreen { $0.contains("filter: bad regex") }
+        XCTAssertTrue(complaint.contains("the previous filter stays"), complaint)
+        XCTAssertEqual(Set(rowOrder(complaint)), [DashboardFleet.steady, DashboardFleet.rotating], complaint)
+        XCTAssertNil(try XCTUnwrap(session).exitStatus(), "no crash on a bad pattern")
+
+        try session?.send("Escape")
+        let cleared = try waitForScreen { !$0.contains("filter: bad regex") && !$0.contains("hidden by the filter") }
+        XCTAssertEqual(Set(rowOrder(cleared)), Set(DashboardFleet.names), cleared)
+    }
 }

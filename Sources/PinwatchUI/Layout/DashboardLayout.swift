@@ -201,10 +201,13 @@ public enum DashboardLayout {
         if let message = state.footerMessage {
             lines.append([Span(" " + message, Style(.warn))])
         }
+        if let problem = state.filterProblem {
+            lines.append([Span(" filter: " + problem, Style(.critical, bold: true))])
+        }
         if state.isEditingFilter {
             lines.append([
                 Span(" / ", Style(.header, bold: true)), Span(state.filter + "▏"),
-                Span("   Enter keep · Esc clear · ^U erase", Style(.dim)),
+                Span("   !negate /regex status:NAME · Enter keep · Esc clear · ^U erase", Style(.dim)),
             ])
             return lines
         }

@@ -11,6 +11,7 @@ enum HelpLayout {
         ("c", "what each app release sees"),
         ("Esc", "back / clear the filter"),
         ("/", "filter by name, or status:NAME"),
+        ("/ !… //…", "negate: !unpinned; regex: /api-.*"),
         ("s", "worst first ↔ config order"),
         ("< >", "sort by the column left / right"),
         ("I", "reverse the sort (ties: config order)"),

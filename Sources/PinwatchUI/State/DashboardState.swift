@@ -40,9 +40,24 @@ public struct DashboardState: Sendable {
     public var sortReversed = false {
         didSet { derived = DerivedRows() }
     }
+    /// The filter as typed. A text that is no filter (a bad regex) leaves
+    /// the previous one in force and says why in `filterProblem`.
     public var filter = "" {
-        didSet { derived = DerivedRows() }
+        didSet {
+            switch HostFilter.parse(filter) {
+            case .success(let parsed):
+                activeFilter = parsed
+                filterProblem = nil
+            case .failure(let problem):
+                filterProblem = problem.message + ": the previous filter stays"
+            }
+            derived = DerivedRows()
+        }
     }
+    /// The filter the rows follow: the latest text that parsed.
+    private var activeFilter = HostFilter()
+    /// Why the text typed is not the filter in force, for the footer.
+    public private(set) var filterProblem: String?
     public private(set) var isEditingFilter = false
     public var view: DashboardView = .table
     /// Selected host by configuration index, so the bar follows the host
@@ -172,25 +187,9 @@ public struct DashboardState: Sendable {
         return rows
     }
 
-    /// `/status:blocked` (or `status:critical`, a severity) keeps the hosts
-    /// whose headline (the word their row shows) or severity it names,
-    /// `leaf` matching `leaf_only`; any other text matches host names and
-    /// SNI.
+    /// The hosts `activeFilter` keeps (`HostFilter`), in the sort order.
     private func computeVisibleHostIndices() -> [Int] {
-        let needle = filter.lowercased().trimmingCharacters(in: .whitespaces)
-        let matching: [Int]
-        if needle.hasPrefix("status:") {
-            let wanted = needle.dropFirst("status:".count).replacingOccurrences(of: "-", with: "_")
-            matching = hosts.indices.filter { index in
-                guard let report = reports[index] else { return wanted.isEmpty || "waiting".hasPrefix(wanted) }
-                return report.headline.rawValue.hasPrefix(wanted) || report.severity.rawValue.hasPrefix(wanted)
-            }
-        } else {
-            matching = hosts.indices.filter { index in
-                needle.isEmpty || hosts[index].displayName.lowercased().contains(needle)
-                    || hosts[index].serverName.lowercased().contains(needle)
-            }
-        }
+        let matching = hosts.indices.filter { activeFilter.keeps(hosts[$0], report: reports[$0]) }
         return sortedRows(matching)
     }
 
