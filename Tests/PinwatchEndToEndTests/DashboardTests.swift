@@ -4,8 +4,8 @@ import XCTest
 /// `pinwatch watch` as the on-call sees it: the real binary in a tmux pane,
 /// watching TLS servers this test starts on 127.0.0.1.
 final class DashboardTests: XCTestCase {
-    private var fleet: DashboardFleet!
-    private var session: TmuxSession?
+    var fleet: DashboardFleet!
+    var session: TmuxSession?
 
     override func setUpWithError() throws {
         fleet = try DashboardFleet()
@@ -190,7 +190,7 @@ final class DashboardTests: XCTestCase {
         // Configuration order: rows stay put while the rotating host
         // changes status, so the screen clicked on is the screen shown.
         try session.send("s")
-        let screen = try waitForScreen { $0.contains("s worst first") }
+        let screen = try waitForScreen { $0.contains("sort config▼") }
         XCTAssertEqual(try session.paneVariable("mouse_any_flag") == "1" || session.paneVariable("mouse_button_flag") == "1", true)
         let lines = screen.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let target = try XCTUnwrap(lines.lastIndex { $0.contains(fleet.displayName(DashboardFleet.steady)) })
@@ -267,7 +267,7 @@ final class DashboardTests: XCTestCase {
 
     /// Opens the dashboard and waits until every host has a result.
     @discardableResult
-    private func startDashboard(
+    func startDashboard(
         environment: [String: String] = [:], arguments: [String] = [], file: StaticString = #filePath, line: UInt = #line
     ) throws -> String {
         // A crash reports at once instead of waiting 30 s for a debugger;
@@ -285,7 +285,7 @@ final class DashboardTests: XCTestCase {
     }
 
     @discardableResult
-    private func waitForScreen(
+    func waitForScreen(
         timeout: TimeInterval = 20, file: StaticString = #filePath, line: UInt = #line, _ predicate: (String) -> Bool
     ) throws -> String {
         let session = try XCTUnwrap(session, file: file, line: line)
@@ -293,7 +293,7 @@ final class DashboardTests: XCTestCase {
     }
 
     /// The table row of `name` (not its banner line).
-    private func row(_ name: String, in screen: String) throws -> String {
+    func row(_ name: String, in screen: String) throws -> String {
         let label = fleet.displayName(name)
         let banner = [
             "BLOCKED", "EXPIRED", "EXPIRING", "LEAF ONLY", "ERROR", "INTERCEPTED", "CRITICAL ×", "UNKNOWN ×", "WARNING ×", "detail:",

@@ -71,4 +71,21 @@ static inline int pinwatch_terminal_size(int fd, int *rows, int *cols) {
     return 0;
 }
 
+// term.h last: it defines a macro for every capability name (`lines`,
+// `bell`, `columns`…), which would rewrite any code after it that used them.
+#include <ncursesw/term.h>
+
+/// Whether terminfo's entry for `term` can move the cursor anywhere
+/// (`cup`): 1 yes, 0 no (TERM=dumb, a printing terminal), -1 no entry.
+/// The entry is loaded and freed here, before any screen exists.
+static inline int pinwatch_terminal_addresses_cursor(const char *term) {
+    int status = 0;
+    if (setupterm(term, -1, &status) != OK) return -1;
+    TERMINAL *loaded = cur_term;
+    const char *cup_string = tigetstr("cup");
+    int addressable = cup_string != NULL && cup_string != (const char *)-1;
+    del_curterm(loaded);
+    return addressable;
+}
+
 #endif

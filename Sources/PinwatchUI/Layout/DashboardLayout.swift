@@ -166,9 +166,11 @@ public enum DashboardLayout {
         scrollOffset: Int? = nil
     ) {
         let visible = state.visibleHostIndices
+        let sorted = TableLayout.column(sortedBy: state.sortOrder)
         let columns = TableLayout.columns(
-            width: frame.width, chainLevels: TableLayout.maxLevels(visible, state: state), hostWidth: state.hostLabels.widest)
-        TableLayout.drawHeader(into: &frame, row: top, columns: columns)
+            width: frame.width, chainLevels: TableLayout.maxLevels(visible, state: state), hostWidth: state.hostLabels.widest,
+            sortedBy: sorted)
+        TableLayout.drawHeader(into: &frame, row: top, columns: columns, sorted: sorted.map { ($0, state.sortReversed) })
         guard rowCount > 0 else { return }
         if visible.isEmpty {
             let text = state.hosts.isEmpty ? "no hosts configured" : "no host matches the filter “\(state.filter)”"
@@ -219,10 +221,13 @@ public enum DashboardLayout {
         if let prompt = state.acknowledgementPrompt {
             return lines + acknowledgementPromptLines(prompt, state: state)
         }
+        if let problem = state.filterProblem {
+            lines.append([Span(" filter: " + problem, Style(.critical, bold: true))])
+        }
         if state.isEditingFilter {
             lines.append([
                 Span(" / ", Style(.header, bold: true)), Span(state.filter + "▏"),
-                Span("   Enter keep · Esc clear · ^U erase", Style(.dim)),
+                Span("   !negate /regex status:NAME · Enter keep · Esc clear · ^U erase", Style(.dim)),
             ])
             return lines
         }
@@ -236,7 +241,7 @@ public enum DashboardLayout {
             keys =
                 [
                     ("q", "quit"), ("r", "refresh"), ("↑↓", "move"), ("Enter", "detail"), ("/", "filter"),
-                    ("s", state.sortOrder == .worstFirst ? "config order" : "worst first"), ("t", "theme"), ("?", "help"),
+                    ("s<>I", sortLabel(state)), ("t", "theme"), ("?", "help"),
                 ] + (state.clients.isEmpty ? [] : [("c", "clients")])
         }
         var line: StyledLine = [Span(" ")]
@@ -265,6 +270,12 @@ public enum DashboardLayout {
             ])
         }
         return lines
+    }
+
+    /// `sort days▼`, `sort config▲`: the footer's short form of the order.
+    static func sortLabel(_ state: DashboardState) -> String {
+        let name = TableLayout.column(sortedBy: state.sortOrder)?.title ?? "config"
+        return "sort \(name)" + TableLayout.sortArrow(reversed: state.sortReversed)
     }
 
     private static func drawTooSmall(into frame: inout Frame) {

@@ -66,7 +66,7 @@ enum HeaderLayout {
         if !state.filter.isEmpty {
             add("filter “\(state.filter)”", Style(.warn))
         }
-        add(state.sortOrder == .worstFirst ? "worst first" : "config order")
+        add(state.sortDescription)
         return [Span(" ")] + line
     }
 }

@@ -31,11 +31,15 @@ enum TableLayout {
     /// column takes no more than its widest label (`hostWidth`); what is
     /// left becomes a `reason` column, so a wide screen says why for every
     /// row (an error row's whole message included).
-    static func columns(width: Int, chainLevels: Int, hostWidth wanted: Int = .max) -> [(Column, Int)] {
+    static func columns(width: Int, chainLevels: Int, hostWidth wanted: Int = .max, sortedBy sorted: Column? = nil) -> [(Column, Int)] {
         let chainWidth = min(14, max(5, chainLevels * 3 - 1))
         var columns: [(Column, Int)] = [
             (.status, 11), (.host, 0), (.chain, chainWidth), (.tier, 7), (.days, 4), (.proxy, 5), (.age, 4), (.since, 5),
         ]
+        // The sorted column's title carries an arrow; a narrow column grows to hold it.
+        if let sorted, let index = columns.firstIndex(where: { $0.0 == sorted }), columns[index].1 > 0 {
+            columns[index].1 = max(columns[index].1, sorted.title.count + 1)
+        }
         let dropOrder: [Column] = [.since, .age, .proxy, .days, .tier]
         func hostWidth() -> Int {
             let fixed = columns.reduce(0) { $0 + $1.1 } + columns.count - 1
@@ -58,12 +62,37 @@ enum TableLayout {
         return columns
     }
 
-    /// Draws the column titles at `row`.
-    static func drawHeader(into frame: inout Frame, row: Int, columns: [(Column, Int)]) {
+    /// Draws the column titles at `row`, the sorted one with its direction.
+    static func drawHeader(into frame: inout Frame, row: Int, columns: [(Column, Int)], sorted: (column: Column, reversed: Bool)? = nil) {
         var column = 1
         for (kind, width) in columns {
-            frame.put(kind.title, row: row, column: column, maxWidth: width, style: Style(.dim, bold: true))
+            if let sorted, sorted.column == kind {
+                frame.put(
+                    kind.title + sortArrow(reversed: sorted.reversed), row: row, column: column, maxWidth: width,
+                    style: Style(.header, bold: true))
+            } else {
+                frame.put(kind.title, row: row, column: column, maxWidth: width, style: Style(.dim, bold: true))
+            }
             column += width + 1
+        }
+    }
+
+    /// ▼ for a column's own order (what needs attention first on top), ▲ reversed.
+    static func sortArrow(reversed: Bool) -> String { reversed ? "▲" : "▼" }
+
+    /// The column a sort order sorts by; configuration order has none.
+    static func column(sortedBy order: SortOrder) -> Column? {
+        switch order {
+        case .configuration: return nil
+        case .worstFirst: return .status
+        case .host: return .host
+        case .chain: return .chain
+        case .tier: return .tier
+        case .days: return .days
+        case .proxy: return .proxy
+        case .age: return .age
+        case .since: return .since
+        case .reason: return .reason
         }
     }
 

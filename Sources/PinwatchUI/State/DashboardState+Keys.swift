@@ -46,6 +46,12 @@ extension DashboardState {
             if let tableRow = tableRow(atScreenRow: row) { selectRow(tableRow) }
         case .character("s"):
             sortOrder = sortOrder == .worstFirst ? .configuration : .worstFirst
+            sortReversed = false
+            keepSelectionVisible()
+        case .character("<"): moveSortColumn(by: -1)
+        case .character(">"): moveSortColumn(by: 1)
+        case .character("I"):
+            sortReversed.toggle()
             keepSelectionVisible()
         case .character("/"):
             startEditingFilter()

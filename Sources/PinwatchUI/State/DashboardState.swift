@@ -36,9 +36,28 @@ public struct DashboardState: Sendable {
     public var sortOrder: SortOrder = .worstFirst {
         didSet { derived = DerivedRows() }
     }
-    public var filter = "" {
+    /// `I` (htop's invert): the sort column's order the other way round.
+    public var sortReversed = false {
         didSet { derived = DerivedRows() }
     }
+    /// The filter as typed. A text that is no filter (a bad regex) leaves
+    /// the previous one in force and says why in `filterProblem`.
+    public var filter = "" {
+        didSet {
+            switch HostFilter.parse(filter) {
+            case .success(let parsed):
+                activeFilter = parsed
+                filterProblem = nil
+            case .failure(let problem):
+                filterProblem = problem.message + ": the previous filter stays"
+            }
+            derived = DerivedRows()
+        }
+    }
+    /// The filter the rows follow: the latest text that parsed.
+    private var activeFilter = HostFilter()
+    /// Why the text typed is not the filter in force, for the footer.
+    public private(set) var filterProblem: String?
     public private(set) var isEditingFilter = false
     /// `a`: the footer asking until when and why; nil otherwise.
     public internal(set) var acknowledgementPrompt: AcknowledgementPrompt?
@@ -173,37 +192,10 @@ public struct DashboardState: Sendable {
         return rows
     }
 
-    /// `/status:blocked` (or `status:critical`, a severity) keeps the hosts
-    /// whose headline (the word their row shows) or severity it names,
-    /// `leaf` matching `leaf_only`; any other text matches host names and
-    /// SNI.
+    /// The hosts `activeFilter` keeps (`HostFilter`), in the sort order.
     private func computeVisibleHostIndices() -> [Int] {
-        let needle = filter.lowercased().trimmingCharacters(in: .whitespaces)
-        let matching: [Int]
-        if needle.hasPrefix("status:") {
-            let wanted = needle.dropFirst("status:".count).replacingOccurrences(of: "-", with: "_")
-            matching = hosts.indices.filter { index in
-                guard let report = reports[index] else { return wanted.isEmpty || "waiting".hasPrefix(wanted) }
-                return report.headline.rawValue.hasPrefix(wanted) || report.severity.rawValue.hasPrefix(wanted)
-            }
-        } else {
-            matching = hosts.indices.filter { index in
-                needle.isEmpty || hosts[index].displayName.lowercased().contains(needle)
-                    || hosts[index].serverName.lowercased().contains(needle)
-            }
-        }
-        switch sortOrder {
-        case .configuration:
-            return matching
-        case .worstFirst:
-            // By severity, worst first; hosts without a result after every
-            // host with one; ties keep configuration order.
-            return matching.sorted { left, right in
-                let leftRank = reports[left]?.severity.rank ?? -1
-                let rightRank = reports[right]?.severity.rank ?? -1
-                return leftRank != rightRank ? leftRank > rightRank : left < right
-            }
-        }
+        let matching = hosts.indices.filter { activeFilter.keeps(hosts[$0], report: reports[$0]) }
+        return sortedRows(matching)
     }
 
     /// Per-headline counts of the latest results, with the worst severity

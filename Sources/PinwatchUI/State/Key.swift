@@ -35,6 +35,14 @@ public enum SortOrder: String, Hashable, Sendable {
     /// HostStatus.severity, then configuration order; hosts still waiting last.
     case worstFirst
     case configuration
+    /// By one more column, each in the order that puts what needs
+    /// attention first (soonest expiry, stalest result, latest change);
+    /// ties keep configuration order, hosts still waiting come last.
+    case host, chain, tier, days, proxy, age, since, reason
+
+    /// The order `<` and `>` step through: the table's columns left to
+    /// right, configuration order (no column) before the first.
+    static let columnOrder: [SortOrder] = [.configuration, .worstFirst, .host, .chain, .tier, .days, .proxy, .age, .since, .reason]
 }
 
 /// Which screen is showing.

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PinwatchCore
 import PinwatchFleet
+import PinwatchTerminal
 import PinwatchUI
 
 import enum PinwatchSystem.ProcessEnvironment
@@ -113,9 +114,23 @@ extension Pinwatch {
         }
 
         static func requireTerminal() throws {
+            let snapshotHint = "for a one-shot report use `pinwatch snapshot --format text|ansi|json`"
             guard TTY.standardOutputIsTerminal, TTY.standardInputIsTerminal else {
+                throw UserFacingError(message: "the dashboard needs a terminal; \(snapshotHint)")
+            }
+            let term = ProcessEnvironment.current["TERM"]
+            switch CursorAddressing.of(term: term) {
+            case .supported:
+                return
+            case .unsupported:
                 throw UserFacingError(
-                    message: "the dashboard needs a terminal; for a one-shot report use `pinwatch snapshot --format text|ansi|json`")
+                    message:
+                        "the dashboard needs a terminal that can move its cursor, and TERM=\(EchoedInput.shortened(term ?? "")) cannot; "
+                        + snapshotHint)
+            case .unknownTerminal:
+                let named = term.map { $0.isEmpty ? "TERM is empty" : "TERM=\(EchoedInput.shortened($0)) is not in the terminfo database" }
+                throw UserFacingError(
+                    message: "the dashboard needs a terminal it knows, and \(named ?? "TERM is not set"); \(snapshotHint)")
             }
         }
 

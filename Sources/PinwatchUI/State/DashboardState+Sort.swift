@@ -1,0 +1,72 @@
+import Foundation
+import PinwatchCore
+
+/// Row order: the sort column's value per host, compared with
+/// configuration order as the tie-breaker whichever way it runs.
+extension DashboardState {
+    /// What a host is sorted by; a host without one (still waiting, or no
+    /// status change seen yet) goes after every host with one.
+    enum SortValue: Comparable {
+        case number(Double)
+        case text(String)
+    }
+
+    func sortedRows(_ matching: [Int]) -> [Int] {
+        guard sortOrder != .configuration else { return sortReversed ? matching.reversed() : matching }
+        let values = Dictionary(uniqueKeysWithValues: matching.map { ($0, sortValue(of: $0)) })
+        let reversed = sortReversed
+        return matching.sorted { left, right in
+            switch (values[left] ?? nil, values[right] ?? nil) {
+            case (nil, nil): return left < right
+            case (nil, _): return false
+            case (_, nil): return true
+            case (let leftValue?, let rightValue?):
+                if leftValue == rightValue { return left < right }
+                return reversed ? rightValue < leftValue : leftValue < rightValue
+            }
+        }
+    }
+
+    private func sortValue(of index: Int) -> SortValue? {
+        if sortOrder == .since {
+            return statusSince[index].map { .number(-$0.timeIntervalSince1970) }
+        }
+        guard let report = reports[index] else { return nil }
+        switch sortOrder {
+        case .configuration, .since: return nil
+        case .worstFirst: return .number(-Double(report.severity.rank))
+        case .host: return .text(hosts[index].displayName.lowercased())
+        case .chain:
+            // Alike chains side by side: the row's roles and match symbols.
+            let pins = hosts[index].pins
+            return .text(
+                report.levels.map { Formatting.roleLetter($0.role) + Formatting.matchSymbol($0, pins: pins) }.joined(separator: " "))
+        case .tier: return .text(Formatting.tiers(report.matchedTiers))
+        case .days: return .number(report.earliestExpiry.map { Double($0.daysLeft) } ?? .infinity)
+        case .proxy: return .number(report.proxy.intercepted ? 0 : report.proxy.detected ? 1 : 2)
+        case .age: return .number(report.result.finishedAt.timeIntervalSince1970)
+        case .reason: return .text(report.reason.lowercased())
+        }
+    }
+
+    /// `worst first`, `by days`, `by days, reversed`: the header's and
+    /// footer's words for the order the rows are in.
+    public var sortDescription: String {
+        let base: String
+        switch sortOrder {
+        case .worstFirst: base = sortReversed ? "best first" : "worst first"
+        case .configuration: base = sortReversed ? "config order, reversed" : "config order"
+        default: base = "by \(sortOrder.rawValue)" + (sortReversed ? ", reversed" : "")
+        }
+        return base
+    }
+
+    /// `<` and `>`: the sort column one step left or right, stopping at
+    /// either end as htop does.
+    mutating func moveSortColumn(by step: Int) {
+        let order = SortOrder.columnOrder
+        let current = order.firstIndex(of: sortOrder) ?? 0
+        sortOrder = order[min(order.count - 1, max(0, current + step))]
+        keepSelectionVisible()
+    }
+}
