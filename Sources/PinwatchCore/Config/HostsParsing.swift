@@ -44,7 +44,10 @@ extension ConfigDocumentParser {
         return name
     }
 
-    static let hostKeys = ["host", "port", "sni", "connect", "pinset", "pins", "trust", "provider"]
+    static let hostKeys = [
+        "host", "port", "sni", "connect", "pinset", "pins", "trust", "provider",
+        "starttls",
+    ]
 
     private mutating func host(_ node: Node, key: @autoclosure () -> String, defaults: inout Config) -> HostConfig? {
         guard let pairs = mapping(node, key: key()) else { return nil }
@@ -56,6 +59,7 @@ extension ConfigDocumentParser {
         var pinsNode: Node?
         var trustNode: Node?
         var providerNode: Node?
+        var starttlsNode: Node?
         for pair in pairs {
             switch pair.key {
             case "host": hostNode = pair.value
@@ -66,6 +70,7 @@ extension ConfigDocumentParser {
             case "pins": pinsNode = pair.value
             case "trust": trustNode = pair.value
             case "provider": providerNode = pair.value
+            case "starttls": starttlsNode = pair.value
             default: report(pair.keyNode, key: "\(key()).\(pair.key)", "unknown key" + DidYouMean.hint(pair.key, among: Self.hostKeys))
             }
         }
@@ -106,6 +111,22 @@ extension ConfigDocumentParser {
         }
         if let node = trustNode {
             if let trust = trust(node, key: "\(key()).trust") { entry.trust = trust } else { valid = false }
+        }
+        if let node = starttlsNode {
+            if let written = string(node, key: "\(key()).starttls") {
+                if let dialogue = StartTLSProtocol(rawValue: written) {
+                    entry.starttls = dialogue
+                } else {
+                    let names = StartTLSProtocol.allCases.map(\.rawValue)
+                    report(
+                        node, key: "\(key()).starttls",
+                        "unknown protocol \(EchoedInput.quoted(written)) (one of: \(names.joined(separator: ", ")))"
+                            + DidYouMean.hint(written, among: names))
+                    valid = false
+                }
+            } else {
+                valid = false
+            }
         }
         var owner: String { "host \(name)" }
         if let node = pinsNode {

@@ -28,6 +28,8 @@ public struct HostConfig: Hashable, Sendable {
     /// The `vantage:` of the instance that watched this host, for a host
     /// read back from Prometheus (`watch --prometheus`); nil for a local one.
     public var vantage: String? = nil
+    /// `starttls:`: the plaintext dialogue the probe runs before TLS.
+    public var starttls: StartTLSProtocol? = nil
 
     public init(
         host: String, port: Int = 443, serverName: String? = nil, connectAddress: String? = nil,
