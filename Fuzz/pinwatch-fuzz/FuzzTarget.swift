@@ -21,6 +21,7 @@ enum FuzzTarget: String, CaseIterable {
     case httpResponse = "http-response"
     case catalogueFamily = "catalogue-family"
     case prometheusAnswer = "prometheus-answer"
+    case startTLSReply = "starttls-reply"
 
     func run(_ bytes: [UInt8]) {
         let text = String(decoding: bytes, as: UTF8.self)
@@ -40,6 +41,7 @@ enum FuzzTarget: String, CaseIterable {
         case .httpResponse: Self.httpResponse(bytes)
         case .catalogueFamily: Self.catalogueFamily(text)
         case .prometheusAnswer: Self.prometheusAnswer(bytes)
+        case .startTLSReply: Self.startTLSReply(bytes)
         }
     }
 

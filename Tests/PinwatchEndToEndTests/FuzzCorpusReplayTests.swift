@@ -9,6 +9,7 @@ final class FuzzCorpusReplayTests: XCTestCase {
     private static let targets = [
         "config", "pin", "certificate", "proxy-url", "no-proxy", "connect-reply", "socks5-reply", "probe-query",
         "nsc", "trustkit", "pin-strings", "dynamic-list", "http-response", "catalogue-family", "prometheus-answer",
+        "starttls-reply",
     ]
 
     func testEveryCommittedFuzzInputPasses() throws {

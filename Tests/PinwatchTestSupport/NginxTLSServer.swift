@@ -1,4 +1,3 @@
-import CLinux
 import Foundation
 import PinwatchLocalWorld
 import PinwatchProbe
@@ -15,9 +14,8 @@ package final class NginxTLSServer {
 
     package let host = "127.0.0.1"
     package let port: Int
-    private let pid: pid_t
+    private let process: ServerProcess
     private let folder: URL
-    private var running = true
 
     package struct StartFailure: Error, CustomStringConvertible {
         package let description: String
@@ -43,9 +41,9 @@ package final class NginxTLSServer {
             let started = try Self.start(
                 in: folder, port: candidate, certificateLines: certificateLines, protocols: protocols, timeout: startTimeout)
             switch started {
-            case .running(let startedPID):
+            case .running(let started):
                 port = candidate
-                pid = startedPID
+                process = started
                 return
             case .exited(let log):
                 lastFailure = log
@@ -60,19 +58,12 @@ package final class NginxTLSServer {
         try? FileManager.default.removeItem(at: folder)
     }
 
-    /// SIGTERM, then SIGKILL if nginx has not exited within three seconds.
     package func stop() {
-        guard running else { return }
-        running = false
-        kill(pid, SIGTERM)
-        if !Self.reap(pid, within: 3) {
-            kill(pid, SIGKILL)
-            _ = Self.reap(pid, within: 3)
-        }
+        process.stop()
     }
 
     private enum Start {
-        case running(pid_t)
+        case running(ServerProcess)
         case exited(String)
     }
 
@@ -107,55 +98,14 @@ package final class NginxTLSServer {
         }
 
         """.write(to: configuration, atomically: true, encoding: .utf8)
-        let pid = try spawn(
+        let process = try ServerProcess(
             [path, "-e", errorLog.path, "-p", folder.path, "-c", configuration.path], output: errorLog.path)
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            var status: Int32 = 0
-            if waitpid(pid, &status, WNOHANG) == pid {
-                return .exited((try? String(contentsOf: errorLog, encoding: .utf8)) ?? "exit status \(status)")
-            }
-            if let written = try? String(contentsOf: pidFile, encoding: .utf8),
-                written.trimmingCharacters(in: .whitespacesAndNewlines) == String(pid)
-            {
-                return .running(pid)
-            }
-            usleep(10_000)
+        let listening = process.wait(upTo: timeout) {
+            (try? String(contentsOf: pidFile, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) == String(process.pid)
         }
-        kill(pid, SIGKILL)
-        _ = reap(pid, within: 3)
+        if listening { return .running(process) }
+        if process.hasExited { return .exited((try? String(contentsOf: errorLog, encoding: .utf8)) ?? "no error log") }
+        process.stop(signal: SIGKILL)
         throw StartFailure(description: "nginx did not listen on 127.0.0.1:\(port) within \(timeout) s")
-    }
-
-    /// nginx gets standard input from /dev/null, its output in the error
-    /// log, and no other descriptor of the test process.
-    private static func spawn(_ arguments: [String], output: String) throws -> pid_t {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_APPEND, 0o644)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        posix_spawn_file_actions_addclosefrom_np(&actions, 3)
-        let argv = arguments.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, arguments[0], &actions, nil, argv, environ)
-        guard spawned == 0 else {
-            throw StartFailure(description: "cannot start \(arguments[0]): \(String(cString: strerror(spawned)))")
-        }
-        return pid
-    }
-
-    /// Waits up to `seconds` for `pid` to end; true once it has.
-    private static func reap(_ pid: pid_t, within seconds: TimeInterval) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        var status: Int32 = 0
-        while Date() < deadline {
-            let result = waitpid(pid, &status, WNOHANG)
-            if result == pid || result < 0 { return true }
-            usleep(10_000)
-        }
-        return false
     }
 }

@@ -49,6 +49,7 @@ extension ConfigDocumentParser {
         "labels", "runbook",
         "addresses", "key_types",
         "silence",
+        "starttls",
     ]
 
     private mutating func host(_ node: Node, key: @autoclosure () -> String, defaults: inout Config) -> HostConfig? {
@@ -66,6 +67,7 @@ extension ConfigDocumentParser {
         var addressesNode: Node?
         var keyTypesNode: Node?
         var silenceNode: Node?
+        var starttlsNode: Node?
         for pair in pairs {
             switch pair.key {
             case "host": hostNode = pair.value
@@ -81,6 +83,7 @@ extension ConfigDocumentParser {
             case "addresses": addressesNode = pair.value
             case "key_types": keyTypesNode = pair.value
             case "silence": silenceNode = pair.value
+            case "starttls": starttlsNode = pair.value
             default: report(pair.keyNode, key: "\(key()).\(pair.key)", "unknown key" + DidYouMean.hint(pair.key, among: Self.hostKeys))
             }
         }
@@ -137,6 +140,22 @@ extension ConfigDocumentParser {
         }
         if let node = trustNode {
             if let trust = trust(node, key: "\(key()).trust") { entry.trust = trust } else { valid = false }
+        }
+        if let node = starttlsNode {
+            if let written = string(node, key: "\(key()).starttls") {
+                if let dialogue = StartTLSProtocol(rawValue: written) {
+                    entry.starttls = dialogue
+                } else {
+                    let names = StartTLSProtocol.allCases.map(\.rawValue)
+                    report(
+                        node, key: "\(key()).starttls",
+                        "unknown protocol \(EchoedInput.quoted(written)) (one of: \(names.joined(separator: ", ")))"
+                            + DidYouMean.hint(written, among: names))
+                    valid = false
+                }
+            } else {
+                valid = false
+            }
         }
         var owner: String { "host \(name)" }
         if let node = pinsNode {

@@ -40,6 +40,8 @@ public struct HostConfig: Hashable, Sendable {
     public var keyTypes: [KeyTypeOffer] = []
     /// `silence:`: a known problem acknowledged until a date.
     public var silence: HostSilence? = nil
+    /// `starttls:`: the plaintext dialogue the probe runs before TLS.
+    public var starttls: StartTLSProtocol? = nil
 
     public init(
         host: String, port: Int = 443, serverName: String? = nil, connectAddress: String? = nil,

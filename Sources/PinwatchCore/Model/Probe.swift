@@ -74,11 +74,13 @@ public struct ProbeTarget: Hashable, Sendable {
     /// The signature family the handshake offers; nil offers every family
     /// the client library supports, as a default client does.
     public var keyTypeOffer: KeyTypeOffer?
+    /// `starttls:`: the plaintext dialogue run before the handshake.
+    public var starttls: StartTLSProtocol?
 
     public init(
         host: String, port: Int, serverName: String, connectAddress: String? = nil,
         trust: TrustSource = .system, proxy: ProxyRoute? = nil, timeout: TimeInterval = 5,
-        keyTypeOffer: KeyTypeOffer? = nil
+        keyTypeOffer: KeyTypeOffer? = nil, starttls: StartTLSProtocol? = nil
     ) {
         self.host = host
         self.port = port
@@ -88,6 +90,7 @@ public struct ProbeTarget: Hashable, Sendable {
         self.proxy = proxy
         self.timeout = timeout
         self.keyTypeOffer = keyTypeOffer
+        self.starttls = starttls
     }
 }
 
@@ -96,6 +99,25 @@ public struct ProbeTarget: Hashable, Sendable {
 public enum KeyTypeOffer: String, Hashable, Sendable, CaseIterable {
     case ecdsa
     case rsa
+}
+
+/// `starttls:`: a protocol whose clients upgrade a plaintext connection to
+/// TLS on the host's own port.
+public enum StartTLSProtocol: String, Hashable, Sendable, CaseIterable {
+    case smtp
+    case imap
+    case xmpp
+    case postgres
+
+    /// How messages name the protocol.
+    public var displayName: String {
+        switch self {
+        case .smtp: return "SMTP"
+        case .imap: return "IMAP"
+        case .xmpp: return "XMPP"
+        case .postgres: return "PostgreSQL"
+        }
+    }
 }
 
 /// DESIGN §8's `error.kind`.

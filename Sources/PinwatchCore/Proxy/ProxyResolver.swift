@@ -55,7 +55,8 @@ extension Config {
         return hosts.map { host in
             ProbeTarget(
                 host: host.host, port: host.port, serverName: host.serverName, connectAddress: host.connectAddress,
-                trust: host.trust, proxy: resolver.route(forHost: host.host, setting: proxy), timeout: timeout)
+                trust: host.trust, proxy: resolver.route(forHost: host.host, setting: proxy), timeout: timeout,
+                starttls: host.starttls)
         }
     }
 }

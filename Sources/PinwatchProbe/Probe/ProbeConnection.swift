@@ -5,7 +5,8 @@ import Glibc
 import PinwatchCore
 
 /// One probe as a state machine driven by its event loop: resolve →
-/// connect → proxy handshake → TLS handshake → collect → close.
+/// connect → proxy handshake → STARTTLS dialogue → TLS handshake →
+/// collect → close.
 ///
 /// Every method runs on the owning loop's thread; nothing here blocks.
 final class ProbeConnection {
@@ -23,6 +24,7 @@ final class ProbeConnection {
     /// For plain socks5: the target's IP, resolved here before dialling the proxy.
     private var tunnelTargetAddress: String?
     private var proxyExchange: ProxyExchange?
+    private var startTLSExchange: StartTLSExchange?
     private var session: TLSSession?
     private var awaitingInput = false
     private var pendingOutput: [UInt8] = []
@@ -131,6 +133,7 @@ final class ProbeConnection {
         switch phase {
         case .connecting: connectCompleted()
         case .proxying: advanceProxy()
+        case .startingTLS: advanceStartTLS()
         case .handshaking: advanceHandshake()
         case .resolving, .finished: return
         }
@@ -156,15 +159,17 @@ final class ProbeConnection {
             proxyExchange = ProxyExchange(route: route, targetHost: tunnelTargetAddress ?? tunnelHost, targetPort: target.port)
             advanceProxy()
         } else {
-            startHandshake()
+            startDialogue(received: [])
         }
     }
 
     // MARK: Proxy
 
-    private enum ProxyStep {
+    private enum ExchangeStep {
         case wait(SocketInterest)
         case failed(String)
+        case socketFailed(Int32)
+        case closed
         case established
     }
 
@@ -177,23 +182,27 @@ final class ProbeConnection {
             loop.watch(self, for: interest)
         case .failed(let message):
             finish(failure: ProbeFailure(kind: .proxy, message: message))
+        case .socketFailed(let code):
+            finish(failure: ProbeFailure(kind: .proxy, message: "proxy connection failed: \(String(cString: strerror(code)))"))
+        case .closed:
+            finish(failure: ProbeFailure(kind: .proxy, message: "proxy closed the connection during its handshake"))
         case .established:
             proxyExchange = nil
-            startHandshake()
+            startDialogue(received: exchange.surplus)
         }
     }
 
     /// Writes what the exchange has to say and reads its answer until the
     /// socket would block or the exchange ends.
-    private func pump(_ exchange: inout ProxyExchange) -> ProxyStep {
-        guard let socket else { return .failed("proxy connection closed") }
+    private func pump<Exchange: PlaintextExchange>(_ exchange: inout Exchange) -> ExchangeStep {
+        guard let socket else { return .closed }
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
             if !exchange.outgoing.isEmpty {
                 switch socket.write(exchange.outgoing) {
                 case .bytes(let sent): exchange.didSend(sent)
                 case .wouldBlock: return .wait(.writable)
-                case .failed(let code): return .failed("proxy connection failed: \(String(cString: strerror(code)))")
+                case .failed(let code): return .socketFailed(code)
                 }
                 continue
             }
@@ -201,14 +210,55 @@ final class ProbeConnection {
             switch socket.read(into: &buffer) {
             case .bytes(let read): count = read
             case .wouldBlock: return .wait(.readable)
-            case .endOfStream: return .failed("proxy closed the connection during its handshake")
-            case .failed(let code): return .failed("proxy connection failed: \(String(cString: strerror(code)))")
+            case .endOfStream: return .closed
+            case .failed(let code): return .socketFailed(code)
             }
             switch exchange.receive(Array(buffer.prefix(count))) {
             case .needMore: continue
             case .failed(let message): return .failed(message)
             case .established: return .established
             }
+        }
+    }
+
+    // MARK: STARTTLS
+
+    /// `received`: what the server already sent (behind a proxy's answer).
+    private func startDialogue(received: [UInt8]) {
+        guard let dialogue = target.starttls else { return startHandshake() }
+        phase = .startingTLS
+        var exchange = StartTLSExchange(dialogue: dialogue, serverName: target.serverName)
+        if !received.isEmpty {
+            switch exchange.receive(received) {
+            case .needMore: break
+            case .failed(let message): return finish(failure: ProbeFailure(kind: .tls, message: message))
+            case .established: return startHandshake()
+            }
+        }
+        startTLSExchange = exchange
+        advanceStartTLS()
+    }
+
+    private func advanceStartTLS() {
+        guard var exchange = startTLSExchange else { return }
+        let step = pump(&exchange)
+        startTLSExchange = exchange
+        let name = exchange.dialogue.displayName
+        switch step {
+        case .wait(let interest):
+            loop.watch(self, for: interest)
+        case .failed(let message):
+            finish(failure: ProbeFailure(kind: .tls, message: message))
+        case .socketFailed(let code):
+            finish(
+                failure: ProbeFailure(
+                    kind: .tls, message: "starttls: the \(name) dialogue failed: \(String(cString: strerror(code)))"))
+        case .closed:
+            finish(
+                failure: ProbeFailure(kind: .tls, message: "starttls: the server closed the connection during the \(name) dialogue"))
+        case .established:
+            startTLSExchange = nil
+            startHandshake()
         }
     }
 

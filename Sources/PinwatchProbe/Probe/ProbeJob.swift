@@ -21,6 +21,7 @@ enum ProbePhase: String {
     case resolving = "DNS resolution"
     case connecting = "the TCP connect"
     case proxying = "the proxy handshake"
+    case startingTLS = "the STARTTLS dialogue"
     case handshaking = "the TLS handshake"
     case finished = "finishing"
 }

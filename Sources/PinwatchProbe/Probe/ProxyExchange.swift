@@ -22,6 +22,9 @@ package struct ProxyExchange {
     }
 
     package private(set) var outgoing: [UInt8]
+    /// What the target sent right behind the proxy's answer, in the same
+    /// read (an SMTP greeting): the start of a STARTTLS dialogue.
+    package private(set) var surplus: [UInt8] = []
     private var received: [UInt8] = []
     /// Where the search for the header's end resumes: a proxy that sends
     /// one byte at a time must not make each byte rescan the whole header.
@@ -91,6 +94,7 @@ package struct ProxyExchange {
                 .filter { $0.value >= 0x20 && $0.value != 0x7F }.prefix(120)
             return .failed("proxy refused CONNECT: \(String(String.UnicodeScalarView(reason)))")
         }
+        surplus = Array(received[end.upperBound...])
         return .established
     }
 
@@ -148,6 +152,7 @@ package struct ProxyExchange {
         default: return .failed("malformed SOCKS5 reply")
         }
         guard received.count >= 4 + addressLength + 2 else { return .needMore }
+        surplus = Array(received[(4 + addressLength + 2)...])
         return .established
     }
 

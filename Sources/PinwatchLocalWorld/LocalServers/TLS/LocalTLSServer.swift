@@ -1,4 +1,5 @@
 import Foundation
+import PinwatchCore
 import PinwatchProbe
 
 /// A TLS server on 127.0.0.1 that completes handshakes with an identity of
@@ -19,11 +20,20 @@ package final class LocalTLSServer: LocalServer, @unchecked Sendable {
     /// the kernel choose; another port is taken even from TIME_WAIT.
     /// `loopback`: another address of 127.0.0.0/8, for one name served by
     /// several addresses on the same port.
-    package init(identity: Identity, stallTimeout: TimeInterval = 5, port: Int = 0, loopback: String = "127.0.0.1") throws {
+    ///
+    /// With `starttls`, each connection first holds that protocol's
+    /// plaintext dialogue, as a mail, chat or database server does, and
+    /// starts TLS when asked; `offersStartTLS` false plays a server that
+    /// does not offer it.
+    package init(
+        identity: Identity, stallTimeout: TimeInterval = 5, port: Int = 0, loopback: String = "127.0.0.1",
+        starttls: StartTLSProtocol? = nil, offersStartTLS: Bool = true
+    ) throws {
         let current = CurrentContext(try ServerTLSContext(identity: identity))
         core = try ListeningServerCore(port: port, loopback: loopback) { socket, owner in
             TLSServerConnection(
-                socket: socket, context: current.context, owner: owner, stallTimeout: stallTimeout)
+                socket: socket, context: current.context, owner: owner, stallTimeout: stallTimeout,
+                dialogue: starttls.map { StartTLSServerDialogue(dialogue: $0, offersTLS: offersStartTLS) })
         }
         self.current = current
     }

@@ -29,13 +29,25 @@ final class TLSServerConnection: ServerConnection {
     private var writesShut = false
     var closed = false
     private var readBuffer = [UInt8](repeating: 0, count: 16 * 1024)
+    /// The plaintext dialogue before TLS (`starttls:` peers); nil once TLS starts.
+    private var dialogue: StartTLSServerDialogue?
 
-    init?(socket: Socket, context: ServerTLSContext, owner: ListeningServerCore, stallTimeout: TimeInterval) {
+    init?(
+        socket: Socket, context: ServerTLSContext, owner: ListeningServerCore, stallTimeout: TimeInterval,
+        dialogue: StartTLSServerDialogue? = nil
+    ) {
         guard let session = TLSSession(context: context.pointer, role: .server) else { return nil }
         self.session = session
         self.socket = socket
         self.owner = owner
         self.deadline = MonotonicClock.after(seconds: stallTimeout)
+        self.dialogue = dialogue
+    }
+
+    func start() {
+        guard let greeting = dialogue?.greeting, !greeting.isEmpty else { return }
+        outbound += greeting
+        flush()
     }
 
     var pollEvents: Int16 {
@@ -67,7 +79,13 @@ final class TLSServerConnection: ServerConnection {
             switch socket.read(into: &readBuffer) {
             case .bytes(let count):
                 // Once lingering, whatever the client still sends is moot.
-                if phase == .handshaking {
+                if var plaintext = dialogue {
+                    // What follows the go-ahead in the same read is the
+                    // client's mistake, not TLS: it is dropped.
+                    let (reply, startTLS) = plaintext.receive(Array(readBuffer.prefix(count)))
+                    outbound += reply
+                    dialogue = startTLS ? nil : plaintext
+                } else if phase == .handshaking {
                     readBuffer.withUnsafeBytes { session.feed(UnsafeRawBufferPointer(rebasing: $0.prefix(count))) }
                     // A client hello is a few KB; a flood is not a client.
                     if session.bufferedInput > Self.maximumBufferedInput {
@@ -83,7 +101,7 @@ final class TLSServerConnection: ServerConnection {
     }
 
     private func advance() {
-        guard phase == .handshaking else { return }
+        guard phase == .handshaking, dialogue == nil else { return }
         switch session.handshake() {
         case .finished:
             owner.statistics.handshakeCompleted()
