@@ -117,7 +117,8 @@ enum Entry {
             }
             exit(0)
         } catch {
-            Output.standardError("pinwatch: --generate-manual: cannot read the command line's description: \(error)")
+            let source = companion.map { "\($0) --experimental-dump-help's JSON on stdin" } ?? "ArgumentParser's help dump"
+            Output.standardError("pinwatch: --generate-manual: cannot read \(source): \(error)")
             exit(1)
         }
     }

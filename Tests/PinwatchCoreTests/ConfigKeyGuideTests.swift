@@ -1,3 +1,4 @@
+import PinwatchSystem
 import XCTest
 
 @testable import PinwatchCore
@@ -22,6 +23,35 @@ final class ConfigKeyGuideTests: XCTestCase {
             XCTAssertEqual(missing, [], "\(section.title): add a line to ConfigKeyGuide for each, then run scripts/man")
             let stale = names(section).subtracting(accepted).sorted()
             XCTAssertEqual(stale, [], "\(section.title): ConfigKeyGuide names keys the parser refuses")
+        }
+    }
+
+    /// The keys of pin sets and hooks are checked where they are parsed, not
+    /// in a list: the parser's "expected …" message for an unknown key names
+    /// them, and must name what the guide does.
+    func testPinSetAndHookKeysAreTheOnesTheParserExpects() {
+        let pin = "sha256/" + String(repeating: "A", count: 43) + "="
+        let cases: [(ConfigKeyGuide.Section, String)] = [
+            (ConfigKeyGuide.pins, "pinsets:\n  web:\n    ca: [\(pin)]\n    bogus: []\n"),
+            (ConfigKeyGuide.hooks, "hooks:\n  - command: [/bin/true]\n    bogus: 1\n"),
+        ]
+        for (section, yaml) in cases {
+            let loader = ConfigLoader(
+                certificateDigests: { _ in [] },
+                readText: { path, limit throws(RegularFile.ReadError) in try RegularFile.readText(path, limit: limit) })
+            do {
+                _ = try loader.load(yaml: yaml, path: "/etc/pinwatch/pinwatch.yaml")
+                XCTFail("\(section.title): an unknown key was accepted")
+            } catch {
+                let messages = error.problems.map(\.message)
+                guard let message = messages.first(where: { $0.contains("(expected ") }) else {
+                    XCTFail("\(section.title): \(messages)")
+                    continue
+                }
+                let list = message.components(separatedBy: "(expected ").last?.components(separatedBy: ")").first ?? ""
+                let expected = Set(list.replacingOccurrences(of: " or ", with: ", ").components(separatedBy: ", "))
+                XCTAssertEqual(expected, names(section), "\(section.title): \(message)")
+            }
         }
     }
 

@@ -3,8 +3,8 @@ import PinwatchTestSupport
 import XCTest
 
 /// The completion scripts the package installs (`--generate-completion-script`),
-/// run by the real shells: file names for `--config`, `--state`, `--trust`
-/// and the files of `pin` and `import`; theme names, built in and from the
+/// run by the real shells: file names for `--config`, `--state`, `--trust`,
+/// `--chain` and the files of `pin` and `import`; theme names, built in and from the
 /// user's theme folder, for `--theme`.
 final class ShellCompletionTests: XCTestCase {
     private var folder: URL!
@@ -61,6 +61,7 @@ final class ShellCompletionTests: XCTestCase {
         (["pinwatch", "check", "--config", ""], ["alpha.yaml", "bundle.pem", "notes.txt"], []),
         (["pinwatch", "watch", "--state", "al"], ["alpha.yaml"], ["bundle.pem"]),
         (["pinwatch", "inspect", "example.com", "--trust", "bu"], ["bundle.pem"], ["alpha.yaml"]),
+        (["pinwatch", "preflight", "example.com", "--chain", "bu"], ["bundle.pem"], ["alpha.yaml"]),
         (["pinwatch", "pin", ""], ["alpha.yaml", "bundle.pem"], []),
         (["pinwatch", "import", "no"], ["notes.txt"], ["bundle.pem"]),
     ]

@@ -34,6 +34,8 @@ enum ManualSections {
         "Show the version and the commit it was built from.",
         ".It Fl -generate-completion-script Ar bash|zsh|fish",
         "Print the shell's completion script (the package installs all three).",
+        ".It Fl -generate-manual",
+        "Print this manual page (mdoc), as the package installs it.",
         ".El",
         ".Pp",
         "Each command's options are listed under",
