@@ -83,6 +83,18 @@ final class StartTLSTests: XCTestCase {
         XCTAssertEqual(proxy.connectTargets, ["api.test:\(peer.port)"])
     }
 
+    func testTheDialogueRunsAfterASOCKS5Tunnel() throws {
+        let pki = try TestPKI()
+        let peer = keep(try LocalTLSServer(identity: try pki.identity(), starttls: .imap))
+        let proxy = keep(try Socks5TestProxy(names: ["api.test": "127.0.0.1"]))
+        let route = ProxyRoute(scheme: .socks5h, host: "127.0.0.1", port: proxy.port, source: "all_proxy")
+        let result = engine.run([target(port: peer.port, trust: pki.trust, starttls: .imap, proxy: route)])[0]
+
+        XCTAssertNil(result.failure, result.failure?.message ?? "")
+        XCTAssertTrue(result.trusted, result.trustError ?? "")
+        XCTAssertEqual(proxy.requests, [.init(host: "api.test", port: peer.port, sentName: true)])
+    }
+
     /// A server that never greets times out in its dialogue, within the
     /// host's timeout, while a server beside it is done long before.
     func testASilentServerTimesOutInTheDialogueWithoutHoldingUpOthers() throws {
