@@ -83,6 +83,34 @@ final class StartTLSTests: XCTestCase {
         XCTAssertEqual(proxy.connectTargets, ["api.test:\(peer.port)"])
     }
 
+    func testTheDialogueRunsAfterASOCKS5Tunnel() throws {
+        let pki = try TestPKI()
+        let peer = keep(try LocalTLSServer(identity: try pki.identity(), starttls: .imap))
+        let proxy = keep(try Socks5TestProxy(names: ["api.test": "127.0.0.1"]))
+        let route = ProxyRoute(scheme: .socks5h, host: "127.0.0.1", port: proxy.port, source: "all_proxy")
+        let result = engine.run([target(port: peer.port, trust: pki.trust, starttls: .imap, proxy: route)])[0]
+
+        XCTAssertNil(result.failure, result.failure?.message ?? "")
+        XCTAssertTrue(result.trusted, result.trustError ?? "")
+        XCTAssertEqual(proxy.requests, [.init(host: "api.test", port: peer.port, sentName: true)])
+    }
+
+    /// A server that never greets times out in its dialogue, within the
+    /// host's timeout, while a server beside it is done long before.
+    func testASilentServerTimesOutInTheDialogueWithoutHoldingUpOthers() throws {
+        let pki = try TestPKI()
+        let silent = keep(try ScriptedPeer([], lifetime: 10))
+        let peer = keep(try LocalTLSServer(identity: try pki.identity(), starttls: .imap))
+        var slow = target(port: silent.port, trust: pki.trust, starttls: .smtp)
+        slow.timeout = 1.5
+        let results = engine.run([slow, target(port: peer.port, trust: pki.trust, starttls: .imap)])
+
+        XCTAssertEqual(results[0].failure?.kind, .timeout)
+        XCTAssertEqual(results[0].failure?.message, "timed out after 1.5 s during the STARTTLS dialogue")
+        XCTAssertNil(results[1].failure, results[1].failure?.message ?? "")
+        XCTAssertLessThan(results[1].elapsed, 1.5, "the IMAP probe finished without waiting for the silent server")
+    }
+
     func testTheServersWordsAreSanitisedAndBounded() throws {
         let pki = try TestPKI()
         let hostile = keep(

@@ -29,8 +29,8 @@ extension KeyTypeOffer {
         }
     }
 
-    /// How DESIGN's words and the dashboard name the family.
-    var displayName: String {
+    /// The family's name in the probe's messages.
+    var signatureFamily: String {
         switch self {
         case .ecdsa: return "ECDSA"
         case .rsa: return "RSA"
@@ -48,7 +48,7 @@ extension KeyTypeOffer {
     /// The failure's words when the handshake broke on this offer; nil when
     /// the reasons say nothing about the key type.
     func refusal(reasons: [Int32], detail: String) -> String? {
-        let name = displayName
+        let name = signatureFamily
         if reasons.contains(where: Self.refusalReasons.contains) {
             return "the server refused a handshake offering only \(name) signatures: it seems to hold no \(name) certificate (\(detail))"
         }

@@ -64,7 +64,7 @@ final class TLSContext: @unchecked Sendable {
             SSL_CTX_set_cipher_list(context, offer.tls12CipherList) == 1
         else {
             throw ProbeFailure(
-                kind: .tls, message: "cannot limit a TLS context to \(offer.displayName) keys: \(OpenSSLErrorQueue.drain())")
+                kind: .tls, message: "cannot limit a TLS context to \(offer.signatureFamily) keys: \(OpenSSLErrorQueue.drain())")
         }
         _ = OpenSSLErrorQueue.drainCodes()
     }
