@@ -40,6 +40,7 @@ struct ConfigDocumentParser: NodeReading {
         "interval", "timeout", "concurrency", "warn_days", "critical_days", "theme", "trust", "proxy",
         "pinsets", "hosts", "listen", "shard", "hooks", "state", "history_days", "clients",
         "probe_targets", "catalogue", "vantage", "prometheus",
+        "utc",
     ]
 
     mutating func parse(_ root: Node?) -> Config {
@@ -86,6 +87,7 @@ struct ConfigDocumentParser: NodeReading {
             report(node, key: "critical_days", "must not be more than warn_days (\(config.warnDays))")
         }
         if let node = values["theme"], let value = string(node, key: "theme") { config.theme = theme(value) }
+        if let node = values["utc"], let value = boolean(node, key: "utc") { config.utc = value }
         if let node = values["trust"], let value = trust(node, key: "trust") { config.trust = value }
         if let node = values["proxy"], let value = proxy(node) { config.proxy = value }
         if let node = values["pinsets"] { pinsets(node, into: &config) }

@@ -20,6 +20,8 @@ public struct DashboardState: Sendable {
     private(set) var hostLabels = HostLabels([])
     /// Clock times in the header and detail view.
     public var timeZone: TimeZone
+    /// `--ascii` or a C locale: every glyph drawn in its ASCII stand-in.
+    public var asciiOnly = false
 
     // MARK: Results
     /// Latest report per host, by configuration index.

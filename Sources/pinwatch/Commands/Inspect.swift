@@ -4,6 +4,8 @@ import PinwatchCore
 import PinwatchMonitor
 import PinwatchProbe
 
+import enum PinwatchSystem.ProcessEnvironment
+
 extension Pinwatch {
     /// The live chain of one host with every pin form, ready to paste.
     struct Inspect: ParsableCommand {
@@ -37,6 +39,9 @@ extension Pinwatch {
 
         @Option(help: "Output format: text or json.")
         var format: ListingFormat = .text
+
+        @Flag(help: "Print the symbols in ASCII (also chosen by a locale that is not UTF-8, e.g. LANG=C).")
+        var ascii = false
 
         func validate() throws {
             let endpoint = try HostPort.validated(target)
@@ -74,7 +79,8 @@ extension Pinwatch {
                 guard let report = reports.first else { return }
                 switch format {
                 case .text:
-                    Output.standardOutput(ChainListing.text(report: report))
+                    let display = DisplayChoice(ascii: ascii, utc: false, config: nil, environment: ProcessEnvironment.current)
+                    Output.standardOutput(display.text(ChainListing.text(report: report)))
                 case .json:
                     Output.standardOutput(JSONReport.renderInspectedHost(report) + "\n")
                 }

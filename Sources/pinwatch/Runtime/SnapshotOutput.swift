@@ -19,6 +19,8 @@ struct SnapshotOutput: ParsableArguments {
     @Option(help: ArgumentHelp("Width of the text/ansi screen (default: the terminal's, else 120).", valueName: "columns"))
     var width: Int?
 
+    @OptionGroup var display: DisplayOptions
+
     func validate() throws {
         if let width, !(20...1000).contains(width) {
             throw ValidationError("--width must be between 20 and 1000 columns")
@@ -29,12 +31,15 @@ struct SnapshotOutput: ParsableArguments {
     /// (text, ANSI, or a standalone SVG or HTML picture in `theme`'s
     /// colours), the versioned JSON, or Prometheus text.
     func printCycle(config: Config, environment: [String: String], theme: Theme, history: HostHistoryRecorder?) {
-        Self.printCycle(format: format, width: width, config: config, environment: environment, theme: theme, history: history)
+        Self.printCycle(
+            format: format, width: width, config: config, environment: environment, theme: theme, history: history,
+            display: display.choice(config: config, environment: environment))
     }
 
     /// `printCycle` on plain values, for the `snapshot` lines read without ArgumentParser.
     static func printCycle(
-        format: SnapshotFormat, width: Int?, config: Config, environment: [String: String], theme: Theme, history: HostHistoryRecorder?
+        format: SnapshotFormat, width: Int?, config: Config, environment: [String: String], theme: Theme, history: HostHistoryRecorder?,
+        display: DisplayChoice = DisplayChoice()
     ) {
         let started = Date()
         let reports = HostPoller(config: config, environment: environment, history: history).runCycle()
@@ -47,7 +52,7 @@ struct SnapshotOutput: ParsableArguments {
         case .json:
             Output.streamJSON(reports, generatedAt: now, vantage: config.vantage)
         case .text, .ansi, .svg, .html:
-            var state = DashboardState.make(config: config, environment: environment, themeName: theme.name)
+            var state = DashboardState.make(config: config, environment: environment, themeName: theme.name, display: display)
             state.record(cycle: reports, at: now)
             printScreen(state, format: format, width: width, theme: theme, now: now)
         }
