@@ -61,7 +61,12 @@ public struct DashboardState: Sendable {
     /// Why the text typed is not the filter in force, for the footer.
     public private(set) var filterProblem: String?
     public private(set) var isEditingFilter = false
-    public var view: DashboardView = .table
+    /// Leaving a view takes its footer message with it (`footerMessage`).
+    public var view: DashboardView = .table {
+        didSet {
+            if let scope = footerMessageScope, scope != view.messageScope { footerMessage = nil }
+        }
+    }
     /// Selected host by configuration index, so the bar follows the host
     /// when rows re-sort. Until the user moves it, the selection is the
     /// top row of the table as sorted now (the worst host, by default).
@@ -78,7 +83,13 @@ public struct DashboardState: Sendable {
     /// the scrolled view is.
     public private(set) var metrics = LayoutMetrics()
     /// One line for the footer, e.g. the demo's "rotated the intermediate of payments.demo".
-    public var footerMessage: String?
+    /// It belongs to the view that raised it: a stanza copied in the detail
+    /// view is not announced over the table, nor a table's notice over a detail view.
+    public var footerMessage: String? {
+        didSet { footerMessageScope = footerMessage == nil ? nil : view.messageScope }
+    }
+    /// The view `footerMessage` was raised in.
+    private var footerMessageScope: DashboardView?
     /// `watch --prometheus`: where the rows come from and how old they
     /// are (the header), and why the source cannot answer (the banner).
     public var sourceNote: String?
