@@ -145,7 +145,7 @@ enum PlainOptions {
                 value = arguments[index + 1]
                 index += 2
             }
-            guard options.contains(name) else { return nil }
+            guard options.contains(name), !flags.contains(name) else { return nil }
             let option = canonical(name, value)
             guard !value.isEmpty, !value.hasPrefix("-"), values[option] == nil else { return nil }
             if option == "--shard", Shard.problem(value) != nil { return nil }
