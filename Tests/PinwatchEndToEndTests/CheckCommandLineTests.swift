@@ -18,6 +18,15 @@ final class CheckCommandLineTests: XCTestCase {
             CheckCommandLine.plain(["check", "--config=with=equals.yaml"]), CheckCommandLine(config: "with=equals.yaml"))
     }
 
+    /// `--ascii` takes no value; given twice, or with one, it is ArgumentParser's.
+    func testAsciiIsAFlag() {
+        XCTAssertEqual(
+            CheckCommandLine.plain(["check", "--ascii", "--config", "a.yaml"]), CheckCommandLine(config: "a.yaml", ascii: true))
+        XCTAssertEqual(CheckCommandLine.plain(["check", "--config", "a.yaml", "--ascii"]), CheckCommandLine(config: "a.yaml", ascii: true))
+        XCTAssertNil(CheckCommandLine.plain(["check", "--ascii", "--ascii"]))
+        XCTAssertNil(CheckCommandLine.plain(["check", "--ascii=yes"]))
+    }
+
     func testEverythingElseIsLeftToArgumentParser() {
         let declined: [[String]] = [
             [],

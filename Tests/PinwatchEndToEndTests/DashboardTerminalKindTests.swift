@@ -20,4 +20,22 @@ extension DashboardTests {
             }
         }
     }
+
+    func testCLocaleDrawsTheDashboardInASCIIAndUTCNamesItsClock() throws {
+        let screen = try startDashboard(environment: ["LANG": "C", "LC_ALL": "", "LC_CTYPE": "", "TZ": "Asia/Tokyo"], arguments: ["--utc"])
+        XCTAssertTrue(try row(DashboardFleet.rotating, in: screen).contains("+ ok"), screen)
+        XCTAssertTrue(try row(DashboardFleet.rotating, in: screen).contains("L+ I+ Rx"), screen)
+        XCTAssertTrue(screen.contains("statusv"), screen)
+        XCTAssertTrue(screen.unicodeScalars.allSatisfy(\.isASCII), screen)
+        XCTAssertNotNil(screen.range(of: "last cycle [0-9]{2}:[0-9]{2}:[0-9]{2} UTC", options: .regularExpression), screen)
+        try session?.send("?")
+        let help = try waitForScreen { $0.contains("help") && $0.contains("+-") }
+        XCTAssertTrue(help.unicodeScalars.allSatisfy(\.isASCII), help)
+    }
+
+    func testLocalClockNamesItsZone() throws {
+        let screen = try startDashboard(environment: ["TZ": "Asia/Tokyo"])
+        XCTAssertNotNil(screen.range(of: "last cycle [0-9]{2}:[0-9]{2}:[0-9]{2} (GMT\\+9|JST)", options: .regularExpression), screen)
+        XCTAssertTrue(try row(DashboardFleet.rotating, in: screen).contains("✓ ok"), "a UTF-8 locale keeps the glyphs")
+    }
 }

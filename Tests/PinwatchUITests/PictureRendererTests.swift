@@ -62,9 +62,12 @@ final class PictureRendererTests: XCTestCase {
                 XCTAssertTrue(shown.contains(word), "row \(row) word \(word) missing")
             }
         }
-        // Default theme: leaf green, intermediate blue, root red (DESIGN §2).
-        for colour in ["#00cd00", "#0000ee", "#cd0000"] {
-            XCTAssertTrue(svg.contains("fill=\"\(colour)\""), colour)
+        // Default theme: leaf green, intermediate blue, root red (DESIGN §2),
+        // as the picture draws them readable (PictureColors).
+        for role in [StyleRole.leaf, .intermediate, .root] {
+            let look = ThemeLoader.builtInDefault.appearance(for: Style(role))
+            let colour = PictureColors.hex(PictureColors.pair(for: look).foreground)
+            XCTAssertTrue(svg.contains("fill=\"\(colour)\""), "\(role) \(colour)")
         }
         XCTAssertFalse(svg.contains("<script"))
         XCTAssertFalse(svg.contains("href"), "nothing to fetch")

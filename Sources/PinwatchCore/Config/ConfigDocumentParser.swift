@@ -49,6 +49,7 @@ struct ConfigDocumentParser: NodeReading {
         "probe_targets", "catalogue", "vantage", "prometheus",
         "include", "file_sd",
         "addresses", "key_types",
+        "utc",
     ]
 
     mutating func parse(_ root: Node?) -> Config {
@@ -95,6 +96,7 @@ struct ConfigDocumentParser: NodeReading {
             report(node, key: "critical_days", "must not be more than warn_days (\(config.warnDays))")
         }
         if let node = values["theme"], let value = string(node, key: "theme") { config.theme = theme(value) }
+        if let node = values["utc"], let value = boolean(node, key: "utc") { config.utc = value }
         if let node = values["trust"], let value = trust(node, key: "trust") { config.trust = value }
         if let node = values["proxy"], let value = proxy(node) { config.proxy = value }
         if let node = values["addresses"], let value = addressSelection(node, key: "addresses") { config.addresses = value }

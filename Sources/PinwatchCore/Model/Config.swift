@@ -96,6 +96,8 @@ public struct Config: Hashable, Sendable {
     public var criticalDays: Int
     /// A theme name or a path (relative paths already resolved).
     public var theme: String
+    /// `utc:`: every time on screen in UTC instead of the local zone.
+    public var utc = false
     public var trust: TrustSource
     public var proxy: ProxySetting
     public var pinsets: [String: PinSet]

@@ -106,6 +106,20 @@ public struct Frame: Hashable, Sendable {
         }
     }
 
+    /// Every glyph in its ASCII stand-in (`ASCIIGlyphs`), for `--ascii` and
+    /// a C locale; a wide character becomes `?` in each of its two cells,
+    /// so the columns stay where they were.
+    public mutating func useASCIIOnly() {
+        for index in cells.indices {
+            let text = cells[index].text
+            if text.isEmpty {
+                cells[index].text = "?"
+            } else if let character = text.first, text.count == 1, !character.isASCII {
+                cells[index].text = String(ASCIIGlyphs.standIn(for: character))
+            }
+        }
+    }
+
     /// Sets one cell, blanking the other half of any wide character it cuts.
     private mutating func setCell(row: Int, column: Int, _ cell: Cell) {
         guard column >= 0, column < width else { return }

@@ -39,7 +39,9 @@ public enum DashboardLayout {
             tableCapacity: tableCapacity(for: state, height: height),
             firstHostRow: HeaderLayout.height + BannerLayout.liveCount(for: state, limit: bannerLimit(for: state, height: height)) + 1,
             scrolledCapacity: detailCapacity(for: state, height: height), scrolledLineCount: scrolled.count)
-        return (frame(for: state, width: width, height: height, now: now, scrolled: scrolled), metrics)
+        var frame = frame(for: state, width: width, height: height, now: now, scrolled: scrolled)
+        if state.asciiOnly { frame.useASCIIOnly() }
+        return (frame, metrics)
     }
 
     private static func frame(for state: DashboardState, width: Int, height: Int, now: Date, scrolled: [StyledLine]) -> Frame {
@@ -93,6 +95,7 @@ public enum DashboardLayout {
         for (offset, line) in message.enumerated() {
             frame.draw(line, row: height - message.count + offset)
         }
+        if table.asciiOnly { frame.useASCIIOnly() }
         return frame
     }
 

@@ -17,7 +17,7 @@ public enum Formatting {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
         let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)
-        let zone = timeZone.abbreviation(for: date) ?? timeZone.identifier
+        let zone = zoneName(timeZone, at: date)
         return String(
             format: "%04d-%02d-%02d %02d:%02d %@", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0, parts.hour ?? 0, parts.minute ?? 0,
             zone)
@@ -29,8 +29,17 @@ public enum Formatting {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
         let parts = calendar.dateComponents([.hour, .minute, .second], from: date)
-        let zone = timeZone.abbreviation(for: date) ?? timeZone.identifier
+        let zone = zoneName(timeZone, at: date)
         return String(format: "%02d:%02d:%02d %@", parts.hour ?? 0, parts.minute ?? 0, parts.second ?? 0, zone)
+    }
+
+    /// The zone as a reader knows it: `CET`, `GMT+9`, and `UTC` (not the
+    /// `GMT` Foundation calls it) for `--utc` and a machine set to UTC.
+    static func zoneName(_ timeZone: TimeZone, at date: Date) -> String {
+        if ["UTC", "Etc/UTC", "Etc/Universal", "Universal", "Zulu", "Etc/Zulu", "GMT", "Etc/GMT"].contains(timeZone.identifier) {
+            return "UTC"
+        }
+        return timeZone.abbreviation(for: date) ?? timeZone.identifier
     }
 
     /// `2026-12-14 00:00 UTC`: certificate times, always UTC like the certificate itself.

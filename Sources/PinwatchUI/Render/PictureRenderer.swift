@@ -7,8 +7,8 @@
 /// XML, so a certificate subject with `<script>` or `]]>` stays text.
 public enum PictureRenderer {
     /// A dark terminal's default colours, which the themes assume.
-    static let defaultForeground = "#d0d0d0"
-    static let defaultBackground = "#1c1c1c"
+    static let defaultForeground = PictureColors.hex(PictureColors.defaultForeground)
+    static let defaultBackground = PictureColors.hex(PictureColors.defaultBackground)
     static let cellWidth = 8.43
     static let cellHeight = 17.0
     static let fontSize = 14
@@ -94,11 +94,9 @@ public enum PictureRenderer {
                 continue
             }
             let look = theme.appearance(for: cell.style)
-            var foreground = hex(look.foreground) ?? defaultForeground
-            var background = hex(look.background)
-            if look.reverse {
-                (foreground, background) = (background ?? defaultBackground, foreground)
-            }
+            let colours = PictureColors.pair(for: look)
+            let foreground = PictureColors.hex(colours.foreground)
+            let background = colours.background.map(PictureColors.hex)
             if var last = runs.last, last.foreground == foreground, last.background == background, last.bold == look.bold,
                 last.underline == look.underline, last.column + last.width == column
             {
@@ -113,21 +111,6 @@ public enum PictureRenderer {
             }
         }
         return runs
-    }
-
-    /// `#rrggbb` of a theme colour; nil for the terminal's default.
-    static func hex(_ color: TerminalColor) -> String? {
-        let rgb: (Int, Int, Int)
-        switch color {
-        case .terminalDefault: return nil
-        case .indexed(let index): rgb = Palette.rgb(ofIndex: index)
-        case .rgb(let red, let green, let blue): rgb = (red, green, blue)
-        }
-        return "#"
-            + [rgb.0, rgb.1, rgb.2].map { component in
-                let text = String(max(0, min(255, component)), radix: 16)
-                return text.count == 1 ? "0" + text : text
-            }.joined()
     }
 
     /// XML and HTML text and attribute escaping.

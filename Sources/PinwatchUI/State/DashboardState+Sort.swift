@@ -13,10 +13,12 @@ extension DashboardState {
 
     func sortedRows(_ matching: [Int]) -> [Int] {
         guard sortOrder != .configuration else { return sortReversed ? matching.reversed() : matching }
-        let values = Dictionary(uniqueKeysWithValues: matching.map { ($0, sortValue(of: $0)) })
+        // Worked out once per host, not once per comparison.
+        var values = [SortValue?](repeating: nil, count: hosts.count)
+        for index in matching { values[index] = sortValue(of: index) }
         let reversed = sortReversed
         return matching.sorted { left, right in
-            switch (values[left] ?? nil, values[right] ?? nil) {
+            switch (values[left], values[right]) {
             case (nil, nil): return left < right
             case (nil, _): return false
             case (_, nil): return true

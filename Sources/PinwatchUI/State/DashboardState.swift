@@ -20,6 +20,8 @@ public struct DashboardState: Sendable {
     private(set) var hostLabels = HostLabels([])
     /// Clock times in the header and detail view.
     public var timeZone: TimeZone
+    /// `--ascii` or a C locale: every glyph drawn in its ASCII stand-in.
+    public var asciiOnly = false
 
     // MARK: Results
     /// Latest report per host, by configuration index.
@@ -63,7 +65,12 @@ public struct DashboardState: Sendable {
     public internal(set) var acknowledgementPrompt: AcknowledgementPrompt?
     /// False with history off: `a` says why instead of asking.
     public var canStoreAcknowledgements = true
-    public var view: DashboardView = .table
+    /// Leaving a view takes its footer message with it (`footerMessage`).
+    public var view: DashboardView = .table {
+        didSet {
+            if let scope = footerMessageScope, scope != view.messageScope { footerMessage = nil }
+        }
+    }
     /// Selected host by configuration index, so the bar follows the host
     /// when rows re-sort. Until the user moves it, the selection is the
     /// top row of the table as sorted now (the worst host, by default).
@@ -80,7 +87,13 @@ public struct DashboardState: Sendable {
     /// the scrolled view is.
     public private(set) var metrics = LayoutMetrics()
     /// One line for the footer, e.g. the demo's "rotated the intermediate of payments.demo".
-    public var footerMessage: String?
+    /// It belongs to the view that raised it: a stanza copied in the detail
+    /// view is not announced over the table, nor a table's notice over a detail view.
+    public var footerMessage: String? {
+        didSet { footerMessageScope = footerMessage == nil ? nil : view.messageScope }
+    }
+    /// The view `footerMessage` was raised in.
+    private var footerMessageScope: DashboardView?
     /// `watch --prometheus`: where the rows come from and how old they
     /// are (the header), and why the source cannot answer (the banner).
     public var sourceNote: String?

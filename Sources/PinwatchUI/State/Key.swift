@@ -52,4 +52,10 @@ public enum DashboardView: Hashable, Sendable {
     case help
     /// `c`: what each client release sees on the hosts it pins.
     case clients
+
+    /// The view a footer message raised here belongs to: help is drawn
+    /// over the table and shares its messages.
+    var messageScope: DashboardView {
+        self == .help ? .table : self
+    }
 }

@@ -41,7 +41,11 @@ public struct Theme: Hashable, Sendable {
         if style.selected, style.role != .selected {
             let bar = roles[.selected] ?? RoleAppearance(reverse: true)
             if bar.background != .terminalDefault { look.background = bar.background }
-            if style.role == .normal || style.role == .dim, bar.foreground != .terminalDefault {
+            // A bar with colours of its own (high-contrast's black on
+            // yellow) chose its foreground for that background: every cell
+            // on it takes it, since no role colour was chosen to be read there.
+            let barHasItsOwnColours = bar.foreground != .terminalDefault && bar.background != .terminalDefault
+            if style.role == .normal || style.role == .dim || barHasItsOwnColours, bar.foreground != .terminalDefault {
                 look.foreground = bar.foreground
             }
             look.bold = look.bold || bar.bold

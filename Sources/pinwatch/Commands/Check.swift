@@ -3,6 +3,8 @@ import Foundation
 import PinwatchCore
 import PinwatchMonitor
 
+import enum PinwatchSystem.ProcessEnvironment
+
 extension Pinwatch {
     /// A Nagios/Icinga plugin: the library returns the findings, this command
     /// turns them into the plugin's output and exit code.
@@ -61,6 +63,9 @@ extension Pinwatch {
                 "Judge only what this client release (a name under clients:) sees on the hosts it pins.", valueName: "name"))
         var client: String?
 
+        @Flag(help: "Print the symbols in ASCII (also chosen by a locale that is not UTF-8, e.g. LANG=C).")
+        var ascii = false
+
         func validate() throws {
             if let shard, let problem = Shard.problem(shard) {
                 throw ValidationError("--shard \(problem)")
@@ -76,12 +81,14 @@ extension Pinwatch {
             overrides.criticalDays = critical.compactMap { Int($0) }.last
             let configPath = config ?? critical.last { Int($0) == nil }
             try Self.run(
-                CheckCommandLine(config: configPath, shard: shard, state: history.state, client: client, overrides: overrides))
+                CheckCommandLine(
+                    config: configPath, shard: shard, state: history.state, client: client, overrides: overrides, ascii: ascii))
         }
 
         /// The run on plain values: `Entry` calls it directly for the lines
         /// `CheckCommandLine` reads, without ArgumentParser's types.
         static func run(_ line: CheckCommandLine) throws {
+            let display = DisplayChoice(ascii: line.ascii, utc: false, config: nil, environment: ProcessEnvironment.current)
             var config: Config
             let store: HostHistoryRecorder?
             do {
@@ -91,20 +98,20 @@ extension Pinwatch {
             } catch let failure as UserFacingError {
                 // A plugin that cannot run says UNKNOWN, as monitoring systems expect.
                 let outcome = CheckReport.unknown(failure.message)
-                Output.standardOutput(outcome.text)
+                Output.standardOutput(display.text(outcome.text))
                 Output.standardError("pinwatch: \(failure.message)")
                 throw ExitCode(outcome.exitCode)
             }
             if let problem = line.overrides.apply(to: &config) {
                 let outcome = CheckReport.unknown(problem)
-                Output.standardOutput(outcome.text)
+                Output.standardOutput(display.text(outcome.text))
                 Output.standardError("pinwatch: \(problem)")
                 throw ExitCode(outcome.exitCode)
             }
             let client = line.client
             if let client, let problem = ClientSelection.problem(client, in: config) {
                 let outcome = CheckReport.unknown(problem)
-                Output.standardOutput(outcome.text)
+                Output.standardOutput(display.text(outcome.text))
                 Output.standardError("pinwatch: \(problem)")
                 throw ExitCode(outcome.exitCode)
             }
@@ -113,7 +120,7 @@ extension Pinwatch {
             if let client { reports = ClientSelection.reports(of: client, in: reports) }
             let outcome = CheckReport.render(
                 reports, warnDays: config.warnDays, criticalDays: config.criticalDays, nextChains: client != nil)
-            Output.standardOutput(outcome.text.hasSuffix("\n") ? outcome.text : outcome.text + "\n")
+            Output.standardOutput(display.text(outcome.text.hasSuffix("\n") ? outcome.text : outcome.text + "\n"))
             throw ExitCode(outcome.exitCode)
         }
     }

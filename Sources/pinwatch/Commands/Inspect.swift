@@ -6,6 +6,8 @@ import PinwatchProbe
 import PinwatchSystem
 import PinwatchUI
 
+import enum PinwatchSystem.ProcessEnvironment
+
 extension Pinwatch {
     /// The live chain of one host with every pin form, ready to paste.
     struct Inspect: ParsableCommand {
@@ -53,6 +55,9 @@ extension Pinwatch {
             case text, json, svg, html
         }
 
+        @Flag(help: "Print the symbols in ASCII (also chosen by a locale that is not UTF-8, e.g. LANG=C).")
+        var ascii = false
+
         func validate() throws {
             let endpoint = try HostPort.validated(target)
             for (option, value) in [("host", endpoint.host), ("--sni", sni), ("--connect", connect)] {
@@ -82,7 +87,8 @@ extension Pinwatch {
                 guard let report = reports.first else { return }
                 switch format {
                 case .text:
-                    Output.standardOutput(ChainListing.text(report: report))
+                    let display = DisplayChoice(ascii: ascii, utc: false, config: nil, environment: ProcessEnvironment.current)
+                    Output.standardOutput(display.text(ChainListing.text(report: report)))
                 case .json:
                     Output.standardOutput(JSONReport.renderInspectedHost(report) + "\n")
                 case .svg, .html:

@@ -89,6 +89,7 @@ extension Pinwatch {
                 throw UserFacingError(message: problem.description, code: 1)
             case .success(let fleet):
                 var state = DashboardState(configPath: server, hosts: [], themeName: chosenTheme.name)
+                output.display.choice(config: config, environment: ProcessEnvironment.current).apply(to: &state)
                 var view = FleetView(server: server)
                 _ = view.show(fleet, on: &state, config: config, at: now)
                 if fleet.hosts.isEmpty { state.sourceProblem = FleetView.nothingMatches(query) }

@@ -16,7 +16,9 @@ extension Pinwatch {
             discussion: """
                 Polls every host at once on start, then every interval. Keys: q quit (in details: back), \
                 Q/F10 quit from anywhere, r refresh, ↑/↓ j/k PgUp/PgDn g/G move, Enter details, Esc back, \
-                / filter (Ctrl-U clears it), s sort, t theme, y copy pins (in details), ?/F1 help.
+                / filter (!negates, /REGEX, status:NAME; Ctrl-U clears it), s worst first/config order, < > sort column, \
+                I reverse, t theme, y copy pins (in details), ?/F1 help. A terminal that cannot move its cursor \
+                (TERM=dumb) is refused; --ascii or a non-UTF-8 locale (LANG=C) draws ASCII only.
                 """
         )
 
@@ -37,6 +39,8 @@ extension Pinwatch {
         var noMouse = false
 
         @OptionGroup var history: StateOptions
+
+        @OptionGroup var display: DisplayOptions
 
         @Option(
             help: ArgumentHelp(
@@ -63,7 +67,7 @@ extension Pinwatch {
                 let store = try history.openForWatching(config)
                 let controller = try Self.makeController(
                     config: config, environment: environment, theme: chosenTheme, bell: !noBell, mouse: !noMouse, hooks: hooks,
-                    history: store)
+                    history: store, display: display.choice(config: config, environment: environment))
                 controller.run()
             }
         }
@@ -94,7 +98,7 @@ extension Pinwatch {
             do {
                 let controller = try FleetDashboardController(
                     query: query, config: config, interval: interval, environment: environment, theme: chosenTheme, bell: !noBell,
-                    mouse: !noMouse)
+                    mouse: !noMouse, display: display.choice(config: config, environment: environment))
                 controller.run()
             } catch {
                 throw UserFacingError(message: "cannot start the dashboard: \(error)")
@@ -136,12 +140,12 @@ extension Pinwatch {
 
         static func makeController(
             config: Config, environment: [String: String], theme: Theme, bell: Bool, mouse: Bool = true,
-            hooks: DashboardController.Hooks = .init(), history: HostHistoryRecorder?
+            hooks: DashboardController.Hooks = .init(), history: HostHistoryRecorder?, display: DisplayChoice = DisplayChoice()
         ) throws -> DashboardController {
             do {
                 return try DashboardController(
                     config: config, environment: environment, theme: theme, bellEnabled: bell, mouse: mouse, hooks: hooks,
-                    history: history)
+                    history: history, display: display)
             } catch {
                 throw UserFacingError(message: "cannot start the dashboard: \(error)")
             }

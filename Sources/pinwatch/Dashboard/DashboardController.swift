@@ -55,7 +55,7 @@ final class DashboardController: @unchecked Sendable {
 
     init(
         config: Config, environment: [String: String], theme: Theme, bellEnabled: Bool, mouse: Bool = true, hooks: Hooks = Hooks(),
-        history: HostHistoryRecorder? = nil
+        history: HostHistoryRecorder? = nil, display: DisplayChoice = DisplayChoice()
     ) throws {
         self.environment = environment
         self.firstConfig = config
@@ -65,7 +65,7 @@ final class DashboardController: @unchecked Sendable {
         self.hooks = hooks
         self.theme = theme
         self.firstFrameTiming = FirstFrameTiming(environment: ProcessEnvironment.current)
-        self.state = DashboardState.make(config: config, environment: environment, themeName: theme.name)
+        self.state = DashboardState.make(config: config, environment: environment, themeName: theme.name, display: display)
         state.canStoreAcknowledgements = Self.storesAcknowledgements(history)
         self.screen = try TerminalScreen(mouse: mouse)
         if ThemeLoader.prefersMono(environment: environment, colorCount: screen.colorCount), theme.name != "mono" {

@@ -28,9 +28,10 @@ final class FleetDashboardController: @unchecked Sendable {
     private var view: FleetView
     private var failingSince: Date?
 
-    init(query: FleetQuery, config: Config, interval: TimeInterval, environment: [String: String], theme: Theme, bell: Bool, mouse: Bool)
-        throws
-    {
+    init(
+        query: FleetQuery, config: Config, interval: TimeInterval, environment: [String: String], theme: Theme, bell: Bool, mouse: Bool,
+        display: DisplayChoice = DisplayChoice()
+    ) throws {
         self.query = query
         self.config = config
         self.interval = interval
@@ -39,6 +40,7 @@ final class FleetDashboardController: @unchecked Sendable {
         bellEnabled = bell
         view = FleetView(server: query.server.absoluteString)
         var state = DashboardState(configPath: query.server.absoluteString, hosts: [], themeName: theme.name)
+        display.apply(to: &state)
         state.sourceNote = "prometheus \(query.server.absoluteString): asking…"
         self.state = state
         screen = try TerminalScreen(mouse: mouse)

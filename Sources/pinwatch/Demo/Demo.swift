@@ -3,6 +3,8 @@ import Foundation
 import PinwatchCore
 import PinwatchUI
 
+import enum PinwatchSystem.ProcessEnvironment
+
 extension Pinwatch {
     /// The built-in showcase: every status on local servers, and the
     /// rotation story played live.
@@ -85,7 +87,8 @@ extension Pinwatch {
                 })
                 let controller = try Watch.makeController(
                     config: config, environment: fleet.environment, theme: chosenTheme, bell: !noBell, mouse: !noMouse, hooks: hooks,
-                    history: try DemoHistory.open())
+                    history: try DemoHistory.open(),
+                    display: output.display.choice(config: config, environment: ProcessEnvironment.current))
                 controller.announce(
                     "demo: \(config.hosts.count) local hosts; the intermediate of \(DemoFleet.rotatingHost) rotates after the second cycle, "
                         + "\(DemoFleet.poolHost) moves within its pool after the fourth")

@@ -18,11 +18,14 @@ public struct CheckCommandLine: Equatable, Sendable {
     public var client: String?
     /// `--host`, `-w`, `-c DAYS`, `--timeout`: the monitoring-plugin options.
     public var overrides: CheckOverrides
+    /// `--ascii`: the output's symbols in ASCII, as a C locale gets them.
+    public var ascii = false
 
     public init(
         config: String? = nil, shard: String? = nil, state: String? = nil, client: String? = nil,
-        overrides: CheckOverrides = CheckOverrides()
+        overrides: CheckOverrides = CheckOverrides(), ascii: Bool = false
     ) {
+        self.ascii = ascii
         self.config = config
         self.shard = shard
         self.state = state
@@ -34,11 +37,16 @@ public struct CheckCommandLine: Equatable, Sendable {
     /// end-to-end test holds the two lists together.
     public static let optionNames = [
         "--config", "-c", "--critical", "-w", "--warning", "--host", "--timeout", "--shard", "--state", "--client",
+        "--ascii",
     ]
+    /// The options among `optionNames` that take no value.
+    static let flagNames = ["--ascii"]
 
     /// `arguments` are the words after the program name.
     public static func plain(_ arguments: [String]) -> CheckCommandLine? {
-        guard let values = PlainOptions.read(arguments, command: "check", options: optionNames, canonical: canonicalName)
+        guard
+            let values = PlainOptions.read(
+                arguments, command: "check", options: optionNames, flags: flagNames, canonical: canonicalName)
         else { return nil }
         var overrides = CheckOverrides(host: values["--host"], timeout: values["--timeout"])
         // A threshold that is not a whole number is ArgumentParser's to refuse, with its message.
@@ -52,7 +60,7 @@ public struct CheckCommandLine: Equatable, Sendable {
         }
         return CheckCommandLine(
             config: values["--config"], shard: values["--shard"], state: values["--state"], client: values["--client"],
-            overrides: overrides)
+            overrides: overrides, ascii: values["--ascii"] != nil)
     }
 
     /// `-c` is the critical threshold, as in every monitoring plugin, when
@@ -110,7 +118,7 @@ public struct SnapshotCommandLine: Equatable, Sendable {
 /// else, so that ArgumentParser reads the line, with its own messages.
 enum PlainOptions {
     static func read(
-        _ arguments: [String], command: String, options: [String], canonical: (String, String) -> String
+        _ arguments: [String], command: String, options: [String], flags: [String] = [], canonical: (String, String) -> String
     ) -> [String: String]? {
         guard arguments.first == command else { return nil }
         // Sized once: a [String: String] that grows makes the runtime resolve
@@ -119,6 +127,12 @@ enum PlainOptions {
         var index = 1
         while index < arguments.count {
             let word = arguments[index]
+            if flags.contains(word) {
+                guard values[word] == nil else { return nil }
+                values[word] = ""
+                index += 1
+                continue
+            }
             let name: String
             let value: String
             if word.hasPrefix("--"), let equals = word.firstIndex(of: "=") {
@@ -131,7 +145,7 @@ enum PlainOptions {
                 value = arguments[index + 1]
                 index += 2
             }
-            guard options.contains(name) else { return nil }
+            guard options.contains(name), !flags.contains(name) else { return nil }
             let option = canonical(name, value)
             guard !value.isEmpty, !value.hasPrefix("-"), values[option] == nil else { return nil }
             if option == "--shard", Shard.problem(value) != nil { return nil }

@@ -19,6 +19,8 @@ struct SnapshotOutput: ParsableArguments {
     @Option(help: ArgumentHelp("Width of the text/ansi screen (default: the terminal's, else 120).", valueName: "columns"))
     var width: Int?
 
+    @OptionGroup var display: DisplayOptions
+
     func validate() throws {
         if let width, !(20...1000).contains(width) {
             throw ValidationError("--width must be between 20 and 1000 columns")
@@ -34,13 +36,13 @@ struct SnapshotOutput: ParsableArguments {
     ) {
         Self.printCycle(
             format: format, width: width, config: config, environment: environment, theme: theme, history: history,
-            acknowledgements: acknowledgements)
+            acknowledgements: acknowledgements, display: display.choice(config: config, environment: environment))
     }
 
     /// `printCycle` on plain values, for the `snapshot` lines read without ArgumentParser.
     static func printCycle(
         format: SnapshotFormat, width: Int?, config: Config, environment: [String: String], theme: Theme, history: HostHistoryRecorder?,
-        acknowledgements: AcknowledgementLedger? = nil
+        acknowledgements: AcknowledgementLedger? = nil, display: DisplayChoice = DisplayChoice()
     ) {
         let started = Date()
         let reports = HostPoller(config: config, environment: environment, history: history, acknowledgements: acknowledgements)
@@ -54,7 +56,7 @@ struct SnapshotOutput: ParsableArguments {
         case .json:
             Output.streamJSON(reports, generatedAt: now, vantage: config.vantage)
         case .text, .ansi, .svg, .html:
-            var state = DashboardState.make(config: config, environment: environment, themeName: theme.name)
+            var state = DashboardState.make(config: config, environment: environment, themeName: theme.name, display: display)
             state.record(cycle: reports, at: now)
             printScreen(state, format: format, width: width, theme: theme, now: now)
         }

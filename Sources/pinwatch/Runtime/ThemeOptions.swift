@@ -37,9 +37,13 @@ enum ThemeChoice {
 extension DashboardState {
     /// The dashboard's state for a configuration, with the header's proxy
     /// indicator worked out from the environment.
-    static func make(config: Config, environment: [String: String], themeName: String) -> DashboardState {
+    static func make(
+        config: Config, environment: [String: String], themeName: String, display: DisplayChoice = DisplayChoice()
+    ) -> DashboardState {
         let proxy = ProxyResolver(environment: environment).indicator(setting: config.proxy)
-        return DashboardState(
+        var state = DashboardState(
             config: config, proxyIndicator: proxy.map { "proxy \($0.redactedURL) (\($0.source))" }, themeName: themeName)
+        display.apply(to: &state)
+        return state
     }
 }
