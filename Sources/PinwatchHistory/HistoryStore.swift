@@ -412,6 +412,29 @@ public final class HistoryStore: HostHistoryRecorder {
         return report.with(history: history, now: date)
     }
 
+    /// `report` with the history recorded for its host, recording nothing:
+    /// `inspect`'s picture of a host that a `watch`, `serve`, `snapshot` or
+    /// `check` records (the same host, port, SNI and connect address).
+    /// The status's start is given only while the recorded status is the
+    /// report's, so a live result is never dated by an older one.
+    public func recordedHistory(of report: HostReport, now: Date) throws(HistoryError) -> HostReport {
+        let stored: HostState?
+        do {
+            stored = try storedHostState(for: report.config, at: now)
+        } catch {
+            throw HistoryError(path, "\(error)")
+        }
+        guard let state = stored else { return report }
+        let sameStatus = state.status?.status == report.status.rawValue
+        let history = HostHistory(
+            statusSince: sameStatus ? state.since : nil, changesLast24Hours: state.recentChanges.count,
+            renewal: Self.renewal(leafIssues: state.leafIssues, chain: state.chain, catalogue: catalogue, now: now),
+            latestChainChange: state.latestChange, recent: state.recent,
+            previousStatus: state.status.flatMap { HostStatus(rawValue: $0.status) },
+            previousSeverity: state.status.flatMap { HostSeverity(rawValue: $0.severity) })
+        return report.with(history: history, now: now)
+    }
+
     /// A chain seen before on this host (a rollback) gets its row back;
     /// otherwise a new row, with any new certificates.
     private func storeChain(_ chain: ObservedChain, hostID: Int64, seconds: Int64) throws -> Int64 {
@@ -486,17 +509,21 @@ public final class HistoryStore: HostHistoryRecorder {
     /// The host's row and what the store remembers of it, read once per run.
     private func hostState(for host: HostConfig, at date: Date) throws -> HostState {
         if let state = hosts[host.identityKey] { return state }
+        if let state = try storedHostState(for: host, at: date) { return state }
+        try connection.query(
+            "INSERT INTO host(identity, host, port, sni, connect) VALUES (?1, ?2, ?3, ?4, ?5)",
+            [
+                .text(host.identityKey), .text(host.host), .integer(Int64(host.port)), .text(host.serverName),
+                host.connectAddress.map { .text($0) } ?? .null,
+            ])
+        return HostState(id: connection.lastInsertedRowID)
+    }
+
+    /// What the file holds of a host, nil when it never recorded it; reads only.
+    private func storedHostState(for host: HostConfig, at date: Date) throws -> HostState? {
         var id: Int64?
         try connection.query("SELECT id FROM host WHERE identity = ?1", [.text(host.identityKey)]) { id = $0.integer(0) }
-        guard let id else {
-            try connection.query(
-                "INSERT INTO host(identity, host, port, sni, connect) VALUES (?1, ?2, ?3, ?4, ?5)",
-                [
-                    .text(host.identityKey), .text(host.host), .integer(Int64(host.port)), .text(host.serverName),
-                    host.connectAddress.map { .text($0) } ?? .null,
-                ])
-            return HostState(id: connection.lastInsertedRowID)
-        }
+        guard let id else { return nil }
         var state = HostState(id: id)
         let chains = try chains(hostID: id, limit: 13)
         state.leafIssues = Self.leafIssues(in: chains)

@@ -47,6 +47,19 @@ final class CommandsInitTests: LocalFleetTestCase {
         let check = try fleet.run(["check"])
         XCTAssertEqual(check.status, 0, check.stdout + check.stderr)
         XCTAssertTrue(check.stdout.hasPrefix("PINWATCH OK"), check.stdout)
+
+        // lint judges the apps' pins, which init leaves to `import`: with an
+        // app's pins added (a backup key among them) the file lints clean.
+        let digests = [rootPin, intermediatePin, try LocalFleet.unrelatedPin()].map {
+            "<pin digest=\"SHA-256\">\($0.dropFirst("sha256/".count))</pin>"
+        }
+        try fleet.write(
+            "<network-security-config><domain-config><domain>127.0.0.1</domain><pin-set>\(digests.joined())</pin-set>"
+                + "</domain-config></network-security-config>", to: "app.xml")
+        try fleet.write(written + "clients:\n  - {name: android 1, nsc: app.xml}\n", to: "pinwatch.yaml")
+        let lint = try fleet.run(["lint"])
+        XCTAssertEqual(lint.status, 0, lint.stdout + lint.stderr)
+        XCTAssertTrue(lint.stdout.contains("1 client, 2 hosts: 0 warnings"), lint.stdout)
     }
 
     func testAnExistingFileIsKeptUnlessForcedAndDashPrintsToStandardOutput() throws {

@@ -63,6 +63,38 @@ final class CommandsInspectPictureTests: LocalFleetTestCase {
         XCTAssertTrue(outcome.stdout.hasSuffix("</pre>\n</body>\n</html>\n"))
     }
 
+    /// The history a `snapshot` recorded for the same host is in the
+    /// picture, and drawing it records nothing.
+    func testThePictureShowsTheRecordedHistoryAndRecordsNothing() throws {
+        let host = try fleet.addOK("shop.test")
+        try fleet.writeConfig()
+        let store = fleet.directory.appendingPathComponent("history.sqlite")
+        let snapshot = try fleet.run(["snapshot", "--format", "json", "--state", store.path])
+        XCTAssertEqual(snapshot.status, 0, snapshot.stderr)
+        let recorded = try Data(contentsOf: store)
+
+        let arguments = [
+            "inspect", "shop.test:\(host.port)", "--connect", "127.0.0.1", "--trust", fleet.trustURL.path, "--format", "svg",
+            "--width", "160",
+        ]
+        let picture = try fleet.run(arguments + ["--state", store.path])
+        XCTAssertEqual(picture.status, 0, picture.stderr)
+        XCTAssertEqual(picture.stderr, "")
+        // inspect carries no pins (unpinned): the recorded `ok` does not date it.
+        XCTAssertFalse(picture.stdout.contains(" since "), picture.stdout)
+        XCTAssertTrue(picture.stdout.contains("latest changes (all: pinwatch history HOST)"), picture.stdout)
+        XCTAssertTrue(picture.stdout.contains("first seen: "), picture.stdout)
+        XCTAssertTrue(picture.stdout.contains("status ok (ok): "), "the recorded status change: \(picture.stdout)")
+        XCTAssertEqual(try Data(contentsOf: store), recorded, "inspect records nothing")
+
+        let without = try fleet.run(arguments + ["--state", "off"])
+        XCTAssertEqual(without.status, 0, without.stderr)
+        XCTAssertFalse(without.stdout.contains("first seen: "), without.stdout)
+        let missing = try fleet.run(arguments + ["--state", fleet.directory.appendingPathComponent("none.sqlite").path])
+        XCTAssertEqual(missing.status, 0, missing.stderr)
+        XCTAssertTrue(missing.stderr.hasPrefix("pinwatch: history not shown: "), missing.stderr)
+    }
+
     func testAnUnknownFormatIsRefused() throws {
         let outcome = try fleet.run(["inspect", "a.test", "--format", "png"])
         XCTAssertEqual(outcome.status, 2)

@@ -23,12 +23,10 @@ func literal(_ text: String) -> String {
     return out + "\""
 }
 
-/// Sixteen bytes a line, indented under the argument they belong to.
+/// One line: certificates that share a key (a root and its cross-sign)
+/// then share three lines, not a block `scripts/duplicates` would report.
 func bytes(_ digest: [UInt8]) -> String {
-    let rows = stride(from: 0, to: digest.count, by: 16).map { start in
-        "                " + digest[start..<min(start + 16, digest.count)].map { String(format: "0x%02x,", $0) }.joined(separator: " ")
-    }
-    return "[\n" + rows.joined(separator: "\n") + "\n            ]"
+    "[" + digest.map { String(format: "0x%02x", $0) }.joined(separator: ", ") + "]"
 }
 
 func seconds(_ date: Date) -> String {

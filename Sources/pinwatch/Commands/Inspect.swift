@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PinwatchCore
+import PinwatchHistory
 import PinwatchMonitor
 import PinwatchProbe
 import PinwatchSystem
@@ -20,7 +21,9 @@ extension Pinwatch {
                 leaf under `leaf`. A proxy from the environment applies as in the dashboard.
 
                 svg and html draw the dashboard's detail view of the host as a standalone picture for a \
-                runbook: status, trust, the chain with its pins, the next chains and the stanza.
+                runbook: status, trust, the history a watch, serve, snapshot or check recorded for the same \
+                host, port, SNI and connect address (read only), the chain with its pins, the next chains \
+                and the stanza.
                 """
         )
 
@@ -50,6 +53,13 @@ extension Pinwatch {
 
         @Option(help: ArgumentHelp("Width of the svg/html picture in columns (default 120).", valueName: "columns"))
         var width: Int = 120
+
+        @Option(
+            help: ArgumentHelp(
+                "History store the svg/html picture reads the host's timeline from, or off "
+                    + "(default $XDG_STATE_HOME/pinwatch/state.sqlite); inspect records nothing.",
+                valueName: "path|off"))
+        var state: String?
 
         enum InspectFormat: String, ExpressibleByArgument, CaseIterable {
             case text, json, svg, html
@@ -104,14 +114,29 @@ extension Pinwatch {
         /// as after `y`, drawn by the snapshot's picture renderer.
         private func printPicture(of report: HostReport, config: Config, theme: Theme) {
             let now = Date()
-            var state = DashboardState.make(config: config, environment: ProcessEnvironment.current, themeName: theme.name)
-            state.record(cycle: [report], at: now)
-            state.stanzaText = PinStanza.document(for: report)
-            let frame = DashboardLayout.detailSnapshotFrame(for: state, hostIndex: 0, width: width, now: now)
+            var dashboard = DashboardState.make(config: config, environment: ProcessEnvironment.current, themeName: theme.name)
+            dashboard.record(cycle: [recordedHistory(of: report, now: now)], at: now)
+            dashboard.stanzaText = PinStanza.document(for: report)
+            let frame = DashboardLayout.detailSnapshotFrame(for: dashboard, hostIndex: 0, width: width, now: now)
             let title = "pinwatch inspect \(report.config.displayName) \(DateText.iso8601(now))"
             switch format {
             case .svg: Output.standardOutput(PictureRenderer.svg(frame, theme: theme, title: title))
             default: Output.standardOutput(PictureRenderer.html(frame, theme: theme, title: title))
+            }
+        }
+
+        /// The report with what the history store holds of its host; a
+        /// store that cannot be read leaves the picture without history,
+        /// said on stderr only when --state named it.
+        private func recordedHistory(of report: HostReport, now: Date) -> HostReport {
+            do {
+                guard let store = try HistoryStore.open(.automatic, override: state, historyDays: 400, mode: .reader) else {
+                    return report
+                }
+                return try store.recordedHistory(of: report, now: now)
+            } catch {
+                if state != nil { Output.standardError("pinwatch: history not shown: \(error)") }
+                return report
             }
         }
     }
