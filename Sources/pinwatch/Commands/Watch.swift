@@ -57,10 +57,11 @@ extension Pinwatch {
                 let environment = ProcessEnvironment.current
                 let chosenTheme = try ThemeChoice.load(requested: theme, config: config, colorCount: 256, environment: environment)
                 let hooks = DashboardController.Hooks(reloadConfig: { try self.loadWithOverrides() })
-                let store = try history.openForWatching(config)
+                let (store, readOnlyNote) = try history.openForWatchingOrReading(config)
                 let controller = try Self.makeController(
                     config: config, environment: environment, theme: chosenTheme, bell: !noBell, mouse: !noMouse, hooks: hooks,
                     history: store)
+                if let readOnlyNote { controller.noteHistoryReadOnly(readOnlyNote) }
                 controller.run()
             }
         }
