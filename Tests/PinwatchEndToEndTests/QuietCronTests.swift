@@ -1,4 +1,5 @@
 import Foundation
+import PinwatchLocalWorld
 import PinwatchTestSupport
 import XCTest
 
@@ -23,10 +24,11 @@ final class QuietCronTests: LocalFleetTestCase {
     /// A serve on the fleet's configuration and `state`, after it has
     /// recorded a change of CA keys (`chain_changed`, which only the
     /// history knows).
-    private func serveHoldingAChainChange(state: String) throws -> Int {
+    @discardableResult
+    private func serveHoldingAChainChange(state: String, settings: [String] = []) throws -> (port: Int, server: LocalTLSServer) {
         let (server, _) = try fleet.serveLeaf("rotating.test")
         fleet.add(LocalFleet.Host(name: "rotating.test", port: server.port, ca: [LocalFleet.pin(fleet.root.certificate)]))
-        try fleet.writeConfig(settings: ["interval: 1s", "state: \(state)"], timeout: "1s")
+        try fleet.writeConfig(settings: ["interval: 1s", "state: \(state)"] + settings, timeout: "1s")
         let port = try LocalPorts.closedPort()
         let serve = try BackgroundProcess(
             PinwatchBinary.url.path, ["serve", "--config", fleet.configURL.path, "--listen", "127.0.0.1:\(port)"],
@@ -37,12 +39,12 @@ final class QuietCronTests: LocalFleetTestCase {
         try waitUntil(timeout: 20, "serve never saw the chain change: \(serve.stderr)") {
             ((try? LoopbackHTTP.get(port: port, "/metrics", timeout: 2).body) ?? "").contains("alert=\"chain_changed\"} 1")
         }
-        return port
+        return (port, server)
     }
 
     func testCheckAndSnapshotReadTheHeldStoreQuietly() throws {
         let state = fleet.directory.appendingPathComponent("state.sqlite").path
-        _ = try serveHoldingAChainChange(state: state)
+        try serveHoldingAChainChange(state: state)
 
         let check = try fleet.run(["check", "--config", fleet.configURL.path])
         XCTAssertEqual(check.stderr, "", "cron mails whatever reaches stderr")
@@ -58,9 +60,14 @@ final class QuietCronTests: LocalFleetTestCase {
         XCTAssertTrue((host["alerts"] as? [String])?.contains("chain_changed") == true, "\(host)")
     }
 
+    /// The dashboard shows serve's history and leaves the hooks to serve:
+    /// telling them from both would page twice.
     func testWatchOpensTheHeldStoreReadOnlyAndSaysSo() throws {
         let state = fleet.directory.appendingPathComponent("state.sqlite").path
-        _ = try serveHoldingAChainChange(state: state)
+        let told = fleet.directory.appendingPathComponent("told-by")
+        // Each event's teller: the hook's parent, the pinwatch that ran it.
+        let (port, server) = try serveHoldingAChainChange(
+            state: state, settings: ["hooks:", "  - [/bin/sh, -c, 'cat > /dev/null; echo $PPID >> \(told.path)']"])
         let invocation = [PinwatchBinary.url.path, "watch", "--config", fleet.configURL.path, "--no-bell"].map(TmuxSession.quote)
             .joined(separator: " ")
         let session = try TmuxSession(command: invocation, columns: 160, rows: 20)
@@ -68,5 +75,15 @@ final class QuietCronTests: LocalFleetTestCase {
         let screen = try session.waitForScreen { $0.contains("rotating.test") && $0.contains("history read-only: serve (PID") }
         XCTAssertTrue(screen.contains("holds the store"), screen)
         XCTAssertNil(try session.exitStatus(), "watch keeps running")
+
+        let toldBefore = (try? String(contentsOf: told, encoding: .utf8)) ?? ""
+        server.stop()
+        try session.waitForScreen { $0.contains("! error") }
+        let cyclesThen = cycles(port)
+        try waitUntil(timeout: 20, "serve's hook never told the error") {
+            ((try? String(contentsOf: told, encoding: .utf8)) ?? "").count > toldBefore.count && cycles(port) >= cyclesThen + 2
+        }
+        let tellers = Set(((try? String(contentsOf: told, encoding: .utf8)) ?? "").split(separator: "\n"))
+        XCTAssertEqual(tellers.count, 1, "one pinwatch told the hooks: \(tellers)")
     }
 }

@@ -22,7 +22,7 @@ struct StateOptions: ParsableArguments {
             guard error.isInUse, let reader = Self.openReadOnly(config, override: state) else {
                 throw UserFacingError(message: error.description)
             }
-            return (reader, "history read-only: \(Self.describeHolder(error.holderPID)) holds the store")
+            return (reader, "history read-only: \(Self.describeHolder(error.holderPID)) holds the store (and runs the hooks)")
         }
     }
 
