@@ -131,9 +131,10 @@ final class ConfigIncludesTests: XCTestCase {
         XCTAssertEqual(config.hosts[2].labels, ["env": "prod"])
         XCTAssertEqual(config.hosts[2].line, 1)
 
-        try write(#"[{"targets": ["a.example.com"], "lables": {}, "labels": {"host": "x"}}]"#, to: "targets/a.json")
+        try write(#"[{"targets": ["a.example.com"], "lables": {}, "labels": {"host": "x"}}, {"labels": {}}]"#, to: "targets/a.json")
         let found = problems("file_sd: targets/a.json\n")
-        XCTAssertEqual(found.count, 2, "\(found)")
+        XCTAssertEqual(found.count, 3, "\(found)")
+        XCTAssertTrue(found.contains { $0.key == "[1].targets" && $0.message.hasPrefix("missing") }, "\(found)")
         XCTAssertTrue(found.allSatisfy { $0.file == self.directory + "/targets/a.json" && $0.line == 1 }, "\(found)")
         XCTAssertTrue(found.contains { $0.message.contains("did you mean labels?") }, "\(found)")
         XCTAssertTrue(found.contains { $0.message.contains("a label pinwatch sets itself") }, "\(found)")
