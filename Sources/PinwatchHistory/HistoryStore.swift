@@ -12,11 +12,14 @@ public struct HistoryError: Error, CustomStringConvertible {
     /// The place cannot hold a state file (no folder can be made, nothing
     /// can be written); unlike a damaged or foreign file, nothing is at risk.
     public var isUnavailable = false
+    /// With `isInUse`: the PID the lock file names, when it names one.
+    public var holderPID: Int32?
 
-    init(_ path: String, _ problem: String, inUse: Bool = false, unavailable: Bool = false) {
+    init(_ path: String, _ problem: String, inUse: Bool = false, unavailable: Bool = false, holderPID: Int32? = nil) {
         description = "\(path): \(problem); set `state: off` (or --state off) to run without history"
         isInUse = inUse
         isUnavailable = unavailable
+        self.holderPID = holderPID
     }
 }
 
@@ -30,9 +33,15 @@ public final class HistoryStore: HostHistoryRecorder {
     public enum Mode: Sendable {
         /// `watch`, `serve`, `snapshot`, `check`: records, holds the lock.
         case writer
-        /// `history`: reads while a writer runs.
+        /// `history`, and `snapshot`, `check` and `watch` while another
+        /// pinwatch holds the store: reads while a writer runs. `record`
+        /// gives each report its history as the file has it, with the
+        /// result applied in memory only: nothing is written.
         case reader
     }
+
+    /// Opened as a `reader`: `record` writes nothing.
+    public var isReadOnly: Bool { !writes }
 
     public static let schemaVersion: Int32 = 3
     /// `PRAGMA application_id`: "pwat". A SQLite file without it is not ours.
@@ -64,6 +73,9 @@ public final class HistoryStore: HostHistoryRecorder {
     /// The file's schema: a reader does not migrate, so it may read an older one.
     private var fileVersion: Int32 = HistoryStore.schemaVersion
     private let lock: StateLock?
+    /// A writer's; a reader reads each host's state afresh at each
+    /// `record`, so that it follows what the writer records.
+    private let writes: Bool
     private var hosts: [String: HostState] = [:]
     private var certificateIDs: [[UInt8]: Int64] = [:]
     private var nameIDs: [String: Int64] = [:]
@@ -117,6 +129,7 @@ public final class HistoryStore: HostHistoryRecorder {
     /// pinwatch state file, is damaged, or comes from a newer pinwatch.
     public init(path: String, mode: Mode, historyDays: Int = 400, now: Date = Date()) throws(HistoryError) {
         self.path = path
+        writes = mode == .writer
         let inMemory = path == Self.inMemoryPath
         if !inMemory {
             try Self.checkExistingFile(path, mode: mode)
@@ -312,7 +325,7 @@ public final class HistoryStore: HostHistoryRecorder {
                 var unchanged: [Int64] = []
                 let annotated = try reports.map { try record($0, at: date, unchangedChains: &unchanged) }
                 // One statement for every chain seen again: most hosts, most cycles.
-                if !unchanged.isEmpty {
+                if writes, !unchanged.isEmpty {
                     try connection.query(
                         "UPDATE chain SET last_seen = ?1 WHERE id IN (SELECT value FROM json_each(?2))",
                         [.integer(Int64(date.timeIntervalSince1970)), .text("[" + unchanged.map(String.init).joined(separator: ",") + "]")])
@@ -369,11 +382,13 @@ public final class HistoryStore: HostHistoryRecorder {
                         state.leafIssues[oldest] = nil
                     }
                 }
-                let chainID = try storeChain(chain, hostID: state.id, seconds: seconds)
-                try connection.query(
-                    "INSERT INTO chain_change(host_id, chain_id, at) VALUES (?1, ?2, ?3)",
-                    [.integer(state.id), .integer(chainID), .integer(seconds)])
-                state.chainID = chainID
+                if writes {
+                    let chainID = try storeChain(chain, hostID: state.id, seconds: seconds)
+                    try connection.query(
+                        "INSERT INTO chain_change(host_id, chain_id, at) VALUES (?1, ?2, ?3)",
+                        [.integer(state.id), .integer(chainID), .integer(seconds)])
+                    state.chainID = chainID
+                }
                 state.certificateDigests = digests
                 state.chain = chain
             }
@@ -381,12 +396,14 @@ public final class HistoryStore: HostHistoryRecorder {
         let recordedBefore = state.status
         let current = (status: report.status.rawValue, severity: report.severity.rawValue)
         if state.status == nil || state.status! != current {
-            try connection.query(
-                "INSERT INTO status_change(host_id, at, status, severity, reason, alerts) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-                [
-                    .integer(state.id), .integer(seconds), .text(current.status), .text(current.severity), .text(report.reason),
-                    .text(report.alerts.map(\.rawValue).joined(separator: ",")),
-                ])
+            if writes {
+                try connection.query(
+                    "INSERT INTO status_change(host_id, at, status, severity, reason, alerts) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                    [
+                        .integer(state.id), .integer(seconds), .text(current.status), .text(current.severity), .text(report.reason),
+                        .text(report.alerts.map(\.rawValue).joined(separator: ",")),
+                    ])
+            }
             let from = state.status.map { "\($0.status) → " } ?? ""
             state.remember(
                 TimelineEntry(
@@ -398,10 +415,10 @@ public final class HistoryStore: HostHistoryRecorder {
             state.status = current
         }
         state.recentChanges.removeAll { date.timeIntervalSince($0) > 86_400 }
-        if undo.hosts[report.config.identityKey] == nil {
+        if writes, undo.hosts[report.config.identityKey] == nil {
             undo.hosts[report.config.identityKey] = .some(hosts[report.config.identityKey])
         }
-        hosts[report.config.identityKey] = state
+        if writes { hosts[report.config.identityKey] = state }
 
         let renewal = Self.renewal(leafIssues: state.leafIssues, chain: state.chain, catalogue: catalogue, now: date)
         let history = HostHistory(
@@ -510,6 +527,8 @@ public final class HistoryStore: HostHistoryRecorder {
     private func hostState(for host: HostConfig, at date: Date) throws -> HostState {
         if let state = hosts[host.identityKey] { return state }
         if let state = try storedHostState(for: host, at: date) { return state }
+        // A host the writer has not recorded yet: no history to show.
+        guard writes else { return HostState(id: -1) }
         try connection.query(
             "INSERT INTO host(identity, host, port, sni, connect) VALUES (?1, ?2, ?3, ?4, ?5)",
             [

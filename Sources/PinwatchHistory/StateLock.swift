@@ -28,7 +28,8 @@ final class StateLock {
             close(descriptor)
             let who = Int32(holder).map { "pinwatch (PID \($0))" } ?? "another pinwatch"
             throw HistoryError(
-                path, "is in use by \(who); give this one its own --state PATH, or use `pinwatch history` to read it", inUse: true)
+                path, "is in use by \(who); give this one its own --state PATH, or use `pinwatch history` to read it", inUse: true,
+                holderPID: Int32(holder))
         }
         let pid = "\(getpid())\n"
         _ = ftruncate(descriptor, 0)

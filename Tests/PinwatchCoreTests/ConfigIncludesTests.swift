@@ -63,6 +63,7 @@ final class ConfigIncludesTests: XCTestCase {
                 pinset: web
             """)
         XCTAssertEqual(config.hosts.map(\.host), ["main.example.com", "a1.example.com", "a2.example.com", "b1.example.com"])
+        guard config.hosts.count == 4 else { return }
         XCTAssertEqual(config.hosts[0].labels, ["team": "web"], "the main file's host uses an included pin set")
         XCTAssertEqual(config.hosts[1].pins.ca.count, 1)
         XCTAssertEqual(config.hosts[3].line, 6)
@@ -124,14 +125,16 @@ final class ConfigIncludesTests: XCTestCase {
                 ca: [\(ca)]
             """)
         XCTAssertEqual(config.hosts.map(\.displayName), ["api.example.com:8443", "www.example.com:443", "static.example.com:443"])
+        guard config.hosts.count == 3 else { return }
         XCTAssertEqual(config.hosts[0].labels, ["team": "payments"], "__ labels are Prometheus's; pinset picks the pins")
         XCTAssertEqual(config.hosts[0].pinsetName, "shared")
         XCTAssertEqual(config.hosts[2].labels, ["env": "prod"])
         XCTAssertEqual(config.hosts[2].line, 1)
 
-        try write(#"[{"targets": ["a.example.com"], "lables": {}, "labels": {"host": "x"}}]"#, to: "targets/a.json")
+        try write(#"[{"targets": ["a.example.com"], "lables": {}, "labels": {"host": "x"}}, {"labels": {}}]"#, to: "targets/a.json")
         let found = problems("file_sd: targets/a.json\n")
-        XCTAssertEqual(found.count, 2, "\(found)")
+        XCTAssertEqual(found.count, 3, "\(found)")
+        XCTAssertTrue(found.contains { $0.key == "[1].targets" && $0.message.hasPrefix("missing") }, "\(found)")
         XCTAssertTrue(found.allSatisfy { $0.file == self.directory + "/targets/a.json" && $0.line == 1 }, "\(found)")
         XCTAssertTrue(found.contains { $0.message.contains("did you mean labels?") }, "\(found)")
         XCTAssertTrue(found.contains { $0.message.contains("a label pinwatch sets itself") }, "\(found)")

@@ -21,6 +21,33 @@ final class HistoryStoreTests: XCTestCase {
         try? FileManager.default.removeItem(atPath: folder)
     }
 
+    /// Issue 29, "Quiet cron": beside the writer that holds the file, a
+    /// reader's `record` gives reports the history the writer recorded
+    /// (its chain change included) and writes nothing.
+    func testAReaderRecordsNothingAndGivesTheWritersHistory() throws {
+        let writer = try open()
+        _ = writer.record([report(at: start)], at: start)
+        let rotatedAt = start.addingTimeInterval(day)
+        _ = writer.record([report(intermediate: 4, intermediateName: "R12", at: rotatedAt)], at: rotatedAt)
+        let entriesBefore = try XCTUnwrap(try open(.reader).timelines(host: "api.test", port: nil).first).entries.count
+
+        let reader = try open(.reader)
+        XCTAssertTrue(reader.isReadOnly)
+        let later = rotatedAt.addingTimeInterval(3_600)
+        let read = reader.record([report(intermediate: 4, intermediateName: "R12", at: later), refused(at: later)], at: later)
+        XCTAssertEqual(read[0].history?.statusSince, start, "the writer's, not this run's")
+        XCTAssertTrue(read[0].alerts.contains(.chainChanged), "\(read[0].alerts)")
+        XCTAssertNotNil(read[1].history, "a host the writer has: its status changes here, in memory only")
+        let unknown = reader.record([report(host: "new.test", at: later)], at: later)
+        XCTAssertEqual(unknown[0].history?.statusSince, later)
+        XCTAssertEqual(reader.writeHealth.failedWrites, 0)
+
+        let after = try open(.reader)
+        XCTAssertEqual(try XCTUnwrap(try after.timelines(host: "api.test", port: nil).first).entries.count, entriesBefore)
+        XCTAssertTrue(try after.timelines(host: "new.test", port: nil).isEmpty, "nothing written")
+        _ = writer
+    }
+
     // MARK: Fixtures
 
     private func certificate(_ subject: String, key: UInt8, cert: UInt8, issuer: String, days: Double = 90, issued: Date? = nil)

@@ -87,6 +87,9 @@ extension ConfigDocumentParser {
         for (index, group) in groups.enumerated() {
             let key = "[\(index)]"
             guard let pairs = parser.mapping(group, key: key) else { continue }
+            if !pairs.contains(where: { $0.key == "targets" }) {
+                parser.report(group, key: "\(key).targets", "missing (a file_sd group lists its hosts in targets: [\"host:443\"])")
+            }
             var targets: [Node] = []
             var labels: [(Node, Node)] = []
             var pinset: Node?

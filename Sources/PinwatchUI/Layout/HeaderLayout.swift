@@ -60,6 +60,9 @@ enum HeaderLayout {
         if let source = state.sourceNote {
             add(source, state.sourceProblem == nil ? .normal : Style(.warn))
         }
+        if let note = state.historyNote {
+            add(note, Style(.warn))
+        }
         if let proxy = state.proxyIndicator {
             add("⇄ \(proxy)", Style(.proxy))
         }

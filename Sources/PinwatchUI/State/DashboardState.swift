@@ -98,6 +98,9 @@ public struct DashboardState: Sendable {
     /// are (the header), and why the source cannot answer (the banner).
     public var sourceNote: String?
     public var sourceProblem: String?
+    /// Why the history shown is not this dashboard's own: another pinwatch
+    /// (a `serve`) holds the store, read here read-only (the header).
+    public var historyNote: String?
     public var themeName: String
     /// The `pins:` stanza for the detail view, set by the controller after `.copyPins`.
     public var stanzaText: String?

@@ -59,15 +59,24 @@ extension Pinwatch {
         func run() throws {
             try reportingFailures {
                 try Self.requireTerminal()
-                let (config, server) = try configAndFleetSource()
+                var (config, server) = try configAndFleetSource()
                 if let server { try runFleet(config, server: server) }
                 let environment = ProcessEnvironment.current
                 let chosenTheme = try ThemeChoice.load(requested: theme, config: config, colorCount: 256, environment: environment)
-                let hooks = DashboardController.Hooks(reloadConfig: { try self.loadWithOverrides() })
-                let store = try history.openForWatching(config)
+                let (store, readOnlyNote) = try history.openForWatchingOrReading(config)
+                // Beside the serve that holds the store, its hooks are told
+                // by it: this dashboard telling them too would page twice.
+                let runsHooks = readOnlyNote == nil
+                if !runsHooks { config.hooks = [] }
+                let hooks = DashboardController.Hooks(reloadConfig: {
+                    var reloaded = try self.loadWithOverrides()
+                    if !runsHooks { reloaded.hooks = [] }
+                    return reloaded
+                })
                 let controller = try Self.makeController(
                     config: config, environment: environment, theme: chosenTheme, bell: !noBell, mouse: !noMouse, hooks: hooks,
                     history: store, display: display.choice(config: config, environment: environment))
+                if let readOnlyNote { controller.noteHistoryReadOnly(readOnlyNote) }
                 controller.run()
             }
         }

@@ -86,6 +86,11 @@ final class DashboardController: @unchecked Sendable {
         dispatchMain()
     }
 
+    /// The header's note that the history is read-only (another pinwatch holds the store).
+    func noteHistoryReadOnly(_ note: String) {
+        state.historyNote = note
+    }
+
     /// A one-line note in the footer (the demo says what it just did).
     func announce(_ message: String) {
         state.footerMessage = message

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PinwatchCore
 import PinwatchHistory
+import PinwatchSystem
 
 /// `--state`: where the commands that poll keep their history.
 struct StateOptions: ParsableArguments {
@@ -12,17 +13,24 @@ struct StateOptions: ParsableArguments {
         completion: .file())
     var state: String?
 
-    /// The store for a long-running command: any problem ends the command.
-    func openForWatching(_ config: Config) throws -> HistoryStore? {
+    /// The store for a long-running command; while another pinwatch (a
+    /// `serve` on the same configuration) holds it, the same store read-only,
+    /// with the note the dashboard shows for it.
+    func openForWatchingOrReading(_ config: Config) throws -> (store: HistoryStore?, readOnlyNote: String?) {
         do {
-            return try HistoryStore.open(config.state, override: state, historyDays: config.historyDays, catalogue: config.catalogue)
+            return (try HistoryStore.open(config.state, override: state, historyDays: config.historyDays, catalogue: config.catalogue), nil)
         } catch {
-            throw UserFacingError(message: error.description)
+            guard error.isInUse, let reader = Self.openReadOnly(config, override: state) else {
+                throw UserFacingError(message: error.description)
+            }
+            return (reader, "history read-only: \(Self.describeHolder(error.holderPID)) holds the store (and runs the hooks)")
         }
     }
 
     /// The store for a one-shot command: while a `watch` or `serve` holds
-    /// it, the cycle is simply not recorded (`note` says so, or nothing).
+    /// it, read-only (the reports get the history it recorded, and this
+    /// cycle is not recorded), quietly, as cron wants; when even that
+    /// fails, the cycle is simply not recorded (`note` says so, or nothing).
     /// The same when nobody asked for a state file and the default place
     /// cannot hold one (a monitoring user without a writable home): a
     /// `check` must not turn UNKNOWN over a history it was never given.
@@ -36,9 +44,25 @@ struct StateOptions: ParsableArguments {
         do {
             return try HistoryStore.open(config.state, override: state, historyDays: config.historyDays, catalogue: config.catalogue)
         } catch {
+            if error.isInUse, let reader = openReadOnly(config, override: state) { return reader }
             guard error.isInUse || (error.isUnavailable && !chosenByUser) else { throw UserFacingError(message: error.description) }
             note?("pinwatch: history not recorded: \(error.description)")
             return nil
         }
+    }
+
+    /// The store another pinwatch holds, opened as a reader; nil when it
+    /// cannot be read either (the writer has not created it yet).
+    private static func openReadOnly(_ config: Config, override state: String?) -> HistoryStore? {
+        try? HistoryStore.open(
+            config.state, override: state, historyDays: config.historyDays, mode: .reader, catalogue: config.catalogue)
+    }
+
+    /// `serve` when the lock's PID is a running pinwatch-serve (as its
+    /// /proc comm says), else the PID the lock names.
+    static func describeHolder(_ pid: Int32?) -> String {
+        guard let pid else { return "another pinwatch" }
+        let command = (try? RegularFile.readText("/proc/\(pid)/comm", limit: 64))?.trimmingCharacters(in: .whitespacesAndNewlines)
+        return command == "pinwatch-serve" ? "serve (PID \(pid))" : "pinwatch (PID \(pid))"
     }
 }
