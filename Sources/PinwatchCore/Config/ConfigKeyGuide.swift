@@ -42,6 +42,11 @@ package enum ConfigKeyGuide {
             key("hosts", "the hosts to watch (below); an empty list is valid"),
             key("clients", "app releases whose pins are read from their own files (below)"),
             key("catalogue", "your own CA families (roots and issuing pool) for next-chain judgement (below)"),
+            key("include", "files (globs, relative to this file) whose hosts: and pinsets: are added"),
+            key("file_sd", "Prometheus file_sd target lists (JSON or YAML) whose targets become hosts"),
+            key("addresses", "first (default) or all: probe every address the name resolves to; per host too"),
+            key("key_types", "[ecdsa, rsa]: one handshake per key type, each judged; per host too"),
+            key("utc", "true: every time the dashboard and snapshot show is in UTC (--utc)"),
         ])
 
     package static let hosts = Section(
@@ -55,6 +60,12 @@ package enum ConfigKeyGuide {
             key("pinset", "the name of a pinsets: entry whose pins are added to the host's own"),
             key("pins", "{ca: [PIN...], leaf: [PIN...], auto: [PIN...]}; without any pin the host is unpinned"),
             key("provider", "the catalogue provider that picks the CA of the host's next certificate"),
+            key("labels", "owner key/values (team, env), over its pin set's; in hooks, JSON and pinwatch_host_labels"),
+            key("runbook", "an http(s) URL for the on-call; over its pin set's"),
+            key("addresses", "first or all (default: the top-level addresses)"),
+            key("key_types", "[ecdsa, rsa] or [] (default: the top-level key_types)"),
+            key("starttls", "smtp, imap, xmpp or postgres: the plaintext dialogue before the handshake"),
+            key("silence", "{until: DATE, reason: TEXT}: acknowledge the host's present problem until DATE"),
         ])
 
     package static let pins = Section(
@@ -64,6 +75,8 @@ package enum ConfigKeyGuide {
             key("leaf", "pins of the leaf key: break at the next leaf renewal"),
             key("auto", "pins whose tier the live chain decides (what import writes)"),
             key("provider", "in a pin set: the catalogue provider its hosts inherit"),
+            key("labels", "in a pin set: owner key/values its hosts inherit"),
+            key("runbook", "in a pin set: the runbook URL its hosts inherit"),
         ])
 
     package static let clients = Section(
