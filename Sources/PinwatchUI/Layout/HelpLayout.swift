@@ -14,6 +14,7 @@ enum HelpLayout {
         ("s", "worst first ↔ config order"),
         ("t", "next colour theme"),
         ("y", "pins: stanza (detail view)"),
+        ("a A", "acknowledge the host until… / remove"),
         ("? F1", "this help"),
         ("^U", "clear the filter being typed"),
         ("wheel click", "move / select (--no-mouse: off)"),
