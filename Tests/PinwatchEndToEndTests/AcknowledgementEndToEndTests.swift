@@ -1,5 +1,6 @@
 import Foundation
 import PinwatchCore
+import PinwatchTestSupport
 import XCTest
 
 /// Snooze / acknowledge (issue 29) through the real binary: `silence:` in
@@ -110,6 +111,26 @@ final class AcknowledgementEndToEndTests: LocalFleetTestCase {
         try session.waitForScreen { $0.contains("\(name) is no longer acknowledged") && $0.contains("LEAF ONLY \(name)") }
         let after = try fleet.run(["check", "--state", statePath])
         XCTAssertEqual(after.status, 1, after.stdout)
+
+        // Acknowledged again, the dashboard gone: the exporter honours it from the store.
+        try session.send("a")
+        try session.waitForScreen { $0.contains("until: 7d") }
+        try session.send("Enter")
+        try session.type("retired")
+        try session.send("Enter")
+        try session.waitForScreen { $0.contains("acknowledged \(name) until") }
+        try session.send("Q")
+        XCTAssertEqual(try session.waitForExit(), 0)
+        let port = try LocalPorts.closedPort()
+        let serve = try BackgroundProcess(
+            PinwatchBinary.url.path, ["serve", "--config", fleet.configURL.path, "--listen", "127.0.0.1:\(port)", "--state", statePath],
+            directory: fleet.directory, name: "serve")
+        defer { serve.stop() }
+        try waitUntil(timeout: 20, "serve ready: \(serve.stderr)") {
+            (try? LoopbackHTTP.get(port: port, "/-/ready", timeout: 2))?.status == 200
+        }
+        let metrics = try LoopbackHTTP.get(port: port, "/metrics").body
+        XCTAssertTrue(metrics.contains("\npinwatch_host_acknowledged{host=\"stale.test\",port=\"\(stale.port)\""), metrics)
     }
 
     func testWithHistoryOffTheKeySaysWhyItCannotStore() throws {
