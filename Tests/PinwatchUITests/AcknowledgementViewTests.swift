@@ -110,6 +110,17 @@ final class AcknowledgementViewTests: XCTestCase {
         XCTAssertTrue(state.footerMessage?.hasPrefix("cannot acknowledge: history is off") == true, state.footerMessage ?? "")
     }
 
+    func testAReloadCancelsThePromptSinceIndicesMayNameOtherHosts() {
+        var state = Fixture.mixedState()
+        state.sortOrder = .configuration
+        _ = state.handle(.character("j"))
+        _ = state.handle(.character("a"))
+        XCTAssertEqual(state.acknowledgementPrompt?.hostIndex, bravo)
+        state.replaceHosts(Array(state.hosts.reversed()), warnDays: 21, criticalDays: 7)
+        XCTAssertNil(state.acknowledgementPrompt)
+        XCTAssertEqual(state.footerMessage, "acknowledgement cancelled: the configuration was reloaded")
+    }
+
     func testAOnAnAcknowledgedHostRemovesIt() {
         var state = Fixture.mixedState()
         state.sortOrder = .configuration
