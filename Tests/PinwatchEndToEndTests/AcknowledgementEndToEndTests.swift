@@ -36,6 +36,8 @@ final class AcknowledgementEndToEndTests: LocalFleetTestCase {
         XCTAssertEqual(try fleet.run(["validate"]).status, 0)
 
         let json = try fleet.run(["snapshot", "--format", "json", "--state", "off"])
+        let schema = try SnapshotSchema.validate(try fleet.write(json.stdout, to: "acknowledged.json").path)
+        XCTAssertEqual(schema.status, 0, "the acknowledged object is in the schema: \(schema.stderr)")
         let document = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
         let hosts = try XCTUnwrap(document["hosts"] as? [[String: Any]])
         let acknowledged = try XCTUnwrap(hosts.first { $0["host"] as? String == "retiring.test" }?["acknowledged"] as? [String: Any])
