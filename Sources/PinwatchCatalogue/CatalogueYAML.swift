@@ -104,15 +104,6 @@ struct CatalogueYAML {
     }
 
     static func parseDate(_ text: String) -> Date? {
-        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-            let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2])
-        else { return nil }
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        let components = DateComponents(year: year, month: month, day: day)
-        // Rejects 2027-02-30 instead of rolling it over into March.
-        guard components.isValidDate(in: calendar), let date = calendar.date(from: components) else { return nil }
-        return date
+        DateText.dayStart(text)
     }
 }

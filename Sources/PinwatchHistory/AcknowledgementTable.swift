@@ -11,6 +11,8 @@ public enum AcknowledgementTable {
     static let rowLimit = 100_000
     /// As `silence:`'s reason: one line on a table row.
     public static let reasonCharacters = 200
+    /// A login name, with room to spare.
+    static let byCharacters = 64
 
     /// The file `setting` (or `override`) names; nil with history off.
     public static func path(
@@ -40,7 +42,8 @@ public enum AcknowledgementTable {
                 found.append(
                     Acknowledgement(
                         hostIdentity: row.text(0), until: Date(timeIntervalSince1970: Double(row.integer(1))),
-                        reason: String(row.text(2).prefix(reasonCharacters)), by: row.isNull(3) ? nil : row.text(3),
+                        reason: String(row.text(2).prefix(reasonCharacters)),
+                        by: row.isNull(3) ? nil : String(row.text(3).prefix(byCharacters)),
                         at: Date(timeIntervalSince1970: Double(row.integer(4))), source: .dashboard,
                         state: AcknowledgedState(severity: severity, headline: headline)))
             }

@@ -67,7 +67,7 @@ struct ServeCommand: ParsableCommand {
     /// in the store, read again each cycle through a connection of their own.
     static func acknowledgements(in history: HistoryStore?) -> AcknowledgementLedger {
         guard let path = history?.path else { return AcknowledgementLedger() }
-        return AcknowledgementLedger(readStored: { (try? AcknowledgementTable.read(path: path)) ?? [] })
+        return AcknowledgementLedger(readStored: { try? AcknowledgementTable.read(path: path) })
     }
 
     func run() throws {

@@ -1,5 +1,6 @@
 import Foundation
 import PinwatchCore
+import PinwatchTestSupport
 import XCTest
 
 /// Snooze / acknowledge (issue 29) through the real binary: `silence:` in
@@ -35,6 +36,8 @@ final class AcknowledgementEndToEndTests: LocalFleetTestCase {
         XCTAssertEqual(try fleet.run(["validate"]).status, 0)
 
         let json = try fleet.run(["snapshot", "--format", "json", "--state", "off"])
+        let schema = try SnapshotSchema.validate(try fleet.write(json.stdout, to: "acknowledged.json").path)
+        XCTAssertEqual(schema.status, 0, "the acknowledged object is in the schema: \(schema.stderr)")
         let document = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
         let hosts = try XCTUnwrap(document["hosts"] as? [[String: Any]])
         let acknowledged = try XCTUnwrap(hosts.first { $0["host"] as? String == "retiring.test" }?["acknowledged"] as? [String: Any])
@@ -110,6 +113,26 @@ final class AcknowledgementEndToEndTests: LocalFleetTestCase {
         try session.waitForScreen { $0.contains("\(name) is no longer acknowledged") && $0.contains("LEAF ONLY \(name)") }
         let after = try fleet.run(["check", "--state", statePath])
         XCTAssertEqual(after.status, 1, after.stdout)
+
+        // Acknowledged again, the dashboard gone: the exporter honours it from the store.
+        try session.send("a")
+        try session.waitForScreen { $0.contains("until: 7d") }
+        try session.send("Enter")
+        try session.type("retired")
+        try session.send("Enter")
+        try session.waitForScreen { $0.contains("acknowledged \(name) until") }
+        try session.send("Q")
+        XCTAssertEqual(try session.waitForExit(), 0)
+        let port = try LocalPorts.closedPort()
+        let serve = try BackgroundProcess(
+            PinwatchBinary.url.path, ["serve", "--config", fleet.configURL.path, "--listen", "127.0.0.1:\(port)", "--state", statePath],
+            directory: fleet.directory, name: "serve")
+        defer { serve.stop() }
+        try waitUntil(timeout: 20, "serve ready: \(serve.stderr)") {
+            (try? LoopbackHTTP.get(port: port, "/-/ready", timeout: 2))?.status == 200
+        }
+        let metrics = try LoopbackHTTP.get(port: port, "/metrics").body
+        XCTAssertTrue(metrics.contains("\npinwatch_host_acknowledged{host=\"stale.test\",port=\"\(stale.port)\""), metrics)
     }
 
     func testWithHistoryOffTheKeySaysWhyItCannotStore() throws {

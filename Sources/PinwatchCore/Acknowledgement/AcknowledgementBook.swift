@@ -45,6 +45,8 @@ public struct AcknowledgementBook: Sendable {
     }
 
     private mutating func holding(for report: HostReport, now: Date) -> Acknowledgement? {
+        // Most fleets acknowledge nothing: no identity is built for them.
+        guard !stored.isEmpty || report.config.silence != nil else { return nil }
         let identity = report.config.identityKey
         if let acknowledgement = stored[identity], let holding = check(acknowledgement, report, now: now) {
             return holding

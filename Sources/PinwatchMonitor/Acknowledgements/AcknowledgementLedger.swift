@@ -10,20 +10,19 @@ import PinwatchCore
 public final class AcknowledgementLedger: @unchecked Sendable {
     private let lock = NSLock()
     private var book = AcknowledgementBook()
-    private let readStored: (@Sendable () -> [Acknowledgement])?
+    private let readStored: (@Sendable () -> [Acknowledgement]?)?
     private let now: @Sendable () -> Date
 
-    /// `readStored`: the store's acknowledgements (nil with history off);
-    /// a failed read keeps the ones read before.
-    public init(readStored: (@Sendable () -> [Acknowledgement])? = nil, now: @escaping @Sendable () -> Date = { Date() }) {
+    /// `readStored`: the store's acknowledgements, nil when they could not
+    /// be read (the ones read before are kept); itself nil with history off.
+    public init(readStored: (@Sendable () -> [Acknowledgement]?)? = nil, now: @escaping @Sendable () -> Date = { Date() }) {
         self.readStored = readStored
         self.now = now
     }
 
     /// Reads the store's acknowledgements again.
     public func reload() {
-        guard let readStored else { return }
-        let stored = readStored()
+        guard let stored = readStored?() else { return }
         lock.lock()
         book.replaceStored(stored)
         lock.unlock()

@@ -17,6 +17,7 @@ enum HelpLayout {
         ("I", "reverse the sort (ties: config order)"),
         ("t", "next colour theme"),
         ("y", "pins: stanza (detail view)"),
+        ("a A", "acknowledge the host until… / remove"),
         ("? F1", "this help"),
         ("^U", "clear the filter being typed"),
         ("wheel click", "move / select (--no-mouse: off)"),

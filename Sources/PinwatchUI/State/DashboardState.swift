@@ -178,6 +178,11 @@ public struct DashboardState: Sendable {
         self.criticalDays = criticalDays
         chosenHost = chosenIdentity.flatMap { identity in newHosts.firstIndex { $0.identityKey == identity } }
         if case .detail = view { view = .table }
+        // The prompt names a host by its index, which the new list may give another.
+        if acknowledgementPrompt != nil {
+            acknowledgementPrompt = nil
+            footerMessage = "acknowledgement cancelled: the configuration was reloaded"
+        }
         derived = DerivedRows()
         clampScroll()
     }

@@ -17,7 +17,9 @@ extension Pinwatch {
                 host that needs attention. Exit codes follow each host's severity: 0 OK, 1 WARNING \
                 (leaf_only, expiring), 2 CRITICAL (blocked, expired, critical_expiry, intercepted), \
                 3 UNKNOWN (a host could not be probed, no hosts configured, or a usage or configuration \
-                error). The worst wins in the order CRITICAL > UNKNOWN > WARNING > OK.
+                error). The worst wins in the order CRITICAL > UNKNOWN > WARNING > OK. A host whose \
+                problem is acknowledged (silence: in the configuration, or a in the dashboard, read from \
+                the history store) does not set the state; the first line counts it as acknowledged.
                 """
         )
 

@@ -8,11 +8,6 @@ import PinwatchUI
 /// `a` and `A`: acknowledgements stored in the history store, with who,
 /// when and why, and applied at once to the row on screen.
 extension DashboardController {
-    static func acknowledgementLedger(_ history: HostHistoryRecorder?) -> AcknowledgementLedger {
-        guard let path = (history as? HistoryStore)?.path else { return AcknowledgementLedger() }
-        return AcknowledgementLedger(readStored: { (try? AcknowledgementTable.read(path: path)) ?? [] })
-    }
-
     static func storesAcknowledgements(_ history: HostHistoryRecorder?) -> Bool {
         guard let path = (history as? HistoryStore)?.path else { return false }
         return path != HistoryStore.inMemoryPath

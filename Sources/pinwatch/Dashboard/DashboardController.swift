@@ -1,5 +1,6 @@
 import Foundation
 import PinwatchCore
+import PinwatchHistory
 import PinwatchMonitor
 import PinwatchProbe
 import PinwatchService
@@ -60,7 +61,7 @@ final class DashboardController: @unchecked Sendable {
         self.environment = environment
         self.firstConfig = config
         self.history = history
-        acknowledgements = Self.acknowledgementLedger(history)
+        acknowledgements = AcknowledgementLedger.reading(storeAt: (history as? HistoryStore)?.path)
         self.bellEnabled = bellEnabled
         self.hooks = hooks
         self.theme = theme

@@ -10,7 +10,12 @@ extension AcknowledgementLedger {
     /// An unreadable table leaves the silences alone: a plugin must not
     /// turn UNKNOWN over it, and the writer reports the store's problems.
     static func reading(_ config: Config, override: String?) -> AcknowledgementLedger {
-        guard let path = AcknowledgementTable.path(config.state, override: override) else { return AcknowledgementLedger() }
-        return AcknowledgementLedger(readStored: { (try? AcknowledgementTable.read(path: path)) ?? [] })
+        reading(storeAt: AcknowledgementTable.path(config.state, override: override))
+    }
+
+    /// The store at `path` read each cycle; only the configuration's silences without one.
+    static func reading(storeAt path: String?) -> AcknowledgementLedger {
+        guard let path else { return AcknowledgementLedger() }
+        return AcknowledgementLedger(readStored: { try? AcknowledgementTable.read(path: path) })
     }
 }
