@@ -94,8 +94,8 @@ public final class HistoryStore: HostHistoryRecorder {
         /// When each distinct leaf seen was issued, by its digest.
         var leafIssues: [[UInt8]: Date] = [:]
         var recent: [TimelineEntry] = []
-        /// Each probe's latest chain (row and digests), by probe label.
-        var probeChains: [String: (id: Int64, digests: [[UInt8]])] = [:]
+        /// Each probe's latest chain (row, digests, since when), by probe label.
+        var probeChains: [String: (id: Int64, digests: [[UInt8]], since: Date)] = [:]
 
         static let recentCount = 5
 
@@ -414,11 +414,12 @@ public final class HistoryStore: HostHistoryRecorder {
         hosts[report.config.identityKey] = state
 
         let renewal = Self.renewal(leafIssues: state.leafIssues, chain: state.chain, catalogue: catalogue, now: date)
-        let history = HostHistory(
+        var history = HostHistory(
             statusSince: state.since, changesLast24Hours: state.recentChanges.count, renewal: renewal,
             latestChainChange: state.latestChange, recent: state.recent,
             previousStatus: recordedBefore.flatMap { HostStatus(rawValue: $0.status) },
             previousSeverity: recordedBefore.flatMap { HostSeverity(rawValue: $0.severity) })
+        history.probeChainsSince = state.probeChains.mapValues(\.since)
         return report.with(history: history, now: date)
     }
 
@@ -434,8 +435,9 @@ public final class HistoryStore: HostHistoryRecorder {
             let known = state.probeChains[probe]
             if known?.digests == digests { continue }
             let chainID = try storeChain(chain, hostID: state.id, seconds: seconds)
-            state.probeChains[probe] = (chainID, digests)
-            guard known?.id != chainID else { continue }
+            let unchanged = known?.id == chainID
+            state.probeChains[probe] = (chainID, digests, unchanged ? known?.since ?? date : date)
+            guard !unchanged else { continue }
             try connection.query(
                 "INSERT INTO probe_chain_change(host_id, probe, chain_id, at) VALUES (?1, ?2, ?3, ?4)",
                 [.integer(state.id), .text(probe), .integer(chainID), .integer(seconds)])
@@ -553,8 +555,8 @@ public final class HistoryStore: HostHistoryRecorder {
             }
         }
         try connection.query(
-            "SELECT probe, chain_id FROM probe_chain_change WHERE host_id = ?1 ORDER BY at, id", [.integer(id)]
-        ) { state.probeChains[$0.text(0)] = ($0.integer(1), []) }
+            "SELECT probe, chain_id, at FROM probe_chain_change WHERE host_id = ?1 ORDER BY at, id", [.integer(id)]
+        ) { state.probeChains[$0.text(0)] = ($0.integer(1), [], Date(timeIntervalSince1970: Double($0.integer(2)))) }
         let statuses = try statuses(hostID: id, since: nil)
         if let last = statuses.last {
             state.status = (last.status.rawValue, last.severity.rawValue)

@@ -67,11 +67,15 @@ final class ProbeHistoryTests: XCTestCase {
         XCTAssertTrue(
             second?.history?.recent.contains { $0.text.hasPrefix("127.0.0.3: ") && $0.text.contains("R12") } ?? false,
             "the detail view's recent entries: \(second?.history?.recent.map(\.text) ?? [])")
+        XCTAssertEqual(second?.history?.probeChainsSince, ["127.0.0.2": times[0], "127.0.0.3": times[1]])
         store = nil
 
         store = try HistoryStore(path: path, mode: .writer, historyDays: 400, now: times[2])
         _ = store?.record([try cycle(rotated: ["127.0.0.2": true, "127.0.0.3": true], at: times[2])], at: times[2])
-        _ = store?.record([try cycle(rotated: ["127.0.0.2": true, "127.0.0.3": true], at: times[3])], at: times[3])
+        let last = store?.record([try cycle(rotated: ["127.0.0.2": true, "127.0.0.3": true], at: times[3])], at: times[3]).first
+        XCTAssertEqual(
+            last?.history?.probeChainsSince, ["127.0.0.2": times[2], "127.0.0.3": times[1]],
+            "since when each address serves its chain, the one from before the restart included")
         store = nil
 
         let reader = try HistoryStore(path: path, mode: .reader, historyDays: 400, now: times[3])
