@@ -145,4 +145,33 @@ final class EveryAddressEndToEndTests: LocalFleetTestCase {
         XCTAssertFalse(stanza.contains(LocalFleet.pin(fleet.otherIssuing.certificate)), stanza)
         try session.send("Q")
     }
+
+    /// `serve` exports each address of the host, and its `/probe` of the
+    /// configured host folds the addresses as its cycles do.
+    func testServeExportsEachAddressAndProbeAgrees() throws {
+        try writeConfig(addresses: "all")
+        let port = try LocalPorts.closedPort()
+        let serve = try BackgroundProcess(
+            "/usr/bin/unshare",
+            [
+                "--mount", "sh", "-c",
+                "cd \"$1\" && mount --bind hosts /etc/hosts && exec \"$0\" serve --config pinwatch.yaml --listen 127.0.0.1:\(port)",
+                PinwatchBinary.url.path, fleet.directory.path,
+            ], directory: fleet.directory, name: "serve")
+        defer { serve.stop() }
+        let blocked = "address=\"127.0.0.3\",status=\"blocked\"} 1"
+        var metrics = ""
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline, !metrics.contains(blocked) {
+            usleep(100_000)
+            metrics = (try? LoopbackHTTP.get(port: port, "/metrics").body) ?? ""
+        }
+        XCTAssertTrue(metrics.contains(blocked), "\(metrics)\n\(serve.stderr)")
+        XCTAssertTrue(metrics.contains("address=\"127.0.0.2\",status=\"ok\"} 1"), metrics)
+
+        let probed = try LoopbackHTTP.get(port: port, "/probe?target=rolling.test:\(self.port)")
+        XCTAssertEqual(probed.status, 200, probed.body)
+        XCTAssertTrue(probed.body.contains(blocked), probed.body)
+        XCTAssertTrue(probed.body.contains("1 of 2 addresses serve another chain"), probed.body)
+    }
 }
