@@ -5,7 +5,9 @@
 # made. Two workers, TLS 1.2 and 1.3; everything (config, pid, logs) under
 # FARM_DIR ($BENCH_WORK/farm), and only that nginx is ever stopped, by the
 # PID it wrote. latency.sh runs it inside a network namespace, on that
-# namespace's own address.
+# namespace's own address. variants.sh sets FARM_ADDR2 (each host listens
+# there too) and FARM_RSA (a folder of rsa-chainI.pem and rsa-key.pem: each
+# host also holds an RSA certificate, picked by what the client offers).
 set -euo pipefail
 work="${BENCH_WORK:-/tmp/pinwatch-bench}"
 farm="${FARM_DIR:-$work/farm}" pki="$work/pki/leaves"
@@ -42,6 +44,8 @@ start() {
     echo "  ssl_session_cache off; ssl_session_tickets off;"
     for ((i = 1; i <= n; i++)); do
       echo "  server { listen $addr:$((port_base + i)) ssl; server_name host$i.test;"
+      [[ -n "${FARM_ADDR2:-}" ]] && echo "    listen $FARM_ADDR2:$((port_base + i)) ssl;"
+      [[ -n "${FARM_RSA:-}" ]] && echo "    ssl_certificate $FARM_RSA/rsa-chain$i.pem; ssl_certificate_key $FARM_RSA/rsa-key.pem;"
       echo "    ssl_certificate $pki/chain$i.pem; ssl_certificate_key $pki/key$i.pem; return 204; }"
     done
     echo "}"

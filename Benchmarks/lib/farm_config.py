@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""farm_config.py N EXPECTED_PINS ROOT_PEM [--interval 60s] [--connect ADDR] [--concurrency C] [--timeout T]:
-a pinwatch config for the bench farm.
+"""farm_config.py N EXPECTED_PINS ROOT_PEM [--interval 60s] [--connect ADDR] [--concurrency C] [--timeout T]
+[--setting LINE ...]: a pinwatch config for the bench farm. `--connect ""` leaves the names to be resolved
+(variants.sh: a hosts file of its own); each `--setting` is a top-level line (`addresses: all`).
 
 The farm's hosts share one intermediate and one root, so one pin set with both
 CA-tier pins makes every healthy host `ok`; any other status in the snapshot is
@@ -38,6 +39,7 @@ def main():
     parser.add_argument("--connect", default="127.0.0.1")
     parser.add_argument("--concurrency", type=int, default=32)
     parser.add_argument("--timeout", default="10s")
+    parser.add_argument("--setting", action="append", default=[])
     args = parser.parse_args()
 
     lines = [
@@ -47,6 +49,7 @@ def main():
         f"concurrency: {args.concurrency}",
         f"trust: {os.path.abspath(args.root_pem)}",
         "proxy: off",
+        *args.setting,
         "pinsets:",
         "  farm:",
         "    ca:",
@@ -54,12 +57,10 @@ def main():
     lines += [f"      - {pin}" for pin in ca_pins(args.expected_pins)]
     lines.append("hosts:")
     for i in range(1, args.hosts + 1):
-        lines += [
-            f"  - host: host{i}.test",
-            f"    port: {PORT_BASE + i}",
-            f"    connect: {args.connect}",
-            "    pinset: farm",
-        ]
+        lines += [f"  - host: host{i}.test", f"    port: {PORT_BASE + i}"]
+        if args.connect:
+            lines.append(f"    connect: {args.connect}")
+        lines.append("    pinset: farm")
     sys.stdout.write("\n".join(lines) + "\n")
 
 

@@ -43,7 +43,7 @@ public final class HistoryStore: HostHistoryRecorder {
     /// Opened as a `reader`: `record` writes nothing.
     public var isReadOnly: Bool { !writes }
 
-    public static let schemaVersion: Int32 = 3
+    public static let schemaVersion: Int32 = 4
     /// `PRAGMA application_id`: "pwat". A SQLite file without it is not ours.
     static let applicationID: Int32 = 0x7077_6174
     public static let inMemoryPath = ":memory:"
@@ -106,6 +106,8 @@ public final class HistoryStore: HostHistoryRecorder {
         /// When each distinct leaf seen was issued, by its digest.
         var leafIssues: [[UInt8]: Date] = [:]
         var recent: [TimelineEntry] = []
+        /// Each probe's latest chain (row, digests, since when), by probe label.
+        var probeChains: [String: (id: Int64, digests: [[UInt8]], since: Date)] = [:]
 
         static let recentCount = 5
 
@@ -274,6 +276,15 @@ public final class HistoryStore: HostHistoryRecorder {
             identity TEXT PRIMARY KEY, until INTEGER NOT NULL, reason TEXT NOT NULL, by TEXT, at INTEGER NOT NULL,
             severity TEXT NOT NULL, headline TEXT NOT NULL);
         """,
+        // Each change of chain of each probe of a host of several
+        // (`addresses: all`, `key_types:`), named by the probe: a rolling
+        // rotation, address by address.
+        """
+        CREATE TABLE probe_chain_change(
+            id INTEGER PRIMARY KEY, host_id INTEGER NOT NULL REFERENCES host(id), probe TEXT NOT NULL,
+            chain_id INTEGER NOT NULL REFERENCES chain(id), at INTEGER NOT NULL);
+        CREATE INDEX probe_chain_change_by_host ON probe_chain_change(host_id, at);
+        """,
     ]
 
     private func migrate(from version: Int32) throws {
@@ -305,6 +316,11 @@ public final class HistoryStore: HostHistoryRecorder {
                 """
                 DELETE FROM chain_change WHERE (at < ?1 AND id NOT IN (SELECT max(id) FROM chain_change GROUP BY host_id))
                 OR chain_id NOT IN (SELECT id FROM chain)
+                """, [.integer(seconds)])
+            try connection.query(
+                """
+                DELETE FROM probe_chain_change WHERE chain_id NOT IN (SELECT id FROM chain)
+                OR (at < ?1 AND id NOT IN (SELECT max(id) FROM probe_chain_change GROUP BY host_id, probe))
                 """, [.integer(seconds)])
             try connection.query("DELETE FROM certificate WHERE not_after < ?1", [.integer(seconds)])
         }
@@ -393,6 +409,9 @@ public final class HistoryStore: HostHistoryRecorder {
                 state.chain = chain
             }
         }
+        // A reader sees the writer's per-probe rows when it reads a host's
+        // timeline; it adds none of its own.
+        if writes { try recordProbeChains(of: report, state: &state, date: date) }
         let recordedBefore = state.status
         let current = (status: report.status.rawValue, severity: report.severity.rawValue)
         if state.status == nil || state.status! != current {
@@ -421,11 +440,12 @@ public final class HistoryStore: HostHistoryRecorder {
         if writes { hosts[report.config.identityKey] = state }
 
         let renewal = Self.renewal(leafIssues: state.leafIssues, chain: state.chain, catalogue: catalogue, now: date)
-        let history = HostHistory(
+        var history = HostHistory(
             statusSince: state.since, changesLast24Hours: state.recentChanges.count, renewal: renewal,
             latestChainChange: state.latestChange, recent: state.recent,
             previousStatus: recordedBefore.flatMap { HostStatus(rawValue: $0.status) },
             previousSeverity: recordedBefore.flatMap { HostSeverity(rawValue: $0.severity) })
+        history.probeChainsSince = state.probeChains.mapValues(\.since)
         return report.with(history: history, now: date)
     }
 
@@ -450,6 +470,31 @@ public final class HistoryStore: HostHistoryRecorder {
             previousStatus: state.status.flatMap { HostStatus(rawValue: $0.status) },
             previousSeverity: state.status.flatMap { HostSeverity(rawValue: $0.severity) })
         return report.with(history: history, now: now)
+    }
+
+    /// Each probe of a host of several: a row when its chain changed, and
+    /// the change in the host's recent timeline, named by the probe. An
+    /// unchanged chain costs no query.
+    private func recordProbeChains(of report: HostReport, state: inout HostState, date: Date) throws {
+        let seconds = Int64(date.timeIntervalSince1970)
+        for verdict in report.variants where verdict.error == nil {
+            guard let chain = ObservedChain(levels: verdict.levels) else { continue }
+            let probe = verdict.variant.label.isEmpty ? "(the name)" : verdict.variant.label
+            let digests = chain.levels.map(\.certSHA256)
+            let known = state.probeChains[probe]
+            if known?.digests == digests { continue }
+            let chainID = try storeChain(chain, hostID: state.id, seconds: seconds)
+            let unchanged = known?.id == chainID
+            state.probeChains[probe] = (chainID, digests, unchanged ? known?.since ?? date : date)
+            guard !unchanged else { continue }
+            try connection.query(
+                "INSERT INTO probe_chain_change(host_id, probe, chain_id, at) VALUES (?1, ?2, ?3, ?4)",
+                [.integer(state.id), .text(probe), .integer(chainID), .integer(seconds)])
+            let previous = try known.flatMap { try self.chain(id: $0.id)?.chain }
+            let text = previous.map { HistoryTimeline.describeChange(from: $0, to: chain).joined(separator: "; ") }
+            state.remember(
+                TimelineEntry(date: date, kind: .chain, text: "\(probe): " + (text ?? HistoryTimeline.firstSeen(chain))))
+        }
     }
 
     /// A chain seen before on this host (a rollback) gets its row back;
@@ -564,6 +609,9 @@ public final class HistoryStore: HostHistoryRecorder {
                     previous: previous, current: chain, at: Date(timeIntervalSince1970: Double(latest.at)))
             }
         }
+        try connection.query(
+            "SELECT probe, chain_id, at FROM probe_chain_change WHERE host_id = ?1 ORDER BY at, id", [.integer(id)]
+        ) { state.probeChains[$0.text(0)] = ($0.integer(1), [], Date(timeIntervalSince1970: Double($0.integer(2)))) }
         let statuses = try statuses(hostID: id, since: nil)
         if let last = statuses.last {
             state.status = (last.status.rawValue, last.severity.rawValue)
@@ -636,6 +684,19 @@ public final class HistoryStore: HostHistoryRecorder {
     struct ChainChange {
         var at: Int64
         var chainID: Int64
+        /// The probe whose chain changed (`127.0.0.2`, `rsa`); nil for the host's own.
+        var probe: String? = nil
+    }
+
+    /// Every chain change of each probe of the host, oldest first; none in
+    /// a file from before probes were recorded (read without migrating).
+    func probeChainChanges(hostID: Int64) throws -> [ChainChange] {
+        guard fileVersion >= 3 else { return [] }
+        var changes: [ChainChange] = []
+        try connection.query(
+            "SELECT at, chain_id, probe FROM probe_chain_change WHERE host_id = ?1 ORDER BY at, id", [.integer(hostID)]
+        ) { changes.append(ChainChange(at: $0.integer(0), chainID: $0.integer(1), probe: $0.text(2))) }
+        return changes
     }
 
     /// Every chain change of the host, oldest first. A schema 1 file (read
@@ -742,7 +803,9 @@ public final class HistoryStore: HostHistoryRecorder {
         entry: (TimelineEntry) -> Void
     ) throws {
         let chains = try chains ?? self.chains(hostID: hostID)
-        let changes = try changes ?? chainChanges(hostID: hostID)
+        // The host's changes first at a tie, then its probes'.
+        let changes = try ((changes ?? chainChanges(hostID: hostID)) + probeChainChanges(hostID: hostID)).enumerated()
+            .sorted { ($0.element.at, $0.offset) < ($1.element.at, $1.offset) }.map(\.element)
         let chainsByID = Dictionary(chains.map { ($0.id, $0.chain) }, uniquingKeysWith: { first, _ in first })
         // Stored times are whole seconds: a window from 10:00:00.5 starts at 10:00:01.
         let since = window.since.map { Int64($0.timeIntervalSince1970.rounded(.up)) } ?? Int64.min
@@ -813,6 +876,23 @@ private struct ChainChangeEntries {
     let chains: [Int64: ObservedChain]
     /// The first change in the window; index 0 here.
     let first: Int
+    /// For each change, the one before it of the same probe (or of the host).
+    private let previous: [Int?]
+
+    init(changes: [HistoryStore.ChainChange], chains: [Int64: ObservedChain], first: Int) {
+        self.changes = changes
+        self.chains = chains
+        self.first = first
+        var latest: [String: Int] = [:]
+        var previous: [Int?] = []
+        previous.reserveCapacity(changes.count)
+        for (position, change) in changes.enumerated() {
+            let key = change.probe ?? ""
+            previous.append(latest[key])
+            latest[key] = position
+        }
+        self.previous = previous
+    }
 
     var count: Int { changes.count - first }
 
@@ -822,13 +902,14 @@ private struct ChainChangeEntries {
         let position = first + index
         let change = changes[position]
         let date = Date(timeIntervalSince1970: Double(change.at))
+        let probe = change.probe.map { "\($0): " } ?? ""
         guard let chain = chains[change.chainID] else {
-            return TimelineEntry(date: date, kind: .chain, text: "chain changed (no longer stored)")
+            return TimelineEntry(date: date, kind: .chain, text: probe + "chain changed (no longer stored)")
         }
-        guard position > 0, let previous = chains[changes[position - 1].chainID] else {
-            return TimelineEntry(date: date, kind: .chain, text: HistoryTimeline.firstSeen(chain))
+        guard let before = previous[position], let previous = chains[changes[before].chainID] else {
+            return TimelineEntry(date: date, kind: .chain, text: probe + HistoryTimeline.firstSeen(chain))
         }
         let text = HistoryTimeline.describeChange(from: previous, to: chain).joined(separator: "; ")
-        return TimelineEntry(date: date, kind: .chain, text: text.isEmpty ? "chain re-issued with the same keys" : text)
+        return TimelineEntry(date: date, kind: .chain, text: probe + (text.isEmpty ? "chain re-issued with the same keys" : text))
     }
 }

@@ -112,11 +112,12 @@ final class EveryAddressEndToEndTests: LocalFleetTestCase {
     }
 
     /// The row says how the addresses agree, the detail view lists each
-    /// address with its status and chain, and `y` copies the stanza of the
+    /// address with its status, chain and since when (the history store,
+    /// in the session's own state folder), and `y` copies the stanza of the
     /// chain most addresses serve (here, of equals, the first: .2's).
     func testTheDashboardShowsEachAddress() throws {
         try writeConfig(addresses: "all")
-        let inner = "mount --bind hosts /etc/hosts && exec \"$0\" watch --config pinwatch.yaml --no-bell --state off"
+        let inner = "mount --bind hosts /etc/hosts && exec \"$0\" watch --config pinwatch.yaml --no-bell"
         let script =
             "cd \(TmuxSession.quote(fleet.directory.path)) && exec unshare --mount sh -c \(TmuxSession.quote(inner)) "
             + TmuxSession.quote(PinwatchBinary.url.path)
@@ -130,6 +131,7 @@ final class EveryAddressEndToEndTests: LocalFleetTestCase {
         let rotated = try XCTUnwrap(rows.first { $0.contains("127.0.0.3 ") && !$0.contains("serve another") }, detail)
         XCTAssertTrue(pinned.contains("ok") && !pinned.contains("another chain"), String(pinned))
         XCTAssertTrue(rotated.contains("blocked") && rotated.contains("(another chain)"), String(rotated))
+        XCTAssertTrue(rotated.contains("since 20"), "when the address's chain began, from the history: \(rotated)")
         try session.setGlobalOption("set-clipboard", "on")
         try session.send("y")
         try session.waitForScreen { $0.contains("bytes sent as OSC 52") }
@@ -142,5 +144,34 @@ final class EveryAddressEndToEndTests: LocalFleetTestCase {
         XCTAssertTrue(stanza.contains(LocalFleet.pin(fleet.issuing.certificate)), stanza)
         XCTAssertFalse(stanza.contains(LocalFleet.pin(fleet.otherIssuing.certificate)), stanza)
         try session.send("Q")
+    }
+
+    /// `serve` exports each address of the host, and its `/probe` of the
+    /// configured host folds the addresses as its cycles do.
+    func testServeExportsEachAddressAndProbeAgrees() throws {
+        try writeConfig(addresses: "all")
+        let port = try LocalPorts.closedPort()
+        let serve = try BackgroundProcess(
+            "/usr/bin/unshare",
+            [
+                "--mount", "sh", "-c",
+                "cd \"$1\" && mount --bind hosts /etc/hosts && exec \"$0\" serve --config pinwatch.yaml --listen 127.0.0.1:\(port)",
+                PinwatchBinary.url.path, fleet.directory.path,
+            ], directory: fleet.directory, name: "serve")
+        defer { serve.stop() }
+        let blocked = "address=\"127.0.0.3\",status=\"blocked\"} 1"
+        var metrics = ""
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline, !metrics.contains(blocked) {
+            usleep(100_000)
+            metrics = (try? LoopbackHTTP.get(port: port, "/metrics").body) ?? ""
+        }
+        XCTAssertTrue(metrics.contains(blocked), "\(metrics)\n\(serve.stderr)")
+        XCTAssertTrue(metrics.contains("address=\"127.0.0.2\",status=\"ok\"} 1"), metrics)
+
+        let probed = try LoopbackHTTP.get(port: port, "/probe?target=rolling.test:\(self.port)")
+        XCTAssertEqual(probed.status, 200, probed.body)
+        XCTAssertTrue(probed.body.contains(blocked), probed.body)
+        XCTAssertTrue(probed.body.contains("1 of 2 addresses serve another chain"), probed.body)
     }
 }

@@ -277,7 +277,7 @@ final class HistoryStoreTests: XCTestCase {
         XCTAssertEqual(migrated.entries, read.entries)
         var version: Int64 = 0
         try open(.reader).connection.query("PRAGMA user_version") { version = $0.integer(0) }
-        XCTAssertEqual(version, Int64(HistoryStore.schemaVersion))
+        XCTAssertEqual(version, Int64(HistoryStore.schemaVersion), "migrated to the latest schema")
     }
 
     /// The warning holds across a restart within its time, and the next

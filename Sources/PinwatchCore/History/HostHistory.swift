@@ -30,6 +30,9 @@ public struct HostHistory: Hashable, Sendable {
     /// not news to the hooks.
     public var previousStatus: HostStatus?
     public var previousSeverity: HostSeverity?
+    /// For a host of several probes: since when each probe (by its label,
+    /// `127.0.0.2`, `rsa`) has served the chain it serves now.
+    public var probeChainsSince: [String: Date] = [:]
 
     public init(
         statusSince: Date? = nil, changesLast24Hours: Int = 0, renewal: RenewalEstimate? = nil,

@@ -34,8 +34,13 @@ public struct ObservedChain: Hashable, Sendable {
 
     /// The chain a report saw; nil when no chain was obtained.
     public init?(_ report: HostReport) {
-        guard !report.levels.isEmpty else { return nil }
-        levels = report.levels.map { level in
+        self.init(levels: report.levels)
+    }
+
+    /// The chain one probe of a host saw (`VariantVerdict.levels`).
+    public init?(levels: [LevelReport]) {
+        guard !levels.isEmpty else { return nil }
+        self.levels = levels.map { level in
             let facts = level.certificate.facts
             return ObservedCertificate(
                 role: level.role, spkiSHA256: facts.spkiSHA256, certSHA256: facts.certSHA256, subject: facts.subject,

@@ -13,8 +13,8 @@ public struct VariantVerdict: Hashable, Sendable {
     /// The probe's failure, one line; nil when it got a chain.
     public var error: String?
     /// The chain itself, leaf first: `y` copies the stanza of the one most
-    /// probes serve.
-    public var chain: [ChainCertificate]
+    /// probes serve, and the history records each probe's.
+    public var levels: [LevelReport]
 
     public init(variant: ProbeVariant, report: HostReport) {
         self.variant = variant
@@ -24,7 +24,7 @@ public struct VariantVerdict: Hashable, Sendable {
         chainSHA256 = report.levels.map { PinText.hex($0.certificate.facts.certSHA256) }
         leafIssuer = report.levels.first?.certificate.facts.issuer
         error = report.result.failure?.message
-        chain = report.levels.map(\.certificate)
+        levels = report.levels
     }
 }
 
@@ -89,7 +89,7 @@ public enum VariantFold {
     public static func chainMostProbesServe(_ report: HostReport) -> [ChainCertificate]? {
         let common = commonChain(of: report.variants)
         guard !common.isEmpty else { return nil }
-        return report.variants.first { $0.chainSHA256 == common && $0.error == nil }?.chain
+        return report.variants.first { $0.chainSHA256 == common && $0.error == nil }?.levels.map(\.certificate)
     }
 
     /// "RSA clients get a chain under CN=R11 that no pin matches": when the

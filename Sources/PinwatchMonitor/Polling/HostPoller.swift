@@ -179,10 +179,26 @@ public final class HostPoller: @unchecked Sendable {
         var single = config
         single.hosts = [host]
         let config = self.config
-        engine.start(
-            single.probeTargets(environment: environment),
-            onResult: { _, result in completion(Self.report(for: host, result: result, config: config)) },
-            onFinish: {})
+        let targets = single.probeTargets(environment: environment)
+        guard VariantPlan.isNeeded(for: [host]) else {
+            engine.start(
+                targets, onResult: { _, result in completion(Self.report(for: host, result: result, config: config)) },
+                onFinish: {})
+            return
+        }
+        // A configured host of several probes gets the verdict its poll gets.
+        let engine = self.engine
+        VariantPlan.resolve(hosts: [host], engine: engine, timeout: config.timeout) { resolved in
+            let plan = VariantPlan(hosts: [host], baseTargets: targets, resolved: resolved)
+            let results = VariantResults(plan: plan)
+            engine.start(
+                plan.targets,
+                onResult: { index, result in
+                    guard let (_, outcomes) = results.add(target: index, result) else { return }
+                    completion(
+                        Self.report(for: host, outcomes: outcomes, omittedAddresses: plan.omittedAddresses[0] ?? 0, config: config))
+                }, onFinish: {})
+        }
     }
 
     /// The verdict with each client release's view folded in: what every

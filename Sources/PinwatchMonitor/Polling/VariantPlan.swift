@@ -77,7 +77,8 @@ struct VariantPlan: Sendable {
             box.set(resolved)
             done.signal()
         }
-        done.wait()
+        // `resolve` finishes by its own timer; this bound only guards against a bug there.
+        _ = done.wait(timeout: .now() + max(0, timeout) + 5)
         return box.get()
     }
 }

@@ -31,6 +31,9 @@ extension DetailLayout {
                 let mark = differs ? "  (another chain)" : ""
                 line.append(Span("  " + digests, Style(.dim)))
                 if !mark.isEmpty { line.append(Span(mark, Style(.warn))) }
+                if let since = report.history?.probeChainsSince[label] {
+                    line.append(Span("  since \(DateText.readableUTC(since))", Style(.dim)))
+                }
             }
             lines.append(line)
         }
