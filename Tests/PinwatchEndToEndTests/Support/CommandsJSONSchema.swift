@@ -101,7 +101,7 @@ enum SnapshotKeys {
         "leaf_days_left", "leaf_not_after", "days_left", "earliest_not_after", "earliest_level", "proxy", "error", "elapsed_ms",
         "status_since", "changes_24h", "renewal_estimate", "chain",
         "clients", "next_chains", "survives", "recommended_pins",
-        "acknowledged",
+        "labels", "runbook", "acknowledged",
     ]
     static let proxy: Set<String> = ["detected", "source", "url", "intercepted"]
     static let error: Set<String> = ["kind", "message"]
