@@ -19,15 +19,6 @@ final class OwnerLabelsEndToEndTests: LocalFleetTestCase {
             .appendingPathComponent("contrib")
     }
 
-    private func tool(_ name: String) throws -> String {
-        let path = "/usr/bin/\(name)"
-        // Debian's prometheus and prometheus-alertmanager (.ci/run).
-        try TestEnvironment.require(
-            FileManager.default.isExecutableFile(atPath: path),
-            "\(name) is not installed: apt-get install prometheus prometheus-alertmanager", skip: { XCTSkip($0) })
-        return path
-    }
-
     private func firstEvent(in folder: URL) -> [String: Any]? {
         let files = (try? FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)) ?? []
         for file in files {
@@ -49,8 +40,8 @@ final class OwnerLabelsEndToEndTests: LocalFleetTestCase {
     }
 
     func testAServedHostsOwnersReachItsHookEventAndItsRoutedAlert() throws {
-        _ = try tool("promtool")
-        let amtool = try tool("amtool")
+        _ = try prometheusTool("promtool")
+        let amtool = try prometheusTool("amtool")
         let (server, leaf) = try fleet.serveLeaf("pay.test")
         fleet.add(
             LocalFleet.Host(

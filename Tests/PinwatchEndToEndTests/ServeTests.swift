@@ -19,19 +19,9 @@ final class ServeTests: LocalFleetTestCase {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     }
 
-    private func tool(_ name: String) throws -> String {
-        let path = "/usr/bin/\(name)"
-        // CI installs Debian's prometheus and prometheus-alertmanager
-        // packages (.ci/run); a bare developer machine may not have them.
-        try TestEnvironment.require(
-            FileManager.default.isExecutableFile(atPath: path),
-            "\(name) is not installed: apt-get install prometheus prometheus-alertmanager", skip: { XCTSkip($0) })
-        return path
-    }
-
     /// Runs promtool with `arguments`; stdin from `input` when given.
     private func promtool(_ arguments: [String], input: String? = nil) throws -> SpawnedCommand.Outcome {
-        let promtool = try tool("promtool")
+        let promtool = try prometheusTool("promtool")
         if let input {
             let file = try fleet.write(input, to: "input-\(UUID().uuidString).txt")
             let words = ([promtool] + arguments).map(TmuxSession.quote).joined(separator: " ")
@@ -70,7 +60,7 @@ final class ServeTests: LocalFleetTestCase {
     /// pinwatch's reason; `promtool test rules` runs their unit tests.
     func testShippedRulesPassTheirUnitTests() throws {
         let contrib = Self.repository.appendingPathComponent("contrib/prometheus")
-        let promtool = try tool("promtool")
+        let promtool = try prometheusTool("promtool")
         let outcome = try SpawnedCommand.run(
             "/bin/sh", ["-c", "cd \(TmuxSession.quote(contrib.path)) && \(promtool) test rules pinwatch.rules.test.yml"])
         XCTAssertEqual(outcome.status, 0, outcome.output)
@@ -79,7 +69,7 @@ final class ServeTests: LocalFleetTestCase {
 
     /// The example Alertmanager configuration (routes, inhibitions) is valid.
     func testShippedAlertmanagerConfigPassesAmtool() throws {
-        let amtool = try tool("amtool")
+        let amtool = try prometheusTool("amtool")
         let file = Self.repository.appendingPathComponent("contrib/alertmanager/alertmanager.yml")
         let outcome = try SpawnedCommand.run(amtool, ["check-config", file.path])
         XCTAssertEqual(outcome.status, 0, outcome.output)

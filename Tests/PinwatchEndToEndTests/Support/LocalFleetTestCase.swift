@@ -26,4 +26,15 @@ class LocalFleetTestCase: XCTestCase {
             ],
             directory: fleet.directory, name: "serve", environment: environment)
     }
+
+    /// promtool, prometheus or amtool: CI installs Debian's prometheus and
+    /// prometheus-alertmanager (.ci/run); a bare developer machine may not
+    /// have them.
+    func prometheusTool(_ name: String) throws -> String {
+        let path = "/usr/bin/\(name)"
+        try TestEnvironment.require(
+            FileManager.default.isExecutableFile(atPath: path),
+            "\(name) is not installed: apt-get install prometheus prometheus-alertmanager", skip: { XCTSkip($0) })
+        return path
+    }
 }
