@@ -136,10 +136,9 @@ final class EveryAddressEndToEndTests: LocalFleetTestCase {
         try session.send("y")
         try session.waitForScreen { $0.contains("bytes sent as OSC 52") }
         var stanza = ""
-        let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline, !stanza.contains("hosts:") {
-            usleep(100_000)
+        try waitUntil(timeout: 10, "the copied stanza in tmux's paste buffer") {
             stanza = (try? session.newestPasteBuffer()) ?? ""
+            return stanza.contains("hosts:")
         }
         XCTAssertTrue(stanza.contains(LocalFleet.pin(fleet.issuing.certificate)), stanza)
         XCTAssertFalse(stanza.contains(LocalFleet.pin(fleet.otherIssuing.certificate)), stanza)
@@ -161,12 +160,10 @@ final class EveryAddressEndToEndTests: LocalFleetTestCase {
         defer { serve.stop() }
         let blocked = "address=\"127.0.0.3\",status=\"blocked\"} 1"
         var metrics = ""
-        let deadline = Date().addingTimeInterval(20)
-        while Date() < deadline, !metrics.contains(blocked) {
-            usleep(100_000)
+        try waitUntil(timeout: 20, "\(blocked) in /metrics: \(metrics)\n\(serve.stderr)") {
             metrics = (try? LoopbackHTTP.get(port: port, "/metrics").body) ?? ""
+            return metrics.contains(blocked)
         }
-        XCTAssertTrue(metrics.contains(blocked), "\(metrics)\n\(serve.stderr)")
         XCTAssertTrue(metrics.contains("address=\"127.0.0.2\",status=\"ok\"} 1"), metrics)
 
         let probed = try LoopbackHTTP.get(port: port, "/probe?target=rolling.test:\(self.port)")
