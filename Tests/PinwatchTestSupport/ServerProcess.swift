@@ -49,7 +49,7 @@ package final class ServerProcess {
         return exited
     }
 
-    /// Polls `condition` every 10 ms for up to `timeout` seconds; true once
+    /// Polls `condition` until `timeout` seconds have passed; true once
     /// it holds, false if the program ended or time ran out first.
     package func wait(upTo timeout: TimeInterval, until condition: () -> Bool) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
