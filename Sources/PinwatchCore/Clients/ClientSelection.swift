@@ -16,11 +16,11 @@ public enum ClientSelection {
     }
 
     /// The client's own verdict for each host it pins, its name leading
-    /// each reason.
-    public static func reports(of name: String, in reports: [HostReport]) -> [HostReport] {
+    /// each reason; `now` dates the days left in those reasons.
+    public static func reports(of name: String, in reports: [HostReport], now: Date) -> [HostReport] {
         reports.compactMap { report in
             report.clients.first { $0.client == name }.map { verdict in
-                var own = verdict.report.replacing(decidedBy: .some(name), now: Date())
+                var own = verdict.report.replacing(decidedBy: .some(name), now: now)
                 own.config = report.config
                 return own
             }

@@ -119,7 +119,7 @@ extension Pinwatch {
             }
             let acknowledgements = AcknowledgementLedger.reading(config, override: line.state)
             var reports = HostPoller(config: config, history: store, acknowledgements: acknowledgements).runCycle()
-            if let client { reports = ClientSelection.reports(of: client, in: reports) }
+            if let client { reports = ClientSelection.reports(of: client, in: reports, now: Date()) }
             let outcome = CheckReport.render(
                 reports, warnDays: config.warnDays, criticalDays: config.criticalDays, nextChains: client != nil)
             Output.standardOutput(display.text(outcome.text.hasSuffix("\n") ? outcome.text : outcome.text + "\n"))

@@ -53,7 +53,7 @@ final class NextChainTextOutputsTests: XCTestCase {
 
     func testCheckForOneClientSaysWhichNextChainsItSurvives() {
         let report = pooled(clients: [release("android 6.0", keys: [30, 99])])
-        let own = ClientSelection.reports(of: "android 6.0", in: [report])
+        let own = ClientSelection.reports(of: "android 6.0", in: [report], now: Fixtures.now)
         let text = CheckReport.render(own, nextChains: true).text
         XCTAssertTrue(
             text.contains(
