@@ -21,7 +21,8 @@ public enum HostAlert: String, Sendable, Codable, CaseIterable {
     case intercepted
     case probeError = "probe_error"
     /// The CA-level keys changed since the last chain seen, pins matching
-    /// or not: for one cycle, the first sign of a CA rotation.
+    /// or not: held for a day (`ChainChange.hold`), the first sign of a CA
+    /// rotation.
     case chainChanged = "chain_changed"
     /// A client's pins for this host are past their expiration: Android
     /// and TrustKit stop enforcing them, so that release pins nothing.

@@ -14,16 +14,6 @@ public enum CheckState: Int32, Sendable, CaseIterable {
         }
     }
 
-    /// DESIGN §7: CRITICAL > UNKNOWN > WARNING > OK (not the exit code order).
-    var rank: Int {
-        switch self {
-        case .ok: return 0
-        case .warning: return 1
-        case .unknown: return 2
-        case .critical: return 3
-        }
-    }
-
     /// The state one host contributes: its severity, under the plugin's name.
     public init(_ report: HostReport) {
         self.init(report.severity)

@@ -42,20 +42,6 @@ public enum Formatting {
         return timeZone.abbreviation(for: date) ?? timeZone.identifier
     }
 
-    /// `2026-12-14 00:00 UTC`: certificate times, always UTC like the certificate itself.
-    static func utcDate(_ date: Date) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC") ?? .current
-        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)
-        return String(
-            format: "%04d-%02d-%02d %02d:%02d UTC", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0, parts.hour ?? 0,
-            parts.minute ?? 0)
-    }
-
-    static func base64(_ bytes: [UInt8]) -> String { Data(bytes).base64EncodedString() }
-
-    static func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
-
     /// `CA`, `CA+leaf`, `leaf` or `—`.
     static func tiers(_ tiers: [PinTier]) -> String {
         switch (tiers.contains(.ca), tiers.contains(.leaf)) {
