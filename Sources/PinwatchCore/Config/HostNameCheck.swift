@@ -13,7 +13,7 @@ public enum HostNameCheck {
         let hasControl =
             isASCII
             ? name.utf8.contains { $0 < 0x20 || $0 == 0x7F }
-            : name.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }
+            : name.unicodeScalars.contains(where: TerminalText.isControl)
         if hasControl {
             return "\(EchoedInput.quoted(name)) contains a control character; a host name never does"
         }
