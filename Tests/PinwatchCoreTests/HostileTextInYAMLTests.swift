@@ -90,6 +90,22 @@ final class HostileTextInYAMLTests: XCTestCase {
         }
     }
 
+    /// `pin` on a key file offers backup pin lines to paste under `leaf:`,
+    /// each naming the file: a file name cannot add a key there either.
+    func testThePinCommandsBackupLinesHoldOnlyPins() throws {
+        for character in Self.breaks {
+            let key = PublicKeyPins(
+                source: "certificate request", subject: Self.payload(character), keyDescription: "ECDSA P-256", spkiSHA256: F.digest(7),
+                keySHA256: F.digest(8))
+            let text = ChainListing.text(file: Self.payload(character) + ".csr", keys: [key])
+            let stanza = try XCTUnwrap(text.components(separatedBy: "add them to the tier the key will serve in):\n\n").last)
+            XCTAssertTrue(YAMLShape.isPrintableASCII(stanza), stanza)
+            let parsed = try XCTUnwrap(Yams.load(yaml: stanza) as? [String: Any], stanza)
+            XCTAssertEqual(parsed.keys.sorted(), ["leaf"], stanza)
+            XCTAssertEqual(parsed["leaf"] as? [String], [F.spkiPin(7).text], stanza)
+        }
+    }
+
     /// A double-quoted scalar (`trust:`, `connect:`, a host YAML would read
     /// as a boolean) reads back as the very text it was given.
     func testAQuotedScalarReadsBackAsItsText() throws {
