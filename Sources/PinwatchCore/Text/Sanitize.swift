@@ -29,15 +29,12 @@ public enum TerminalText {
     /// every input filter: C0, DEL, C1 (U+0085 among them), and the line
     /// and paragraph separators (Zl, Zp: U+2028, U+2029), which YAML,
     /// JavaScript and some terminals take for a line break.
+    /// U+2028 and U+2029 are the whole of Zl and Zp (a test holds the
+    /// rule to every scalar's category), so no property is looked up.
     public static func isControl(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
-        case 0x00...0x1F, 0x7F...0x9F: return true
-        case 0x20..<0x2028: return false
-        default:
-            switch scalar.properties.generalCategory {
-            case .lineSeparator, .paragraphSeparator: return true
-            default: return false
-            }
+        case 0x00...0x1F, 0x7F...0x9F, 0x2028, 0x2029: return true
+        default: return false
         }
     }
 
