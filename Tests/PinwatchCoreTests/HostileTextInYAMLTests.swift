@@ -42,12 +42,20 @@ final class HostileTextInYAMLTests: XCTestCase {
 
     func testInitWritesOnlyHostsWhateverTheSubjects() throws {
         for character in Self.breaks {
-            let text = InitialConfig.yaml(reports: [hostileReport(character)], timeout: nil, trust: .system, now: F.now)
+            // A failure's message and a trust error are the server's words too.
+            let failed = F.report(
+                HostConfig(host: "down.example"),
+                .failed(ProbeFailure(kind: .tls, message: Self.payload(character)), elapsed: 0.01))
+            var untrustedResult = F.result(chain: hostileChain(character), trusted: false)
+            untrustedResult.trustError = Self.payload(character)
+            let untrusted = F.report(HostConfig(host: "self.example"), untrustedResult)
+            let text = InitialConfig.yaml(reports: [hostileReport(character), untrusted, failed], timeout: nil, trust: .system, now: F.now)
             XCTAssertEqual(
                 try YAMLShape.keyPaths(text),
                 ["hosts", "hosts[].host", "hosts[].pins", "hosts[].pins.ca", "hosts[].port"], text)
             XCTAssertTrue(YAMLShape.isPrintableASCII(text), text)
             let config = try ConfigLoader { _ in [] }.load(yaml: text, path: "/tmp/init.yaml")
+            XCTAssertEqual(config.hosts.map(\.host), ["api.example.com", "self.example"], "the failed host is only named")
             XCTAssertEqual(config.hosts[0].pins.ca.map(\.digest), [F.digest(2), F.digest(3)])
             XCTAssertEqual(config.hooks.count, 0)
             XCTAssertNil(config.listen)
