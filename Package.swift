@@ -238,8 +238,10 @@ let package = Package(
             path: "Benchmarks/SoakLab",
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
-        .testTarget(name: "PinwatchCoreTests", dependencies: ["PinwatchCore", "PinwatchSystem"]),
-        .testTarget(name: "PinwatchImportTests", dependencies: ["PinwatchImport", "PinwatchCore"]),
+        .testTarget(
+            name: "PinwatchCoreTests", dependencies: ["PinwatchCore", "PinwatchSystem", .product(name: "Yams", package: "Yams")]),
+        .testTarget(
+            name: "PinwatchImportTests", dependencies: ["PinwatchImport", "PinwatchCore", .product(name: "Yams", package: "Yams")]),
         .testTarget(
             name: "PinwatchProbeTests",
             dependencies: ["PinwatchProbe", "PinwatchLocalWorld", "PinwatchMonitor", "PinwatchCore", "PinwatchTestSupport"],

@@ -117,6 +117,6 @@ public enum ImportReport {
 
     /// One line that cannot leave the comment.
     private static func comment(_ text: String) -> String {
-        TerminalText.sanitize(text).replacingOccurrences(of: "\n", with: " ")
+        FileText.comment(text)
     }
 }

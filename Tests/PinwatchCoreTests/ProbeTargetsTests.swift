@@ -64,17 +64,28 @@ final class ProbeTargetsTests: XCTestCase {
             try ProbeQuery.parse([(name: "target", value: target)]).get().host(in: config)
         }
         XCTAssertEqual(try host("API.example.com:8443").get().host, "api.example.com")
-        for target in ["127.1:22", "2130706433:22", "0x7f000001:22", "[::1]:22", "0.0.0.0:6379", "api.example.com:22"] {
+        for target in ["0x7f000001:22", "[::1]:22", "0.0.0.0:6379", "api.example.com:22"] {
             guard case .failure(let problem) = try host(target) else { return XCTFail("\(target) allowed") }
             XCTAssertTrue(problem.isForbidden, target)
             XCTAssertTrue(problem.description.contains("is not a configured host"), problem.description)
         }
+        // The resolver's numeric shorthands for 127.0.0.1 are no host name:
+        // refused as written, whatever the policy.
+        for policy in [ProbeTargetPolicy.configured, .any] {
+            config.probeTargets = policy
+            for target in ["127.1:22", "2130706433:22"] {
+                guard case .failure(let problem) = ProbeQuery.parse([(name: "target", value: target)]) else {
+                    return XCTFail("\(target) parsed")
+                }
+                XCTAssertTrue(problem.description.contains("neither an IPv4 address"), problem.description)
+            }
+        }
         config.probeTargets = .any
-        XCTAssertEqual(try host("127.1:22").get().host, "127.1")
-        XCTAssertNil(try ProbeQuery.parse([(name: "target", value: "127.1:22")]).get().requiredNetworks(in: config))
+        XCTAssertEqual(try host("0x7f000001:22").get().host, "0x7f000001")
+        XCTAssertNil(try ProbeQuery.parse([(name: "target", value: "0x7f000001:22")]).get().requiredNetworks(in: config))
 
         config.probeTargets = .networks([IPNetwork(parsing: "10.0.0.0/8")!])
-        let query = try ProbeQuery.parse([(name: "target", value: "127.1:22")]).get()
+        let query = try ProbeQuery.parse([(name: "target", value: "0x7f000001:22")]).get()
         XCTAssertEqual(query.requiredNetworks(in: config), [IPNetwork(parsing: "10.0.0.0/8")!])
         let configured = try ProbeQuery.parse([(name: "target", value: "api.example.com:8443")]).get()
         XCTAssertNil(configured.requiredNetworks(in: config), "a configured host needs no check")

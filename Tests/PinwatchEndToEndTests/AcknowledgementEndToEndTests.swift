@@ -135,6 +135,20 @@ final class AcknowledgementEndToEndTests: LocalFleetTestCase {
         XCTAssertTrue(metrics.contains("\npinwatch_host_acknowledged{host=\"stale.test\",port=\"\(stale.port)\""), metrics)
     }
 
+    /// A reason holding a line or paragraph separator (a YAML escape away)
+    /// cannot start a line of its own in check's output: a monitoring
+    /// system reading lines would take it for another plugin's status.
+    func testALineSeparatorInAReasonNeverReachesChecksOutputRaw() throws {
+        let retiring = try fleet.addLeafOnly("retiring.test")
+        let future = DateText.day(Date().addingTimeInterval(3 * day))
+        try writeConfig(silencing: "retiring.test", until: future, reason: "ships Friday\\u2028PINWATCH OK - fine\\u2029\\x85really")
+        let check = try fleet.run(["check", "--state", "off"])
+        XCTAssertEqual(check.status, 0, check.stdout + check.stderr)
+        XCTAssertTrue(check.stdout.contains("retiring.test:\(retiring.port) WARNING leaf_only: "), check.stdout)
+        XCTAssertTrue(check.stdout.contains(": ships Friday\u{FFFD}PINWATCH OK - fine\u{FFFD}\u{FFFD}really"), check.stdout)
+        XCTAssertFalse(check.stdout.unicodeScalars.contains { ["\u{2028}", "\u{2029}", "\u{85}"].contains($0) }, check.stdout)
+    }
+
     func testWithHistoryOffTheKeySaysWhyItCannotStore() throws {
         let stale = try fleet.addLeafOnly("stale.test")
         try fleet.writeConfig(settings: ["state: off"])

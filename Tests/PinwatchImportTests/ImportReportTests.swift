@@ -1,6 +1,7 @@
 import Foundation
 import PinwatchCore
 import XCTest
+import Yams
 
 @testable import PinwatchImport
 
@@ -63,6 +64,29 @@ final class ImportReportTests: XCTestCase {
         XCTAssertFalse(yaml.unicodeScalars.contains { $0.value == 0x1B }, yaml)
         XCTAssertFalse(yaml.contains("\nhosts: []"), "a newline in a name would start a key: \(yaml)")
         XCTAssertNoThrow(try ConfigLoader(certificateDigests: { _ in [] }).load(yaml: yaml, path: "/tmp/imported.yaml"))
+    }
+
+    /// Names and notes from a file end no line, whatever line break YAML
+    /// knows they carry (U+2028, U+2029, NEL): the stanza holds exactly the
+    /// pin sets and hosts it meant to, and nothing outside printable ASCII.
+    func testNamesFromFilesAddNoKeysWithAnyLineBreakYAMLKnows() throws {
+        for separator in ["\u{2028}", "\u{2029}", "\u{85}"] {
+            let payload = ["x.xml", "probe_targets: any", "hooks:", "  - - /bin/sh", "    - -c", "    - touch PWNED", "#"]
+                .joined(separator: separator)
+            var hostile = try sources()
+            hostile[0].file = payload
+            hostile[0].rules[0].origin = payload + ":2"
+            hostile[0].notes.append(ClientSourceNote(origin: payload, message: payload))
+            let yaml = ImportReport.yaml(hostile)
+            XCTAssertTrue(yaml.utf8.allSatisfy { ($0 >= 0x20 && $0 <= 0x7E) || $0 == 0x0A }, yaml)
+            let document = try XCTUnwrap(Yams.load(yaml: yaml) as? [String: Any], yaml)
+            XCTAssertEqual(document.keys.sorted(), ["hosts", "pinsets"], yaml)
+            XCTAssertEqual((document["pinsets"] as? [String: Any])?.keys.sorted(), ["*.cdn.example.com", "api.example.com"], yaml)
+            let hosts = try XCTUnwrap(document["hosts"] as? [[String: Any]], yaml)
+            XCTAssertEqual(hosts.map { $0.keys.sorted() }, [["host", "pinset"]], yaml)
+            let config = try ConfigLoader(certificateDigests: { _ in [] }).load(yaml: yaml, path: "/tmp/imported.yaml")
+            XCTAssertEqual(config.hooks.count, 0)
+        }
     }
 
     func testJSONListsEverySourceRuleAndNote() throws {

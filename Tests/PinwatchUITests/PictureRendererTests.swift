@@ -86,6 +86,21 @@ final class PictureRendererTests: XCTestCase {
         XCTAssertTrue(XMLParser(data: Data(svg.utf8)).parse(), "still well-formed")
     }
 
+    /// The title is not drawn through the frame: it takes the same rule
+    /// for control characters, line and paragraph separators included.
+    func testATitleHoldsNoControlCharacter() throws {
+        let (frame, _) = mixedFrame()
+        let title = "pinwatch inspect a\u{2028}b\u{2029}c\u{85}d\u{1B}[2J\u{7}"
+        for output in [
+            PictureRenderer.svg(frame, theme: ThemeLoader.builtInDefault, title: title),
+            PictureRenderer.html(frame, theme: ThemeLoader.builtInDefault, title: title),
+        ] {
+            XCTAssertFalse(output.unicodeScalars.contains { TerminalText.isControl($0) && $0 != "\n" }, output)
+        }
+        let svg = PictureRenderer.svg(frame, theme: ThemeLoader.builtInDefault, title: title)
+        XCTAssertTrue(XMLParser(data: Data(svg.utf8)).parse(), "still well-formed")
+    }
+
     func testHTMLIsOnePreWithTheSameRows() {
         let (frame, _) = mixedFrame()
         let html = PictureRenderer.html(frame, theme: ThemeLoader.mono, title: "runbook")

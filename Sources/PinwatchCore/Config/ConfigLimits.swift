@@ -13,6 +13,19 @@ public enum ConfigLimits {
     public static let concurrency: ClosedRange<Int> = 1...10_000
     public static let days: ClosedRange<Int> = 0...3650
     public static let historyDays: ClosedRange<Int> = 1...3650
+    /// Hosts one configuration watches (`hosts:`, `include:` and `file_sd:`
+    /// together): twice the largest fleet the benchmarks run. A longer list
+    /// is refused before its entries are read, so a generated file_sd of
+    /// 100,000 targets costs no more than its parse.
+    public static let hosts = 20_000
+
+    /// Why `count` more hosts (a file_sd's `targets`) cannot join
+    /// `existing` ones, or nil.
+    static func hostsProblem(_ count: Int, existing: Int, counted noun: String = "hosts") -> String? {
+        guard existing + count > hosts else { return nil }
+        let before = existing > 0 ? " (with \(existing) from the files before)" : ""
+        return "\(count) \(noun)\(before): one configuration watches at most \(hosts) hosts (hosts:, include: and file_sd: together)"
+    }
 
     /// Why `seconds` cannot be an interval, or nil when it can.
     public static func intervalProblem(_ seconds: TimeInterval) -> String? {

@@ -13,7 +13,7 @@ public enum HostNameCheck {
         let hasControl =
             isASCII
             ? name.utf8.contains { $0 < 0x20 || $0 == 0x7F }
-            : name.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }
+            : name.unicodeScalars.contains(where: TerminalText.isControl)
         if hasControl {
             return "\(EchoedInput.quoted(name)) contains a control character; a host name never does"
         }
@@ -29,8 +29,30 @@ public enum HostNameCheck {
             isASCII
             ? name.unicodeScalars.firstIndex { !isNameASCII(UInt8($0.value)) }
             : name.unicodeScalars.firstIndex { $0.isASCII ? !isNameASCII(UInt8($0.value)) : !isNameLetter($0) }
-        guard let offending else { return nil }
-        return refusal(name, at: offending, "(a host name has letters, digits, '-', '_' and '.')")
+        if let offending { return refusal(name, at: offending, "(a host name has letters, digits, '-', '_' and '.')") }
+        return labelProblem(name)
+    }
+
+    /// The shape a resolver would otherwise guess at: no empty label (one
+    /// trailing dot, a fully qualified name's, aside), no label starting or
+    /// ending with '-', and a last label that is not all digits unless the
+    /// whole is an IPv4 address (`1.2.3.4.5` and `010.1.1.1` are neither).
+    private static func labelProblem(_ name: String) -> String? {
+        if IPNetwork.addressBytes(name) != nil { return nil }
+        var labels = name.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+        if labels.count > 1, labels.last?.isEmpty == true { labels.removeLast() }
+        if labels.contains(where: \.isEmpty) {
+            return "\(EchoedInput.quoted(name)) is not a host name: it has an empty label (a dot at the start or two in a row)"
+        }
+        if let label = labels.first(where: { $0.first == UInt8(ascii: "-") || $0.last == UInt8(ascii: "-") }) {
+            let shown = EchoedInput.quoted(String(decoding: label, as: UTF8.self))
+            return "\(EchoedInput.quoted(name)) is not a host name: its label \(shown) starts or ends with '-'"
+        }
+        if let last = labels.last, last.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) {
+            return "\(EchoedInput.quoted(name)) is neither an IPv4 address (four numbers from 0 to 255) "
+                + "nor a host name (its last label is all digits)"
+        }
+        return nil
     }
 
     private static func isNameASCII(_ byte: UInt8) -> Bool {

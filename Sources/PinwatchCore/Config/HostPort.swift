@@ -24,8 +24,14 @@ public struct HostPort: Equatable, Sendable {
             throw ParseError(description: "\(quoted): longer than \(Self.maximumLength) characters")
         }
         func port(_ digits: Substring) throws(ParseError) -> Int {
-            guard let value = Int(digits), (1...65535).contains(value) else {
-                throw ParseError(description: "\(quoted): the port must be a number from 1 to 65535")
+            // Digits only, as written by anyone meaning a port: `Int` would
+            // also take `+443`, and `0443` reads as octal elsewhere.
+            guard digits.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }), digits.first != "0",
+                let value = Int(digits), (1...65535).contains(value)
+            else {
+                throw ParseError(
+                    description: "\(quoted): the port \(EchoedInput.quoted(String(digits))) must be a number from 1 to 65535 "
+                        + "(digits only, no sign or leading zero)")
             }
             return value
         }

@@ -12,8 +12,12 @@ extension ConfigDocumentParser {
 
     /// `hosts:`, in configuration order; duplicates found with a set so
     /// that 10,000 hosts stay linear.
-    mutating func hosts(_ node: Node, defaults: inout Config) -> [HostConfig] {
+    mutating func hosts(_ node: Node, defaults: inout Config, existing: Int = 0) -> [HostConfig] {
         guard let items = list(node, key: "hosts") else { return [] }
+        if let problem = ConfigLimits.hostsProblem(items.count, existing: existing) {
+            report(node, key: "hosts", problem)
+            return []
+        }
         var hosts: [HostConfig] = []
         hosts.reserveCapacity(items.count)
         var firstSeen: [HostIdentity: (index: Int, line: Int)] = [:]
@@ -96,12 +100,18 @@ extension ConfigDocumentParser {
             report(hostNode, key: "\(key()).host", url)
             return nil
         }
-        // `host: a.test:8443` and `[2001:db8::1]:8443` mean what they say.
-        let (name, writtenPort) = HostURLHint.split(written)
-        if let problem = HostNameCheck.problem(name) {
-            report(hostNode, key: "\(key()).host", problem)
+        // `host: a.test:8443` and `[2001:db8::1]:8443` mean what they say,
+        // read as the command line and `/probe` read them (a file_sd
+        // target is one of these too).
+        let endpoint: HostPort
+        do {
+            endpoint = try HostPort(parsing: written)
+        } catch {
+            report(hostNode, key: "\(key()).host", error.description)
             return nil
         }
+        let name = endpoint.host
+        let writtenPort = endpoint.portWasWritten ? endpoint.port : nil
         var entry = HostConfig(host: name, trust: defaults.trust, line: line(of: node))
         entry.addresses = defaults.addresses
         entry.keyTypes = defaults.keyTypes

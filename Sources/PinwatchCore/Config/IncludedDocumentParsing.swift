@@ -58,7 +58,7 @@ extension ConfigDocumentParser {
         }
         for (path, node) in lists {
             var parser = includedParser(path)
-            let hosts = parser.hosts(node, defaults: &config)
+            let hosts = parser.hosts(node, defaults: &config, existing: config.hosts.count)
             for host in hosts {
                 if let first = firstSeen[host.identityKey] {
                     parser.report(line: host.line, key: "hosts", "duplicate host \(host.displayName), first at \(first)")
@@ -81,6 +81,13 @@ extension ConfigDocumentParser {
         guard !parser.isNull(root) else { return nil }
         guard case .sequence = root, let groups = parser.list(root, key: "(document)") else {
             parser.report(root, key: "(document)", "expected a file_sd list: [{\"targets\": [\"host:443\"], \"labels\": {…}}]")
+            return nil
+        }
+        // Counted before any entry is built: the bound is what keeps a
+        // generated file of 100,000 targets cheap to refuse.
+        let listed = groups.reduce(0) { $0 + ($1["targets"]?.sequence?.count ?? 0) }
+        if let problem = ConfigLimits.hostsProblem(listed, existing: 0, counted: "targets") {
+            parser.report(root, key: "(document)", problem)
             return nil
         }
         var entries: [Node] = []

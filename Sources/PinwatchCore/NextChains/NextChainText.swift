@@ -35,9 +35,10 @@ public enum NextChainText {
         return TerminalText.sanitize(text)
     }
 
-    /// `sha256/…   # ISRG Root X1`, paste-ready.
+    /// `sha256/…   # ISRG Root X1`, paste-ready: printable ASCII only,
+    /// like every comment pinwatch writes for a file.
     public static func recommendation(_ pin: RecommendedPin) -> String {
-        TerminalText.sanitize("\(pin.pin)   # \(pin.subject)")
+        "\(TerminalText.sanitize(pin.pin))   # \(FileText.comment(pin.subject))"
     }
 
     /// Whether a scenario the pins should survive breaks while the leaf

@@ -61,7 +61,7 @@ public enum ChainListing {
         }
         out += "\nbackup pins for a config stanza (add them to the tier the key will serve in):\n\n      leaf:\n"
         for key in keys {
-            out += "        - \(PinText.sha256(key.spkiSHA256))   # backup: \(name)\n"
+            out += "        - \(PinText.sha256(key.spkiSHA256))   # backup: \(FileText.comment(file))\n"
         }
         return out
     }

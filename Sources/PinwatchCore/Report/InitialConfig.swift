@@ -32,12 +32,13 @@ package enum InitialConfig {
         }
         if !failed.isEmpty {
             lines.append("# not written, no chain was obtained:")
-            lines += failed.map { "#   \(TerminalText.sanitize($0.config.displayName)): \(problem(of: $0))" }
+            lines += failed.map { "#   \(FileText.comment($0.config.displayName)): \(FileText.comment(problem(of: $0)))" }
         }
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// Why a host's entry was left out or is not trusted, in one line.
+    /// Why a host's entry was left out or is not trusted, in one line for
+    /// a terminal (the file's comment escapes it further: `FileText`).
     package static func problem(of report: HostReport) -> String {
         if let failure = report.result.failure {
             return TerminalText.sanitize("\(failure.kind.rawValue): \(failure.message)")
@@ -51,7 +52,7 @@ package enum InitialConfig {
         var lines = ["  - host: \(PinStanza.scalar(config.host))", "    port: \(config.port)"]
         if config.serverName != config.host { lines.append("    sni: \(PinStanza.scalar(config.serverName))") }
         if !report.result.trusted {
-            lines.append("    # \(problem(of: report)): until --trust names its CA, this host is blocked.")
+            lines.append("    # \(FileText.comment(problem(of: report))): until --trust names its CA, this host is blocked.")
         }
         let ca = report.levels.dropFirst()
         guard !ca.isEmpty else {
@@ -65,7 +66,7 @@ package enum InitialConfig {
             "      ca:",
         ]
         for level in ca {
-            let subject = TerminalText.sanitize(level.certificate.facts.subject)
+            let subject = FileText.comment(level.certificate.facts.subject)
             lines.append("        - \(PinText.sha256(level.certificate.facts.spkiSHA256))   # \(level.role.rawValue): \(subject)")
         }
         return lines

@@ -3,8 +3,8 @@ public enum PinStanza {
     /// The entry indented to sit under `hosts:`. Intermediates and the root
     /// go to `ca`, the leaf to `leaf`, each with its subject as a comment.
     ///
-    /// Subjects come from the server: sanitising makes each a single line,
-    /// and a YAML comment may hold anything else, so none can add keys.
+    /// Subjects come from the server: each is written as a comment of
+    /// printable ASCII (`FileText`), so none can end its line and add keys.
     public static func yaml(
         host: String, port: Int, sni: String?, connect: String? = nil, trust: TrustSource = .system, chain: [ChainCertificate],
         recommended: [RecommendedPin] = []
@@ -26,7 +26,7 @@ public enum PinStanza {
         if !ca.isEmpty || !backups.isEmpty {
             lines.append("      ca:")
             lines += ca.map(pinLine)
-            lines += backups.map { "        - \($0.pin)   # \(TerminalText.sanitize($0.subject)) (recommended: survives the next chains)" }
+            lines += backups.map { "        - \($0.pin)   # \(FileText.comment($0.subject)) (recommended: survives the next chains)" }
         }
         lines.append("      leaf:")
         lines.append(pinLine(chain[0]))
@@ -52,11 +52,11 @@ public enum PinStanza {
     }
 
     private static func pinLine(_ certificate: ChainCertificate) -> String {
-        let subject = TerminalText.sanitize(certificate.facts.subject)
-        return "        - \(PinText.sha256(certificate.facts.spkiSHA256))   # \(subject)"
+        "        - \(PinText.sha256(certificate.facts.spkiSHA256))   # \(FileText.comment(certificate.facts.subject))"
     }
 
-    /// Plain when it is obviously a host name, else double-quoted with escapes.
+    /// Plain when it is obviously a host name, else double-quoted with
+    /// every character outside printable ASCII escaped (`FileText`).
     public static func scalar(_ text: String) -> String {
         let plain =
             !text.isEmpty && text.first?.isLetter == true
@@ -64,19 +64,6 @@ public enum PinStanza {
         // Words YAML 1.1 reads as booleans or null stay strings only when quoted.
         let special = ["y", "n", "yes", "no", "on", "off", "true", "false", "null"].contains(text.lowercased())
         if plain && !special { return text }
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            default:
-                if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) {
-                    out += "\\x" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16)
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
+        return FileText.doubleQuoted(text)
     }
 }

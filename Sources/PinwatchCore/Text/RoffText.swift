@@ -28,7 +28,7 @@ package enum RoffText {
             switch scalar {
             case "\\": out += "\\e"
             case "\n", "\r", "\t": out += " "
-            case _ where scalar.isASCII && scalar.value < 0x20: continue
+            case _ where TerminalText.isControl(scalar): continue
             case _ where scalar.isASCII: out.unicodeScalars.append(scalar)
             default: out += namedGlyphs[scalar] ?? unicodeEscape(scalar)
             }

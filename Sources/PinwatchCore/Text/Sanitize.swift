@@ -2,10 +2,10 @@
 ///
 /// Certificates and servers choose their own strings; a subject with an
 /// escape sequence could repaint the screen, set the window title or write
-/// to the clipboard of whoever looks at it. Every C0 and C1 control
-/// character, DEL, and the invisible or reordering characters of
-/// `isHiddenFormatting` are replaced by `�`; tabs and newlines become spaces because
-/// every field is shown on one line.
+/// to the clipboard of whoever looks at it. Every control character of
+/// `isControl`, and the invisible or reordering characters of
+/// `isHiddenFormatting`, are replaced by `�`; tabs and newlines become
+/// spaces because every field is shown on one line.
 public enum TerminalText {
     public static func sanitize(_ text: String) -> String {
         // Most text (host names, most subjects) is printable ASCII already.
@@ -16,15 +16,26 @@ public enum TerminalText {
             switch scalar.value {
             case 0x09, 0x0A, 0x0D:
                 out.append(" ")
-            case 0x00...0x1F, 0x7F...0x9F:
-                out.append("\u{FFFD}")
-            case _ where isHiddenFormatting(scalar):
+            case _ where isControl(scalar) || isHiddenFormatting(scalar):
                 out.append("\u{FFFD}")
             default:
                 out.append(scalar)
             }
         }
         return String(out)
+    }
+
+    /// The one rule for a control character, used by every sanitiser and
+    /// every input filter: C0, DEL, C1 (U+0085 among them), and the line
+    /// and paragraph separators (Zl, Zp: U+2028, U+2029), which YAML,
+    /// JavaScript and some terminals take for a line break.
+    /// U+2028 and U+2029 are the whole of Zl and Zp (a test holds the
+    /// rule to every scalar's category), so no property is looked up.
+    public static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x00...0x1F, 0x7F...0x9F, 0x2028, 0x2029: return true
+        default: return false
+        }
     }
 
     /// Characters that print nothing or reorder what is around them: the

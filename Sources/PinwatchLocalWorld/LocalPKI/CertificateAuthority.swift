@@ -19,10 +19,12 @@ package struct CertificateAuthority: Sendable {
 
     /// A self-signed root CA (no path length limit). `nameConstraints`, in
     /// OpenSSL's configuration syntax (`permitted;DNS:example.test`), limits
-    /// the names every certificate below it may carry.
+    /// the names every certificate below it may carry; `subjectExtras`
+    /// follow the CN, as for a leaf (a hostile root's long `name=`).
     package static func makeRoot(
         commonName: String,
         organization: String? = nil,
+        subjectExtras: [(field: String, value: String)] = [],
         key: PrivateKey? = nil,
         validity: ValidityWindow = .lasting(days: 3650),
         nameConstraints: String? = nil
@@ -35,7 +37,7 @@ package struct CertificateAuthority: Sendable {
         if let nameConstraints {
             extensions.append(.configured(nid: NID_name_constraints, value: "critical," + nameConstraints))
         }
-        let certificate = try withSubjectName(commonName: commonName, organization: organization) { name in
+        let certificate = try withSubjectName(commonName: commonName, organization: organization, extras: subjectExtras) { name in
             try CertificateDraft(
                 subject: name,
                 publicKey: rootKey.pointer,

@@ -6,7 +6,8 @@ import PinwatchCore
 enum ChainCollector {
     /// More levels than any real chain; a server sending more is refused.
     static let maximumSentCertificates = 32
-    /// Levels turned into facts (the report shows no more).
+    /// The deepest chain judged: a deeper one is refused whole, since a
+    /// chain cut short would end on an intermediate taken for its root.
     static let maximumLevels = 16
 
     struct Outcome {
@@ -43,11 +44,17 @@ enum ChainCollector {
                 ProbeFailure(
                     kind: .tls, message: "the server sent \(sent.count) certificates (more than \(maximumSentCertificates) is refused)"))
         }
-        let levels = (built.isEmpty ? sent : built).prefix(maximumLevels)
+        let levels = built.isEmpty ? sent : built
+        guard levels.count <= maximumLevels else {
+            return .failure(
+                ProbeFailure(
+                    kind: .tls,
+                    message: "the chain is \(levels.count) certificates deep (more than \(maximumLevels) is refused: no real chain is)"))
+        }
         let trusted = verifyResult == Int(X509_V_OK)
         // The role of the leaf and of a verified chain's anchor does not
         // depend on a self-signature (ChainRole.role).
-        let trustAnchorLevel = trusted && !built.isEmpty && built.count <= maximumLevels ? built.count - 1 : nil
+        let trustAnchorLevel = trusted && !built.isEmpty ? built.count - 1 : nil
         let chain = levels.enumerated().map { level, certificate -> ChainCertificate in
             let fromServer = sent.contains { sentCertificate in
                 sentCertificate.withPointer { sentPointer in certificate.withPointer { X509_cmp(sentPointer, $0) } } == 0

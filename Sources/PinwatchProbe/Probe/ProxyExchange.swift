@@ -91,7 +91,7 @@ package struct ProxyExchange {
             // The reason phrase comes from the proxy: one line of printable
             // characters at most, whatever it sent.
             let reason = statusLine.dropFirst(parts[0].count + 1).unicodeScalars
-                .filter { $0.value >= 0x20 && $0.value != 0x7F }.prefix(120)
+                .filter { !TerminalText.isControl($0) }.prefix(120)
             return .failed("proxy refused CONNECT: \(String(String.UnicodeScalarView(reason)))")
         }
         surplus = Array(received[end.upperBound...])

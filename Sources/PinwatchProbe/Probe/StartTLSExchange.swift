@@ -132,16 +132,18 @@ package struct StartTLSExchange {
                     return failed("the IMAP server refused the connection (greeting: \(Self.quote([line])))")
                 }
             case .imapCapability:
-                if upper.first == "*", upper.count >= 2, upper[1] == "CAPABILITY" {
-                    lines += upper.dropFirst(2)
-                } else if upper.first == "A1" {
-                    guard upper.count >= 2, upper[1] == "OK" else {
-                        return failed("the IMAP server refused CAPABILITY (\(Self.quote([line])))")
-                    }
-                    return askForTLSIfOffered(greeting: nil)
+                if upper.first == "*" {
+                    if upper.count >= 2, upper[1] == "CAPABILITY" { lines += upper.dropFirst(2) }
+                    continue
                 }
+                if let wrong = Self.wrongTag(upper, expected: "A1", command: "CAPABILITY") { return failed(wrong) }
+                guard upper.count >= 2, upper[1] == "OK" else {
+                    return failed("the IMAP server refused CAPABILITY (\(Self.quote([line])))")
+                }
+                return askForTLSIfOffered(greeting: nil)
             default:
-                guard upper.first == "A2" else { continue }
+                if upper.first == "*" { continue }
+                if let wrong = Self.wrongTag(upper, expected: "A2", command: "STARTTLS") { return failed(wrong) }
                 guard upper.count >= 2, upper[1] == "OK" else {
                     return failed("the IMAP server refused STARTTLS (\(Self.quote([line])))")
                 }
@@ -159,6 +161,15 @@ package struct StartTLSExchange {
         outgoing += Array("A2 STARTTLS\r\n".utf8)
         stage = .imapStartTLS
         return imap()
+    }
+
+    /// Only untagged (`*`) lines may come before the answer to our one
+    /// command, whose tag we chose: any other line (another tag, a `+`
+    /// continuation) answers nothing we asked, and waiting on would only
+    /// end at the timeout.
+    private static func wrongTag(_ upper: [String], expected: String, command: String) -> String? {
+        guard let tag = upper.first, tag != expected else { return nil }
+        return "the IMAP server answered \(command) with tag \(quote([String(tag.prefix(40))])) (it was sent as \(expected))"
     }
 
     /// `* OK [CAPABILITY IMAP4rev1 STARTTLS] ready`: the capabilities, or nil.
@@ -179,8 +190,14 @@ package struct StartTLSExchange {
 
     private mutating func xmpp() -> Progress {
         let text = String(decoding: pending, as: UTF8.self)
-        if text.contains("<stream:error") || text.contains("</stream:stream>") {
-            return failed("the XMPP server closed the stream (it said: \(Self.quote([text])))")
+        if let forbidden = Self.forbiddenXMPPMarkup(text) {
+            return failed("the XMPP server sent \(forbidden), which RFC 6120 forbids in a stream")
+        }
+        if let error = text.range(of: "<stream:error") {
+            return failed("the XMPP server closed the stream with \(Self.describeStreamError(text[error.upperBound...]))")
+        }
+        if text.contains("</stream:stream>") {
+            return failed("the XMPP server closed the stream before TLS")
         }
         switch stage {
         case .xmppFeatures:
@@ -198,9 +215,41 @@ package struct StartTLSExchange {
             return xmpp()
         default:
             if text.contains("<proceed") { return .established }
-            if text.contains("<failure") { return failed("the XMPP server refused STARTTLS (it said: \(Self.quote([text])))") }
+            // <failure/> carries nothing (RFC 6120 §5.4.2.2): said in our
+            // words, not the server's markup.
+            if text.contains("<failure") { return failed("the XMPP server refused STARTTLS (it answered <failure/>)") }
             return pendingWithinLimit()
         }
+    }
+
+    /// What RFC 6120 §11.1 keeps out of a stream: comments, DTDs (and any
+    /// other `<!` declaration), processing instructions past the XML
+    /// declaration. A `<starttls/>` inside a comment is not an offer, and a
+    /// DTD is where entity tricks start; neither is looked into.
+    private static func forbiddenXMPPMarkup(_ text: String) -> String? {
+        if text.contains("<!--") { return "an XML comment" }
+        if text.contains("<!DOCTYPE") || text.contains("<!doctype") { return "a DTD (<!DOCTYPE)" }
+        if text.contains("<!") { return "a markup declaration (<!…)" }
+        // The XML declaration may open the stream (and arrive in pieces).
+        var rest = Substring(text)
+        let declaration = "<?xml "
+        if rest.count < declaration.count, declaration.hasPrefix(rest) { return nil }
+        if rest.hasPrefix(declaration) {
+            guard let close = rest.firstIndex(of: ">") else { return nil }
+            rest = rest[rest.index(after: close)...]
+        }
+        return rest.contains("<?") ? "a processing instruction (<?…?>)" : nil
+    }
+
+    /// `<stream:error><host-unknown xmlns=…/></stream:error>`: the
+    /// condition's name (letters and `-`, as RFC 6120 §4.9.3 defines them),
+    /// not the server's markup.
+    private static func describeStreamError(_ after: Substring) -> String {
+        guard let open = after.firstIndex(of: ">") else { return "an error" }
+        let rest = after[after.index(after: open)...].drop { $0 == " " || $0 == "\r" || $0 == "\n" || $0 == "\t" }
+        guard rest.first == "<" else { return "an error" }
+        let name = rest.dropFirst().prefix { ($0.isASCII && $0.isLetter) || $0 == "-" }.prefix(40)
+        return name.isEmpty ? "an error" : "the error \(name)"
     }
 
     private func pendingWithinLimit() -> Progress {

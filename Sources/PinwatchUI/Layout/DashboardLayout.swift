@@ -38,7 +38,7 @@ public enum DashboardLayout {
         let metrics = LayoutMetrics(
             tableCapacity: tableCapacity(for: state, height: height),
             firstHostRow: HeaderLayout.height + BannerLayout.liveCount(for: state, limit: bannerLimit(for: state, height: height)) + 1,
-            scrolledCapacity: detailCapacity(for: state, height: height), scrolledLineCount: scrolled.count)
+            scrolledCapacity: detailCapacity(for: state, height: height), scrolledLineCount: scrolled.count, paintedAt: now)
         var frame = frame(for: state, width: width, height: height, now: now, scrolled: scrolled)
         if state.asciiOnly { frame.useASCIIOnly() }
         return (frame, metrics)

@@ -1,3 +1,5 @@
+import PinwatchCore
+
 /// A Frame as a standalone picture for runbooks and tickets: the very same
 /// cells the dashboard and `snapshot --format text` show, in the theme's
 /// colours, as selectable monospace text (SVG) or a `<pre>` (HTML), with
@@ -113,11 +115,13 @@ public enum PictureRenderer {
         return runs
     }
 
-    /// XML and HTML text and attribute escaping.
+    /// XML and HTML text and attribute escaping, after the terminal's rule
+    /// for control characters (a title is not drawn through the frame, and
+    /// XML allows no C0 control at all).
     static func escape(_ text: String) -> String {
         var out = ""
         out.reserveCapacity(text.utf8.count)
-        for character in text {
+        for character in TerminalText.sanitize(text) {
             switch character {
             case "&": out += "&amp;"
             case "<": out += "&lt;"

@@ -70,6 +70,12 @@ extension DashboardState {
                     prompt.problem = "not a date or duration: write \(AcknowledgementUntil.accepted)"
                     break
                 }
+                // The controller checks again with its own clock when it
+                // stores the acknowledgement; here the person hears it at once.
+                if let now = metrics.paintedAt, let until = AcknowledgementUntil.parse(prompt.until, now: now), until <= now {
+                    prompt.problem = "\(DateText.readableUTC(until)) is in the past: write a later date or a duration"
+                    break
+                }
                 prompt.field = .reason
             case .reason:
                 let reason = prompt.reason.trimmingCharacters(in: .whitespaces)
@@ -91,8 +97,7 @@ extension DashboardState {
             case .reason: prompt.reason = ""
             }
         case .character(let character):
-            guard character.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F && !(0x80...0x9F).contains($0.value) })
-            else { break }
+            guard !character.unicodeScalars.contains(where: TerminalText.isControl) else { break }
             switch prompt.field {
             case .until: if prompt.until.count < AcknowledgementPrompt.untilCharacters { prompt.until.append(character) }
             case .reason: if prompt.reason.count < AcknowledgementPrompt.reasonCharacters { prompt.reason.append(character) }

@@ -1,3 +1,5 @@
+import PinwatchCore
+
 /// Key handling: the whole keyboard contract of the dashboard in one place.
 extension DashboardState {
     /// Rows one notch of the wheel moves, as in most terminal programs.
@@ -136,7 +138,7 @@ extension DashboardState {
             keepSelectionVisible()
         case .character(let character):
             // Control characters never become part of the filter (nor of the screen).
-            if character.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F }) {
+            if !character.unicodeScalars.contains(where: TerminalText.isControl) {
                 filter.append(character)
                 keepSelectionVisible()
             }

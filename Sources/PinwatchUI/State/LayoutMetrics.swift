@@ -1,3 +1,5 @@
+import Foundation
+
 /// What one paint measured of the screen, handed to the state so paging,
 /// clicks and scrolling follow what the on-call sees. The layout reads the
 /// state; the state never calls the layout.
@@ -10,12 +12,19 @@ public struct LayoutMetrics: Hashable, Sendable {
     public var scrolledCapacity: Int
     /// Lines the detail or client view has before scrolling (0 in the table).
     public var scrolledLineCount: Int
+    /// The moment the paint showed (its clock, the one the person reads):
+    /// a date typed at the acknowledgement prompt is judged against it, the
+    /// state itself having no clock. Nil before the first paint.
+    public var paintedAt: Date?
 
     /// Before the first paint: a 24-row terminal with no banner.
-    public init(tableCapacity: Int = 20, firstHostRow: Int = 3, scrolledCapacity: Int = 20, scrolledLineCount: Int = 0) {
+    public init(
+        tableCapacity: Int = 20, firstHostRow: Int = 3, scrolledCapacity: Int = 20, scrolledLineCount: Int = 0, paintedAt: Date? = nil
+    ) {
         self.tableCapacity = tableCapacity
         self.firstHostRow = firstHostRow
         self.scrolledCapacity = scrolledCapacity
         self.scrolledLineCount = scrolledLineCount
+        self.paintedAt = paintedAt
     }
 }
