@@ -42,3 +42,17 @@ final class FooterAndHelpWidthTests: XCTestCase {
         XCTAssertEqual(HelpLayout.boxWidth(screenWidth: 50), 48, "a narrow screen bounds it")
     }
 }
+
+/// The detail view's validity under ten days gives the hours the whole
+/// days leave out.
+final class DetailHoursTests: XCTestCase {
+    func testALeafWithEightDaysAndAnHourLeftSaysSo() {
+        let host = Fixture.host("soon.example")
+        var state = DashboardState(configPath: "c.yaml", hosts: [host], timeZone: Fixture.utc)
+        state.record(Fixture.report(for: host, status: .ok, leafDays: 8), forHost: 0, at: Fixture.now)
+        state.view = .detail(hostIndex: 0)
+        let text = Fixture.text(DashboardLayout.frame(for: state, width: 160, height: 60, now: Fixture.now))
+        XCTAssertTrue(text.contains("(8 d 1 h left)"), text)
+        XCTAssertTrue(text.contains("(3000 days left)"), "whole days above ten: \(text)")
+    }
+}
