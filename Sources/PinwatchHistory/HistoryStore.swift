@@ -43,7 +43,7 @@ public final class HistoryStore: HostHistoryRecorder {
     /// Opened as a `reader`: `record` writes nothing.
     public var isReadOnly: Bool { !writes }
 
-    public static let schemaVersion: Int32 = 4
+    public static let schemaVersion: Int32 = 5
     /// `PRAGMA application_id`: "pwat". A SQLite file without it is not ours.
     static let applicationID: Int32 = 0x7077_6174
     public static let inMemoryPath = ":memory:"
@@ -97,7 +97,9 @@ public final class HistoryStore: HostHistoryRecorder {
         var chainID: Int64?
         var certificateDigests: [[UInt8]] = []
         var chain: ObservedChain?
-        var status: (status: String, severity: String)?
+        /// The latest row's status, severity and headline (nil in a row
+        /// older than the headline column: then it is not compared).
+        var status: (status: String, severity: String, headline: String?)?
         var since: Date?
         var recentChanges: [Date] = []
         /// The latest chain change (from the chain before it); Core
@@ -285,6 +287,12 @@ public final class HistoryStore: HostHistoryRecorder {
             chain_id INTEGER NOT NULL REFERENCES chain(id), at INTEGER NOT NULL);
         CREATE INDEX probe_chain_change_by_host ON probe_chain_change(host_id, at);
         """,
+        // Each status row's headline, the word the dashboard showed
+        // (`expiring` for an `ok` host in trouble), for the timeline's
+        // words; older rows keep NULL and are told by their status.
+        """
+        ALTER TABLE status_change ADD COLUMN headline TEXT;
+        """,
     ]
 
     private func migrate(from version: Int32) throws {
@@ -413,20 +421,29 @@ public final class HistoryStore: HostHistoryRecorder {
         // timeline; it adds none of its own.
         if writes { try recordProbeChains(of: report, state: &state, date: date) }
         let recordedBefore = state.status
-        let current = (status: report.status.rawValue, severity: report.severity.rawValue)
-        if state.status == nil || state.status! != current {
+        let current = (status: report.status.rawValue, severity: report.severity.rawValue, headline: report.headline.rawValue)
+        let changed =
+            state.status.map { stored in
+                stored.status != current.status || stored.severity != current.severity
+                    || (stored.headline.map { $0 != current.headline } ?? false)
+            } ?? true
+        if changed {
             if writes {
                 try connection.query(
-                    "INSERT INTO status_change(host_id, at, status, severity, reason, alerts) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                    """
+                    INSERT INTO status_change(host_id, at, status, severity, reason, alerts, headline)
+                    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+                    """,
                     [
                         .integer(state.id), .integer(seconds), .text(current.status), .text(current.severity), .text(report.reason),
-                        .text(report.alerts.map(\.rawValue).joined(separator: ",")),
+                        .text(report.alerts.map(\.rawValue).joined(separator: ",")), .text(current.headline),
                     ])
             }
-            let from = state.status.map { "\($0.status) → " } ?? ""
             state.remember(
-                TimelineEntry(
-                    date: date, kind: .status, text: "status \(from)\(current.status) (\(current.severity)): \(report.reason)"))
+                HistoryTimeline.statusEntry(
+                    RecordedStatus(
+                        date: date, status: report.status, severity: report.severity, reason: report.reason, headline: report.headline),
+                    after: state.status.flatMap(Self.recorded)))
             if state.status?.status != current.status || state.since == nil {
                 if state.status != nil { state.recentChanges.append(date) }
                 state.since = date
@@ -614,7 +631,7 @@ public final class HistoryStore: HostHistoryRecorder {
         ) { state.probeChains[$0.text(0)] = ($0.integer(1), [], Date(timeIntervalSince1970: Double($0.integer(2)))) }
         let statuses = try statuses(hostID: id, since: nil)
         if let last = statuses.last {
-            state.status = (last.status.rawValue, last.severity.rawValue)
+            state.status = (last.status.rawValue, last.severity.rawValue, last.headline?.rawValue)
             // Since the status began: the first row of the latest run of it.
             var since = last.date
             for status in statuses.reversed() {
@@ -740,15 +757,31 @@ public final class HistoryStore: HostHistoryRecorder {
     func statuses(hostID: Int64, since: Date?) throws -> [RecordedStatus] {
         var statuses: [RecordedStatus] = []
         try connection.query(
-            "SELECT at, status, severity, reason FROM status_change WHERE host_id = ?1 AND at >= ?2 ORDER BY at, id",
+            "SELECT at, status, severity, reason, \(headlineColumn) FROM status_change WHERE host_id = ?1 AND at >= ?2 ORDER BY at, id",
             [.integer(hostID), .integer(Int64(since?.timeIntervalSince1970 ?? 0))]
         ) { row in
-            guard let status = HostStatus(rawValue: row.text(1)), let severity = HostSeverity(rawValue: row.text(2)) else { return }
-            statuses.append(
-                RecordedStatus(
-                    date: Date(timeIntervalSince1970: Double(row.integer(0))), status: status, severity: severity, reason: row.text(3)))
+            if let status = Self.recordedStatus(row) { statuses.append(status) }
         }
         return statuses
+    }
+
+    /// The headline column, or NULL in a file from before it (read without migrating).
+    private var headlineColumn: String { fileVersion >= 5 ? "headline" : "NULL" }
+
+    /// A `SELECT at, status, severity, reason, headline` row.
+    private static func recordedStatus(_ row: SQLiteRow) -> RecordedStatus? {
+        guard let status = HostStatus(rawValue: row.text(1)), let severity = HostSeverity(rawValue: row.text(2)) else { return nil }
+        return RecordedStatus(
+            date: Date(timeIntervalSince1970: Double(row.integer(0))), status: status, severity: severity, reason: row.text(3),
+            headline: row.isNull(4) ? nil : HostHeadline(rawValue: row.text(4)))
+    }
+
+    /// The state's latest status as the timeline's previous entry.
+    private static func recorded(_ status: (status: String, severity: String, headline: String?)) -> RecordedStatus? {
+        guard let host = HostStatus(rawValue: status.status), let severity = HostSeverity(rawValue: status.severity) else { return nil }
+        return RecordedStatus(
+            date: Date(timeIntervalSince1970: 0), status: host, severity: severity, reason: "",
+            headline: status.headline.flatMap(HostHeadline.init(rawValue:)))
     }
 
     /// Every recorded host named `host` (on `port`, when given), whole:
@@ -839,28 +872,26 @@ public final class HistoryStore: HostHistoryRecorder {
 
         var pendingChain = firstChain
         if let firstStatus {
-            var previous: HostStatus?
+            var previous: RecordedStatus?
             try connection.query(
                 """
-                SELECT status FROM status_change WHERE host_id = ?1 AND (at < ?2 OR (at = ?2 AND id < ?3))
+                SELECT at, status, severity, reason, \(headlineColumn) FROM status_change
+                WHERE host_id = ?1 AND (at < ?2 OR (at = ?2 AND id < ?3))
                 ORDER BY at DESC, id DESC LIMIT 1
                 """, [.integer(hostID), .integer(firstStatus.at), .integer(firstStatus.id)]
-            ) { previous = HostStatus(rawValue: $0.text(0)) }
+            ) { previous = Self.recordedStatus($0) }
             try connection.query(
                 """
-                SELECT at, status, severity, reason FROM status_change
+                SELECT at, status, severity, reason, \(headlineColumn) FROM status_change
                 WHERE host_id = ?1 AND (at > ?2 OR (at = ?2 AND id >= ?3)) ORDER BY at, id
                 """, [.integer(hostID), .integer(firstStatus.at), .integer(firstStatus.id)]
             ) { row in
-                guard let status = HostStatus(rawValue: row.text(1)), let severity = HostSeverity(rawValue: row.text(2)) else { return }
-                let date = Date(timeIntervalSince1970: Double(row.integer(0)))
+                guard let status = Self.recordedStatus(row) else { return }
                 while pendingChain < chainEntries.count, chainEntries.at(pendingChain) <= row.integer(0) {
                     entry(chainEntries[pendingChain])
                     pendingChain += 1
                 }
-                entry(
-                    HistoryTimeline.statusEntry(
-                        RecordedStatus(date: date, status: status, severity: severity, reason: row.text(3)), after: previous))
+                entry(HistoryTimeline.statusEntry(status, after: previous))
                 previous = status
             }
         }

@@ -50,6 +50,26 @@ final class ClientVerdictTests: XCTestCase {
         XCTAssertEqual(better.clients.map(\.report.status), [.ok])
     }
 
+    /// A leaf's expiry is the host's, whoever pins it: the host's reason
+    /// does not say "android legacy: the leaf certificate expires in 14
+    /// days", as if that release's pins were the cause; what a release's
+    /// own pins decide still names it.
+    func testAReleaseIsNotNamedBeforeTheHostsOwnFacts() {
+        let report = apply([client("android legacy", pins: [3])], chain: Fixtures.chain(leafDaysLeft: 14.5))
+        XCTAssertEqual(report.headline, .expiring, "the host still warns of its leaf")
+        XCTAssertEqual(report.severity, .warning)
+        XCTAssertEqual(report.reason, "the leaf certificate expires in 14 days")
+
+        let critical = apply([client("android legacy", pins: [1])], chain: Fixtures.chain(leafDaysLeft: 3.5))
+        XCTAssertEqual(critical.severity, .critical)
+        XCTAssertTrue(critical.reason.hasPrefix("the leaf certificate expires in 3 days"), critical.reason)
+
+        let pins = apply([client("ios 6", pins: [8, 9])], chain: Fixtures.chain(leafDaysLeft: 14.5))
+        XCTAssertTrue(pins.reason.hasPrefix("ios 6: pinned clients refuse this host now"), "its own finding names it: \(pins.reason)")
+        let leafOnly = apply([client("ios 7.0", pins: [1])])
+        XCTAssertTrue(leafOnly.reason.hasPrefix("ios 7.0: only the leaf pin still matches"), leafOnly.reason)
+    }
+
     func testNoMatchingPinIsBlockedForThatRelease() {
         let report = apply([client("ios 6", pins: [8, 9])])
         XCTAssertEqual(report.status, .blocked)

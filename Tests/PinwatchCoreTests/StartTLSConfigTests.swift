@@ -42,6 +42,26 @@ final class StartTLSConfigTests: XCTestCase {
         XCTAssertEqual(config.probeTargets(environment: [:]).map(\.starttls), [.smtp, .postgres, .xmpp, .imap, nil])
     }
 
+    /// A port that speaks TLS from its first byte has no greeting: the
+    /// probe would wait its whole timeout for one. Said at load, at once.
+    func testATLSAtOncePortIsRefusedBeforeAnyProbe() {
+        let found = problems(
+            """
+            hosts:
+              - {host: mail.example, port: 465, starttls: smtp}
+              - {host: imap.example:993, starttls: imap}
+              - {host: mail.example, starttls: smtp}
+              - {host: mail.example, port: 587, starttls: smtp}
+
+            """)
+        XCTAssertEqual(found.map(\.key), ["hosts[0].starttls", "hosts[1].starttls", "hosts[2].starttls"])
+        XCTAssertEqual(
+            found.first?.message,
+            "port 465 speaks TLS at once (SMTP submission over TLS), with no SMTP greeting to answer: "
+                + "remove starttls:, or name the STARTTLS port (port: 25 or 587)")
+        XCTAssertTrue(found.last?.message.hasPrefix("port 443 speaks TLS at once (HTTPS)") == true, "no port: 443 is assumed")
+    }
+
     func testAnUnknownProtocolIsRefusedWithTheOnesItTakes() {
         let found = problems("hosts:\n  - host: mail.example\n    starttls: smpt\n")
         XCTAssertEqual(found.map(\.key), ["hosts[0].starttls"])

@@ -1,5 +1,6 @@
 import Foundation
 import PinwatchCore
+import PinwatchSystem
 import PinwatchTestSupport
 import XCTest
 
@@ -147,6 +148,46 @@ final class AcknowledgementEndToEndTests: LocalFleetTestCase {
         XCTAssertTrue(check.stdout.contains("retiring.test:\(retiring.port) WARNING leaf_only: "), check.stdout)
         XCTAssertTrue(check.stdout.contains(": ships Friday\u{FFFD}PINWATCH OK - fine\u{FFFD}\u{FFFD}really"), check.stdout)
         XCTAssertFalse(check.stdout.unicodeScalars.contains { ["\u{2028}", "\u{2029}", "\u{85}"].contains($0) }, check.stdout)
+    }
+
+    /// Typing replaces the preselected `7d` (an RFC 3339 time, not `7d2026-…`);
+    /// without USER or LOGNAME the password entry signs it; and the footer's
+    /// "acknowledged … until" goes when the acknowledgement ends.
+    func testTypingReplacesTheDefaultTheAccountSignsAndTheMessageEndsWithTheAcknowledgement() throws {
+        let stale = try fleet.addLeafOnly("stale.test")
+        let name = "stale.test:\(stale.port)"
+        try fleet.writeConfig(settings: ["interval: 2s"], timeout: "1s")
+        let invocation =
+            ["env", "-u", "USER", "-u", "LOGNAME", PinwatchBinary.url.path, "watch", "--config", fleet.configURL.path]
+            .map(TmuxSession.quote).joined(separator: " ") + " --state \(TmuxSession.quote(statePath)) --no-bell"
+        let session = try TmuxSession(
+            command: invocation, columns: 150, rows: 24, environment: ["SWIFT_BACKTRACE": "interactive=no"])
+        defer { session.close() }
+        try session.waitForScreen(timeout: 20) { $0.contains("LEAF ONLY \(name)") && !$0.contains("waiting") }
+
+        try session.send("a")
+        try session.waitForScreen { $0.contains("acknowledge \(name) until: 7d") && $0.contains("typing replaces it") }
+        let formatter = ISO8601DateFormatter()
+        let until = Date().addingTimeInterval(15)
+        try session.type(formatter.string(from: until))
+        try session.send("Enter")
+        try session.waitForScreen { $0.contains("because:") }
+        try session.type("failover drill")
+        try session.send("Enter")
+        try session.waitForScreen { $0.contains("acknowledged \(name) until") && $0.contains("~ leaf_only") }
+
+        let check = try fleet.run(["check", "--state", statePath])
+        if let account = LoginName.effectiveUserEntry() {
+            XCTAssertTrue(check.stdout.contains(" by \(account): failover drill"), "signed by the account: \(check.stdout)")
+        } else {
+            // A uid without a password entry: unsigned, never an empty name.
+            XCTAssertTrue(check.stdout.contains("; acknowledged until ") && !check.stdout.contains(" by :"), check.stdout)
+        }
+
+        // Ended, the host is news again, and the footer no longer says otherwise.
+        let after = try session.waitForScreen(timeout: 40) { $0.contains("LEAF ONLY \(name)") }
+        XCTAssertFalse(after.contains("acknowledged \(name) until"), after)
+        XCTAssertGreaterThanOrEqual(Date(), until)
     }
 
     func testWithHistoryOffTheKeySaysWhyItCannotStore() throws {

@@ -73,6 +73,7 @@ final class CommandsConfigErrorTests: LocalFleetTestCase {
         XCTAssertTrue(outcome.stderr.contains("no configuration found"), outcome.stderr)
         XCTAssertTrue(outcome.stderr.contains("--config"), "the message says how to fix it: \(outcome.stderr)")
         XCTAssertTrue(outcome.stderr.contains("pinwatch.yaml"), outcome.stderr)
+        XCTAssertTrue(outcome.stderr.contains("`pinwatch init HOST…` writes one"), "a first run learns how to start: \(outcome.stderr)")
     }
 
     func testUnreadableExplicitConfigIsAnError() throws {

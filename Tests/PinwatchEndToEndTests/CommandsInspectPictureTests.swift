@@ -95,6 +95,43 @@ final class CommandsInspectPictureTests: LocalFleetTestCase {
         XCTAssertTrue(missing.stderr.hasPrefix("pinwatch: history not shown: "), missing.stderr)
     }
 
+    /// `--config`: the configured entry is judged with its own pins (not
+    /// as an unpinned host, "inventory mode"), its recorded status dates it,
+    /// and no picture says its stanza went to a clipboard.
+    func testWithConfigThePictureJudgesTheConfiguredHost() throws {
+        let host = try fleet.addOK("shop.test")
+        try fleet.writeConfig(settings: ["state: history.sqlite"])
+        let snapshot = try fleet.run(["snapshot", "--format", "json"])
+        XCTAssertEqual(snapshot.status, 0, snapshot.stderr)
+
+        for format in ["svg", "html"] {
+            let picture = try fleet.run(["inspect", "--config", fleet.configURL.path, "shop.test", "--format", format, "--width", "160"])
+            XCTAssertEqual(picture.status, 0, picture.stderr)
+            XCTAssertEqual(picture.stderr, "")
+            XCTAssertFalse(picture.stdout.contains("inventory mode"), picture.stdout)
+            XCTAssertTrue(picture.stdout.contains("✓ matched CA tier: "), picture.stdout)
+            XCTAssertTrue(picture.stdout.contains(host.ca[0]), "the configured pin: \(picture.stdout)")
+            XCTAssertTrue(picture.stdout.contains("a CA-tier pin matches"), picture.stdout)
+            XCTAssertTrue(picture.stdout.contains(" since "), "the configured host's recorded ok dates it: \(picture.stdout)")
+            XCTAssertTrue(picture.stdout.contains("pins stanza, ready to paste:"), picture.stdout)
+            XCTAssertFalse(picture.stdout.contains("clipboard"), "nothing was sent anywhere: \(picture.stdout)")
+        }
+
+        let unknown = try fleet.run(["inspect", "--config", fleet.configURL.path, "nothere.test", "--format", "svg"])
+        XCTAssertEqual(unknown.status, 2, unknown.stderr)
+        XCTAssertTrue(unknown.stderr.contains("\"nothere.test\" is not a host of "), unknown.stderr)
+        XCTAssertTrue(unknown.stderr.contains("its hosts: shop.test:\(host.port)"), unknown.stderr)
+        let twice = try fleet.run(["inspect", "--config", fleet.configURL.path, "shop.test", "--sni", "x.test"])
+        XCTAssertEqual(twice.status, 2, twice.stderr)
+        XCTAssertTrue(twice.stderr.contains("--sni comes from the configured host with --config"), twice.stderr)
+    }
+
+    func testAPictureWithoutConfigDoesNotClaimTheClipboardEither() throws {
+        let (outcome, _) = try inspect("svg")
+        XCTAssertEqual(outcome.status, 0, outcome.stderr)
+        XCTAssertFalse(outcome.stdout.contains("clipboard"), outcome.stdout)
+    }
+
     func testAnUnknownFormatIsRefused() throws {
         let outcome = try fleet.run(["inspect", "a.test", "--format", "png"])
         XCTAssertEqual(outcome.status, 2)

@@ -96,6 +96,19 @@ final class HistoryEndToEndTests: LocalFleetTestCase {
         XCTAssertTrue(history.stdout.contains("status ok"), history.stdout)
     }
 
+    /// `history` says what the dashboard said: an `ok` host 3 days from
+    /// its leaf's end is `expiring (critical)`, not `ok (critical)`.
+    func testHistoryNamesTheHeadlineNotTheStatusUnderIt() throws {
+        try fleet.addExpiring("soon.test", daysLeft: 3.5)
+        try fleet.writeConfig()
+        let check = try fleet.run(["check", "--config", fleet.configURL.path, "--state", statePath])
+        XCTAssertEqual(check.status, 2, check.stdout + check.stderr)
+        let history = try fleet.run(["history", "soon.test", "--state", statePath])
+        XCTAssertEqual(history.status, 0, history.stderr)
+        XCTAssertTrue(history.stdout.contains("status expiring (critical): the leaf certificate expires in 3 days"), history.stdout)
+        XCTAssertFalse(history.stdout.contains("status ok (critical)"), history.stdout)
+    }
+
     /// kill -9 at arbitrary moments of a writer that records every second:
     /// each time the file opens again, nothing recorded before is gone.
     func testKillNineNeverLosesWhatWasRecorded() throws {

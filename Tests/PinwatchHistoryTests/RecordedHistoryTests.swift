@@ -50,4 +50,24 @@ final class RecordedHistoryTests: XCTestCase {
         XCTAssertNil(unknown.history)
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), written, "reading wrote nothing")
     }
+
+    /// The timeline says what the dashboard said: an unpinned host whose
+    /// leaf ends in 4 days is `expiring (critical)`, not `unpinned (critical)`,
+    /// in `history`, the detail view and a store reopened.
+    func testStatusEntriesUseTheHeadlineWords() throws {
+        let late = start.addingTimeInterval(86 * 86_400)
+        do {
+            let writer = try HistoryStore(path: path, mode: .writer, historyDays: 400, now: start)
+            _ = writer.record([report(host: "api.test", pinned: false, at: start)], at: start)
+            let recorded = writer.record([report(host: "api.test", pinned: false, at: late)], at: late)
+            XCTAssertEqual(
+                recorded.first?.history?.recent.last?.text.hasPrefix("status unpinned → expiring (critical): the leaf certificate expires"),
+                true, "\(recorded.first?.history?.recent ?? [])")
+        }
+        let timeline = try XCTUnwrap(
+            try HistoryStore(path: path, mode: .reader, historyDays: 400, now: late).timelines(host: "api.test", port: nil).first)
+        let statuses = timeline.entries.filter { $0.kind == .status }.map(\.text)
+        XCTAssertEqual(statuses.first, "status unpinned (ok): no pins configured: inventory only")
+        XCTAssertTrue(statuses.last?.hasPrefix("status unpinned → expiring (critical): ") == true, "\(statuses)")
+    }
 }

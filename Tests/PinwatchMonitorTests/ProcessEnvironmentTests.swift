@@ -14,3 +14,27 @@ final class ProcessEnvironmentTests: XCTestCase {
         XCTAssertFalse(read.isEmpty)
     }
 }
+
+final class LoginNameTests: XCTestCase {
+    func testTheVariablesComeFirstThenThePasswordEntry() {
+        XCTAssertEqual(LoginName.resolve(environment: ["USER": "ana", "LOGNAME": "root"]) { "passwd" }, "ana")
+        XCTAssertEqual(LoginName.resolve(environment: ["USER": "", "LOGNAME": "bo"]) { "passwd" }, "bo")
+        XCTAssertEqual(LoginName.resolve(environment: [:]) { "svc-pinwatch" }, "svc-pinwatch", "without USER, the passwd entry")
+        XCTAssertNil(LoginName.resolve(environment: [:]) { nil }, "a uid without an entry: no name rather than an empty one")
+    }
+
+    /// The real lookup agrees with `id -un` for this process's user, and
+    /// like it finds nothing for a uid without an entry (a container's).
+    func testThePasswordEntryIsTheEffectiveUsers() throws {
+        let id = Process()
+        id.executableURL = URL(fileURLWithPath: "/usr/bin/id")
+        id.arguments = ["-un"]
+        let output = Pipe()
+        id.standardOutput = output
+        try id.run()
+        let name = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        id.waitUntilExit()
+        XCTAssertEqual(LoginName.effectiveUserEntry(), id.terminationStatus == 0 ? name : nil)
+    }
+}

@@ -63,6 +63,36 @@ final class StartTLSTests: XCTestCase {
         XCTAssertTrue(results.allSatisfy(\.chain.isEmpty))
     }
 
+    /// The converse: `starttls:` on a port that speaks TLS at once. Its
+    /// server waits for the client's hello and never greets; the timeout
+    /// says so rather than naming the dialogue's phase.
+    func testATLSPortNeverGreetsAndTheTimeoutSaysWhatThatMeans() throws {
+        let pki = try TestPKI()
+        let peer = keep(try LocalTLSServer(identity: try pki.identity()))
+        for dialogue in [StartTLSProtocol.smtp, .imap] {
+            let probe = ProbeTarget(
+                host: "api.test", port: peer.port, serverName: "api.test", connectAddress: "127.0.0.1", trust: pki.trust, timeout: 0.3,
+                starttls: dialogue)
+            let result = engine.run([probe])[0]
+            XCTAssertEqual(result.failure?.kind, .timeout)
+            XCTAssertEqual(
+                result.failure?.message,
+                "timed out after 0.3 s: no \(dialogue.displayName) greeting: is this a port that speaks TLS at once? (then remove starttls:)"
+            )
+        }
+    }
+
+    /// A server that greeted and then stalls is a slow mail server, not a
+    /// TLS port: the timeout names the dialogue, as before.
+    func testAServerThatGreetedThenStallsTimesOutInTheDialogue() throws {
+        let pki = try TestPKI()
+        let stalling = keep(try ScriptedPeer([.send(Array("220 mail.test ESMTP\r\n".utf8))], lifetime: 10))
+        var probe = target(port: stalling.port, trust: pki.trust, starttls: .smtp)
+        probe.timeout = 0.5
+        let result = engine.run([probe])[0]
+        XCTAssertEqual(result.failure?.message, "timed out after 0.5 s during the STARTTLS dialogue")
+    }
+
     func testWithoutTheSettingAnSMTPPortIsNotATLSServer() throws {
         let pki = try TestPKI()
         let peer = keep(try LocalTLSServer(identity: try pki.identity(), starttls: .smtp))
@@ -106,7 +136,9 @@ final class StartTLSTests: XCTestCase {
         let results = engine.run([slow, target(port: peer.port, trust: pki.trust, starttls: .imap)])
 
         XCTAssertEqual(results[0].failure?.kind, .timeout)
-        XCTAssertEqual(results[0].failure?.message, "timed out after 1.5 s during the STARTTLS dialogue")
+        XCTAssertEqual(
+            results[0].failure?.message,
+            "timed out after 1.5 s: no SMTP greeting: is this a port that speaks TLS at once? (then remove starttls:)")
         XCTAssertNil(results[1].failure, results[1].failure?.message ?? "")
         XCTAssertLessThan(results[1].elapsed, 1.5, "the IMAP probe finished without waiting for the silent server")
     }

@@ -59,3 +59,23 @@ final class FilterSyntaxTests: XCTestCase {
         XCTAssertEqual(state.visibleHostIndices.count, 6)
     }
 }
+
+/// The README's regular expression, typed key by key from the table as a
+/// reader would: the `/` that opens the filter is not part of it.
+final class FilterExampleInReadmeTests: XCTestCase {
+    func testTheReadmesRegexExampleTypedFromTheTableIsARegex() throws {
+        let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("README.md")
+        let text = try String(contentsOf: readme, encoding: .utf8).replacingOccurrences(of: "\n", with: " ")
+        let sentence = try XCTUnwrap(text.range(of: "is a regular expression (type `"), "README explains the regex filter's keys")
+        let example = String(text[sentence.upperBound...].prefix { $0 != "`" })
+        var state = Fixture.mixedState()
+        state.sortOrder = .configuration
+        for character in example.replacingOccurrences(of: "api-", with: "^(alpha|echo)\\") {
+            _ = state.handle(.character(character))
+        }
+        XCTAssertTrue(state.isEditingFilter)
+        XCTAssertNil(state.filterProblem)
+        XCTAssertEqual(state.visibleHostIndices.map { state.hosts[$0].host }, ["alpha.example", "echo.example"], example)
+    }
+}

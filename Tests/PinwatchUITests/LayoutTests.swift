@@ -160,10 +160,18 @@ final class LayoutTests: XCTestCase {
             let kind = try XCTUnwrap(cells.indices.first { cells[$0...].prefix(7).map(\.text).joined() == "refused" })
             XCTAssertTrue(cells[kind..<kind + 7].allSatisfy { $0.style.role == .error }, "the kind is drawn as an error")
         }
-        let wide = Fixture.lines(DashboardLayout.frame(for: state, width: 120, height: 24, now: now))
+        // Narrow, the error spills into the chain, tier and days cells, the
+        // only room left; wide, the reason column says it and those cells
+        // hold what they hold for any host without a chain.
+        let narrow = Fixture.lines(DashboardLayout.frame(for: state, width: 80, height: 24, now: now))
         XCTAssertTrue(
-            wide.contains { $0.contains("delta.example") && $0.contains("refused connection") && !Fixture.isBannerLine($0) },
-            wide.joined(separator: "\n"))
+            narrow.contains { $0.contains("delta.example") && $0.contains("refused connection") && !Fixture.isBannerLine($0) },
+            narrow.joined(separator: "\n"))
+        let wide = Fixture.lines(DashboardLayout.frame(for: state, width: 120, height: 24, now: now))
+        let row = try XCTUnwrap(wide.first { $0.contains("delta.example") && !Fixture.isBannerLine($0) })
+        XCTAssertNotNil(row.range(of: #"delta\.example:443 +— +— +— +—"#, options: .regularExpression), "chain, tier, days, proxy: \(row)")
+        XCTAssertTrue(row.contains("probe failed (refused): connection refused"), row)
+        XCTAssertFalse(row.contains("refused connection"), "said once, in the reason: \(row)")
     }
 
     func testOnlyErrorHostsStillShowTheirKindInTheNarrowestLayout() throws {

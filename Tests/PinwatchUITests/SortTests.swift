@@ -41,6 +41,19 @@ final class SortTests: XCTestCase {
             "reversed, ties stay in configuration order and the waiting host stays last")
     }
 
+    /// ▼ puts what needs attention first, as for every other column: the
+    /// hosts no pin protects, then those on the leaf alone, CA pins last.
+    func testTierSortsTheLeastProtectedFirst() {
+        var state = Fixture.mixedState()
+        state.sortOrder = .tier
+        XCTAssertEqual(
+            names(state), ["charlie.example", "delta.example", "echo.example", "bravo.example", "alpha.example", "foxtrot.example"],
+            "blocked, error and unpinned match no pin (worst severity first), bravo the leaf only, alpha a CA pin")
+        state.sortReversed = true
+        XCTAssertEqual(names(state).first, "alpha.example")
+        XCTAssertEqual(names(state).last, "foxtrot.example", "waiting hosts stay last")
+    }
+
     func testHostAndStatusOrders() {
         var state = Fixture.mixedState()
         state.sortOrder = .host

@@ -153,7 +153,14 @@ extension ConfigDocumentParser {
         }
         if let node = starttlsNode {
             if let written = string(node, key: "\(key()).starttls") {
-                if let dialogue = StartTLSProtocol(rawValue: written) {
+                if let dialogue = StartTLSProtocol(rawValue: written), let service = StartTLSProtocol.implicitTLSPorts[entry.port] {
+                    // Said before any probe: the probe could only time out.
+                    report(
+                        node, key: "\(key()).starttls",
+                        "port \(entry.port) speaks TLS at once (\(service)), with no \(dialogue.displayName) greeting to answer: "
+                            + "remove starttls:, or name the STARTTLS port (\(Self.startTLSPortHint(dialogue)))")
+                    valid = false
+                } else if let dialogue = StartTLSProtocol(rawValue: written) {
                     entry.starttls = dialogue
                 } else {
                     let names = StartTLSProtocol.allCases.map(\.rawValue)
@@ -205,5 +212,15 @@ extension ConfigDocumentParser {
         // A host whose own values are broken is left out of duplicate
         // detection: its identity is not known.
         return valid ? entry : nil
+    }
+
+    /// Where each dialogue is usually spoken, for the message above.
+    static func startTLSPortHint(_ dialogue: StartTLSProtocol) -> String {
+        switch dialogue {
+        case .smtp: return "port: 25 or 587"
+        case .imap: return "port: 143"
+        case .xmpp: return "port: 5222 or 5269"
+        case .postgres: return "port: 5432"
+        }
     }
 }

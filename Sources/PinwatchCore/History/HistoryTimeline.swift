@@ -24,13 +24,20 @@ public struct RecordedStatus: Hashable, Sendable {
     public var status: HostStatus
     public var severity: HostSeverity
     public var reason: String
+    /// The word the dashboard showed (`expiring` for an `ok` host whose
+    /// leaf ends in 4 days); nil in rows older than the column.
+    public var headline: HostHeadline?
 
-    public init(date: Date, status: HostStatus, severity: HostSeverity, reason: String) {
+    public init(date: Date, status: HostStatus, severity: HostSeverity, reason: String, headline: HostHeadline? = nil) {
         self.date = date
         self.status = status
         self.severity = severity
         self.reason = reason
+        self.headline = headline
     }
+
+    /// The headline, or for an older row its status word.
+    public var word: String { headline?.rawValue ?? status.rawValue }
 }
 
 public enum HistoryTimeline {
@@ -40,7 +47,7 @@ public enum HistoryTimeline {
         var entries = chainEntries(chains)
         var previousStatus: RecordedStatus?
         for status in statuses.sorted(by: { $0.date < $1.date }) {
-            entries.append(statusEntry(status, after: previousStatus?.status))
+            entries.append(statusEntry(status, after: previousStatus))
             previousStatus = status
         }
         // A chain change and the status it caused share a second: chain first.
@@ -67,9 +74,11 @@ public enum HistoryTimeline {
         return entries
     }
 
-    /// `status ok → leaf_only (warning): …`; `previous` nil for the first.
-    public static func statusEntry(_ status: RecordedStatus, after previous: HostStatus?) -> TimelineEntry {
-        let change = previous.map { "\($0.rawValue) → \(status.status.rawValue)" } ?? status.status.rawValue
+    /// `status ok → expiring (critical): …` in the headline words the
+    /// dashboard showed, not `ok (critical)`, which reads as a contradiction;
+    /// `previous` nil for the first.
+    public static func statusEntry(_ status: RecordedStatus, after previous: RecordedStatus?) -> TimelineEntry {
+        let change = previous.map { "\($0.word) → \(status.word)" } ?? status.word
         return TimelineEntry(date: status.date, kind: .status, text: "status \(change) (\(status.severity.rawValue)): \(status.reason)")
     }
 

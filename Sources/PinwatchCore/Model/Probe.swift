@@ -118,6 +118,14 @@ public enum StartTLSProtocol: String, Hashable, Sendable, CaseIterable {
         case .postgres: return "PostgreSQL"
         }
     }
+
+    /// Ports registered for TLS from the first byte (RFC 8314 for mail):
+    /// their servers wait for the client's hello, so a STARTTLS dialogue
+    /// there would wait for a greeting until the timeout.
+    public static let implicitTLSPorts: [Int: String] = [
+        443: "HTTPS", 465: "SMTP submission over TLS", 636: "LDAP over TLS", 853: "DNS over TLS", 993: "IMAP over TLS",
+        995: "POP3 over TLS", 5223: "XMPP over TLS", 8443: "HTTPS",
+    ]
 }
 
 /// DESIGN §8's `error.kind`.

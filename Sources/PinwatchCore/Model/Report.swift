@@ -154,7 +154,10 @@ public struct HostReport: Hashable, Sendable {
             matchedTiers: matchedTiers, levels: levels, nextChains: nextChains)
         severity = assessment.severity
         headline = assessment.headline
-        reason = decidedBy.map { "\($0): \(assessment.reason)" } ?? assessment.reason
+        // The release is named only before what its pins decided: "android
+        // legacy: the leaf certificate expires" would pin a host fact on it.
+        reason =
+            decidedBy.flatMap { assessment.headline.isHostFact ? nil : "\($0): \(assessment.reason)" } ?? assessment.reason
     }
 
     /// Days left of the certificate that expires first; nil without a

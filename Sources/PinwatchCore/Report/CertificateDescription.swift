@@ -1,3 +1,5 @@
+import Foundation
+
 /// The one human description of a certificate: what `inspect`, `pin` and
 /// the dashboard's detail view show, row by row, and the facts object of
 /// the JSON outputs.
@@ -26,15 +28,28 @@ public struct CertificateDescription: Sendable {
 
     public let facts: CertificateFacts
     public let daysLeft: Int
+    /// When the days were counted (the probe's end); with it, the validity
+    /// row gives the hours of a short remainder.
+    public let countedAt: Date?
 
-    public init(_ facts: CertificateFacts, daysLeft: Int) {
+    public init(_ facts: CertificateFacts, daysLeft: Int, countedAt: Date? = nil) {
         self.facts = facts
         self.daysLeft = daysLeft
+        self.countedAt = countedAt
     }
 
-    /// `59 days left`, `expires today`, `EXPIRED 3 days ago`.
-    public static func daysText(_ daysLeft: Int) -> String {
+    /// Below this many days the hours are given too: days are whole and
+    /// rounded down everywhere (a leaf with 8 days 23 hours left is "8
+    /// days"), which is a day short where other tools round.
+    public static let hoursShownBelowDays = 10
+
+    /// `59 days left`, `8 d 23 h left`, `EXPIRED 3 days ago`.
+    public static func daysText(_ daysLeft: Int, secondsLeft: TimeInterval? = nil) -> String {
         if daysLeft < 0 { return "EXPIRED \(-daysLeft) day\(daysLeft == -1 ? "" : "s") ago" }
+        if let secondsLeft, secondsLeft >= 0, daysLeft < hoursShownBelowDays {
+            let hours = Int(secondsLeft / 3_600)
+            return "\(hours / 24) d \(hours % 24) h left"
+        }
         return "\(daysLeft) day\(daysLeft == 1 ? "" : "s") left"
     }
 
@@ -47,7 +62,8 @@ public struct CertificateDescription: Sendable {
             Row(label: "issuer", value: facts.issuer, meaning: .plain),
             Row(
                 label: "valid",
-                value: "\(DateText.readableUTC(facts.notBefore)) → \(DateText.readableUTC(facts.notAfter)) (\(Self.daysText(daysLeft)))",
+                value:
+                    "\(DateText.readableUTC(facts.notBefore)) → \(DateText.readableUTC(facts.notAfter)) (\(Self.daysText(daysLeft, secondsLeft: countedAt.map { facts.notAfter.timeIntervalSince($0) })))",
                 meaning: .validity(daysLeft: daysLeft)),
             Row(label: "key", value: facts.keyDescription + (facts.isCA ? " · CA" : ""), meaning: .plain),
         ]

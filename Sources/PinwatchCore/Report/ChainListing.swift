@@ -26,7 +26,8 @@ public enum ChainListing {
             out += "\n"
             let origin = level.certificate.fromServer ? "sent by the server" : "from the trust store"
             out += "level \(level.level) · \(level.role.rawValue) · \(origin)\n"
-            out += text(CertificateDescription(level.certificate.facts, daysLeft: level.daysLeft))
+            out += text(
+                CertificateDescription(level.certificate.facts, daysLeft: level.daysLeft, countedAt: report.result.finishedAt))
         }
         out += NextChainText.section(of: report)
         if let stanza = PinStanza.document(for: report) {
@@ -41,7 +42,8 @@ public enum ChainListing {
         var out = "\(TerminalText.sanitize(file)): \(certificates.count) certificate\(certificates.count == 1 ? "" : "s")\n"
         for (index, certificate) in certificates.enumerated() {
             out += "\ncertificate \(index + 1)\n"
-            out += text(CertificateDescription(certificate, daysLeft: Verdict.daysLeft(until: certificate.notAfter, now: now)))
+            out += text(
+                CertificateDescription(certificate, daysLeft: Verdict.daysLeft(until: certificate.notAfter, now: now), countedAt: now))
         }
         return out
     }

@@ -58,7 +58,7 @@ public struct CheckOverrides: Equatable, Sendable {
 
     /// `NAME:PORT` (as the table shows it) first, then `NAME` on any port;
     /// host names compare without case, as DNS does.
-    static func hosts(named name: String, in hosts: [HostConfig]) -> [HostConfig] {
+    public static func hosts(named name: String, in hosts: [HostConfig]) -> [HostConfig] {
         let wanted = name.lowercased()
         let exact = hosts.filter { $0.displayName.lowercased() == wanted }
         return exact.isEmpty ? hosts.filter { $0.host.lowercased() == wanted } : exact

@@ -26,6 +26,17 @@ public enum HostHeadline: String, Sendable, Codable, CaseIterable {
     /// Counted even at zero while the header has room: the five statuses.
     public static let alwaysCounted: Set<HostHeadline> = [.ok, .leafOnly, .blocked, .error, .unpinned]
 
+    /// A cause that belongs to the host's chain whoever pins it (its
+    /// certificates' dates, a CA change, a proxy, a failed probe), not to
+    /// one client release's pins: never told as a release's finding.
+    public var isHostFact: Bool {
+        switch self {
+        case .expiring, .expired, .intercepted, .error, .chainChanged: return true
+        case .ok, .leafOnly, .blocked, .pinsExpiring, .pinsExpired, .intermediatePool, .rootTransition, .caSwitch, .unpinned:
+            return false
+        }
+    }
+
     /// `LEAF ONLY`, `CHAIN CHANGED`: the banner's tag.
     public var tag: String {
         rawValue.uppercased().replacingEach("_", with: " ")

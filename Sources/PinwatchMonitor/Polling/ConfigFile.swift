@@ -41,7 +41,8 @@ package enum ConfigFile {
             throw Failure(lines: [
                 """
                 no configuration found: pass --config PATH, or create ./pinwatch.yaml or \
-                $XDG_CONFIG_HOME/pinwatch/config.yaml (try `pinwatch demo` for a built-in example)
+                $XDG_CONFIG_HOME/pinwatch/config.yaml (`pinwatch init HOST…` writes one from the hosts' live chains; \
+                `pinwatch demo` shows a built-in example)
                 """
             ])
         }

@@ -398,6 +398,9 @@ final class ProbeConnection {
     func expire() {
         guard phase != .finished else { return }
         let seconds = String(format: "%g", target.timeout)
+        if phase == .startingTLS, let silence = startTLSExchange?.silenceText {
+            return finish(failure: ProbeFailure(kind: .timeout, message: "timed out after \(seconds) s: \(silence)"))
+        }
         finish(failure: ProbeFailure(kind: .timeout, message: "timed out after \(seconds) s during \(phase.rawValue)"))
     }
 

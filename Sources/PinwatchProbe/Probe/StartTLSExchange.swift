@@ -53,6 +53,23 @@ package struct StartTLSExchange {
         }
     }
 
+    /// Nothing read yet: a server that speaks first (SMTP, IMAP) has not
+    /// greeted, or one spoken to first (XMPP, PostgreSQL) has not answered.
+    package var heardNothing: Bool { receivedTotal == 0 }
+
+    /// Why the deadline found the dialogue where it was. Silence from
+    /// the start is what a port that speaks TLS at once gives: its server
+    /// waits for the client's hello and never greets.
+    package var silenceText: String? {
+        guard heardNothing else { return nil }
+        switch dialogue {
+        case .smtp, .imap:
+            return "no \(dialogue.displayName) greeting: is this a port that speaks TLS at once? (then remove starttls:)"
+        case .xmpp, .postgres:
+            return "no \(dialogue.displayName) answer to the opening: is this a port that speaks TLS at once? (then remove starttls:)"
+        }
+    }
+
     package mutating func didSend(_ count: Int) {
         outgoing.removeFirst(min(count, outgoing.count))
     }

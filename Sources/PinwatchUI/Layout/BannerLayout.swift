@@ -91,11 +91,35 @@ enum BannerLayout {
         }
         if !hosts.warning.isEmpty {
             let leafOnlyFirst = hosts.warning.filter { isLeafOnly(state, $0) } + hosts.warning.filter { !isLeafOnly(state, $0) }
-            let count = leafOnlyFirst.filter { isLeafOnly(state, $0) }.count
-            let lead = count > 0 ? "\(count) LEAF ONLY: break at next renewal" : "expiring soon"
-            lines.append([Span(" ⚠ WARNING ×\(hosts.warning.count): \(lead) — \(names(leafOnlyFirst))", Style(.banner))])
+            lines.append([
+                Span(" ⚠ WARNING ×\(hosts.warning.count): \(warningTitle(state, leafOnlyFirst)) — \(names(leafOnlyFirst))", Style(.banner))
+            ])
         }
         return lines
+    }
+
+    /// The warning line's title names every kind it holds, by headline and
+    /// count (`1 LEAF ONLY: break at next renewal, 1 intermediate pool,
+    /// 1 chain changed`): one member's words over the others would tell the
+    /// on-call the wrong thing to do about them.
+    private static func warningTitle(_ state: DashboardState, _ indices: [Int]) -> String {
+        var kinds: [(headline: HostHeadline?, count: Int)] = []
+        for index in indices {
+            let headline = state.reports[index]?.headline
+            if let at = kinds.firstIndex(where: { $0.headline == headline }) {
+                kinds[at].count += 1
+            } else {
+                kinds.append((headline, 1))
+            }
+        }
+        return kinds.map { kind in
+            switch kind.headline {
+            case .leafOnly: return "\(kind.count) LEAF ONLY: break at next renewal"
+            case .expiring: return "\(kind.count) expiring soon"
+            case let headline?: return "\(kind.count) \(headline.tag.lowercased())"
+            case nil: return "\(kind.count) other"
+            }
+        }.joined(separator: ", ")
     }
 
     /// ` ✗ BLOCKED host:port: reason`

@@ -51,12 +51,13 @@ public enum DashboardLayout {
             return frame
         }
         drawHeader(state, into: &frame, now: now)
-        var footer = footerLines(for: state)
+        var position: String?
         if state.view != .table || state.isEditingFilter || state.acknowledgementPrompt != nil {
             // Details and help have their own lines; the filter prompt its own.
-        } else if let position = tablePosition(state, capacity: tableCapacity(for: state, height: height)) {
-            footer[footer.count - 1].insert(contentsOf: [Span(position, Style(.warn)), Span("  ")], at: 1)
+        } else {
+            position = tablePosition(state, capacity: tableCapacity(for: state, height: height))
         }
+        let footer = footerLines(for: state, width: width, position: position)
         for (offset, line) in footer.enumerated() {
             frame.draw(line, row: height - footer.count + offset)
         }
@@ -104,7 +105,7 @@ public enum DashboardLayout {
     /// without the keys that only mean something on a live screen.
     public static func detailSnapshotFrame(for state: DashboardState, hostIndex: Int, width: Int, now: Date) -> Frame {
         let width = max(width, minimumWidth)
-        let lines = DetailLayout.lines(for: state, hostIndex: hostIndex, now: now)
+        let lines = DetailLayout.lines(for: state, hostIndex: hostIndex, now: now, live: false)
         var frame = Frame(width: width, height: HeaderLayout.height + 1 + lines.count)
         drawHeader(state, into: &frame, now: now, dated: true)
         let title = state.hosts.indices.contains(hostIndex) ? state.hosts[hostIndex].displayName : "?"
@@ -216,7 +217,9 @@ public enum DashboardLayout {
         }
     }
 
-    private static func footerLines(for state: DashboardState) -> [StyledLine] {
+    /// The footer's lines; the keys line fitted to `width` (see `keysLine`),
+    /// after the table's `position`. Without a width, only the count matters.
+    private static func footerLines(for state: DashboardState, width: Int = .max, position: String? = nil) -> [StyledLine] {
         var lines: [StyledLine] = []
         if let message = state.footerMessage {
             lines.append([Span(" " + message, Style(.warn))])
@@ -234,26 +237,60 @@ public enum DashboardLayout {
             ])
             return lines
         }
-        let keys: [(String, String)]
+        // Each view's keys in the order shown; `keep` ranks what stays when
+        // the line is too long: lower first to go, `?` and quitting never.
+        let keys: [FooterKey]
         switch state.view {
         case .detail:
-            keys = [("Esc/q", "back"), ("↑↓", "scroll"), ("y", "pins"), ("r", "refresh"), ("t", "theme"), ("Q", "quit")]
+            keys = [
+                FooterKey("Esc/q", "back", keep: 9), FooterKey("↑↓", "scroll", keep: 4), FooterKey("y", "pins", keep: 5),
+                FooterKey("r", "refresh", keep: 3), FooterKey("t", "theme", keep: 1), FooterKey("?", "help", keep: 10),
+                FooterKey("Q", "quit", keep: 10),
+            ]
         case .clients:
-            keys = [("c/Esc", "back"), ("↑↓", "scroll"), ("r", "refresh"), ("t", "theme"), ("Q", "quit")]
+            keys = [
+                FooterKey("c/Esc", "back", keep: 9), FooterKey("↑↓", "scroll", keep: 4), FooterKey("r", "refresh", keep: 3),
+                FooterKey("t", "theme", keep: 1), FooterKey("?", "help", keep: 10), FooterKey("Q", "quit", keep: 10),
+            ]
         case .table, .help:
             keys =
                 [
-                    ("q", "quit"), ("r", "refresh"), ("↑↓", "move"), ("Enter", "detail"), ("/", "filter"),
-                    ("s<>I", sortLabel(state)), ("t", "theme"), ("?", "help"),
-                ] + (state.clients.isEmpty ? [] : [("c", "clients")])
+                    FooterKey("q", "quit", keep: 10), FooterKey("r", "refresh", keep: 3), FooterKey("↑↓", "move", keep: 2),
+                    FooterKey("Enter", "detail", keep: 6), FooterKey("/", "filter", keep: 5), FooterKey("s<>I", sortLabel(state), keep: 4),
+                    FooterKey("t", "theme", keep: 1), FooterKey("?", "help", keep: 10),
+                ] + (state.clients.isEmpty ? [] : [FooterKey("c", "clients", keep: 3)])
         }
-        var line: StyledLine = [Span(" ")]
-        for (key, action) in keys {
-            line.append(Span(key, Style(.header, bold: true)))
-            line.append(Span(" \(action)  ", Style(.dim)))
-        }
-        lines.append(line)
+        lines.append(keysLine(keys, position: position, width: width))
         return lines
+    }
+
+    /// One key of the footer and how much it matters when room runs out.
+    struct FooterKey {
+        var key: String
+        var action: String
+        var keep: Int
+
+        init(_ key: String, _ action: String, keep: Int) {
+            self.key = key
+            self.action = action
+            self.keep = keep
+        }
+    }
+
+    /// ` q quit  r refresh … ? help`: on a narrow screen the least needed
+    /// keys leave whole, rather than the line being cut at its end, where
+    /// `? help` (the way to every other key) used to be lost at 80 columns.
+    static func keysLine(_ keys: [FooterKey], position: String?, width: Int) -> StyledLine {
+        let lead = position.map { [Span(" "), Span($0, Style(.warn)), Span("  ")] } ?? [Span(" ")]
+        var shown = keys
+        func line() -> StyledLine {
+            lead + shown.flatMap { [Span($0.key, Style(.header, bold: true)), Span(" \($0.action)  ", Style(.dim))] }
+        }
+        func fits() -> Bool { line().reduce(0) { $0 + DisplayWidth.of($1.text) } - 2 <= width }
+        while !fits(), let least = shown.indices.min(by: { shown[$0].keep < shown[$1].keep }), shown[least].keep < 10 {
+            shown.remove(at: least)
+        }
+        return line()
     }
 
     /// `a`'s two questions, the refused answer's problem above them.
@@ -262,10 +299,16 @@ public enum DashboardLayout {
         var lines: [StyledLine] = prompt.problem.map { [[Span(" " + $0, Style(.warn))]] } ?? []
         switch prompt.field {
         case .until:
-            lines.append([
-                Span(" acknowledge \(host) until: ", Style(.header, bold: true)), Span(prompt.until + "▏"),
-                Span("   7d, 12h, 2026-12-15 (end of day UTC) · Enter next · Esc cancel", Style(.dim)),
-            ])
+            // The preselected default is drawn selected (reversed), as a
+            // text field shows what the next key replaces.
+            let value =
+                prompt.untilIsPreselected
+                ? [Span(prompt.until, Style(.normal, selected: true)), Span("▏")] : [Span(prompt.until + "▏")]
+            let hint = prompt.untilIsPreselected ? "typing replaces it: " : ""
+            lines.append(
+                [Span(" acknowledge \(host) until: ", Style(.header, bold: true))] + value + [
+                    Span("   \(hint)7d, 12h, 2026-12-15 (end of day UTC) · Enter next · Esc cancel", Style(.dim))
+                ])
         case .reason:
             lines.append([
                 Span(" acknowledge \(host) until \(prompt.until), because: ", Style(.header, bold: true)), Span(prompt.reason + "▏"),

@@ -4,7 +4,9 @@ import PinwatchCore
 /// The detail view's content: one host's whole chain, level by level.
 enum DetailLayout {
     /// Every line of the detail view, before scrolling; built once per paint.
-    static func lines(for state: DashboardState, hostIndex: Int, now: Date) -> [StyledLine] {
+    /// `live` false for a picture (`inspect --format svg|html`): nothing
+    /// was sent to any clipboard, and no key can be pressed.
+    static func lines(for state: DashboardState, hostIndex: Int, now: Date, live: Bool = true) -> [StyledLine] {
         guard state.hosts.indices.contains(hostIndex) else { return [[Span("no such host", Style(.error))]] }
         let host = state.hosts[hostIndex]
         var lines: [StyledLine] = []
@@ -61,18 +63,20 @@ enum DetailLayout {
             lines.append([Span(" chain: \(report.levels.count) level\(report.levels.count == 1 ? "" : "s")", Style(.normal, bold: true))])
         }
         for level in report.levels {
-            appendLevel(level, pins: host.pins, state: state, to: &lines)
+            appendLevel(level, pins: host.pins, finishedAt: report.result.finishedAt, state: state, to: &lines)
         }
         appendConfiguredPins(host.pins, to: &lines)
         appendNextChains(of: report, to: &lines)
         appendClients(of: report, to: &lines)
         if let stanza = state.stanzaText {
             lines.append([])
-            lines.append([Span(" pins stanza (copied to the clipboard with OSC 52):", Style(.normal, bold: true))])
+            // OSC 52 reaches the clipboard only where the terminal allows it.
+            let title = live ? " pins stanza (sent to the clipboard as OSC 52):" : " pins stanza, ready to paste:"
+            lines.append([Span(title, Style(.normal, bold: true))])
             for stanzaLine in stanza.split(separator: "\n", omittingEmptySubsequences: false) {
                 lines.append([Span("   " + String(stanzaLine))])
             }
-        } else if !report.levels.isEmpty {
+        } else if live, !report.levels.isEmpty {
             lines.append([])
             lines.append([Span(" press y for a ready-to-paste pins: stanza", Style(.dim))])
         }
@@ -116,7 +120,9 @@ enum DetailLayout {
         return Span("renewal overdue: \(left) and has not been renewed", Style(.warn, bold: true))
     }
 
-    private static func appendLevel(_ level: LevelReport, pins: PinSet, state: DashboardState, to lines: inout [StyledLine]) {
+    private static func appendLevel(
+        _ level: LevelReport, pins: PinSet, finishedAt: Date, state: DashboardState, to lines: inout [StyledLine]
+    ) {
         let role = Formatting.roleStyle(level.role)
         let facts = level.certificate.facts
         let origin = level.certificate.fromServer ? "sent by the server" : "from the trust store"
@@ -133,7 +139,7 @@ enum DetailLayout {
         func field(_ label: String, _ spans: Span...) {
             lines.append([Span("   " + label.padding(toLength: 9, withPad: " ", startingAt: 0), Style(.dim))] + spans)
         }
-        for row in CertificateDescription(facts, daysLeft: level.daysLeft).rows {
+        for row in CertificateDescription(facts, daysLeft: level.daysLeft, countedAt: finishedAt).rows {
             field(row.label, Span(row.value, style(of: row.meaning, role: role, state: state)))
         }
         if level.matches.isEmpty {

@@ -11,7 +11,7 @@ enum HelpLayout {
         ("c", "what each app release sees"),
         ("Esc", "back / clear the filter"),
         ("/", "filter by name, or status:NAME"),
-        ("/ !… //…", "negate: !unpinned; regex: /api-.*"),
+        ("/ !… //…", "negate: /!unpinned; regex: //api-.*"),
         ("s", "worst first ↔ config order"),
         ("< >", "sort by the column left / right"),
         ("I", "reverse the sort (ties: config order)"),
@@ -26,10 +26,19 @@ enum HelpLayout {
         ("days 9I 9R", "intermediate / root expires first"),
     ]
 
+    /// Key column, gap and borders around the descriptions.
+    static let keyColumn = 15
+    /// As wide as the longest entry needs (so none is cut on a wide
+    /// screen), no wider than the screen less a cell each side.
+    static func boxWidth(screenWidth: Int) -> Int {
+        let widest = entries.map { DisplayWidth.of($0.1) }.max() ?? 0
+        return min(screenWidth - 2, keyColumn + widest + 2)
+    }
+
     /// A bordered box in the middle of the screen; when the screen is too
     /// small for every entry, the last line says how many are left out.
     static func draw(into frame: inout Frame) {
-        let boxWidth = min(frame.width - 2, 50)
+        let boxWidth = boxWidth(screenWidth: frame.width)
         let boxHeight = min(frame.height - 2, entries.count + 3)
         guard boxWidth > 10, boxHeight > 3 else { return }
         let left = (frame.width - boxWidth) / 2
@@ -53,7 +62,7 @@ enum HelpLayout {
         for (offset, entry) in entries.prefix(shown).enumerated() {
             let row = top + 2 + offset
             frame.put(entry.0, row: row, column: left + 2, maxWidth: 12, style: Style(.normal, bold: true))
-            frame.put(entry.1, row: row, column: left + 15, maxWidth: boxWidth - 17)
+            frame.put(entry.1, row: row, column: left + keyColumn, maxWidth: boxWidth - keyColumn - 2)
         }
         if shown < entries.count {
             frame.put(

@@ -104,10 +104,14 @@ enum TableLayout {
         let report = state.reports[hostIndex]
         var column = 1
         var remaining = columns[...]
+        // With a reason column the error is said there, once; the chain,
+        // tier and days cells then hold what they always hold (— for none),
+        // so that their columns read and sort as one kind of value.
+        let hasReason = columns.contains { $0.0 == .reason }
         while let (kind, width) = remaining.first {
-            if kind == .chain, let report, report.levels.isEmpty, let failure = report.result.failure {
-                // An error host has no chain, tier or days to show; that
-                // space tells the on-call why instead.
+            if kind == .chain, !hasReason, let report, report.levels.isEmpty, let failure = report.result.failure {
+                // Without a reason column an error host's chain, tier and
+                // days cells are the only place left to say why.
                 let merged = remaining.prefix { failureArea.contains($0.0) }
                 let mergedWidth = merged.reduce(0) { $0 + $1.1 } + merged.count - 1
                 let line = failureLine(failure)
@@ -174,6 +178,7 @@ enum TableLayout {
             return line
         case .tier:
             guard let report else { return waiting }
+            if report.levels.isEmpty { return [Span("—", Style(.dim))] }
             let style: Style
             switch (report.matchedTiers.contains(.ca), report.matchedTiers.isEmpty) {
             case (true, _): style = Style(.ok)
@@ -202,7 +207,7 @@ enum TableLayout {
             return [Span(Formatting.duration(now.timeIntervalSince(since)), Style(.dim))]
         case .reason:
             guard let report else { return waiting }
-            let style = report.severity == .ok ? Style(.dim) : Style(.normal)
+            let style = report.headline == .error ? Style(.error) : report.severity == .ok ? Style(.dim) : Style(.normal)
             // A host of several probes says how they agree; a reason that
             // names their divergence already leads with it.
             if let agreement = report.variantAgreement, !report.reason.hasPrefix(agreement) {
@@ -217,6 +222,7 @@ enum TableLayout {
     /// An error row counts as three levels: the width that lets its kind
     /// (`refused`, `timeout`) show whole even when the narrow layout has
     /// dropped the tier and days columns it otherwise spills into.
+    /// (Only the narrow layout, without a reason column, merges them.)
     static func maxLevels(_ hostIndices: [Int], state: DashboardState) -> Int {
         hostIndices.reduce(0) { widest, index in
             guard let report = state.reports[index] else { return widest }

@@ -13,7 +13,12 @@ public struct AcknowledgementPrompt: Hashable, Sendable {
     public var hostIndex: Int
     public var field: Field = .until
     /// A week: long enough for a planned release, short enough to be seen again.
-    public var until = "7d"
+    public static let defaultUntil = "7d"
+    public var until = Self.defaultUntil
+    /// The default stands preselected, as readline and dialog boxes offer
+    /// one: Enter takes it, the first key typed replaces it, Backspace
+    /// clears it. Appending to it would make `7d12h`, a date nobody meant.
+    public var untilIsPreselected = true
     public var reason = ""
     /// Why the last Enter was refused, shown until the next key.
     public var problem: String?
@@ -77,6 +82,7 @@ extension DashboardState {
                     break
                 }
                 prompt.field = .reason
+                prompt.untilIsPreselected = false
             case .reason:
                 let reason = prompt.reason.trimmingCharacters(in: .whitespaces)
                 guard !reason.isEmpty else {
@@ -88,18 +94,27 @@ extension DashboardState {
             }
         case .backspace:
             switch prompt.field {
-            case .until: if !prompt.until.isEmpty { prompt.until.removeLast() }
+            case .until:
+                if prompt.untilIsPreselected { prompt.until = "" } else if !prompt.until.isEmpty { prompt.until.removeLast() }
+                prompt.untilIsPreselected = false
             case .reason: if !prompt.reason.isEmpty { prompt.reason.removeLast() }
             }
         case .ctrlU:
             switch prompt.field {
-            case .until: prompt.until = ""
+            case .until:
+                prompt.until = ""
+                prompt.untilIsPreselected = false
             case .reason: prompt.reason = ""
             }
         case .character(let character):
             guard !character.unicodeScalars.contains(where: TerminalText.isControl) else { break }
             switch prompt.field {
-            case .until: if prompt.until.count < AcknowledgementPrompt.untilCharacters { prompt.until.append(character) }
+            case .until:
+                if prompt.untilIsPreselected {
+                    prompt.until = ""
+                    prompt.untilIsPreselected = false
+                }
+                if prompt.until.count < AcknowledgementPrompt.untilCharacters { prompt.until.append(character) }
             case .reason: if prompt.reason.count < AcknowledgementPrompt.reasonCharacters { prompt.reason.append(character) }
             }
         default:

@@ -43,7 +43,18 @@ extension DashboardState {
             let pins = hosts[index].pins
             return .text(
                 report.levels.map { Formatting.roleLetter($0.role) + Formatting.matchSymbol($0, pins: pins) }.joined(separator: " "))
-        case .tier: return .text(Formatting.tiers(report.matchedTiers))
+        case .tier:
+            // What a renewal leaves matching, least first: no pin matched,
+            // then the leaf alone (breaks at the next renewal), then a CA
+            // pin (with or without the leaf's). Within a tier, the worse
+            // severity first: a blocked host before an unpinned one.
+            let tier: Int
+            switch (report.matchedTiers.contains(.ca), report.matchedTiers.contains(.leaf)) {
+            case (false, false): tier = 0
+            case (false, true): tier = 1
+            case (true, _): tier = 2
+            }
+            return .number(Double(tier * 10 - report.severity.rank))
         case .days: return .number(report.earliestExpiry.map { Double($0.daysLeft) } ?? .infinity)
         case .proxy: return .number(report.proxy.intercepted ? 0 : report.proxy.detected ? 1 : 2)
         case .age: return .number(report.result.finishedAt.timeIntervalSince1970)

@@ -90,10 +90,17 @@ public struct DashboardState: Sendable {
     /// It belongs to the view that raised it: a stanza copied in the detail
     /// view is not announced over the table, nor a table's notice over a detail view.
     public var footerMessage: String? {
-        didSet { footerMessageScope = footerMessage == nil ? nil : view.messageScope }
+        didSet {
+            footerMessageScope = footerMessage == nil ? nil : view.messageScope
+            footerMessageAcknowledgement = nil
+        }
     }
     /// The view `footerMessage` was raised in.
     private var footerMessageScope: DashboardView?
+    /// The host (by identity) whose acknowledgement `footerMessage`
+    /// announced: "acknowledged … until …; A removes it" must not stay on
+    /// screen once the acknowledgement has ended or been spent.
+    private var footerMessageAcknowledgement: String?
     /// `watch --prometheus`: where the rows come from and how old they
     /// are (the header), and why the source cannot answer (the banner).
     public var sourceNote: String?
@@ -131,6 +138,13 @@ public struct DashboardState: Sendable {
         clients = config.clients.map { ($0.name, $0.pins.format) }
     }
 
+    /// A footer message about the acknowledgement of host `index`: it
+    /// stays while that acknowledgement holds, and goes with it.
+    public mutating func announceAcknowledgement(_ message: String, ofHost index: Int) {
+        footerMessage = message
+        if hosts.indices.contains(index) { footerMessageAcknowledgement = hosts[index].identityKey }
+    }
+
     // MARK: Cycles
 
     public mutating func beginCycle(total: Int, at date: Date) {
@@ -154,6 +168,7 @@ public struct DashboardState: Sendable {
             statusSince[index] = date
         }
         reports[index] = report
+        if report.acknowledgement == nil, footerMessageAcknowledgement == hosts[index].identityKey { footerMessage = nil }
         derived = DerivedRows()
         // No scroll clamping here: a cycle records every host, and the layout
         // keeps the selection in view on its own; the next key re-clamps.

@@ -24,6 +24,10 @@ extension Pinwatch {
                 runbook: status, trust, the history a watch, serve, snapshot or check recorded for the same \
                 host, port, SNI and connect address (read only), the chain with its pins, the next chains \
                 and the stanza.
+
+                With --config the host is the configured entry of that name (host:port as the table shows \
+                it when several share the name): its pins, pin set, SNI, connect address, trust, STARTTLS, \
+                clients and timeout decide the verdict, and the history is read from its state: store.
                 """
         )
 
@@ -36,14 +40,23 @@ extension Pinwatch {
         @Option(help: "Address to dial instead of resolving the host.")
         var connect: String?
 
-        @Option(help: ArgumentHelp("Trust store: `system` or a PEM bundle.", valueName: "system|path"), completion: .file())
-        var trust: String = "system"
+        @Option(help: ArgumentHelp("Trust store: `system` (the default) or a PEM bundle.", valueName: "system|path"), completion: .file())
+        var trust: String?
 
-        @Option(help: ArgumentHelp("Deadline for DNS, connect, proxy and handshake (e.g. 10s, 500ms, 1m).", valueName: "duration"))
-        var timeout: String = "10s"
+        @Option(
+            help: ArgumentHelp(
+                "Deadline for DNS, connect, proxy and handshake (e.g. 10s, 500ms, 1m; default 10s, or timeout: with --config).",
+                valueName: "duration"))
+        var timeout: String?
+
+        @Option(
+            name: .shortAndLong,
+            help: ArgumentHelp("Judge the host as configured in this file: its pins, SNI, connect, trust and clients.", valueName: "path"),
+            completion: .file())
+        var config: String?
 
         /// `--timeout` in seconds: a duration as everywhere else, or a bare number of seconds.
-        private var timeoutSeconds: TimeInterval? { ConfigDuration.parse(timeout) }
+        private var timeoutSeconds: TimeInterval? { timeout.map(ConfigDuration.parse) ?? 10 }
 
         @Option(help: "Output format: text, json, or svg and html (the detail view as a standalone picture).")
         var format: InspectFormat = .text
@@ -69,14 +82,24 @@ extension Pinwatch {
         var ascii = false
 
         func validate() throws {
-            let endpoint = try HostPort.validated(target)
-            for (option, value) in [("host", endpoint.host), ("--sni", sni), ("--connect", connect)] {
-                if let value, let problem = HostNameCheck.problem(value) {
-                    throw ValidationError("\(option): \(problem)")
+            // With --config the target is a configured entry's name, as the table spells it.
+            if config == nil {
+                let endpoint = try HostPort.validated(target)
+                for (option, value) in [("host", endpoint.host), ("--sni", sni), ("--connect", connect)] {
+                    if let value, let problem = HostNameCheck.problem(value) {
+                        throw ValidationError("\(option): \(problem)")
+                    }
                 }
             }
             guard let seconds = timeoutSeconds, seconds >= ConfigLimits.minimumTimeout, seconds <= 600 else {
-                throw ValidationError("--timeout must be a duration from 10ms to 10m (e.g. 10s, 500ms), not \(EchoedInput.quoted(timeout))")
+                throw ValidationError(
+                    "--timeout must be a duration from 10ms to 10m (e.g. 10s, 500ms), not \(EchoedInput.quoted(timeout ?? ""))")
+            }
+            if config != nil {
+                // One source for each fact: the configured entry is what is judged.
+                for (option, value) in [("--sni", sni), ("--connect", connect), ("--trust", trust)] where value != nil {
+                    throw ValidationError("\(option) comes from the configured host with --config: leave it out, or drop --config")
+                }
             }
             if !(20...1000).contains(width) {
                 throw ValidationError("--width must be between 20 and 1000 columns")
@@ -85,14 +108,11 @@ extension Pinwatch {
 
         func run() throws {
             try reportingFailures {
-                let endpoint = try HostPort.validated(target)
-                let trustSource = try TrustOption.source(trust)
-                let host = HostConfig(
-                    host: endpoint.host, port: endpoint.port, serverName: sni, connectAddress: connect, trust: trustSource)
-                let config = Config(timeout: timeoutSeconds ?? 10, concurrency: 1, hosts: [host])
+                let config = try inspectedConfig()
                 // A bad theme must not cost a probe.
                 let pictureTheme =
-                    format == .svg || format == .html ? try ThemeChoice.load(requested: theme, config: nil, colorCount: 256) : nil
+                    format == .svg || format == .html
+                    ? try ThemeChoice.load(requested: theme, config: self.config == nil ? nil : config, colorCount: 256) : nil
                 let reports = HostPoller(config: config).runCycle()
                 guard let report = reports.first else { return }
                 switch format {
@@ -115,7 +135,7 @@ extension Pinwatch {
         private func printPicture(of report: HostReport, config: Config, theme: Theme) {
             let now = Date()
             var dashboard = DashboardState.make(config: config, environment: ProcessEnvironment.current, themeName: theme.name)
-            dashboard.record(cycle: [recordedHistory(of: report, now: now)], at: now)
+            dashboard.record(cycle: [recordedHistory(of: report, config: config, now: now)], at: now)
             dashboard.stanzaText = PinStanza.document(for: report)
             let frame = DashboardLayout.detailSnapshotFrame(for: dashboard, hostIndex: 0, width: width, now: now)
             let title = "pinwatch inspect \(report.config.displayName) \(DateText.iso8601(now))"
@@ -125,12 +145,47 @@ extension Pinwatch {
             }
         }
 
+        /// One host to probe: from the command line, or with --config the
+        /// configured entry `target` names, chosen as `check --host` chooses.
+        private func inspectedConfig() throws -> Config {
+            guard let path = self.config else {
+                let endpoint = try HostPort.validated(target)
+                let host = HostConfig(
+                    host: endpoint.host, port: endpoint.port, serverName: sni, connectAddress: connect,
+                    trust: try TrustOption.source(trust ?? "system"))
+                return Config(timeout: timeoutSeconds ?? 10, concurrency: 1, hosts: [host])
+            }
+            var loaded = try ConfigOptions.load(explicit: path, shard: nil)
+            let chosen = CheckOverrides.hosts(named: target, in: loaded.hosts)
+            let file = loaded.path ?? path
+            guard !chosen.isEmpty else {
+                let names =
+                    loaded.hosts.prefix(10).map(\.displayName) + (loaded.hosts.count > 10 ? ["+\(loaded.hosts.count - 10) more"] : [])
+                throw UserFacingError(
+                    message: "inspect: \(EchoedInput.quoted(target)) is not a host of \(file)"
+                        + (names.isEmpty ? " (it has none)" : "; its hosts: \(names.joined(separator: ", "))"))
+            }
+            guard chosen.count == 1 else {
+                throw UserFacingError(
+                    message: "inspect: \(EchoedInput.quoted(target)) names \(chosen.count) hosts of \(file) "
+                        + "(\(chosen.map(\.displayName).joined(separator: ", "))): write one as the table shows it")
+            }
+            loaded.hosts = chosen
+            loaded.concurrency = 1
+            if timeout != nil, let seconds = timeoutSeconds { loaded.timeout = seconds }
+            return loaded
+        }
+
         /// The report with what the history store holds of its host; a
         /// store that cannot be read leaves the picture without history,
         /// said on stderr only when --state named it.
-        private func recordedHistory(of report: HostReport, now: Date) -> HostReport {
+        private func recordedHistory(of report: HostReport, config: Config, now: Date) -> HostReport {
             do {
-                guard let store = try HistoryStore.open(.automatic, override: state, historyDays: 400, mode: .reader) else {
+                guard
+                    let store = try HistoryStore.open(
+                        self.config == nil ? .automatic : config.state, override: state,
+                        historyDays: self.config == nil ? 400 : config.historyDays, mode: .reader)
+                else {
                     return report
                 }
                 return try store.recordedHistory(of: report, now: now)

@@ -15,10 +15,7 @@ extension DashboardController {
 
     /// Who acknowledged: the login name, as `last` and `who` show it.
     private var userName: String? {
-        let environment = ProcessEnvironment.current
-        return [environment["USER"], environment["LOGNAME"]].compactMap { $0 }.first { !$0.isEmpty }.map {
-            TerminalText.sanitize(String($0.prefix(64)))
-        }
+        LoginName.resolve(environment: ProcessEnvironment.current).map { TerminalText.sanitize(String($0.prefix(64))) }
     }
 
     /// Where acknowledgements go; nil with `state: off`, said in the footer.
@@ -49,7 +46,9 @@ extension DashboardController {
             return
         }
         reapplyAcknowledgements(to: index)
-        announce("acknowledged \(report.config.displayName) until \(DateText.readableUTC(until)); A removes it")
+        state.announceAcknowledgement(
+            "acknowledged \(report.config.displayName) until \(DateText.readableUTC(until)); A removes it", ofHost: index)
+        schedulePaint()
     }
 
     func removeAcknowledgement(ofHost index: Int) {

@@ -346,7 +346,7 @@ final class DashboardController: @unchecked Sendable {
 
     // MARK: Painting
 
-    private func schedulePaint() {
+    func schedulePaint() {
         guard !paintScheduled else { return }
         paintScheduled = true
         DispatchQueue.main.async { [weak self] in
