@@ -28,7 +28,7 @@ extension FleetHost {
         let levelReports = zip(levels, certificates).map { level, certificate in
             let matched = level.pinMatches == true && level.spkiSHA256.count == 32
             let pin = Pin(kind: .spki, digest: level.spkiSHA256, text: "sha256/" + Data(level.spkiSHA256).base64EncodedString())
-            let days = level.notAfter.map { Int(($0.timeIntervalSince(now) / 86_400).rounded(.down)) } ?? 36_500
+            let days = level.notAfter.map { WholeNumber.clamped($0.timeIntervalSince(now) / 86_400) } ?? 36_500
             return LevelReport(
                 level: level.level, role: level.role, certificate: certificate,
                 matches: matched ? [PinMatch(tier: level.tier ?? (level.role == .leaf ? .leaf : .ca), pin: pin)] : [], daysLeft: days)

@@ -41,8 +41,9 @@ public struct FleetSnapshot: Hashable, Sendable {
     /// The oldest `pinwatch_last_cycle_timestamp_seconds` of the instances:
     /// how old the least fresh part of the screen is.
     public var oldestCycle: Date?
-    /// Samples without the labels a host needs (`host`, `port`), or with
-    /// values outside pinwatch's vocabulary: not shown, counted.
+    /// Samples without the labels a host needs (`host`, `port`), with
+    /// label values outside pinwatch's vocabulary, or with a value out of
+    /// `PrometheusVector.valueRange`: not shown, counted.
     public var skipped: Int
 
     /// The names the query asks for: everything the dashboard shows.
@@ -54,6 +55,11 @@ public struct FleetSnapshot: Hashable, Sendable {
     /// At most this many rows: a selector that matches another fleet by
     /// mistake must not take the terminal's memory with it.
     public static let maximumHosts = 50_000
+
+    public init(_ answer: VectorAnswer) {
+        self.init(answer.samples)
+        skipped += answer.skipped
+    }
 
     public init(_ samples: [VectorSample]) {
         var rows: [String: FleetHost] = [:]
@@ -107,7 +113,7 @@ public struct FleetSnapshot: Hashable, Sendable {
                 levels[key, default: [:]][level] = FleetLevel(
                     level: level, role: role, subject: sample.labels["subject"] ?? "", spkiSHA256: spki.count == 32 ? spki : [])
             case "pinwatch_chain_level_not_after_timestamp_seconds":
-                if let level = sample.labels["level"].flatMap(Int.init), sample.value.isFinite {
+                if let level = sample.labels["level"].flatMap(Int.init) {
                     expiries[key, default: [:]][level] = Date(timeIntervalSince1970: sample.value)
                 }
             case "pinwatch_pin_match":

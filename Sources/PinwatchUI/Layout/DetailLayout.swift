@@ -48,7 +48,7 @@ enum DetailLayout {
         // UTC like every other time of this view and of the snapshot: over
         // ssh the server's zone is rarely the on-call's.
         field(
-            "elapsed", Span("\(Int((report.result.elapsed * 1000).rounded())) ms"),
+            "elapsed", Span("\(WholeNumber.clamped(report.result.elapsed * 1000, .toNearestOrAwayFromZero)) ms"),
             Span("  finished \(DateText.readableUTC(report.result.finishedAt))", Style(.dim)))
         if let history = report.history {
             appendHistory(history, report: report, now: now, to: &lines)

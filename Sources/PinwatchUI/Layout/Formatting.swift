@@ -3,9 +3,10 @@ import PinwatchCore
 
 /// Small text helpers shared by the table, the banner and the detail view.
 public enum Formatting {
-    /// `42s`, `5m`, `3h`, `12d`: an age that fits five cells.
+    /// `42s`, `5m`, `3h`, `12d`: an age that fits five cells. Total: an
+    /// age from another machine's clock may be anything a Double holds.
     public static func duration(_ seconds: TimeInterval) -> String {
-        let value = max(0, Int(seconds.rounded(.down)))
+        let value = max(0, WholeNumber.clamped(seconds))
         if value < 60 { return "\(value)s" }
         if value < 3600 { return "\(value / 60)m" }
         if value < 86400 { return "\(value / 3600)h" }

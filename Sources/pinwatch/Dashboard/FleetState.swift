@@ -11,6 +11,8 @@ struct FleetView {
     private(set) var lastAnswerAt: Date?
     /// `host:port` of the hosts whose vantages disagree.
     private(set) var disagreeing: [String] = []
+    /// Samples of the latest answer that were not read (see `FleetSnapshot.skipped`).
+    private(set) var skipped = 0
 
     init(server: String) {
         self.server = server
@@ -20,6 +22,7 @@ struct FleetView {
     mutating func show(_ fleet: FleetSnapshot, on state: inout DashboardState, config: Config, at now: Date) -> Bool {
         lastAnswerAt = now
         oldestCycle = fleet.oldestCycle
+        skipped = fleet.skipped
         disagreeing = Set(
             fleet.hosts.filter { fleet.disagreeing.contains($0.hostKey) }.map { HostConfig(host: $0.host, port: $0.port).displayName }
         ).sorted()
@@ -48,6 +51,9 @@ struct FleetView {
         }
         if state.sourceProblem != nil, let lastAnswerAt {
             parts.append("last answer \(Formatting.duration(now.timeIntervalSince(lastAnswerAt))) ago")
+        }
+        if skipped > 0 {
+            parts.append("\(skipped) sample\(skipped == 1 ? "" : "s") skipped (not pinwatch's shape or values)")
         }
         if !disagreeing.isEmpty {
             parts.append("≠ vantages disagree on \(disagreeing.count): \(disagreeing.prefix(3).joined(separator: ", "))")
