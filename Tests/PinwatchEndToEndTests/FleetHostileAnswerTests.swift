@@ -77,4 +77,30 @@ final class FleetHostileAnswerTests: XCTestCase {
             XCTAssertEqual(try tmux.paneVariable(flag), "0", "\(flag) left on after the crash")
         }
     }
+
+    /// A server that never finishes its answer: the banner says why, at
+    /// the query's deadline, and `snapshot` ends with it.
+    func testAnAnswerThatNeverEndsIsABannerAtTheDeadline() throws {
+        let dripping = try FakePrometheus.dripping(every: 0.5)
+        defer { dripping.stop() }
+        let invocation = [PinwatchBinary.url.path, "watch", "--prometheus", "http://127.0.0.1:\(dripping.port)", "--interval", "2s"]
+            .map(TmuxSession.quote).joined(separator: " ")
+        let tmux = try TmuxSession(
+            command: "bash -c " + TmuxSession.quote(invocation + "; echo EXITED:$?; sleep 30"), columns: 160, rows: 20)
+        defer { tmux.close() }
+        let started = Date()
+        try tmux.waitForScreen(timeout: 10) { $0.contains("Prometheus query timed out after 2 s") }
+        XCTAssertLessThan(Date().timeIntervalSince(started), 2 + 3, "the first query's deadline is 2 s")
+        try tmux.send("q")
+        try tmux.waitForScreen(timeout: 5) { $0.contains("EXITED:0") }
+
+        let endless = try FakePrometheus.streamingForever()
+        defer { endless.stop() }
+        let config = directory.appendingPathComponent("pinwatch.yaml")
+        try "timeout: 20s\nhosts: []\n".write(to: config, atomically: true, encoding: .utf8)
+        let snapshot = try PinwatchBinary.run(
+            ["snapshot", "--config", config.path, "--prometheus", "http://127.0.0.1:\(endless.port)", "--format", "text"], timeout: 30)
+        XCTAssertEqual(snapshot.status, 1, snapshot.stdout)
+        XCTAssertTrue(snapshot.stderr.contains("Prometheus answered more than 64 MiB"), snapshot.stderr)
+    }
 }
