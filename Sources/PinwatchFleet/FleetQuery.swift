@@ -72,6 +72,7 @@ public final class FleetQuery: @unchecked Sendable {
         var request = URLRequest(url: url)
         request.setValue("application/json", forHTTPHeaderField: "Accept")
         let timeout = timeout
+        let probeSeries = !selector.isEmpty
         let transfer = FleetTransfer(limit: Self.maximumBody)
         let key = ObjectIdentifier(transfer)
         lock.lock()
@@ -81,11 +82,13 @@ public final class FleetQuery: @unchecked Sendable {
             self?.lock.lock()
             self?.inFlight[key] = nil
             self?.lock.unlock()
-            completion(Self.outcome(ending, timeout: timeout))
+            completion(Self.outcome(ending, timeout: timeout, probeSeries: probeSeries))
         }
     }
 
-    static func outcome(_ ending: FleetTransfer.Ending, timeout: TimeInterval) -> Result<FleetSnapshot, FleetQueryProblem> {
+    static func outcome(_ ending: FleetTransfer.Ending, timeout: TimeInterval, probeSeries: Bool) -> Result<
+        FleetSnapshot, FleetQueryProblem
+    > {
         switch ending {
         case .tooLarge:
             return .failure(
@@ -100,16 +103,18 @@ public final class FleetQuery: @unchecked Sendable {
         case .failed(let error):
             return .failure(FleetQueryProblem("Prometheus unreachable: \(error.localizedDescription)"))
         case .answered(let body, let status):
-            return outcome(body: body, status: status)
+            return outcome(body: body, status: status, probeSeries: probeSeries)
         }
     }
 
-    static func outcome(body: Data, status: Int) -> Result<FleetSnapshot, FleetQueryProblem> {
+    /// `probeSeries`: keep the rows of `/probe` scrapes, as a `--match`
+    /// that selects them asks; without one they are left out.
+    static func outcome(body: Data, status: Int, probeSeries: Bool = true) -> Result<FleetSnapshot, FleetQueryProblem> {
         // Prometheus answers a bad query with 400 or 422 and a JSON error: say it.
         guard (200..<300).contains(status) || status == 400 || status == 422 else {
             return .failure(FleetQueryProblem("Prometheus answered HTTP \(status)"))
         }
-        return PrometheusVector.parse(body).map(FleetSnapshot.init)
+        return PrometheusVector.parse(body).map { FleetSnapshot($0, probeSeries: probeSeries) }
     }
 
     /// `2 s`, `0.5 s`.

@@ -25,6 +25,9 @@ final class FleetHostileAnswerTests: XCTestCase {
                 ["status": "ok", "severity": "ok", "headline": "ok", "tiers": "ca", "reason": "a CA-tier pin matches"], "1"),
             series("pinwatch_chain_level_info", ["level": "0", "role": "leaf", "subject": "CN=api.test"], "1"),
             FakePrometheus.sample(["__name__": "pinwatch_last_cycle_timestamp_seconds", "instance": "serve:1"], "1e19"),
+            FakePrometheus.sample(
+                ["__name__": "pinwatch_last_cycle_timestamp_seconds", "instance": "serve:1", "job": "pinwatch"],
+                "\(Date().timeIntervalSince1970)"),
             series("pinwatch_chain_level_not_after_timestamp_seconds", ["level": "0"], "1e300"),
             series("pinwatch_chain_level_not_after_timestamp_seconds", ["level": "1"], "-1e300"),
             series("pinwatch_pin_match", ["level": "0", "tier": "leaf"], "NaN"),

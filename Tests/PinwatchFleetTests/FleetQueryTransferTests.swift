@@ -84,6 +84,14 @@ final class FleetQueryTransferTests: XCTestCase {
         XCTAssertLessThan(took, 6, "32 MiB took \(took) s")
     }
 
+    func testAServerThatIsDownIsUnreachableAtOnce() throws {
+        for _ in 0..<3 {
+            let (outcome, took) = try ask(port: try LocalPorts.closedPort(), timeout: 5, within: 10)
+            XCTAssertTrue(problem(outcome).contains("Prometheus unreachable"), problem(outcome))
+            XCTAssertLessThan(took, 2)
+        }
+    }
+
     func testARedirectIsNotFollowedAndItsLocationNamed() throws {
         let elsewhere = serve(try FakePrometheus.answering([]))
         for location in ["http://127.0.0.1:\(elsewhere.port)/api/v1/query?query=up", "file:///etc/passwd"] {
@@ -103,6 +111,7 @@ final class FleetQueryTransferTests: XCTestCase {
                         "__name__": "pinwatch_host_reason_info", "status": "ok", "severity": "ok", "headline": "ok", "reason": "fine",
                     ]) { $1 }, "1"),
                 FakePrometheus.sample(["__name__": "pinwatch_last_cycle_timestamp_seconds"], "1e19"),
+                FakePrometheus.sample(["__name__": "pinwatch_last_cycle_timestamp_seconds"], "1799999990"),
                 FakePrometheus.sample(
                     labels.merging(["__name__": "pinwatch_chain_level_not_after_timestamp_seconds", "level": "0"]) { $1 }, "-1e300"),
                 FakePrometheus.sample(labels.merging(["__name__": "pinwatch_pin_match", "level": "0", "tier": "leaf"]) { $1 }, "NaN"),
@@ -111,7 +120,7 @@ final class FleetQueryTransferTests: XCTestCase {
         guard case .success(let fleet) = outcome else { return XCTFail(problem(outcome)) }
         XCTAssertEqual(fleet.hosts.map(\.host), ["api.test"])
         XCTAssertEqual(fleet.skipped, 3)
-        XCTAssertNil(fleet.oldestCycle)
+        XCTAssertEqual(fleet.oldestCycle, Date(timeIntervalSince1970: 1_799_999_990), "the cycle out of range is not the oldest")
     }
 }
 

@@ -125,9 +125,12 @@ public enum Formatting {
         }
     }
 
-    /// ✓ matched, ✗ not matched, · no pins of the tier that applies to this level.
-    static func matchSymbol(_ level: LevelReport, pins: PinSet) -> String {
+    /// ✓ matched, ✗ not matched, · no pins of the tier that applies to this
+    /// level: in the host's pins, or for a row from another instance's
+    /// series, in whether they export a pin match for the level.
+    static func matchSymbol(_ level: LevelReport, pins: PinSet, series: SeriesFacts? = nil) -> String {
         if !level.matches.isEmpty { return "✓" }
+        if let series { return series.pinnedLevels.contains(level.level) ? "✗" : "·" }
         let relevant = level.role == .leaf ? pins.leaf : pins.ca
         return relevant.isEmpty ? "·" : "✗"
     }

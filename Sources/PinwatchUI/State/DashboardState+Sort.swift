@@ -42,7 +42,8 @@ extension DashboardState {
             // Alike chains side by side: the row's roles and match symbols.
             let pins = hosts[index].pins
             return .text(
-                report.levels.map { Formatting.roleLetter($0.role) + Formatting.matchSymbol($0, pins: pins) }.joined(separator: " "))
+                report.levels.map { Formatting.roleLetter($0.role) + Formatting.matchSymbol($0, pins: pins, series: report.series) }.joined(
+                    separator: " "))
         case .tier: return .text(Formatting.tiers(report.matchedTiers))
         case .days: return .number(report.earliestExpiry.map { Double($0.daysLeft) } ?? .infinity)
         case .proxy: return .number(report.proxy.intercepted ? 0 : report.proxy.detected ? 1 : 2)
