@@ -69,7 +69,9 @@ final class FleetInstanceTests: XCTestCase {
         }
         XCTAssertTrue(screen.contains("exporters' cycle"), screen)
         XCTAssertTrue(row(screen, DashboardFleet.stale)?.contains("L✓ I✗ R✗") ?? false, "the failing CA pin is ✗ in the table:\n\(screen)")
-        // Acknowledged on its instance: listed, out of the banner's count.
+        // Acknowledged on its instance: listed, out of the banner and the counts.
+        XCTAssertTrue(screen.contains("1 acknowledged"), screen)
+        XCTAssertFalse(screen.contains("1 unknown"), "the acknowledged (refused) host is not counted:\n\(screen)")
         XCTAssertFalse(screen.contains("\(fleet.displayName(DashboardFleet.down)): "), "the acknowledged host is in the banner:\n\(screen)")
 
         // The detail of a host whose CA pin fails: ✗, not "no pins of this tier".
