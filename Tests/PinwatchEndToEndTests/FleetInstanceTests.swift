@@ -108,6 +108,13 @@ final class FleetInstanceTests: XCTestCase {
         }
         XCTAssertTrue(outage.contains("stale"), outage)
         XCTAssertFalse(outage.contains("127.0.0.1:\(shards[0]) ("), "the live shard is not gone:\n\(outage)")
+        // Both gone: both named, every row kept, not "no series match".
+        processes["shard-0"]?.stop()
+        let both = try tmux.waitForScreen(timeout: 30) {
+            $0.contains("serve instances gone") && $0.contains("127.0.0.1:\(shards[0]) (") && $0.contains("127.0.0.1:\(shards[1]) (")
+        }
+        XCTAssertEqual(DashboardFleet.names.filter { both.contains(fleet.displayName($0)) }.count, 4, both)
+        XCTAssertFalse(both.contains("no pinwatch series match"), both)
         try tmux.send("q")
         try tmux.waitForScreen(timeout: 10) { $0.contains("EXITED:0") }
     }

@@ -111,13 +111,18 @@ final class FleetDashboardController: @unchecked Sendable {
         fetching = false
         let now = Date()
         switch outcome {
-        case .success(let fleet) where fleet.hosts.isEmpty:
-            fail(FleetView.nothingMatches(query), at: now)
-            show(fleet, at: now)
         case .success(let fleet):
-            failingSince = nil
             show(fleet, at: now)
-            state.sourceProblem = view.goneProblem(timeZone: state.timeZone)
+            // Every instance gone is said as such, not as a selector that matches nothing.
+            if let gone = view.goneProblem(timeZone: state.timeZone) {
+                failingSince = nil
+                state.sourceProblem = gone
+            } else if fleet.hosts.isEmpty {
+                fail(FleetView.nothingMatches(query), at: now)
+            } else {
+                failingSince = nil
+                state.sourceProblem = nil
+            }
             followExporters(fleet)
         case .failure(let problem):
             // The last rows stay, aged in the header, under the banner.
