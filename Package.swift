@@ -266,7 +266,7 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         .testTarget(name: "PinwatchUITests", dependencies: ["PinwatchUI", "PinwatchCore"]),
-        .testTarget(name: "PinwatchFleetTests", dependencies: ["PinwatchFleet", "PinwatchCore"]),
+        .testTarget(name: "PinwatchFleetTests", dependencies: ["PinwatchFleet", "PinwatchCore", "PinwatchTestSupport"]),
         .testTarget(
             name: "PinwatchEndToEndTests",
             dependencies: [

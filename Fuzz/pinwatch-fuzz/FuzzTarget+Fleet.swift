@@ -10,8 +10,9 @@ extension FuzzTarget {
         switch PrometheusVector.parse(Data(bytes)) {
         case .failure(let problem):
             require(!containsControl(problem.description), "control byte in a query problem")
-        case .success(let samples):
-            let fleet = FleetSnapshot(samples)
+        case .success(let answer):
+            require(answer.samples.allSatisfy { PrometheusVector.valueRange.contains($0.value) }, "a value out of range was kept")
+            let fleet = FleetSnapshot(answer)
             require(fleet.hosts.count <= FleetSnapshot.maximumHosts, "\(fleet.hosts.count) rows")
             for host in fleet.hosts {
                 require((1...65_535).contains(host.port), "port \(host.port) accepted")

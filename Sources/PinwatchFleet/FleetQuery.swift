@@ -6,8 +6,8 @@ import FoundationNetworking
 #endif
 
 /// `watch --prometheus URL [--match SELECTOR]`: one instant query for every
-/// series the dashboard shows, through Foundation's URLSession, with a
-/// timeout and a bound on the answer's size.
+/// series the dashboard shows, through Foundation's URLSession, within a
+/// deadline of its own and a bound on the answer's size.
 public final class FleetQuery: @unchecked Sendable {
     /// Room for the largest fleet the configuration limits allow, in
     /// several vantages; an answer past it is not the dashboard's query.
@@ -15,8 +15,11 @@ public final class FleetQuery: @unchecked Sendable {
 
     public let server: URL
     public let selector: String
-    private let session: URLSession
-    private let limiter: BodyLimiter
+    /// The whole query's deadline, from the request to the answer's last byte.
+    public let timeout: TimeInterval
+    private let configuration: URLSessionConfiguration
+    private let lock = NSLock()
+    private var inFlight: [ObjectIdentifier: FleetTransfer] = [:]
 
     /// `server` is the Prometheus base URL (`http://prom:9090`, or under a
     /// path prefix); `selector` extra matchers (`job="pinwatch"`, with or
@@ -24,13 +27,13 @@ public final class FleetQuery: @unchecked Sendable {
     public init(server: URL, selector: String?, timeout: TimeInterval) {
         self.server = server
         self.selector = Self.matchers(selector)
+        self.timeout = timeout
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = timeout
         configuration.timeoutIntervalForResource = timeout
         configuration.urlCache = nil
         configuration.httpCookieStorage = nil
-        limiter = BodyLimiter(limit: Self.maximumBody)
-        session = URLSession(configuration: configuration, delegate: limiter, delegateQueue: nil)
+        self.configuration = configuration
     }
 
     /// Why `text` cannot be `--prometheus`, or nil.
@@ -58,8 +61,9 @@ public final class FleetQuery: @unchecked Sendable {
         return components?.url
     }
 
-    /// Calls `completion` once, on a URLSession queue, with the fleet or
-    /// why it could not be read.
+    /// Calls `completion` once, on a URLSession queue or the deadline's,
+    /// with the fleet or why it could not be read; at the latest
+    /// `timeout` after the call.
     public func fetch(_ completion: @escaping @Sendable (Result<FleetSnapshot, FleetQueryProblem>) -> Void) {
         guard let url = requestURL else {
             completion(.failure(FleetQueryProblem("cannot build a query URL from \(server.absoluteString)")))
@@ -67,78 +71,64 @@ public final class FleetQuery: @unchecked Sendable {
         }
         var request = URLRequest(url: url)
         request.setValue("application/json", forHTTPHeaderField: "Accept")
-        let task = session.dataTask(with: request)
-        limiter.start(task) { body, status, error in
-            completion(Self.outcome(body: body, status: status, error: error))
+        let timeout = timeout
+        let probeSeries = !selector.isEmpty
+        let transfer = FleetTransfer(limit: Self.maximumBody)
+        let key = ObjectIdentifier(transfer)
+        lock.lock()
+        inFlight[key] = transfer
+        lock.unlock()
+        transfer.start(request, configuration: configuration, timeout: timeout) { [weak self] ending in
+            self?.lock.lock()
+            self?.inFlight[key] = nil
+            self?.lock.unlock()
+            completion(Self.outcome(ending, timeout: timeout, probeSeries: probeSeries))
         }
-        task.resume()
     }
 
-    static func outcome(body: Data?, status: Int, error: Error?) -> Result<FleetSnapshot, FleetQueryProblem> {
-        if let error {
-            if error is BodyTooLarge {
-                return .failure(FleetQueryProblem("the answer is larger than \(maximumBody >> 20) MiB: narrow it with --match"))
-            }
+    static func outcome(_ ending: FleetTransfer.Ending, timeout: TimeInterval, probeSeries: Bool) -> Result<
+        FleetSnapshot, FleetQueryProblem
+    > {
+        switch ending {
+        case .tooLarge:
+            return .failure(
+                FleetQueryProblem("Prometheus answered more than \(maximumBody >> 20) MiB: the rest was not read (narrow it with --match)"))
+        case .timedOut:
+            return .failure(FleetQueryProblem("Prometheus query timed out after \(seconds(timeout)): no whole answer"))
+        case .redirected(let location):
+            return .failure(
+                FleetQueryProblem(
+                    "Prometheus redirected the query to \(PrometheusVector.bounded(location)): not followed (give that URL to --prometheus)"
+                ))
+        case .failed(let error):
             return .failure(FleetQueryProblem("Prometheus unreachable: \(error.localizedDescription)"))
+        case .answered(let body, let status):
+            return outcome(body: body, status: status, probeSeries: probeSeries)
         }
+    }
+
+    /// `probeSeries`: keep the rows of `/probe` scrapes, as a `--match`
+    /// that selects them asks; without one they are left out.
+    static func outcome(body: Data, status: Int, probeSeries: Bool = true) -> Result<FleetSnapshot, FleetQueryProblem> {
         // Prometheus answers a bad query with 400 or 422 and a JSON error: say it.
         guard (200..<300).contains(status) || status == 400 || status == 422 else {
             return .failure(FleetQueryProblem("Prometheus answered HTTP \(status)"))
         }
-        return PrometheusVector.parse(body ?? Data()).map(FleetSnapshot.init)
+        return PrometheusVector.parse(body).map { FleetSnapshot($0, probeSeries: probeSeries) }
     }
 
-    /// Ends the session's delegate cycle.
+    /// `2 s`, `0.5 s`.
+    static func seconds(_ interval: TimeInterval) -> String {
+        let tenths = WholeNumber.clamped(interval * 10, .toNearestOrAwayFromZero)
+        return tenths % 10 == 0 ? "\(tenths / 10) s" : "\(tenths / 10).\(tenths % 10) s"
+    }
+
+    /// Ends every query still running; their completions are not called.
     public func close() {
-        session.invalidateAndCancel()
-    }
-}
-
-struct BodyTooLarge: Error {}
-
-/// Collects each answer and cancels a transfer once it outgrows the bound,
-/// before the body is held in memory.
-private final class BodyLimiter: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-    typealias Completion = @Sendable (Data?, Int, Error?) -> Void
-    private struct Transfer {
-        var body = Data()
-        var tooLarge = false
-        var completion: Completion
-    }
-
-    private let limit: Int
-    private let lock = NSLock()
-    private var transfers: [Int: Transfer] = [:]
-
-    init(limit: Int) {
-        self.limit = limit
-    }
-
-    func start(_ task: URLSessionDataTask, completion: @escaping Completion) {
         lock.lock()
-        transfers[task.taskIdentifier] = Transfer(completion: completion)
+        let transfers = Array(inFlight.values)
+        inFlight.removeAll()
         lock.unlock()
-    }
-
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        lock.lock()
-        var tooLarge = false
-        if var transfer = transfers[dataTask.taskIdentifier] {
-            tooLarge = transfer.body.count + data.count > limit
-            transfer.tooLarge = tooLarge
-            if !tooLarge { transfer.body.append(data) }
-            transfers[dataTask.taskIdentifier] = transfer
-        }
-        lock.unlock()
-        if tooLarge { dataTask.cancel() }
-    }
-
-    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
-        lock.lock()
-        let transfer = transfers.removeValue(forKey: task.taskIdentifier)
-        lock.unlock()
-        guard let transfer else { return }
-        let status = (task.response as? HTTPURLResponse)?.statusCode ?? 0
-        transfer.completion(transfer.body, status, transfer.tooLarge ? BodyTooLarge() : error)
+        transfers.forEach { $0.abandon() }
     }
 }

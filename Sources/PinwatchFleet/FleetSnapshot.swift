@@ -28,9 +28,35 @@ public struct FleetHost: Hashable, Sendable {
     public var alerts: [HostAlert]
     public var failure: ProbeErrorKind?
     public var levels: [FleetLevel]
+    /// The exporter the row came from: Prometheus' `job` and `instance`.
+    public var job = ""
+    public var instance = ""
+    /// `pinwatch_host_acknowledged`.
+    public var acknowledged = false
+    /// `pinwatch_host_labels`: the host's `labels:` and `runbook:`.
+    public var labels: [String: String] = [:]
+    public var runbook: String?
+    /// `pinwatch_address_status`: each probe's status, for hosts of several.
+    public var probes: [SeriesFacts.Probe] = []
+    /// `pinwatch_probe_duration_seconds`.
+    public var elapsed: TimeInterval?
+    /// The instance is gone: this is its last-known row, from then.
+    public var staleSince: Date?
+    /// Its instance's `pinwatch_last_cycle_timestamp_seconds`: when the
+    /// verdict was decided.
+    public var lastCycle: Date?
 
     /// The host across vantages: what the vantages are compared on.
     public var hostKey: String { "\(host.lowercased()):\(port)/\((sni ?? host).lowercased())@\(address ?? "")" }
+}
+
+/// One `serve` instance of the answer (its `pinwatch_last_cycle_timestamp_seconds`).
+public struct FleetInstance: Hashable, Sendable {
+    public var job: String
+    public var instance: String
+    public var lastCycle: Date
+    /// `pinwatch_poll_interval_seconds`.
+    public var pollInterval: TimeInterval?
 }
 
 /// The fleet's latest state from one query: a row per host and vantage.
@@ -38,39 +64,83 @@ public struct FleetSnapshot: Hashable, Sendable {
     public var hosts: [FleetHost]
     /// `hostKey`s whose verdict (headline) differs between vantages.
     public var disagreeing: Set<String>
-    /// The oldest `pinwatch_last_cycle_timestamp_seconds` of the instances:
-    /// how old the least fresh part of the screen is.
-    public var oldestCycle: Date?
-    /// Samples without the labels a host needs (`host`, `port`), or with
-    /// values outside pinwatch's vocabulary: not shown, counted.
+    /// Every instance that reported a cycle, by `job` then `instance`.
+    public var instances: [FleetInstance]
+    /// Samples without the labels a host needs (`host`, `port`), with
+    /// label values outside pinwatch's vocabulary, or with a value out of
+    /// `PrometheusVector.valueRange`: not shown, counted.
     public var skipped: Int
+    /// Rows of `/probe` scrapes left out (see `init`).
+    public var probeRows = 0
+
+    /// The oldest last cycle of the instances: how old the least fresh part
+    /// of the screen is.
+    public var oldestCycle: Date? { instances.map(\.lastCycle).min() }
+
+    /// The shortest interval the instances poll at: how often the answer
+    /// can change.
+    public var pollInterval: TimeInterval? { instances.compactMap(\.pollInterval).min() }
 
     /// The names the query asks for: everything the dashboard shows.
     public static let seriesNames = [
         "pinwatch_host_reason_info", "pinwatch_host_alert", "pinwatch_probe_error", "pinwatch_chain_level_info",
         "pinwatch_chain_level_not_after_timestamp_seconds", "pinwatch_pin_match", "pinwatch_last_cycle_timestamp_seconds",
+        "pinwatch_poll_interval_seconds", "pinwatch_host_acknowledged", "pinwatch_host_labels", "pinwatch_address_status",
+        "pinwatch_probe_duration_seconds",
     ]
+
+    /// Labels of `pinwatch_host_labels` that name the series, not the
+    /// host's `labels:`.
+    static let identityLabels: Set<String> = ["__name__", "host", "port", "sni", "address", "vantage", "job", "instance", "runbook"]
 
     /// At most this many rows: a selector that matches another fleet by
     /// mistake must not take the terminal's memory with it.
     public static let maximumHosts = 50_000
 
-    public init(_ samples: [VectorSample]) {
+    /// `probeSeries` false leaves out the rows of exporters that report no
+    /// cycle: `/probe` scrapes, whose series share the host rules' names
+    /// but are one ad-hoc probe, not a watched host.
+    public init(_ answer: VectorAnswer, probeSeries: Bool) {
+        self.init(answer.samples, probeSeries: probeSeries)
+        skipped += answer.skipped
+    }
+
+    /// Every row, `/probe` ones too.
+    public init(_ answer: VectorAnswer) {
+        self.init(answer, probeSeries: true)
+    }
+
+    public init(_ samples: [VectorSample], probeSeries: Bool = true) {
         var rows: [String: FleetHost] = [:]
         var order: [String] = []
         var skipped = 0
-        var oldest: Date?
+        var cycles: [String: FleetInstance] = [:]
+        var intervals: [String: TimeInterval] = [:]
         var alerts: [String: [HostAlert]] = [:]
         var failures: [String: ProbeErrorKind] = [:]
         var levels: [String: [Int: FleetLevel]] = [:]
         var expiries: [String: [Int: Date]] = [:]
         var matches: [String: [Int: (PinTier, Bool)]] = [:]
+        var acknowledged: Set<String> = []
+        var owners: [String: [String: String]] = [:]
+        var probes: [String: [SeriesFacts.Probe]] = [:]
+        var durations: [String: TimeInterval] = [:]
 
         for sample in samples {
-            if sample.name == "pinwatch_last_cycle_timestamp_seconds" {
+            let job = sample.labels["job"] ?? ""
+            let instance = sample.labels["instance"] ?? ""
+            let exporter = "\(job)\u{0}\(instance)"
+            switch sample.name {
+            case "pinwatch_last_cycle_timestamp_seconds":
                 let finished = Date(timeIntervalSince1970: sample.value)
-                oldest = min(oldest ?? finished, finished)
+                let known = cycles[exporter]?.lastCycle ?? finished
+                cycles[exporter] = FleetInstance(job: job, instance: instance, lastCycle: min(known, finished))
                 continue
+            case "pinwatch_poll_interval_seconds":
+                if sample.value > 0 { intervals[exporter] = sample.value }
+                continue
+            default:
+                break
             }
             guard let host = sample.labels["host"], !host.isEmpty, let port = sample.labels["port"].flatMap(Int.init),
                 (1...65_535).contains(port)
@@ -81,10 +151,12 @@ public struct FleetSnapshot: Hashable, Sendable {
             let key = Self.rowKey(sample.labels, host: host, port: port)
             switch sample.name {
             case "pinwatch_host_reason_info":
-                guard rows[key] == nil, rows.count < Self.maximumHosts, let row = Self.row(sample.labels, host: host, port: port) else {
+                guard rows[key] == nil, rows.count < Self.maximumHosts, var row = Self.row(sample.labels, host: host, port: port) else {
                     skipped += 1
                     continue
                 }
+                row.job = job
+                row.instance = instance
                 rows[key] = row
                 order.append(key)
             case "pinwatch_host_alert":
@@ -107,22 +179,48 @@ public struct FleetSnapshot: Hashable, Sendable {
                 levels[key, default: [:]][level] = FleetLevel(
                     level: level, role: role, subject: sample.labels["subject"] ?? "", spkiSHA256: spki.count == 32 ? spki : [])
             case "pinwatch_chain_level_not_after_timestamp_seconds":
-                if let level = sample.labels["level"].flatMap(Int.init), sample.value.isFinite {
+                if let level = sample.labels["level"].flatMap(Int.init) {
                     expiries[key, default: [:]][level] = Date(timeIntervalSince1970: sample.value)
                 }
             case "pinwatch_pin_match":
                 if let level = sample.labels["level"].flatMap(Int.init), let tier = sample.labels["tier"].flatMap(PinTier.init(rawValue:)) {
                     matches[key, default: [:]][level] = (tier, sample.value == 1)
                 }
+            case "pinwatch_host_acknowledged":
+                if sample.value == 1 { acknowledged.insert(key) }
+            case "pinwatch_host_labels":
+                owners[key] = sample.labels.filter { !Self.identityLabels.contains($0.key) || $0.key == "runbook" }
+            case "pinwatch_address_status":
+                // Its `address` label is the probe's, not the row's: the
+                // row is the one without it (or with its `connect:`).
+                let row = Self.rowKey(sample.labels.filter { $0.key != "address" }, host: host, port: port)
+                guard sample.value == 1, let status = sample.labels["status"].flatMap(HostStatus.init(rawValue:)),
+                    let address = sample.labels["address"], (probes[row]?.count ?? 0) < 256
+                else { continue }
+                probes[row, default: []].append(SeriesFacts.Probe(address: address, keyType: sample.labels["key_type"], status: status))
+            case "pinwatch_probe_duration_seconds":
+                if sample.value >= 0 { durations[key] = sample.value }
             default:
                 skipped += 1
             }
         }
 
+        var probeRows = 0
         hosts = order.compactMap { key in
             guard var row = rows[key] else { return nil }
+            if !probeSeries, cycles["\(row.job)\u{0}\(row.instance)"] == nil {
+                probeRows += 1
+                return nil
+            }
             row.alerts = alerts[key] ?? []
             row.failure = failures[key]
+            row.acknowledged = acknowledged.contains(key)
+            let owner = owners[key] ?? [:]
+            row.runbook = owner["runbook"].flatMap { $0.isEmpty ? nil : $0 }
+            row.labels = owner.filter { $0.key != "runbook" && !$0.value.isEmpty }
+            row.probes = (probes[key] ?? []).sorted { ($0.address, $0.keyType ?? "") < ($1.address, $1.keyType ?? "") }
+            row.elapsed = durations[key]
+            row.lastCycle = cycles["\(row.job)\u{0}\(row.instance)"]?.lastCycle
             row.levels = (levels[key] ?? [:]).values.sorted { $0.level < $1.level }.map { level in
                 var level = level
                 level.notAfter = expiries[key]?[level.level]
@@ -138,8 +236,14 @@ public struct FleetSnapshot: Hashable, Sendable {
         var headlines: [String: Set<HostHeadline>] = [:]
         for host in hosts where host.vantage != nil { headlines[host.hostKey, default: []].insert(host.headline) }
         disagreeing = Set(headlines.filter { $0.value.count > 1 }.keys)
-        oldestCycle = oldest
+        instances = cycles.map { exporter, instance in
+            var instance = instance
+            instance.pollInterval = intervals[exporter]
+            return instance
+        }
+        .sorted { ($0.job, $0.instance) < ($1.job, $1.instance) }
         self.skipped = skipped
+        self.probeRows = probeRows
     }
 
     private static func rowKey(_ labels: [String: String], host: String, port: Int) -> String {

@@ -24,6 +24,18 @@ public struct FleetQueryProblem: Error, Hashable, Sendable, CustomStringConverti
     }
 }
 
+/// An answer's samples, and how many it held that were not read: not the
+/// documented shape, or a value no pinwatch series has.
+public struct VectorAnswer: Hashable, Sendable {
+    public var samples: [VectorSample]
+    public var skipped: Int
+
+    public init(samples: [VectorSample], skipped: Int = 0) {
+        self.samples = samples
+        self.skipped = skipped
+    }
+}
+
 /// The JSON of Prometheus' `/api/v1/query` (`{"status":"success","data":
 /// {"resultType":"vector","result":[{"metric":{…},"value":[t,"1"]}]}}`).
 /// What comes back is untrusted: every label is sanitised and bounded, a
@@ -32,8 +44,14 @@ public enum PrometheusVector {
     /// More than any label pinwatch writes (a reason sentence, a subject).
     public static let maximumLabelLength = 1_024
     public static let maximumLabels = 32
+    /// Every value pinwatch exports is a flag, a count, a number of
+    /// seconds or a moment between the years 1 and 9999 (a certificate's
+    /// `notAfter` may be 9999-12-31): anything past that, NaN or an
+    /// infinity is not one of its series, and would only reach the
+    /// arithmetic of ages and days left.
+    public static let valueRange: ClosedRange<Double> = -62_135_596_800...253_402_300_799
 
-    public static func parse(_ body: Data) -> Result<[VectorSample], FleetQueryProblem> {
+    public static func parse(_ body: Data) -> Result<VectorAnswer, FleetQueryProblem> {
         guard let root = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else {
             return .failure(FleetQueryProblem("the answer is not a JSON object (is the URL a Prometheus server?)"))
         }
@@ -48,11 +66,16 @@ public enum PrometheusVector {
             return .failure(FleetQueryProblem("the answer is not an instant vector"))
         }
         var samples: [VectorSample] = []
+        var skipped = 0
         samples.reserveCapacity(result.count)
         for item in result {
             guard let entry = item as? [String: Any], let metric = entry["metric"] as? [String: Any], metric.count <= maximumLabels,
-                let pair = entry["value"] as? [Any], pair.count == 2, let text = pair[1] as? String, let value = Double(text)
-            else { continue }
+                let pair = entry["value"] as? [Any], pair.count == 2, let text = pair[1] as? String, let value = Double(text),
+                valueRange.contains(value)
+            else {
+                skipped += 1
+                continue
+            }
             var labels: [String: String] = [:]
             for (key, raw) in metric {
                 guard let string = raw as? String else { continue }
@@ -60,7 +83,7 @@ public enum PrometheusVector {
             }
             samples.append(VectorSample(labels: labels, value: value))
         }
-        return .success(samples)
+        return .success(VectorAnswer(samples: samples, skipped: skipped))
     }
 
     /// Sanitised for a terminal, at most `maximumLabelLength` characters.

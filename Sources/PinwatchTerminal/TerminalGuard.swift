@@ -35,10 +35,15 @@ public enum TerminalGuard {
         }
     }
 
-    /// Leaves the alternate screen, shows the cursor, resets colours.
+    /// Leaves the alternate screen, shows the cursor, resets colours, and
+    /// turns off what `keypad` and `mousemask` turned on (every mouse
+    /// reporting mode ncurses may pick, application cursor keys and
+    /// keypad), which `endwin` would have: a shell left in mouse mode
+    /// prints escapes at every click.
     private static func restoreAfterFatal() {
         if hasSavedModes { tcsetattr(STDIN_FILENO, TCSANOW, savedModes) }
-        let reset: StaticString = "\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l\r\n"
+        let reset: StaticString =
+            "\u{1B}[0m\u{1B}[?25h\u{1B}[?1000l\u{1B}[?1002l\u{1B}[?1003l\u{1B}[?1006l\u{1B}[?1015l\u{1B}[?1l\u{1B}>\u{1B}[?1049l\r\n"
         _ = write(STDOUT_FILENO, reset.utf8Start, reset.utf8CodeUnitCount)
     }
 

@@ -7,6 +7,9 @@ public struct Acknowledgement: Hashable, Sendable {
     public enum Source: String, Hashable, Sendable {
         case config
         case dashboard
+        /// Another instance's (`pinwatch_host_acknowledged`): its until,
+        /// author and reason are not exported.
+        case instance
     }
 
     /// `HostConfig.identityKey` of the host it covers.

@@ -130,6 +130,9 @@ public struct HostReport: Hashable, Sendable {
     /// The acknowledgement that holds now (`AcknowledgementBook`): the host
     /// stays listed but leaves the banner, the bell and `check`'s state.
     public var acknowledgement: Acknowledgement? = nil
+    /// Set for a report rebuilt from another instance's series: what they
+    /// carry beyond the verdict, so a view tells "not exported" from "none".
+    public var series: SeriesFacts? = nil
 
     public init(
         config: HostConfig, result: ProbeResult, status: HostStatus, matchedTiers: [PinTier],

@@ -24,6 +24,12 @@ public struct CertificateDescription: Sendable {
         public var label: String
         public var value: String
         public var meaning: Meaning
+
+        public init(label: String, value: String, meaning: Meaning) {
+            self.label = label
+            self.value = value
+            self.meaning = meaning
+        }
     }
 
     public let facts: CertificateFacts

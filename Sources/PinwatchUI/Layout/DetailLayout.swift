@@ -26,7 +26,11 @@ enum DetailLayout {
             appendConfiguredPins(host.pins, to: &lines)
             return lines
         }
-        field("address", Span(report.result.address ?? "—"))
+        if let series = report.series {
+            appendSeriesFacts(series, of: report, to: &lines)
+        } else {
+            field("address", Span(report.result.address ?? "—"))
+        }
         field(
             "status", Formatting.status(of: report),
             Span(report.alerts.isEmpty ? "" : "  alerts: " + report.alerts.map(\.rawValue).joined(separator: ", "), Style(.warn)))
@@ -35,23 +39,32 @@ enum DetailLayout {
             field("ack", Span(AcknowledgementText.detail(acknowledgement), Style(.dim)))
         }
         field("matched", Span(Formatting.tiers(report.matchedTiers), report.matchedTiers.contains(.ca) ? Style(.ok) : Style(.warn)))
-        field("trust", Span(TrustText.describe(report.result), report.result.trusted ? Style(.ok) : Style(.critical)))
+        if report.series != nil {
+            // The instance's verdict above includes trust; the series carry no word of their own for it.
+            field("trust", Span(SeriesFacts.notExported, Style(.dim)))
+        } else {
+            field("trust", Span(TrustText.describe(report.result), report.result.trusted ? Style(.ok) : Style(.critical)))
+        }
         if report.proxy.detected {
             var text = report.proxy.url ?? "proxy"
             if let source = report.proxy.source { text += " (from \(source))" }
             if report.proxy.intercepted { text += " — INTERCEPTED: the chain is not the server's" }
             field("proxy", Span(text, report.proxy.intercepted ? Style(.critical) : Style(.proxy)))
         } else {
-            field("proxy", Span("none", Style(.dim)))
+            field("proxy", Span(report.series == nil ? "none" : SeriesFacts.notExported, Style(.dim)))
         }
         if let failure = report.result.failure {
             field("error", Span("\(failure.kind.rawValue): \(failure.message)", Style(.error)))
         }
         // UTC like every other time of this view and of the snapshot: over
         // ssh the server's zone is rarely the on-call's.
-        field(
-            "elapsed", Span("\(Int((report.result.elapsed * 1000).rounded())) ms"),
-            Span("  finished \(DateText.readableUTC(report.result.finishedAt))", Style(.dim)))
+        if let series = report.series {
+            field("elapsed", seriesElapsed(series))
+        } else {
+            field(
+                "elapsed", Span("\(WholeNumber.clamped(report.result.elapsed * 1000, .toNearestOrAwayFromZero)) ms"),
+                Span("  finished \(DateText.readableUTC(report.result.finishedAt))", Style(.dim)))
+        }
         if let history = report.history {
             appendHistory(history, report: report, now: now, to: &lines)
         }
@@ -63,9 +76,13 @@ enum DetailLayout {
             lines.append([Span(" chain: \(report.levels.count) level\(report.levels.count == 1 ? "" : "s")", Style(.normal, bold: true))])
         }
         for level in report.levels {
-            appendLevel(level, pins: host.pins, finishedAt: report.result.finishedAt, state: state, to: &lines)
+            appendLevel(level, pins: host.pins, series: report.series, finishedAt: report.result.finishedAt, state: state, to: &lines)
         }
-        appendConfiguredPins(host.pins, to: &lines)
+        if report.series != nil {
+            appendSeriesPins(to: &lines)
+        } else {
+            appendConfiguredPins(host.pins, to: &lines)
+        }
         appendNextChains(of: report, to: &lines)
         appendClients(of: report, to: &lines)
         if let stanza = state.stanzaText {
@@ -121,7 +138,8 @@ enum DetailLayout {
     }
 
     private static func appendLevel(
-        _ level: LevelReport, pins: PinSet, finishedAt: Date, state: DashboardState, to lines: inout [StyledLine]
+        _ level: LevelReport, pins: PinSet, series: SeriesFacts?, finishedAt: Date, state: DashboardState,
+        to lines: inout [StyledLine]
     ) {
         let role = Formatting.roleStyle(level.role)
         let facts = level.certificate.facts
@@ -130,7 +148,7 @@ enum DetailLayout {
         // The ✓/✗ follows the role; "·" (no pins to compare) is left to
         // the pin line below, where it is explained, rather than read as a
         // second separator.
-        let symbol = Formatting.matchSymbol(level, pins: pins)
+        let symbol = Formatting.matchSymbol(level, pins: pins, series: series)
         lines.append([
             Span(" ── level \(level.level) · \(level.role.rawValue) ", role.with(bold: true)),
             Span(symbol == "·" ? "" : symbol + " ", role.with(bold: true)),
@@ -139,11 +157,13 @@ enum DetailLayout {
         func field(_ label: String, _ spans: Span...) {
             lines.append([Span("   " + label.padding(toLength: 9, withPad: " ", startingAt: 0), Style(.dim))] + spans)
         }
-        for row in CertificateDescription(facts, daysLeft: level.daysLeft, countedAt: finishedAt).rows {
+        let rows =
+            series.map { seriesRows(level, $0) }
+            ?? CertificateDescription(facts, daysLeft: level.daysLeft, countedAt: finishedAt).rows
+        for row in rows {
             field(row.label, Span(row.value, style(of: row.meaning, role: role, state: state)))
         }
         if level.matches.isEmpty {
-            let symbol = Formatting.matchSymbol(level, pins: pins)
             let text = symbol == "·" ? "· no pins of this tier to compare" : "✗ no configured pin matches"
             field("pin", Span(text, symbol == "·" ? Style(.dim) : Style(.critical)))
         }
@@ -190,7 +210,7 @@ enum DetailLayout {
         }
     }
 
-    private static func style(of meaning: CertificateDescription.Meaning, role: Style, state: DashboardState) -> Style {
+    static func style(of meaning: CertificateDescription.Meaning, role: Style, state: DashboardState) -> Style {
         switch meaning {
         case .subject: return role
         case .plain, .pin: return Style(.normal)

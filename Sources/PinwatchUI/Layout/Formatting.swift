@@ -3,9 +3,10 @@ import PinwatchCore
 
 /// Small text helpers shared by the table, the banner and the detail view.
 public enum Formatting {
-    /// `42s`, `5m`, `3h`, `12d`: an age that fits five cells.
+    /// `42s`, `5m`, `3h`, `12d`: an age that fits five cells. Total: an
+    /// age from another machine's clock may be anything a Double holds.
     public static func duration(_ seconds: TimeInterval) -> String {
-        let value = max(0, Int(seconds.rounded(.down)))
+        let value = max(0, WholeNumber.clamped(seconds))
         if value < 60 { return "\(value)s" }
         if value < 3600 { return "\(value / 60)m" }
         if value < 86400 { return "\(value / 3600)h" }
@@ -110,9 +111,12 @@ public enum Formatting {
         }
     }
 
-    /// ✓ matched, ✗ not matched, · no pins of the tier that applies to this level.
-    static func matchSymbol(_ level: LevelReport, pins: PinSet) -> String {
+    /// ✓ matched, ✗ not matched, · no pins of the tier that applies to this
+    /// level: in the host's pins, or for a row from another instance's
+    /// series, in whether they export a pin match for the level.
+    static func matchSymbol(_ level: LevelReport, pins: PinSet, series: SeriesFacts? = nil) -> String {
         if !level.matches.isEmpty { return "✓" }
+        if let series { return series.pinnedLevels.contains(level.level) ? "✗" : "·" }
         let relevant = level.role == .leaf ? pins.leaf : pins.ca
         return relevant.isEmpty ? "·" : "✗"
     }

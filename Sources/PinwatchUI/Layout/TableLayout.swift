@@ -172,7 +172,7 @@ enum TableLayout {
             var line: StyledLine = []
             for level in report.levels {
                 if !line.isEmpty { line.append(Span(" ")) }
-                let text = Formatting.roleLetter(level.role) + Formatting.matchSymbol(level, pins: host.pins)
+                let text = Formatting.roleLetter(level.role) + Formatting.matchSymbol(level, pins: host.pins, series: report.series)
                 line.append(Span(text, Formatting.roleStyle(level.role)))
             }
             return line

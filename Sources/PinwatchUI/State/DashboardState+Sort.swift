@@ -42,7 +42,8 @@ extension DashboardState {
             // Alike chains side by side: the row's roles and match symbols.
             let pins = hosts[index].pins
             return .text(
-                report.levels.map { Formatting.roleLetter($0.role) + Formatting.matchSymbol($0, pins: pins) }.joined(separator: " "))
+                report.levels.map { Formatting.roleLetter($0.role) + Formatting.matchSymbol($0, pins: pins, series: report.series) }.joined(
+                    separator: " "))
         case .tier:
             // What a renewal leaves matching, least first: no pin matched,
             // then the leaf alone (breaks at the next renewal), then a CA

@@ -29,7 +29,10 @@ extension Pinwatch {
             completion: CompletionChoices.themes)
         var theme: String?
 
-        @Option(help: ArgumentHelp("Poll period, overriding the config (e.g. 30s, 5m).", valueName: "duration"))
+        @Option(
+            help: ArgumentHelp(
+                "Poll period, overriding the config (e.g. 30s, 5m); with --prometheus, the refresh (default: the exporters' own interval).",
+                valueName: "duration"))
         var interval: String?
 
         @Flag(help: "Do not ring the bell when a host turns leaf_only, blocked or expired.")
@@ -99,11 +102,11 @@ extension Pinwatch {
 
         private func runFleet(_ config: Config, server: String) throws -> Never {
             guard let url = URL(string: server) else { throw UserFacingError(message: "--prometheus: \(server) is not a URL") }
-            var interval = config.interval
-            if let text = self.interval, let seconds = ConfigDuration.parse(text) { interval = seconds }
+            // Without --interval the view follows the exporters' own interval.
+            let interval = self.interval.flatMap(ConfigDuration.parse)
             let environment = ProcessEnvironment.current
             let chosenTheme = try ThemeChoice.load(requested: theme, config: config, colorCount: 256, environment: environment)
-            let query = FleetQuery(server: url, selector: match, timeout: min(config.timeout, interval))
+            let query = FleetQuery(server: url, selector: match, timeout: min(config.timeout, interval ?? config.timeout))
             do {
                 let controller = try FleetDashboardController(
                     query: query, config: config, interval: interval, environment: environment, theme: chosenTheme, bell: !noBell,

@@ -13,7 +13,10 @@ import PinwatchUI
 /// the completion hops back onto; `@unchecked Sendable` for that hop.
 final class FleetDashboardController: @unchecked Sendable {
     private let query: FleetQuery
-    private let interval: TimeInterval
+    /// `--interval`; without it the view refreshes as often as the
+    /// exporters poll (`pinwatch_poll_interval_seconds`), once they say.
+    private let chosenInterval: TimeInterval?
+    private var interval: TimeInterval
     private let environment: [String: String]
     private let config: Config
     private let bellEnabled: Bool
@@ -29,16 +32,21 @@ final class FleetDashboardController: @unchecked Sendable {
     private var failingSince: Date?
 
     init(
-        query: FleetQuery, config: Config, interval: TimeInterval, environment: [String: String], theme: Theme, bell: Bool, mouse: Bool,
+        query: FleetQuery, config: Config, interval chosenInterval: TimeInterval?, environment: [String: String], theme: Theme, bell: Bool,
+        mouse: Bool,
         display: DisplayChoice = DisplayChoice()
     ) throws {
         self.query = query
         self.config = config
-        self.interval = interval
+        self.chosenInterval = chosenInterval
+        // Until an answer names the exporters, asked again soon: a view
+        // started before Prometheus' first scrape is not left a minute empty.
+        interval = chosenInterval ?? min(config.interval, Self.untilExportersAnswer)
         self.environment = environment
         self.theme = theme
         bellEnabled = bell
         view = FleetView(server: query.server.absoluteString)
+        view.refresh = interval
         var state = DashboardState(configPath: query.server.absoluteString, hosts: [], themeName: theme.name)
         display.apply(to: &state)
         state.sourceNote = "prometheus \(query.server.absoluteString): asking…"
@@ -103,13 +111,19 @@ final class FleetDashboardController: @unchecked Sendable {
         fetching = false
         let now = Date()
         switch outcome {
-        case .success(let fleet) where fleet.hosts.isEmpty:
-            fail(FleetView.nothingMatches(query), at: now)
-            show(fleet, at: now)
         case .success(let fleet):
-            failingSince = nil
-            state.sourceProblem = nil
             show(fleet, at: now)
+            // Every instance gone is said as such, not as a selector that matches nothing.
+            if let gone = view.goneProblem(timeZone: state.timeZone) {
+                failingSince = nil
+                state.sourceProblem = gone
+            } else if fleet.hosts.isEmpty {
+                fail(FleetView.nothingMatches(query), at: now)
+            } else {
+                failingSince = nil
+                state.sourceProblem = nil
+            }
+            followExporters(fleet)
         case .failure(let problem):
             // The last rows stay, aged in the header, under the banner.
             fail(problem.description, at: now)
@@ -117,6 +131,24 @@ final class FleetDashboardController: @unchecked Sendable {
         describeSource(now: now)
         requestPaint()
     }
+
+    /// Asks as often as the exporters can change the answer: a rotation
+    /// shows within one of their cycles, not within a minute.
+    private func followExporters(_ fleet: FleetSnapshot) {
+        guard chosenInterval == nil, !fleet.instances.isEmpty else { return }
+        // An exporter too old to say its interval: the configuration's.
+        let wanted = min(max(fleet.pollInterval ?? config.interval, Self.shortestRefresh), Self.longestRefresh)
+        guard wanted != interval else { return }
+        interval = wanted
+        view.refresh = wanted
+        refreshTimer?.schedule(deadline: .now() + wanted, repeating: wanted, leeway: .milliseconds(100))
+    }
+
+    /// Past these the exporters' interval is not followed: Prometheus is
+    /// not asked more than once a second, nor the screen left an hour old.
+    static let shortestRefresh: TimeInterval = 1
+    static let untilExportersAnswer: TimeInterval = 5
+    static let longestRefresh: TimeInterval = 3_600
 
     private func fail(_ problem: String, at now: Date) {
         if failingSince == nil { failingSince = now }

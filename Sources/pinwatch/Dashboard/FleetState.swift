@@ -6,51 +6,126 @@ import PinwatchUI
 /// A fleet's answer on the dashboard's state: the live `watch --prometheus`
 /// and the one-shot `snapshot --prometheus` show it the same way.
 struct FleetView {
+    /// An instance missing from the latest answer that an earlier one had.
+    struct GoneInstance: Hashable {
+        var name: String
+        /// The last answer that had it.
+        var lastSeen: Date
+        var rows: Int
+    }
+
     let server: String
-    private(set) var oldestCycle: Date?
+    /// The view's own refresh interval, when it is known.
+    var refresh: TimeInterval?
     private(set) var lastAnswerAt: Date?
+    private(set) var instances: [FleetInstance] = []
     /// `host:port` of the hosts whose vantages disagree.
     private(set) var disagreeing: [String] = []
+    /// Samples of the latest answer that were not read (see `FleetSnapshot.skipped`).
+    private(set) var skipped = 0
+    private(set) var probeRows = 0
+    private(set) var gone: [GoneInstance] = []
+    /// Each instance's rows as last seen (by `job` and `instance`), and when.
+    private var known: [String: (name: String, rows: [FleetHost], seenAt: Date)] = [:]
 
     init(server: String) {
         self.server = server
     }
 
-    /// Records every row; true when a host got worse (the bell).
+    /// Records every row, and the last-known rows of instances gone since
+    /// an earlier answer; true when a host got worse (the bell).
     mutating func show(_ fleet: FleetSnapshot, on state: inout DashboardState, config: Config, at now: Date) -> Bool {
         lastAnswerAt = now
-        oldestCycle = fleet.oldestCycle
+        instances = fleet.instances
+        skipped = fleet.skipped
+        probeRows = fleet.probeRows
+        let rows = rowsWithGoneInstances(fleet, at: now)
         disagreeing = Set(
-            fleet.hosts.filter { fleet.disagreeing.contains($0.hostKey) }.map { HostConfig(host: $0.host, port: $0.port).displayName }
+            rows.filter { fleet.disagreeing.contains($0.hostKey) }.map { HostConfig(host: $0.host, port: $0.port).displayName }
         ).sorted()
-        let hosts = fleet.hosts.map(\.config)
+        let hosts = rows.map(\.config)
         if hosts.map(\.identityKey) != state.hosts.map(\.identityKey) {
             state.replaceHosts(hosts, warnDays: config.warnDays, criticalDays: config.criticalDays)
         }
         state.beginCycle(total: hosts.count, at: now)
         var worse = false
-        for (index, host) in fleet.hosts.enumerated() where state.record(host.report(now: now), forHost: index, at: now) {
+        for (index, host) in rows.enumerated() where state.record(host.report(now: now), forHost: index, at: now) {
             worse = true
         }
         state.finishCycle(at: now)
         return worse
     }
 
-    /// `prometheus URL · 3 vantages · oldest cycle 12s ago · ≠ vantages disagree on 1: api.example.com:443`
+    /// A `serve` that stops drops out of Prometheus' answer within a scrape:
+    /// its rows stay, marked stale from the last answer that had them,
+    /// unless another instance now reports the same host.
+    private mutating func rowsWithGoneInstances(_ fleet: FleetSnapshot, at now: Date) -> [FleetHost] {
+        func key(_ job: String, _ instance: String) -> String { "\(job)\u{0}\(instance)" }
+        func name(_ job: String, _ instance: String) -> String { instance.isEmpty ? (job.isEmpty ? "(unnamed)" : job) : instance }
+        var present: [String: (name: String, rows: [FleetHost])] = [:]
+        for instance in fleet.instances {
+            present[key(instance.job, instance.instance)] = (name(instance.job, instance.instance), [])
+        }
+        for host in fleet.hosts {
+            present[key(host.job, host.instance), default: (name(host.job, host.instance), [])].rows.append(host)
+        }
+        for (id, entry) in present { known[id] = (entry.name, entry.rows, now) }
+        let live = Set(fleet.hosts.map(\.config.identityKey))
+        var rows = fleet.hosts
+        gone = []
+        for (id, entry) in known where present[id] == nil {
+            let stale = entry.rows.filter { !live.contains($0.config.identityKey) }.map { row in
+                var row = row
+                row.staleSince = entry.seenAt
+                return row
+            }
+            rows += stale
+            gone.append(GoneInstance(name: entry.name, lastSeen: entry.seenAt, rows: stale.count))
+        }
+        gone.sort { $0.name < $1.name }
+        return rows.sorted { ($0.host, $0.port, $0.vantage ?? "") < ($1.host, $1.port, $1.vantage ?? "") }
+    }
+
+    /// The banner's sentence for instances gone from the answer, or nil.
+    func goneProblem(timeZone: TimeZone) -> String? {
+        guard !gone.isEmpty else { return nil }
+        let names = gone.prefix(3).map { instance in
+            "\(instance.name) (since \(Formatting.clock(instance.lastSeen, timeZone: timeZone)), \(instance.rows) host\(instance.rows == 1 ? "" : "s") stale)"
+        }
+        let more = gone.count > 3 ? " and \(gone.count - 3) more" : ""
+        return "serve instance\(gone.count == 1 ? "" : "s") gone from Prometheus' answer: \(names.joined(separator: ", "))\(more);"
+            + " their rows show the last-known state"
+    }
+
+    /// `prometheus URL · 3 vantages · exporters' cycle 12s ago · refresh every 30s · ≠ vantages disagree on 1: api.example.com:443`
     func note(for state: DashboardState, now: Date) -> String {
         var parts = ["prometheus \(server)"]
         let vantages = Set(state.hosts.compactMap(\.vantage))
         if vantages.count > 1 { parts.append("\(vantages.count) vantages") }
-        if let oldestCycle {
-            parts.append("oldest cycle \(Formatting.duration(now.timeIntervalSince(oldestCycle))) ago")
-        } else if lastAnswerAt == nil {
-            parts.append("no answer yet")
+        // Two clocks: when the exporters last probed (the oldest of them),
+        // and when this view last asked Prometheus.
+        if let oldest = instances.map(\.lastCycle).min() {
+            let polls = instances.compactMap(\.pollInterval).min()
+            let every = polls.flatMap { $0 == refresh ? nil : " (every \(Formatting.duration($0)))" } ?? ""
+            parts.append("exporters' cycle \(Formatting.duration(now.timeIntervalSince(oldest))) ago\(every)")
         }
-        if state.sourceProblem != nil, let lastAnswerAt {
+        // The view's own last answer is the header's "last cycle".
+        if let refresh { parts.append("refresh every \(Formatting.duration(refresh))") }
+        if lastAnswerAt == nil {
+            parts.append("no answer yet")
+        } else if state.sourceProblem != nil, let lastAnswerAt {
             parts.append("last answer \(Formatting.duration(now.timeIntervalSince(lastAnswerAt))) ago")
         }
+        if skipped > 0 {
+            parts.append("\(skipped) sample\(skipped == 1 ? "" : "s") skipped (not pinwatch's shape or values)")
+        }
+        if probeRows > 0 {
+            parts.append("\(probeRows) /probe row\(probeRows == 1 ? "" : "s") left out (--match to select them)")
+        }
         if !disagreeing.isEmpty {
-            parts.append("≠ vantages disagree on \(disagreeing.count): \(disagreeing.prefix(3).joined(separator: ", "))")
+            // One name: the header keeps room for the sort after it.
+            let more = disagreeing.count > 1 ? ", …" : ""
+            parts.append("≠ vantages disagree on \(disagreeing.count): \(disagreeing[0])\(more)")
         }
         return parts.joined(separator: " · ")
     }

@@ -1,0 +1,42 @@
+import Foundation
+
+/// What a report rebuilt from another instance's series carries beside its
+/// verdict (`watch --prometheus`): views show these, and say "not
+/// exported" where the series say nothing, rather than fill the gaps with
+/// defaults that read as facts.
+public struct SeriesFacts: Hashable, Sendable {
+    /// One probe of a host with `addresses: all` or `key_types:`
+    /// (`pinwatch_address_status`).
+    public struct Probe: Hashable, Sendable {
+        public var address: String
+        public var keyType: String?
+        public var status: HostStatus
+
+        public init(address: String, keyType: String?, status: HostStatus) {
+            self.address = address
+            self.keyType = keyType
+            self.status = status
+        }
+    }
+
+    /// The words for a fact no series carries.
+    public static let notExported = "not exported"
+
+    /// The `serve` instance (Prometheus' `instance` label) the row came from.
+    public var instance: String?
+    /// Chain levels with a `pinwatch_pin_match` series: the instance has
+    /// pins of the tier that applies there (matched or not).
+    public var pinnedLevels: Set<Int> = []
+    /// Chain levels with a `pinwatch_chain_level_not_after_timestamp_seconds`.
+    public var datedLevels: Set<Int> = []
+    public var probes: [Probe] = []
+    /// `pinwatch_probe_duration_seconds`.
+    public var elapsed: TimeInterval?
+    /// Set while the instance is gone from Prometheus' answer: the row is
+    /// its last-known state, from this moment.
+    public var staleSince: Date?
+
+    public init(instance: String? = nil) {
+        self.instance = instance
+    }
+}
