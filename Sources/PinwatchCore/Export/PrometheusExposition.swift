@@ -149,24 +149,9 @@ public final class PrometheusRenderer {
                     deprecatedNotAfter.sample("pinwatch_leaf_not_after_seconds", labels, nil, nil, expiry)
                 }
                 if serverChain {
-                    levelNotAfter.append("pinwatch_chain_level_not_after_timestamp_seconds{")
-                    levelNotAfter.append(labels)
-                    levelNotAfter.append(",level=\"")
-                    levelNotAfter.append(integer: Int64(level.level))
-                    levelNotAfter.append("\",role=\"")
-                    levelNotAfter.append(string: level.role.rawValue)
-                    levelNotAfter.append("\"} ")
-                    levelNotAfter.append(number: expiry)
-                    levelNotAfter.append("\n")
-                    levelNotBefore.append("pinwatch_chain_level_not_before_timestamp_seconds{")
-                    levelNotBefore.append(labels)
-                    levelNotBefore.append(",level=\"")
-                    levelNotBefore.append(integer: Int64(level.level))
-                    levelNotBefore.append("\",role=\"")
-                    levelNotBefore.append(string: level.role.rawValue)
-                    levelNotBefore.append("\"} ")
-                    levelNotBefore.append(number: facts.notBefore.timeIntervalSince1970)
-                    levelNotBefore.append("\n")
+                    levelNotAfter.levelSample("pinwatch_chain_level_not_after_timestamp_seconds", labels, level, expiry)
+                    levelNotBefore.levelSample(
+                        "pinwatch_chain_level_not_before_timestamp_seconds", labels, level, facts.notBefore.timeIntervalSince1970)
                 }
                 levelInfo.append("pinwatch_chain_level_info{")
                 levelInfo.append(labels)
@@ -467,6 +452,20 @@ private struct ExpositionBuffer {
         append(name)
         append(" ")
         append(type)
+        append("\n")
+    }
+
+    /// `name{labels,level="0",role="leaf"} number`: a series per chain level.
+    mutating func levelSample(_ name: StaticString, _ labels: [UInt8], _ level: LevelReport, _ number: Double) {
+        append(name)
+        append("{")
+        append(labels)
+        append(",level=\"")
+        append(integer: Int64(level.level))
+        append("\",role=\"")
+        append(string: level.role.rawValue)
+        append("\"} ")
+        append(number: number)
         append("\n")
     }
 
