@@ -26,7 +26,7 @@ final class JSONReportTests: XCTestCase {
     ]
     private let levelKeys = [
         "level", "role", "from_server", "subject", "issuer", "not_before", "not_after", "days_left", "key",
-        "spki_sha256", "key_sha256", "cert_sha256", "matched",
+        "spki_sha256", "key_sha256", "cert_sha256", "lifetime_days", "lifetime_used", "matched",
     ]
 
     func testDocumentShapeAndSummary() throws {

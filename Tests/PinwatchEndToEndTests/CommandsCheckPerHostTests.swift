@@ -51,7 +51,9 @@ final class CommandsCheckPerHostTests: LocalFleetTestCase {
     /// `-c PATH` is still the configuration.
     func testThresholdsOverrideTheConfigurationInBothReaders() throws {
         let soon = try fleet.addExpiring("soon.test", daysLeft: 14.5)
-        let config = try fleet.writeConfig().path
+        // The leaf is 85% into its life: with renewal_overdue off, the days
+        // thresholds alone decide.
+        let config = try fleet.writeConfig(settings: ["renew_share: off"]).path
         let plain = ["check", "-c", config, "--host", "soon.test", "-w", "10", "-c", "5", "--timeout", "2s"]
         let parsed = [
             "check", "-c", config, "-c", "7", "--host", "x", "--host", "soon.test", "--warning", "10", "--critical=5", "--timeout", "2s",
@@ -69,6 +71,13 @@ final class CommandsCheckPerHostTests: LocalFleetTestCase {
 
         let configured = try fleet.run(["check", "-c", config])
         XCTAssertEqual(configured.status, 1, "14 days is within warn_days 21: \(configured.stdout)")
+
+        // With the default renew_share, 14 days past -w 10 still warn: the
+        // renewal that should have replaced the leaf is overdue.
+        let renewing = try fleet.writeConfig(name: "renewing.yaml").path
+        let overdue = try fleet.run(["check", "-c", renewing, "--host", "soon.test", "-w", "10", "-c", "5"])
+        XCTAssertEqual(overdue.status, 1, overdue.stdout)
+        XCTAssertTrue(overdue.stdout.contains("has not been renewed: renewal may be failing (14 days left)"), overdue.stdout)
 
         let inverted = try fleet.run(["check", "-c", config, "-w", "5", "-c", "10"])
         XCTAssertEqual(inverted.status, 3, inverted.stdout)

@@ -43,11 +43,13 @@ public enum ClientVerdicts {
     /// table must not say ok while a shipped release breaks.
     public static func apply(
         to report: HostReport, clients: [ClientPolicy], now: Date, warnDays: Int, criticalDays: Int,
-        catalogue: Catalogue = .empty
+        catalogue: Catalogue = .empty, renewShare: Double? = Config.defaultRenewShare
     ) -> HostReport {
         guard !clients.isEmpty else { return report }
         let verdicts = clients.compactMap {
-            verdict(of: $0, on: report, now: now, warnDays: warnDays, criticalDays: criticalDays, catalogue: catalogue)
+            verdict(
+                of: $0, on: report, now: now, warnDays: warnDays, criticalDays: criticalDays, catalogue: catalogue,
+                renewShare: renewShare)
         }
         guard !verdicts.isEmpty else { return report }
         var combined = report
@@ -65,7 +67,7 @@ public enum ClientVerdicts {
     /// `client`'s view of `report`'s host, nil when it does not pin it.
     public static func verdict(
         of client: ClientPolicy, on report: HostReport, now: Date, warnDays: Int, criticalDays: Int,
-        catalogue: Catalogue = .empty
+        catalogue: Catalogue = .empty, renewShare: Double? = Config.defaultRenewShare
     ) -> ClientHostVerdict? {
         let rules = client.rules(for: report.config.serverName)
         guard !rules.isEmpty else { return nil }
@@ -74,7 +76,8 @@ public enum ClientVerdicts {
         host.pins = PinSet(auto: inForce.flatMap(\.pins))
         host.pinsetName = nil
         let plain = Verdict.report(
-            for: host, result: report.result, now: now, warnDays: warnDays, criticalDays: criticalDays, catalogue: catalogue)
+            for: host, result: report.result, now: now, warnDays: warnDays, criticalDays: criticalDays, catalogue: catalogue,
+            renewShare: renewShare)
         var status = plain.status
         var alerts = plain.alerts
         let expires = inForce.compactMap(\.expiration).min()

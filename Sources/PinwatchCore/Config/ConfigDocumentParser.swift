@@ -49,7 +49,7 @@ struct ConfigDocumentParser: NodeReading {
         "probe_targets", "catalogue", "vantage", "prometheus",
         "include", "file_sd",
         "addresses", "key_types",
-        "utc",
+        "utc", "renew_share",
     ]
 
     mutating func parse(_ root: Node?) -> Config {
@@ -95,6 +95,7 @@ struct ConfigDocumentParser: NodeReading {
         if config.criticalDays > config.warnDays, let node = values["critical_days"] {
             report(node, key: "critical_days", "must not be more than warn_days (\(config.warnDays))")
         }
+        if let node = values["renew_share"], let value = renewShare(node) { config.renewShare = value }
         if let node = values["theme"], let value = string(node, key: "theme") { config.theme = theme(value) }
         if let node = values["utc"], let value = boolean(node, key: "utc") { config.utc = value }
         if let node = values["trust"], let value = trust(node, key: "trust") { config.trust = value }
@@ -257,6 +258,20 @@ struct ConfigDocumentParser: NodeReading {
             names.append(name)
         }
         return names
+    }
+
+    /// `0.67`, or `off`: a share of a lifetime, above nothing and below all
+    /// of it (at 1 the leaf has expired, which `expired` says).
+    private mutating func renewShare(_ node: Node) -> Double?? {
+        guard let text = string(node, key: "renew_share") else { return nil }
+        if text == "off" { return .some(nil) }
+        guard let value = Double(text), value.isFinite, value > 0, value < 1 else {
+            report(
+                node, key: "renew_share",
+                "expected a share of the lifetime between 0 and 1 (0.67) or off, found \(EchoedInput.quoted(text))")
+            return nil
+        }
+        return .some(value)
     }
 
     private mutating func duration(_ node: Node, key: String) -> TimeInterval? {

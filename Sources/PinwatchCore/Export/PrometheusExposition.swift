@@ -63,6 +63,7 @@ public final class PrometheusRenderer {
     private var notAfter = ExpositionBuffer(capacity: 0)
     private var deprecatedNotAfter = ExpositionBuffer(capacity: 0)
     private var levelNotAfter = ExpositionBuffer(capacity: 0)
+    private var levelNotBefore = ExpositionBuffer(capacity: 0)
     private var levelInfo = ExpositionBuffer(capacity: 0)
     private var pinMatch = ExpositionBuffer(capacity: 0)
     private var nextChains = ExpositionBuffer(capacity: 0)
@@ -82,7 +83,8 @@ public final class PrometheusRenderer {
         // each family's samples together, and touching each report once
         // keeps the copying (and reference counting) to one per host.
         let buffers = [
-            \PrometheusRenderer.status, \.severity, \.reason, \.alerts, \.notAfter, \.deprecatedNotAfter, \.levelNotAfter, \.levelInfo,
+            \PrometheusRenderer.status, \.severity, \.reason, \.alerts, \.notAfter, \.deprecatedNotAfter, \.levelNotAfter, \.levelNotBefore,
+            \.levelInfo,
             \.pinMatch, \.nextChains, \.duration, \.errors,
             \.ownerLabels,
             \.addressStatus,
@@ -147,15 +149,9 @@ public final class PrometheusRenderer {
                     deprecatedNotAfter.sample("pinwatch_leaf_not_after_seconds", labels, nil, nil, expiry)
                 }
                 if serverChain {
-                    levelNotAfter.append("pinwatch_chain_level_not_after_timestamp_seconds{")
-                    levelNotAfter.append(labels)
-                    levelNotAfter.append(",level=\"")
-                    levelNotAfter.append(integer: Int64(level.level))
-                    levelNotAfter.append("\",role=\"")
-                    levelNotAfter.append(string: level.role.rawValue)
-                    levelNotAfter.append("\"} ")
-                    levelNotAfter.append(number: expiry)
-                    levelNotAfter.append("\n")
+                    levelNotAfter.levelSample("pinwatch_chain_level_not_after_timestamp_seconds", labels, level, expiry)
+                    levelNotBefore.levelSample(
+                        "pinwatch_chain_level_not_before_timestamp_seconds", labels, level, facts.notBefore.timeIntervalSince1970)
                 }
                 levelInfo.append("pinwatch_chain_level_info{")
                 levelInfo.append(labels)
@@ -202,7 +198,8 @@ public final class PrometheusRenderer {
 
         var out = ExpositionBuffer(
             capacity: 4_096 + status.bytes.count + severity.bytes.count + reason.bytes.count + alerts.bytes.count + notAfter.bytes.count
-                + deprecatedNotAfter.bytes.count + levelNotAfter.bytes.count + levelInfo.bytes.count + pinMatch.bytes.count
+                + deprecatedNotAfter.bytes.count + levelNotAfter.bytes.count + levelNotBefore.bytes.count + levelInfo.bytes.count
+                + pinMatch.bytes.count
                 + nextChains.bytes.count + duration.bytes.count + errors.bytes.count + ownerLabels.bytes.count
                 + addressStatus.bytes.count + acknowledged.bytes.count)
         out.family("pinwatch_host_status", "gauge", "Status of each host: 1 for the status it has now, 0 for the others.")
@@ -234,6 +231,11 @@ public final class PrometheusRenderer {
             "Expiry of each certificate of each host's chain, Unix time: the earliest one is when pinned clients fail (absent when a proxy forged the chain)."
         )
         out.append(levelNotAfter.bytes)
+        out.family(
+            "pinwatch_chain_level_not_before_timestamp_seconds", "gauge",
+            "Start of validity of each certificate of each host's chain, Unix time: with its not_after, the lifetime and the share used (absent when a proxy forged the chain)."
+        )
+        out.append(levelNotBefore.bytes)
         out.family("pinwatch_chain_level_info", "gauge", "One series per certificate of each host's chain, with its role and SPKI pin.")
         out.append(levelInfo.bytes)
         out.family(
@@ -450,6 +452,20 @@ private struct ExpositionBuffer {
         append(name)
         append(" ")
         append(type)
+        append("\n")
+    }
+
+    /// `name{labels,level="0",role="leaf"} number`: a series per chain level.
+    mutating func levelSample(_ name: StaticString, _ labels: [UInt8], _ level: LevelReport, _ number: Double) {
+        append(name)
+        append("{")
+        append(labels)
+        append(",level=\"")
+        append(integer: Int64(level.level))
+        append("\",role=\"")
+        append(string: level.role.rawValue)
+        append("\"} ")
+        append(number: number)
         append("\n")
     }
 

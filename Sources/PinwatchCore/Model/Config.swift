@@ -94,6 +94,9 @@ public struct Config: Hashable, Sendable {
     public var concurrency: Int
     public var warnDays: Int
     public var criticalDays: Int
+    /// `renew_share:`: past this share of its lifetime a leaf still served
+    /// is `renewal_overdue`; nil (`off`) never.
+    public var renewShare: Double? = Config.defaultRenewShare
     /// A theme name or a path (relative paths already resolved).
     public var theme: String
     /// `utc:`: every time on screen in UTC instead of the local zone.
@@ -171,6 +174,10 @@ public struct Config: Hashable, Sendable {
         self.pinsets = pinsets
         self.hosts = hosts
     }
+
+    /// Where ACME clients renew (certbot, lego, Caddy: two thirds of the
+    /// lifetime, which is 30 days before a 90-day leaf expires).
+    public static let defaultRenewShare = 2.0 / 3.0
 
     /// The hosts of `shard` only (all of them without one); `--shard` wins
     /// over `shard:`.

@@ -36,6 +36,10 @@ public enum HostAlert: String, Sendable, Codable, CaseIterable {
     case rootTransition = "root_transition"
     /// The host's provider may issue from a CA family no pin covers.
     case caSwitch = "ca_switch"
+    /// The leaf has used more than `renew_share` of its lifetime and is
+    /// still served, with more than `warn_days` left: its renewer should
+    /// have replaced it, so renewal is failing whatever the days say.
+    case renewalOverdue = "renewal_overdue"
 }
 
 /// A configured pin that matched one level.
@@ -56,14 +60,22 @@ public struct LevelReport: Hashable, Sendable {
     public var certificate: ChainCertificate
     public var matches: [PinMatch]
     public var daysLeft: Int
+    /// The share of its lifetime used when the verdict was decided (0 to
+    /// 1); nil where only some facts were known (a fleet's series).
+    public var lifetimeUsed: Double?
 
-    public init(level: Int, role: ChainRole, certificate: ChainCertificate, matches: [PinMatch], daysLeft: Int) {
+    public init(
+        level: Int, role: ChainRole, certificate: ChainCertificate, matches: [PinMatch], daysLeft: Int, lifetimeUsed: Double? = nil
+    ) {
         self.level = level
         self.role = role
         self.certificate = certificate
         self.matches = matches
         self.daysLeft = daysLeft
+        self.lifetimeUsed = lifetimeUsed
     }
+
+    public var lifetime: CertificateLifetime { CertificateLifetime(certificate.facts) }
 }
 
 /// Proxy facts as reported (DESIGN §8 `proxy`).

@@ -71,6 +71,7 @@ public struct CertificateDescription: Sendable {
                 value:
                     "\(DateText.readableUTC(facts.notBefore)) → \(DateText.readableUTC(facts.notAfter)) (\(Self.daysText(daysLeft, secondsLeft: countedAt.map { facts.notAfter.timeIntervalSince($0) })))",
                 meaning: .validity(daysLeft: daysLeft)),
+            Row(label: "lifetime", value: lifetimeText, meaning: .plain),
             Row(label: "key", value: facts.keyDescription + (facts.isCA ? " · CA" : ""), meaning: .plain),
         ]
         if !facts.subjectAltNames.isEmpty {
@@ -80,6 +81,14 @@ public struct CertificateDescription: Sendable {
             rows.append(Row(label: index == 0 ? "pins" : "", value: form, meaning: .pin))
         }
         return rows
+    }
+
+    /// `90 days, 72% used`; without the time it was counted at, the
+    /// lifetime alone.
+    public var lifetimeText: String {
+        let lifetime = CertificateLifetime(facts)
+        guard let countedAt else { return lifetime.daysText }
+        return "\(lifetime.daysText), \(CertificateLifetime.percent(lifetime.used(at: countedAt))) used"
     }
 
     /// The facts as JSON fields, shared by the snapshot's chain levels and

@@ -28,6 +28,25 @@ package final class JSONBytes {
         append(text: String(value))
     }
 
+    /// Fixed-point, so a share reads `0.723`, never `0.72300000000000004`
+    /// or an exponent below 9e15.
+    func append(fixed value: Double, places: Int) {
+        var scale = 1.0
+        for _ in 0..<places { scale *= 10 }
+        let scaled = (value * scale).rounded()
+        guard scaled.isFinite, abs(scaled) < 9e15 else {
+            // Swift's `1e+20` is a JSON number; infinity has none.
+            value.isFinite ? append(text: "\(value)") : append("null")
+            return
+        }
+        let units = Int64(scaled)
+        let whole = abs(units) / Int64(scale)
+        var fraction = String(abs(units) % Int64(scale))
+        fraction = String(repeating: "0", count: places - fraction.count) + fraction
+        while fraction.last == "0" { fraction.removeLast() }
+        append(text: (units < 0 ? "-" : "") + String(whole) + (fraction.isEmpty ? "" : "." + fraction))
+    }
+
     private func append(scalar: Unicode.Scalar) {
         UTF8.encode(scalar) { bytes.append($0) }
     }

@@ -72,6 +72,13 @@ package struct JSONObjectWriter {
         if let value { out.append(decimal: value) } else { out.append("null") }
     }
 
+    /// A fraction to `places` decimals, trailing zeros dropped: `90`,
+    /// `6.67`, `0.723`; null when unknown.
+    mutating func field(_ name: StaticString, _ value: Double?, places: Int) {
+        key(name)
+        if let value { out.append(fixed: value, places: places) } else { out.append("null") }
+    }
+
     mutating func field(_ name: StaticString, _ value: Bool) {
         key(name)
         out.append(value ? "true" : "false")

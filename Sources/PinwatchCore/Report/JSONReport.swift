@@ -178,6 +178,8 @@ public enum JSONReport {
         fields.field("role", level.role.rawValue)
         fields.field("from_server", level.certificate.fromServer)
         CertificateDescription(level.certificate.facts, daysLeft: level.daysLeft).writeFields(to: &fields)
+        fields.field("lifetime_days", level.lifetime.days, places: 2)
+        fields.field("lifetime_used", level.lifetimeUsed, places: 3)
         fields.objects("matched", level.matches) { match, matched in
             matched.field("tier", match.tier.rawValue)
             matched.field("pin", match.pin.text)

@@ -18,6 +18,7 @@ public enum HostHeadline: String, Sendable, Codable, CaseIterable {
     case intermediatePool = "intermediate_pool"
     case rootTransition = "root_transition"
     case caSwitch = "ca_switch"
+    case renewalOverdue = "renewal_overdue"
     case unpinned
 
     /// The header's order: ok, then the causes by what breaks clients
@@ -31,7 +32,7 @@ public enum HostHeadline: String, Sendable, Codable, CaseIterable {
     /// one client release's pins: never told as a release's finding.
     public var isHostFact: Bool {
         switch self {
-        case .expiring, .expired, .intercepted, .error, .chainChanged: return true
+        case .expiring, .expired, .intercepted, .error, .chainChanged, .renewalOverdue: return true
         case .ok, .leafOnly, .blocked, .pinsExpiring, .pinsExpired, .intermediatePool, .rootTransition, .caSwitch, .unpinned:
             return false
         }
@@ -58,7 +59,8 @@ public enum HostHeadline: String, Sendable, Codable, CaseIterable {
         case .unpinned: return "○"
         case .error: return "!"
         case .blocked, .expired, .intercepted: return "✗"
-        case .leafOnly, .expiring, .chainChanged, .pinsExpiring, .pinsExpired, .intermediatePool, .rootTransition, .caSwitch:
+        case .leafOnly, .expiring, .chainChanged, .pinsExpiring, .pinsExpired, .intermediatePool, .rootTransition, .caSwitch,
+            .renewalOverdue:
             return "⚠"
         }
     }

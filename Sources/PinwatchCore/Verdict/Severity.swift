@@ -130,6 +130,9 @@ extension Verdict {
         if has.contains(.expiring) {
             return HostAssessment(severity: .warning, reason: expirySentence(expiry), headline: .expiring)
         }
+        if has.contains(.renewalOverdue) {
+            return HostAssessment(severity: .warning, reason: renewalOverdueSentence(levels.first), headline: .renewalOverdue)
+        }
         if let nextChains, let warning = NextChainReasons.warning(alerts: has, nextChains: nextChains, levels: levels) {
             return warning
         }
@@ -166,6 +169,16 @@ extension Verdict {
     /// fallback only keeps a hand-made alert list explained.
     private static func expirySentence(_ expiry: ChainExpiry?) -> String {
         expiry?.sentence ?? "a certificate of the chain is expiring"
+    }
+
+    /// `the leaf has used 72% of its 90-day lifetime and has not been
+    /// renewed: renewal may be failing (25 days left)`.
+    private static func renewalOverdueSentence(_ leaf: LevelReport?) -> String {
+        guard let leaf, let used = leaf.lifetimeUsed else {
+            return "the leaf has used more than renew_share of its lifetime and has not been renewed: renewal may be failing"
+        }
+        return "the leaf has used \(CertificateLifetime.percent(used)) of its \(leaf.lifetime.daysAdjective) lifetime "
+            + "and has not been renewed: renewal may be failing (\(daysText(leaf.daysLeft)) left)"
     }
 
     private static func daysText(_ days: Int) -> String {

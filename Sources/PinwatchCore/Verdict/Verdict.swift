@@ -7,8 +7,10 @@ import Foundation
 public enum Verdict {
     /// - Parameter catalogue: the CA families the next chains are judged
     ///   against; without it every CA is unknown beyond a leaf renewal.
+    /// - Parameter renewShare: `renew_share`; nil never raises `renewal_overdue`.
     public static func report(
-        for host: HostConfig, result: ProbeResult, now: Date, warnDays: Int, criticalDays: Int, catalogue: Catalogue = .empty
+        for host: HostConfig, result: ProbeResult, now: Date, warnDays: Int, criticalDays: Int, catalogue: Catalogue = .empty,
+        renewShare: Double? = Config.defaultRenewShare
     ) -> HostReport {
         let proxy = ProxyReport(detected: result.proxy != nil, source: result.proxy?.source, url: result.proxy?.redactedURL)
         guard result.failure == nil, !result.chain.isEmpty else {
@@ -27,7 +29,8 @@ public enum Verdict {
                     ofLevel: level, isSelfSigned: certificate.facts.isSelfSigned,
                     isTrustAnchor: result.trusted && level == result.chain.count - 1),
                 certificate: certificate, matches: matches(of: certificate.facts, atLevel: level, pins: host.pins),
-                daysLeft: daysLeft(until: certificate.facts.notAfter, now: now))
+                daysLeft: daysLeft(until: certificate.facts.notAfter, now: now),
+                lifetimeUsed: CertificateLifetime(certificate.facts).used(at: now))
         }
         let matchedTiers = PinTier.allCases.filter { tier in
             levels.contains { level in level.matches.contains { $0.tier == tier } }
@@ -64,6 +67,9 @@ public enum Verdict {
             if days >= 0 && days <= criticalDays { alerts.append(.criticalExpiry) }
             if days < 0 { alerts.append(.expired) }
         }
+        if !reportProxy.intercepted, renewalOverdue(levels[0], renewShare: renewShare, warnDays: warnDays) {
+            alerts.append(.renewalOverdue)
+        }
         if reportProxy.detected { alerts.append(.proxy) }
         if reportProxy.intercepted { alerts.append(.intercepted) }
         // An intercepted chain says nothing of what the server serves next.
@@ -75,6 +81,14 @@ public enum Verdict {
         return HostReport(
             config: host, result: result, status: status, matchedTiers: matchedTiers, alerts: alerts, levels: levels,
             leafDaysLeft: leafDaysLeft, proxy: reportProxy, nextChains: nextChains, now: now)
+    }
+
+    /// A leaf past the share of its life at which its renewer replaces it
+    /// has not been replaced. Within `warn_days` the expiry alerts say the
+    /// same with the days, and take over.
+    static func renewalOverdue(_ leaf: LevelReport, renewShare: Double?, warnDays: Int) -> Bool {
+        guard let renewShare, let used = leaf.lifetimeUsed else { return false }
+        return used > renewShare && leaf.daysLeft > warnDays
     }
 
     /// The next chains that would break clients that work today.

@@ -207,10 +207,10 @@ public final class HostPoller: @unchecked Sendable {
         let now = Date()
         let report = Verdict.report(
             for: host, result: result, now: now, warnDays: config.warnDays, criticalDays: config.criticalDays,
-            catalogue: config.catalogue)
+            catalogue: config.catalogue, renewShare: config.renewShare)
         return ClientVerdicts.apply(
             to: report, clients: config.clients, now: now, warnDays: config.warnDays, criticalDays: config.criticalDays,
-            catalogue: config.catalogue)
+            catalogue: config.catalogue, renewShare: config.renewShare)
     }
 }
 

@@ -106,7 +106,8 @@ public enum Formatting {
         case .unpinned: return Style(.dim)
         case .error: return Style(.error)
         case .blocked, .expired, .intercepted: return Style(.critical, bold: true)
-        case .leafOnly, .expiring, .chainChanged, .pinsExpiring, .pinsExpired, .intermediatePool, .rootTransition, .caSwitch:
+        case .leafOnly, .expiring, .chainChanged, .pinsExpiring, .pinsExpired, .intermediatePool, .rootTransition, .caSwitch,
+            .renewalOverdue:
             return Style(.warn, bold: true)
         }
     }

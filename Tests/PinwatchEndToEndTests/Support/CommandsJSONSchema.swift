@@ -37,6 +37,7 @@ struct HostObject: Decodable {
     var alerts: [String]
     var severity: String
     var reason: String
+    var headline: String
     var trusted: Bool
     var trustError: String?
     var leafDaysLeft: Int?
@@ -82,6 +83,8 @@ struct LevelObject: Decodable {
     var spkiSha256: String
     var keySha256: String
     var certSha256: String
+    var lifetimeDays: Double
+    var lifetimeUsed: Double?
     var matched: [MatchObject]
 }
 
@@ -107,7 +110,7 @@ enum SnapshotKeys {
     static let error: Set<String> = ["kind", "message"]
     static let level: Set<String> = [
         "level", "role", "from_server", "subject", "issuer", "not_before", "not_after", "days_left", "key",
-        "spki_sha256", "key_sha256", "cert_sha256", "matched",
+        "spki_sha256", "key_sha256", "cert_sha256", "lifetime_days", "lifetime_used", "matched",
     ]
     static let match: Set<String> = ["tier", "pin"]
 }
