@@ -34,6 +34,8 @@ final class SQLiteConnection {
         if immutable {
             flags = SQLITE_OPEN_READONLY | SQLITE_OPEN_URI
             name = "file:" + Self.uriEscaped(path) + "?immutable=1"
+        } else if !readOnly && path != ":memory:" {
+            Self.createPrivately(path)
         }
         let status = sqlite3_open_v2(name, &handle, flags | SQLITE_OPEN_NOMUTEX, nil)
         guard status == SQLITE_OK else {
@@ -45,6 +47,19 @@ final class SQLiteConnection {
         // Another process mid-transaction (a `history` reader) is waited
         // for briefly instead of failing at once.
         sqlite3_busy_timeout(handle, 2000)
+    }
+
+    /// Makes a missing database file empty and 0600 (an empty file is an
+    /// empty database to SQLite), whatever the umask: it holds hosts,
+    /// chains and who acknowledged what, and SQLite gives its -wal and
+    /// -shm files the database's own mode. A file that exists keeps its
+    /// mode; one that cannot be made is left to SQLite to report.
+    private static func createPrivately(_ path: String) {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard descriptor >= 0 else { return }
+        // The umask can only take bits away; fchmod puts back none beyond 0600.
+        _ = fchmod(descriptor, 0o600)
+        close(descriptor)
     }
 
     /// A path as a URI filename's path: `?`, `#` and `%` (and anything

@@ -46,11 +46,18 @@ extension ProcessFigures {
 
     private static func bootTime() -> Double? {
         // The interrupt counters before `btime` grow with the CPU count.
-        guard let text = readProc("/proc/stat", limit: 1 << 20) else { return nil }
-        for line in text.split(separator: "\n") where line.hasPrefix("btime ") {
-            return Double(line.dropFirst("btime ".count).trimmingCharacters())
+        if let text = readProc("/proc/stat", limit: 1 << 20) {
+            for line in text.split(separator: "\n") where line.hasPrefix("btime ") {
+                return Double(line.dropFirst("btime ".count).trimmingCharacters())
+            }
         }
-        return nil
+        // systemd's ProcSubset=pid hides /proc/stat: the wall clock less the
+        // time since boot is the same instant, in whole seconds as btime is.
+        var wall = timespec()
+        var sinceBoot = timespec()
+        guard clock_gettime(CLOCK_REALTIME, &wall) == 0, clock_gettime(CLOCK_BOOTTIME, &sinceBoot) == 0 else { return nil }
+        let seconds = Double(wall.tv_sec - sinceBoot.tv_sec) + Double(wall.tv_nsec - sinceBoot.tv_nsec) / 1e9
+        return seconds.rounded(.down)
     }
 
     /// Entries of /proc/self/fd, less the one the listing itself holds open.

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import NIOCore
 import NIOHTTP1
 import NIOPosix
@@ -20,6 +21,12 @@ final class ExporterHTTPServer {
     /// Answers queued for a connection beyond which it is not read: past
     /// it, at most the answer being written is added.
     static let queuedBytes = 64 * 1024
+    /// A new connection's first request head must be in by then: a client
+    /// that connects and sends nothing holds a slot for this long, not for
+    /// the keep-alive idle time.
+    static let firstRequestTime = TimeAmount.seconds(5)
+    /// Between requests on a kept-alive connection: scrapers reconnect.
+    static let keepAliveIdleTime = TimeAmount.seconds(30)
 
     private let exporter: Exporter
     private let metrics = MetricsBuffer()
@@ -30,9 +37,10 @@ final class ExporterHTTPServer {
     }
 
     /// Binds `listen` (`host:port`, an IP literal or `localhost`) and keeps
-    /// at most `maximumConnections` open; throws when the address cannot be
-    /// used.
-    func start(listen: String, maximumConnections: Int) throws {
+    /// at most `maximumConnections` open (a source address at most half of
+    /// them), telling `logger` when either limit turns connections away;
+    /// throws when the address cannot be used.
+    func start(listen: String, maximumConnections: Int, logger: Logger) throws {
         guard let (host, port) = ListenAddress.split(listen) else {
             throw ListenError(description: ListenAddress.problem(listen) ?? "not host:port")
         }
@@ -44,7 +52,8 @@ final class ExporterHTTPServer {
             .serverChannelOption(ChannelOptions.maxMessagesPerRead, value: 1)
             .serverChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(AcceptLimitHandler(maximum: maximumConnections))
+                    try channel.pipeline.syncOperations.addHandler(
+                        AcceptLimitHandler(maximum: maximumConnections) { Self.log($0, to: logger) })
                 }
             }
             .childChannelInitializer { channel in
@@ -52,7 +61,8 @@ final class ExporterHTTPServer {
                     withPipeliningAssistance: true, withServerUpgrade: nil, withErrorHandling: true
                 ).flatMapThrowing {
                     try channel.pipeline.syncOperations.addHandlers([
-                        ResponseBackpressure(), IdleStateHandler(readTimeout: .seconds(30)), IdleConnectionCloser(), HeadSizeLimit(),
+                        ResponseBackpressure(), FirstRequestDeadline(), IdleStateHandler(readTimeout: Self.keepAliveIdleTime),
+                        IdleConnectionCloser(), HeadSizeLimit(),
                         ExporterRequestHandler(exporter: exporter, metrics: metrics),
                     ])
                 }
@@ -68,10 +78,67 @@ final class ExporterHTTPServer {
                 value: ChannelOptions.Types.WriteBufferWaterMark(low: Self.queuedBytes / 2, high: Self.queuedBytes))
         _ = try bootstrap.bind(host: host == "localhost" ? "127.0.0.1" : host, port: port).wait()
     }
+
+    private static func log(_ event: ConnectionLimitEvent, to logger: Logger) {
+        switch event {
+        case .capReached(let maximum, let times):
+            logger.warning(
+                "connection limit reached: new connections wait to be accepted until one closes",
+                metadata: ["max_connections": "\(maximum)", "times": "\(times)"])
+        case .shareReached(let source, let share, let maximum, let refused):
+            logger.warning(
+                "connections refused: one address holds its share of the connection limit",
+                metadata: [
+                    "address": "\(source)", "share": "\(share)", "max_connections": "\(maximum)", "refused": "\(refused)",
+                ])
+        }
+    }
 }
 
-/// A connection that sends nothing for 30 s is closed: scrapers reconnect,
-/// and idle sockets must not pile up.
+/// Closes a connection whose first request head has not arrived within
+/// `ExporterHTTPServer.firstRequestTime` of its opening (a connection that
+/// sends nothing, or drips its head); then the keep-alive idle time rules.
+private final class FirstRequestDeadline: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias InboundOut = HTTPServerRequestPart
+
+    private var deadline: Scheduled<Void>?
+    private var answered = false
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        if context.channel.isActive { arm(context: context) }
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        arm(context: context)
+        context.fireChannelActive()
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        deadline?.cancel()
+        deadline = nil
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if !answered, case .head = unwrapInboundIn(data) {
+            answered = true
+            deadline?.cancel()
+            deadline = nil
+        }
+        context.fireChannelRead(data)
+    }
+
+    private func arm(context: ChannelHandlerContext) {
+        guard deadline == nil, !answered else { return }
+        let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
+        deadline = context.eventLoop.scheduleTask(in: ExporterHTTPServer.firstRequestTime) {
+            bound.value.close(promise: nil)
+        }
+    }
+}
+
+/// A kept-alive connection that sends nothing for the keep-alive idle time
+/// is closed: scrapers reconnect, and idle sockets must not pile up.
 private final class IdleConnectionCloser: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart

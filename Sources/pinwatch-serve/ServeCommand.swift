@@ -47,7 +47,7 @@ struct ServeCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "HTTP connections kept open at once; more wait to be accepted (default: a quarter of the open-file limit, less what probes need).",
+            "HTTP connections kept open at once, half of them at most from one address; more wait to be accepted (default: a quarter of the open-file limit, less what probes need).",
             valueName: "n"))
     var maxConnections: Int?
 
@@ -97,11 +97,16 @@ struct ServeCommand: ParsableCommand {
             maxConnections
             ?? ConnectionLimit.derived(descriptorLimit: ConnectionLimit.descriptorLimit, probeConcurrency: loaded.concurrency)
         do {
-            try ExporterHTTPServer(exporter: exporter).start(listen: address, maximumConnections: connections)
+            try ExporterHTTPServer(exporter: exporter).start(listen: address, maximumConnections: connections, logger: logger)
         } catch {
             Self.fail([ListenFailure.describe(error, address: address)])
         }
         watchSignals(exporter: exporter, logger: logger)
+        for (flag, key, given, configured) in overrides(loaded) {
+            logger.notice(
+                "\(flag) overrides \(key): in the configuration, at start and after every reload",
+                metadata: [String(flag.dropFirst(2)): "\(given)", "configured": "\(configured)"])
+        }
         exporter.startPolling()
         logger.info(
             "listening",
@@ -110,6 +115,31 @@ struct ServeCommand: ParsableCommand {
                 "interval": "\(ConfigDuration.describe(loaded.interval))",
             ])
         dispatchMain()
+    }
+
+    /// A flag that replaces a key the file sets to something else: said at
+    /// start, since an edit of that key would otherwise change nothing
+    /// without a word.
+    private func overrides(_ config: Config) -> [(flag: String, key: String, given: String, configured: String)] {
+        var found: [(flag: String, key: String, given: String, configured: String)] = []
+        if let listen, let configured = config.listen, configured != listen {
+            found.append(("--listen", "listen", listen, configured))
+        }
+        if let state, config.state != .automatic {
+            let given = StateSetting.parse(state) { $0 }
+            if given != config.state {
+                found.append(("--state", "state", state, Self.describe(config.state)))
+            }
+        }
+        return found
+    }
+
+    private static func describe(_ setting: StateSetting) -> String {
+        switch setting {
+        case .automatic: return "automatic"
+        case .off: return "off"
+        case .file(let path): return path
+        }
     }
 
     private func load() throws(ConfigFile.Failure) -> Config {

@@ -85,13 +85,75 @@ final class ExporterFormatTests: XCTestCase {
         chain[1].facts.notAfter = F.now.addingTimeInterval(3 * F.day)
         let quoted = F.report(F.host(ca: [F.spkiPin(3)]), F.result(chain: chain))
         let escaped = PrometheusExposition.render([quoted], cycle: nil, version: "0")
-        XCTAssertTrue(escaped.contains(#"reason="the intermediate CN=\"R\\11\" X expires in 3 days"} 1"#), escaped)
+        XCTAssertTrue(escaped.contains(#"reason="the intermediate CN=\"R\\11\" X expires 2027-01-18"} 1"#), escaped)
 
         XCTAssertFalse(PrometheusExposition.probeSuccess(blocked), "blocked is not a success")
         XCTAssertFalse(PrometheusExposition.probeSuccess(quoted), "critical expiry is not a success")
         XCTAssertTrue(PrometheusExposition.probeSuccess(ok))
         let failed = F.report(F.host(), .failed(ProbeFailure(kind: .timeout, message: "timed out"), elapsed: 5))
         XCTAssertFalse(PrometheusExposition.probeSuccess(failed))
+    }
+
+    /// A label value that changes starts a new series: the reason label
+    /// names the day a count of days counts to, so an expiring host and a
+    /// leaf-only host with a renewal estimate keep one series from one day
+    /// to the next, while every other output keeps the count.
+    func testTheReasonLabelNamesDaysNotCountsOfDays() throws {
+        var chain = F.chain()
+        chain[1].facts.notAfter = F.now.addingTimeInterval(12 * F.day)
+        let renewal = HostHistory(renewal: RenewalEstimate(date: F.now.addingTimeInterval(40 * F.day), basis: .lifetime))
+        let cases: [(HostConfig, HostHistory?, String)] = [
+            (F.host(ca: [F.spkiPin(3)]), nil, "the intermediate CN=R11 expires 2027-01-27"),
+            (
+                F.host(leaf: [F.spkiPin(1)]), renewal,
+                "only the leaf pin still matches: breaks ~2027-02-24 (next leaf renewal) (intermediate CN=R11 expires 2027-01-27)"
+            ),
+        ]
+        for (host, history, expected) in cases {
+            var lines: [String] = []
+            var reasons: [String] = []
+            for offset in [0.0, 1] {
+                let now = F.now.addingTimeInterval(offset * F.day)
+                var report = Verdict.report(for: host, result: F.result(chain: chain), now: now, warnDays: 21, criticalDays: 7)
+                if let history { report = report.with(history: history, now: now) }
+                reasons.append(report.reason)
+                let text = PrometheusExposition.render([report], cycle: nil, version: "0")
+                lines.append(
+                    try XCTUnwrap(text.split(separator: "\n").first { $0.hasPrefix("pinwatch_host_reason_info{") }.map(String.init)))
+            }
+            XCTAssertEqual(Set(lines).count, 1, "one series from one day to the next: \(lines)")
+            XCTAssertTrue(lines[0].contains("reason=\"\(expected)\"} 1"), lines[0])
+            XCTAssertNil(lines[0].firstMatch(of: try Regex("[0-9]+ days?")), lines[0])
+            XCTAssertEqual(Set(reasons).count, 2, "the reason elsewhere counts the days: \(reasons)")
+            XCTAssertTrue(reasons[0].contains("expires in 12 days"), reasons[0])
+        }
+    }
+
+    /// The renewal-overdue sentence counts a share and days that move every
+    /// day; its label names the leaf's expiry date instead.
+    func testTheRenewalOverdueLabelStaysOneSeriesFromDayToDay() throws {
+        var chain = F.chain()
+        chain[0].facts.notBefore = F.now.addingTimeInterval(-180 * F.day)
+        chain[0].facts.notAfter = F.now.addingTimeInterval(60 * F.day)
+        var lines: [String] = []
+        var reasons: [String] = []
+        for offset in [0.0, 1] {
+            let now = F.now.addingTimeInterval(offset * F.day)
+            let report = Verdict.report(
+                for: F.host(ca: [F.spkiPin(3)]), result: F.result(chain: chain), now: now, warnDays: 21, criticalDays: 7)
+            XCTAssertEqual(report.headline, .renewalOverdue, report.reason)
+            reasons.append(report.reason)
+            let text = PrometheusExposition.render([report], cycle: nil, version: "0")
+            lines.append(
+                try XCTUnwrap(text.split(separator: "\n").first { $0.hasPrefix("pinwatch_host_reason_info{") }.map(String.init)))
+        }
+        XCTAssertEqual(Set(lines).count, 1, "one series from one day to the next: \(lines)")
+        let expiry = DateText.day(chain[0].facts.notAfter)
+        XCTAssertTrue(
+            lines[0].contains(
+                "reason=\"the leaf is past renew_share of its 240-day lifetime and has not been renewed: "
+                    + "renewal may be failing (expires \(expiry))\"} 1"), lines[0])
+        XCTAssertEqual(Set(reasons).count, 2, "the reason elsewhere counts: \(reasons)")
     }
 
     func testShardsAreStableAndCoverEveryHostOnce() {

@@ -60,7 +60,8 @@ final class VantageTests: XCTestCase {
         XCTAssertEqual(
             lines.first.map(String.init),
             "pinwatch_host_reason_info{host=\"api.example.com\",port=\"443\",vantage=\"dc1\",status=\"leaf_only\","
-                + "severity=\"warning\",headline=\"leaf_only\",tiers=\"leaf\",reason=\"\(leafOnly.reason)\"} 1")
+                + "severity=\"warning\",headline=\"leaf_only\",tiers=\"leaf\","
+                + "reason=\"only the leaf pin still matches: breaks at the next leaf renewal (leaf expires 2027-03-16)\"} 1")
     }
 
     func testTheJSONDocumentCarriesTheVantageAtTopLevel() throws {

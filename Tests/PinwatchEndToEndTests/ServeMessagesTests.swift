@@ -35,4 +35,26 @@ final class ServeMessagesTests: ServeOnFleetTestCase {
         let probed = try LoopbackHTTP.get(port: port, "/probe?target=ok.test:\(ok.port)")
         XCTAssertEqual(probed.status, 200, probed.body)
     }
+
+    /// `--listen` and `--state` (the systemd unit passes `--state`) win
+    /// over the file's keys: said at start, so that an edit of `listen:` or
+    /// `state:` that changes nothing does not go unexplained.
+    func testFlagsThatOverrideTheFilesKeysAreSaidAtStart() throws {
+        try fleet.addOK("ok.test")
+        try fleet.writeConfig(settings: ["listen: 127.0.0.1:1", "state: kept.sqlite"])
+        let (_, process) = try startServeProcess(state: "off")
+        let notices = process.stderr.split(separator: "\n").filter { $0.contains("level=notice") && $0.contains("overrides") }
+        XCTAssertEqual(notices.count, 2, process.stderr)
+        XCTAssertTrue(
+            notices.contains {
+                $0.contains("msg=\"--listen overrides listen: in the configuration") && $0.contains("configured=127.0.0.1:1")
+            }, "\(notices)")
+        XCTAssertTrue(
+            notices.contains { $0.contains("msg=\"--state overrides state: in the configuration") && $0.contains("state=off") },
+            "\(notices)")
+
+        try fleet.writeConfig()
+        let (_, quiet) = try startServeProcess()
+        XCTAssertFalse(quiet.stderr.contains("overrides"), "nothing to say when the file sets neither: \(quiet.stderr)")
+    }
 }

@@ -55,10 +55,10 @@ final class ServeUnderLoadTests: LocalFleetTestCase {
     /// Connections that are opened and never used, as a flood sends them;
     /// it stops early if the kernel's backlog stops taking more, but never
     /// short of twice the 128 descriptors the exporter gets.
-    private func flood(port: Int, count: Int) throws -> [LoopbackHTTP.Connection] {
+    private func flood(port: Int, count: Int, source: String? = nil) throws -> [LoopbackHTTP.Connection] {
         var opened: [LoopbackHTTP.Connection] = []
         for _ in 0..<count {
-            guard let connection = try? LoopbackHTTP.Connection(port: port, timeout: 2) else { break }
+            guard let connection = try? LoopbackHTTP.Connection(port: port, timeout: 2, source: source) else { break }
             opened.append(connection)
         }
         XCTAssertGreaterThanOrEqual(opened.count, 256, "the flood")
@@ -200,5 +200,73 @@ final class ServeUnderLoadTests: LocalFleetTestCase {
             residentKiB(process) < baseline + 16 * 1024
         }
         XCTAssertTrue(process.isRunning)
+    }
+
+    /// 400 silent connections from one address under a cap of 64: that
+    /// address keeps half the cap, the scraper on another address is
+    /// answered at once, and the silent ones are closed after the first
+    /// request's 5 s, not the keep-alive idle time (30 s).
+    func testSilentConnectionsFromOneAddressLeaveTheScraperRoom() throws {
+        try fleet.addOK("first.test")
+        try fleet.writeConfig(settings: ["interval: 1s"], timeout: "1s")
+        let (process, port) = try startServe(openFiles: 256)
+        XCTAssertTrue(process.stderr.contains("max_connections=64"), process.stderr)
+        let logBefore = process.stderr.count
+
+        let opened = Date()
+        let connections = try flood(port: port, count: 400, source: "127.0.0.2")
+        defer { connections.forEach { $0.close() } }
+        for path in ["/metrics", "/-/ready", "/metrics", "/-/ready"] {
+            let started = Date()
+            let answer = try LoopbackHTTP.get(port: port, path, timeout: 3)
+            XCTAssertEqual(answer.status, 200, "\(path) during the flood")
+            XCTAssertLessThan(Date().timeIntervalSince(started), 2, "\(path) answered at once")
+        }
+        try waitUntil(timeout: 15, "every silent connection closed by serve") {
+            connections.allSatisfy { $0.closedByPeer(within: 0.05) }
+        }
+        let closedAfter = Date().timeIntervalSince(opened)
+        XCTAssertLessThan(closedAfter, 12, "closed after the first request's deadline, not the idle time")
+
+        let log = process.stderr.dropFirst(logBefore)
+        let refusals = log.split(separator: "\n").filter { $0.contains("connections refused: one address holds its share") }
+        XCTAssertEqual(refusals.count, 1, "one line a minute at most: \(log.suffix(2_000))")
+        for field in ["level=warning", "address=127.0.0.2", "share=32", "max_connections=64"] {
+            XCTAssertTrue(refusals.first?.contains(field) ?? false, "\(field): \(refusals)")
+        }
+        XCTAssertTrue(process.isRunning)
+    }
+
+    /// A full cap is logged (once a minute at most); a kept-alive
+    /// connection outlives the first request's deadline, and silent ones
+    /// make room for a scraper within it.
+    func testAFullCapIsLoggedAndKeptAliveConnectionsOutliveTheFirstRequestDeadline() throws {
+        try fleet.addOK("first.test")
+        try fleet.writeConfig(settings: ["interval: 1s"], timeout: "1s")
+        let (process, port) = try startServe(openFiles: 256, ["--max-connections", "4"])
+        let logBefore = process.stderr.count
+
+        let kept = try LoopbackHTTP.Connection(port: port, timeout: 10, source: "127.0.0.3")
+        defer { kept.close() }
+        try kept.send("/-/ready", keepAlive: true)
+        XCTAssertEqual(try kept.receive(timeout: 5).status, 200)
+        let silent = try (4...7).map { try LoopbackHTTP.Connection(port: port, timeout: 10, source: "127.0.0.\($0)") }
+        defer { silent.forEach { $0.close() } }
+        try waitUntil(timeout: 5, "the cap logged: \(process.stderr.suffix(1_000))") {
+            process.stderr.dropFirst(logBefore).contains("connection limit reached")
+        }
+
+        let started = Date()
+        let answer = try LoopbackHTTP.get(port: port, "/metrics", timeout: 10)
+        XCTAssertEqual(answer.status, 200)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 8, "the silent connections made room within 5 s")
+        XCTAssertFalse(kept.closedByPeer(within: 2), "a kept-alive connection has the idle time, not the first request's")
+        try kept.send("/-/ready", keepAlive: true)
+        XCTAssertEqual(try kept.receive(timeout: 5).status, 200)
+
+        let lines = process.stderr.dropFirst(logBefore).split(separator: "\n").filter { $0.contains("connection limit reached") }
+        XCTAssertEqual(lines.count, 1, "\(lines)")
+        XCTAssertTrue(lines.first?.contains("level=warning") ?? false, "\(lines)")
+        XCTAssertTrue(lines.first?.contains("max_connections=4") ?? false, "\(lines)")
     }
 }

@@ -104,6 +104,26 @@ final class HistoryStoreTests: XCTestCase {
 
     // MARK: Round trip and restart
 
+    /// The store holds hosts, chains and who acknowledged what: the
+    /// database, its -wal and its -shm are the owner's alone, whatever the
+    /// umask.
+    func testTheStoreFilesAreTheOwnersAloneWhateverTheUmask() throws {
+        let previous = umask(0o022)
+        defer { umask(previous) }
+        let store = try open()
+        _ = store.record([report(at: start)], at: start)
+        for suffix in ["", "-wal", "-shm"] {
+            let attributes = try FileManager.default.attributesOfItem(atPath: path + suffix)
+            XCTAssertEqual((attributes[.posixPermissions] as? NSNumber)?.intValue, 0o600, "state.sqlite\(suffix)")
+        }
+        let unrelated = folder + "/other.sqlite"
+        FileManager.default.createFile(atPath: unrelated, contents: nil, attributes: [.posixPermissions: 0o640])
+        _ = try SQLiteConnection(path: unrelated, readOnly: false)
+        let kept = try FileManager.default.attributesOfItem(atPath: unrelated)[.posixPermissions] as? NSNumber
+        XCTAssertEqual(kept?.intValue, 0o640, "a file that exists keeps the mode its owner gave it")
+        _ = store
+    }
+
     func testChangesAreRecordedOncePerChangeAndSurviveARestart() throws {
         do {
             let store = try open()

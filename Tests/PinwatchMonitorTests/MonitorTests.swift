@@ -137,11 +137,47 @@ final class MonitorTests: XCTestCase {
         queue.sync { monitor.start() }
         timer.fire(on: queue)
         clock.advance(by: 20)
-        queue.sync { _ = monitor.requestReload() }
+        queue.sync { _ = monitor.requestReload(because: .clientFilesChanged) }
         settleReload()
-        XCTAssertEqual(pollers[0].cycles.count, 1, "a reload starts no cycle")
+        XCTAssertEqual(pollers[0].cycles.count, 1, "a reload for changed client files starts no cycle")
         XCTAssertEqual(timer.plans.last?.delay ?? -1, 40, accuracy: 0.001, "the tick planned at 60 s stays")
         XCTAssertEqual(timer.plans.last?.interval, 300)
+    }
+
+    /// A requested reload (SIGHUP) runs the new configuration at once, not
+    /// at the next tick, and the ticks count from that cycle; a burst of
+    /// requests right after a cycle's start waits out the gap, once.
+    func testARequestedReloadRunsItsCycleAtOnceAndTheTicksCountFromIt() {
+        let clock = TestClock()
+        var longer = Self.config(hosts: ["a.test", "b.test"])
+        longer.interval = 120
+        let reloaded = longer
+        let monitor = makeMonitor(Self.config(hosts: ["a.test"]), read: { reloaded }, now: clock.now)
+        queue.sync { monitor.start() }
+        timer.fire(on: queue)
+        pollers[0].finish(cycle: 0, on: queue)
+        clock.advance(by: 12)
+        queue.sync { _ = monitor.requestReload() }
+        settleReload()
+        XCTAssertEqual(pollers.count, 2, "applied: no cycle was running")
+        XCTAssertEqual(timer.plans.last?.delay ?? -1, 0, accuracy: 0.001, "its cycle now, not 48 s later")
+        XCTAssertEqual(timer.plans.last?.interval, 120)
+        timer.fire(on: queue)
+        XCTAssertEqual(pollers[1].cycles.count, 1, "the new configuration at work")
+        queue.sync {
+            guard case .nextTick(let next) = events.last(where: { if case .nextTick = $0 { true } else { false } }) else {
+                return XCTFail("no next tick told")
+            }
+            XCTAssertEqual(next, clock.now().addingTimeInterval(120), "the regular ticks count from the reload's cycle")
+        }
+        pollers[1].finish(cycle: 0, on: queue)
+
+        clock.advance(by: 2)
+        let plansBefore = timer.plans.count
+        queue.sync { _ = monitor.requestReload() }
+        settleReload()
+        XCTAssertEqual(timer.plans.count, plansBefore + 1)
+        XCTAssertEqual(timer.plans.last?.delay ?? -1, 3, accuracy: 0.001, "5 s after the last cycle's start at the soonest")
     }
 
     // MARK: Transitions and hooks

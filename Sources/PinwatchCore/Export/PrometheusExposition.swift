@@ -129,7 +129,7 @@ public final class PrometheusRenderer {
             reason.append("\",tiers=\"")
             reason.append(string: report.matchedTiers.map(\.rawValue).joined(separator: ","))
             reason.append("\",reason=\"")
-            reason.append(string: Exposition.escape(report.reason))
+            reason.append(string: Exposition.escape(ReasonLabel.text(report)))
             reason.append("\"} 1\n")
             ownerLabels.append("pinwatch_host_labels{")
             ownerLabels.append(labels)

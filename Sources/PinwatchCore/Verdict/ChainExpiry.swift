@@ -49,8 +49,15 @@ public struct ChainExpiry: Hashable, Sendable {
         certificateName + " " + tense
     }
 
-    private var tense: String {
+    /// `expires in 3 days`, `expired 2 days ago`: the end of both sentences.
+    var tense: String {
         daysLeft < 0 ? "expired \(Self.daysText(-daysLeft)) ago" : "expires in \(Self.daysText(daysLeft))"
+    }
+
+    /// `expires 2026-12-15`, `expired 2026-12-03`: the same end with the
+    /// day it counts to, which stays the same from one day to the next.
+    var datedTense: String {
+        (daysLeft < 0 ? "expired " : "expires ") + DateText.day(notAfter)
     }
 
     static func daysText(_ days: Int) -> String {

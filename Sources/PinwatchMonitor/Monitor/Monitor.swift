@@ -28,6 +28,9 @@ public final class Monitor<Poller: MonitorPoller>: @unchecked Sendable {
     public private(set) var poller: Poller
     public var config: Config { poller.config }
     private var pendingConfig: Config?
+    /// Whether a request (SIGHUP, the dashboard) is among the reads behind
+    /// `pendingConfig`: its first cycle then starts as soon as it applies.
+    private var pendingRequested = false
     private var interval: TimeInterval
     /// When the timer ticks next, as last planned.
     private var nextTick: Date
@@ -50,6 +53,11 @@ public final class Monitor<Poller: MonitorPoller>: @unchecked Sendable {
     /// A request came during a read: read again once it ends, so the
     /// newest file is the one that runs.
     private var readAgain: MonitorEvent.ReloadCause?
+
+    /// A requested reload's cycle never starts sooner than this after the
+    /// previous cycle's start (nor than the interval, if shorter): a burst of
+    /// SIGHUPs is not a burst of cycles.
+    public static var reloadCycleGap: TimeInterval { 5 }
 
     /// `readConfig` nil: nothing to reload (the demo). `readQueue`: where
     /// the configuration is read, never `queue` (a signed pin list may be
@@ -165,8 +173,10 @@ public final class Monitor<Poller: MonitorPoller>: @unchecked Sendable {
             .cycleFinished(
                 MonitorEvent.CycleEnd(
                     number: finishedCycles, outcome: outcome, startedAt: cycleStartedAt, finishedAt: now(), reports: reports)))
-        applyPendingConfig()
-        if cycleDue {
+        if applyPendingConfig() {
+            // The reload's own cycle stands for the one that came due.
+            cycleDue = false
+        } else if cycleDue {
             cycleDue = false
             startCycle()
         }
@@ -179,6 +189,7 @@ public final class Monitor<Poller: MonitorPoller>: @unchecked Sendable {
         switch outcome {
         case .success(let newConfig):
             pendingConfig = newConfig
+            pendingRequested = pendingRequested || cause == .requested
             clientStamps = ClientSourceStamps(newConfig)
             retime(newConfig.interval)
             onEvent(.reloadRead(newConfig, cause: cause))
@@ -194,8 +205,9 @@ public final class Monitor<Poller: MonitorPoller>: @unchecked Sendable {
         }
     }
 
-    /// A new interval counts from the tick already planned: a reload never
-    /// starts a cycle itself, however many come.
+    /// A new interval counts from the tick already planned, until a
+    /// requested reload applies and plans its own cycle (`cycleAfterReload`);
+    /// a reload read because client files changed starts none.
     private func retime(_ newInterval: TimeInterval) {
         guard newInterval != interval else { return }
         interval = newInterval
@@ -204,14 +216,33 @@ public final class Monitor<Poller: MonitorPoller>: @unchecked Sendable {
     }
 
     /// Hosts that stay keep their latest report, so their transitions
-    /// carry on across the reload whatever row they moved to.
-    private func applyPendingConfig() {
-        guard let newConfig = pendingConfig else { return }
+    /// carry on across the reload whatever row they moved to. True when a
+    /// cycle was planned for a requested reload.
+    @discardableResult
+    private func applyPendingConfig() -> Bool {
+        guard let newConfig = pendingConfig else { return false }
         pendingConfig = nil
+        let requested = pendingRequested
+        pendingRequested = false
         poller = makePoller(newConfig)
         hooks.replaceHooks(newConfig.hooks)
         let kept = Set(newConfig.hosts.map(\.identityKey))
         latest = latest.filter { kept.contains($0.key) }
         onEvent(.reloadApplied(newConfig))
+        guard requested else { return false }
+        cycleAfterReload()
+        return true
+    }
+
+    /// Whoever reloads wants to see the new configuration at work, not at
+    /// the next tick (minutes away at `interval: 2m`): its cycle starts now,
+    /// or once the gap since the last cycle's start has passed, and the
+    /// regular ticks count from it.
+    private func cycleAfterReload() {
+        let earliest = cycleStartedAt.addingTimeInterval(min(interval, Self.reloadCycleGap))
+        let delay = max(0, earliest.timeIntervalSince(now()))
+        nextTick = now().addingTimeInterval(delay)
+        timer.schedule(after: delay, repeating: interval)
+        onEvent(.nextTick(nextTick))
     }
 }

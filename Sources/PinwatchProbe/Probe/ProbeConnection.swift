@@ -26,6 +26,8 @@ final class ProbeConnection {
     private var proxyExchange: ProxyExchange?
     private var startTLSExchange: StartTLSExchange?
     private var session: TLSSession?
+    /// The context's word on an untrusted chain (an empty system store).
+    private var untrustedNote: String?
     private var awaitingInput = false
     private var pendingOutput: [UInt8] = []
     private var handshakeBytesReceived = 0
@@ -283,6 +285,7 @@ final class ProbeConnection {
         } catch {
             return finish(failure: ProbeFailure(kind: .tls, message: "\(error)"))
         }
+        untrustedNote = context.untrustedNote
         // Memory BIOs instead of the socket: this connection decides how
         // many bytes OpenSSL sees per event, and counts them.
         guard let created = TLSSession(context: context.pointer, role: .client) else {
@@ -388,7 +391,8 @@ final class ProbeConnection {
             finish(
                 result: ProbeResult(
                     address: reportedAddress, chain: outcome.chain, sentCount: outcome.sentCount, trusted: outcome.trusted,
-                    trustError: outcome.trustError, elapsed: elapsed, proxy: target.proxy, finishedAt: Date()))
+                    trustError: outcome.trustError.map { error in untrustedNote.map { "\(error); \($0)" } ?? error },
+                    elapsed: elapsed, proxy: target.proxy, finishedAt: Date()))
         }
     }
 

@@ -18,11 +18,15 @@ final class TLSContext: @unchecked Sendable {
     let pointer: OpaquePointer
     /// Verified chains of this context's trust store (see `VerifiedChainCache`).
     let verifiedChains: VerifiedChainCache
+    /// Said with every untrusted verdict of this context: the system store
+    /// it loaded holds no certificate (`SystemTrustStore`).
+    let untrustedNote: String?
 
     init(trust: TrustSource, now: @escaping @Sendable () -> Date = { Date() }) throws {
         verifiedChains = VerifiedChainCache(now: now)
         let context = try Self.makeClientContext(verifiedChains: verifiedChains)
         pointer = context
+        untrustedNote = trust == .system ? SystemTrustStore.emptyStoreNote() : nil
         switch trust {
         case .system:
             guard SSL_CTX_set_default_verify_paths(context) == 1 else {
@@ -56,6 +60,7 @@ final class TLSContext: @unchecked Sendable {
     /// is a hit for the other's.
     init(offering offer: KeyTypeOffer, sharingTrustOf base: TLSContext) throws {
         verifiedChains = base.verifiedChains
+        untrustedNote = base.untrustedNote
         let context = try Self.makeClientContext(verifiedChains: verifiedChains)
         pointer = context
         // Up-references the store, so it lives as long as either context.

@@ -11,13 +11,19 @@ extension Pinwatch {
             discussion: """
                 A valid configuration with no hosts (an emptied or truncated file) exits 1 with a warning, \
                 as it would monitor nothing; --allow-empty accepts it. A silence: whose until has passed \
-                is warned of too (exit 1).
+                is warned of too (exit 1). --errors-only turns the warnings' exit 1 into 0 (they are still \
+                printed): a service's start check, which only an error in the file should stop, runs it so.
                 """)
 
         @OptionGroup var options: ConfigOptions
 
         @Flag(name: .customLong("allow-empty"), help: "Accept a configuration with no hosts (exit 0, no warning).")
         var allowEmpty = false
+
+        @Flag(
+            name: .customLong("errors-only"),
+            help: "Exit 0 when the only findings are warnings (still printed); 2 on an error, as without it.")
+        var errorsOnly = false
 
         func run() throws {
             try reportingFailures {
@@ -30,9 +36,9 @@ extension Pinwatch {
                 for warning in expiredSilences { Output.standardError("pinwatch: warning: \(warning)") }
                 if config.hosts.isEmpty && !allowEmpty {
                     Output.standardError("pinwatch: warning: \(name) has no hosts: nothing would be monitored (--allow-empty to accept)")
-                    throw ExitCode(1)
+                    if !errorsOnly { throw ExitCode(1) }
                 }
-                if !expiredSilences.isEmpty { throw ExitCode(1) }
+                if !expiredSilences.isEmpty && !errorsOnly { throw ExitCode(1) }
             }
         }
     }

@@ -27,7 +27,9 @@ enum LoopbackHTTP {
         /// -1 once closed.
         private(set) var descriptor: Int32
 
-        init(port: Int, timeout: TimeInterval = 10) throws {
+        /// From `source` (another loopback address, as a second client
+        /// would be) when given, else from whatever address the kernel picks.
+        init(port: Int, timeout: TimeInterval = 10, source: String? = nil) throws {
             self.port = port
             let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
             self.descriptor = descriptor
@@ -35,6 +37,19 @@ enum LoopbackHTTP {
             var limit = timeval(tv_sec: Int(timeout), tv_usec: 0)
             setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
             setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+            if let source {
+                var local = sockaddr_in()
+                local.sin_family = sa_family_t(AF_INET)
+                inet_pton(AF_INET, source, &local.sin_addr)
+                let bound = withUnsafePointer(to: &local) {
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+                }
+                guard bound == 0 else {
+                    let reason = String(cString: strerror(errno))
+                    Glibc.close(descriptor)
+                    throw Failure(description: "bind to \(source): \(reason)")
+                }
+            }
             var address = sockaddr_in()
             address.sin_family = sa_family_t(AF_INET)
             address.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -51,8 +66,10 @@ enum LoopbackHTTP {
 
         private let port: Int
 
-        func send(_ pathAndQuery: String) throws {
-            let request = Array("GET \(pathAndQuery) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n\r\n".utf8)
+        /// `keepAlive` leaves the connection open for another request.
+        func send(_ pathAndQuery: String, keepAlive: Bool = false) throws {
+            let close = keepAlive ? "" : "Connection: close\r\n"
+            let request = Array("GET \(pathAndQuery) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\(close)\r\n".utf8)
             var sent = 0
             while sent < request.count {
                 let count = request[sent...].withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -75,6 +92,21 @@ enum LoopbackHTTP {
                 throw Failure(description: "no HTTP response from 127.0.0.1:\(port)")
             }
             return response
+        }
+
+        /// Whether the peer closes the connection within `timeout`, reading
+        /// and dropping whatever it sends before.
+        func closedByPeer(within timeout: TimeInterval) -> Bool {
+            var buffer = [UInt8](repeating: 0, count: 4_096)
+            let deadline = Date().addingTimeInterval(timeout)
+            while Date() < deadline {
+                var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+                let ready = poll(&poller, 1, Int32(max(1, deadline.timeIntervalSinceNow * 1_000)))
+                guard ready > 0 else { continue }
+                let count = recv(descriptor, &buffer, buffer.count, Int32(MSG_DONTWAIT))
+                if count == 0 || (count < 0 && errno != EAGAIN && errno != EINTR) { return true }
+            }
+            return false
         }
 
         /// Safe to call twice: the number may belong to another file by then.

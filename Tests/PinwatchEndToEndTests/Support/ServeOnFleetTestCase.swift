@@ -16,15 +16,20 @@ class ServeOnFleetTestCase: LocalFleetTestCase {
 
     /// The port `serve` answers `/-/ready` on.
     func startServe() throws -> Int {
+        try startServeProcess().port
+    }
+
+    /// `serve` with `--state state` (off by default), and its process.
+    func startServeProcess(state: String = "off") throws -> (port: Int, process: BackgroundProcess) {
         let port = try LocalPorts.closedPort()
         let process = try BackgroundProcess(
             PinwatchBinary.url.path,
-            ["serve", "--config", fleet.configURL.path, "--listen", "127.0.0.1:\(port)", "--state", "off"],
+            ["serve", "--config", fleet.configURL.path, "--listen", "127.0.0.1:\(port)", "--state", state],
             directory: fleet.directory, name: "serve-\(port)")
         processes.append(process)
         try waitUntil(timeout: 20, "serve ready: \(process.stderr)") {
             (try? LoopbackHTTP.get(port: port, "/-/ready", timeout: 2))?.status == 200
         }
-        return port
+        return (port, process)
     }
 }
