@@ -101,9 +101,15 @@ enum GoldenFleet {
     /// Pinned to the pool's intermediate: fine today, broken by four of
     /// the five next chains; seen by both client releases.
     private static func nextChains(_ host: HostConfig) -> HostReport {
-        let result = Fixture.result(for: host, status: .blocked)
-        let plain = Verdict.report(for: host, result: result, now: now, warnDays: 21, criticalDays: 7, catalogue: catalogue)
-        return ClientVerdicts.apply(to: plain, clients: clients, now: now, warnDays: 21, criticalDays: 7, catalogue: catalogue)
+        ClientVerdicts.apply(to: poolOwnVerdict, clients: clients, now: now, warnDays: 21, criticalDays: 7, catalogue: catalogue)
+    }
+
+    /// The pool host's chain judged by its configured pins alone, before
+    /// the client releases' views are folded in.
+    static var poolOwnVerdict: HostReport {
+        let host = hosts[poolIndex]
+        return Verdict.report(
+            for: host, result: Fixture.result(for: host, status: .blocked), now: now, warnDays: 21, criticalDays: 7, catalogue: catalogue)
     }
 
     static let errorIndex = 4

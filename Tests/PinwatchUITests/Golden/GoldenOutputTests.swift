@@ -19,14 +19,22 @@ final class GoldenOutputTests: XCTestCase {
     // MARK: - The dashboard's frame
 
     func testSnapshotScreenAsTextANSISVGAndHTML() {
+        let state = GoldenFleet.state()
+        for (format, name) in [
+            (SnapshotScreen.Format.text, "snapshot.txt"), (.ansi, "snapshot.ansi"), (.svg, "snapshot.svg"), (.html, "snapshot.html"),
+        ] {
+            GoldenFile.assert(SnapshotScreen.render(state, format: format, width: 120, theme: theme, now: now), matches: name)
+        }
+    }
+
+    /// The ANSI screen in every built-in theme, and on a terminal of 8 colours.
+    func testSnapshotANSIInEveryTheme() {
         let frame = DashboardLayout.snapshotFrame(for: GoldenFleet.state(), width: 120, now: now)
-        // The title `snapshot` gives its pictures.
-        let title = "pinwatch snapshot \(DateText.iso8601(now))"
-        GoldenFile.assert(TextRenderer.render(frame), matches: "snapshot.txt")
-        GoldenFile.assert(ANSIRenderer.render(frame, theme: theme), matches: "snapshot.ansi")
         GoldenFile.assert(ANSIRenderer.render(frame, theme: theme, colorCount: 8), matches: "snapshot-8-colours.ansi")
-        GoldenFile.assert(PictureRenderer.svg(frame, theme: theme, title: title), matches: "snapshot.svg")
-        GoldenFile.assert(PictureRenderer.html(frame, theme: theme, title: title), matches: "snapshot.html")
+        for (name, yaml) in BuiltInThemes.all where name != theme.name {
+            GoldenFile.assert(
+                ANSIRenderer.render(frame, theme: ThemeLoader.builtIn(yaml, name: name)), matches: "snapshot-theme-\(name).ansi")
+        }
     }
 
     func testSnapshotScreenInASCII() {
