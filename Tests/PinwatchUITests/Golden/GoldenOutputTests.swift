@@ -102,6 +102,19 @@ final class GoldenOutputTests: XCTestCase {
             matches: "metrics-vantage-before-first-cycle.prom")
     }
 
+    /// The families only `serve` adds: its process, its history writes and
+    /// the chain changes it counted.
+    func testServeOwnFamilies() {
+        let figures = ProcessFigures(
+            residentMemoryBytes: 25_165_824, openDescriptors: 17, maximumDescriptors: 1024, startTime: now.timeIntervalSince1970 - 3600,
+            cpuSeconds: 12.5)
+        let health = HistoryWriteHealth(failedWrites: 2, lastFailure: "database is locked", failing: true)
+        GoldenFile.assert(
+            PrometheusExposition.process(figures) + PrometheusExposition.historyWrites(health)
+                + ChainChangeCounter(started: now).exposition(reports),
+            matches: "metrics-serve-families.prom")
+    }
+
     func testCheckLines() {
         let all = CheckReport.render(reports)
         XCTAssertEqual(all.exitCode, 2, "a blocked host, unacknowledged, is critical")
