@@ -9,24 +9,8 @@ import PinwatchCore
 enum GoldenFleet {
     static let now = Fixture.now
 
-    /// A pool of five intermediates under the fixture chain's root (seeds
-    /// 0, 40, 80): a host pinned to intermediate 40 meets the other four
-    /// at its next rotation.
-    static var catalogue: Catalogue {
-        let chain = Fixture.result(for: Fixture.host("pool.example"), status: .blocked).chain.map(\.facts)
-        let root = CatalogueCertificate(name: "Test Root", facts: chain[2], file: "root.pem")
-        let pool =
-            [CatalogueCertificate(name: "R10", facts: chain[1], file: "r10.pem")]
-            + (1...4).map {
-                CatalogueCertificate(
-                    name: "R1\($0)", facts: Fixture.facts(subject: "CN=R1\($0)", daysLeft: 900, seed: UInt8(40 + $0)), file: "r1\($0).pem")
-            }
-        return Catalogue(families: [
-            CatalogueFamily(
-                name: "test", displayName: "Test CA", roots: [root],
-                intermediates: pool.map { CatalogueIntermediate(certificate: $0, state: .active, root: "Test Root") }, origin: "test")
-        ])
-    }
+    /// The pool the next-chain host's CA issues from.
+    static var catalogue: Catalogue { Fixture.poolCatalogue }
 
     /// Two releases of one app: ios 7.0 pins the pool host's leaf and a
     /// stale backup, android 5.2 its root.
