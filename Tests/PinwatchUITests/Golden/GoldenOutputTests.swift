@@ -37,6 +37,21 @@ final class GoldenOutputTests: XCTestCase {
         }
     }
 
+    /// `inspect --format svg|html`: the detail view with the stanza `y` shows.
+    func testInspectPictures() {
+        var state = GoldenFleet.state()
+        state.stanzaText = PinStanza.document(for: reports[GoldenFleet.poolIndex])
+        for (format, name) in [(SnapshotScreen.Format.svg, "inspect-next-chains.svg"), (.html, "inspect-next-chains.html")] {
+            GoldenFile.assert(
+                SnapshotScreen.renderDetail(
+                    state, hostIndex: GoldenFleet.poolIndex, format: format, width: 120, theme: ThemeLoader.mono, now: now),
+                matches: name)
+        }
+        GoldenFile.assert(
+            SnapshotScreen.renderDetail(state, hostIndex: GoldenFleet.poolIndex, format: .ansi, width: 120, theme: theme, now: now),
+            matches: "dashboard-detail-next-chains.ansi")
+    }
+
     func testSnapshotScreenInASCII() {
         var state = GoldenFleet.state()
         state.asciiOnly = true
