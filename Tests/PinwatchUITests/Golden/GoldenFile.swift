@@ -64,8 +64,8 @@ enum GoldenFile {
 
     /// The first line that differs, as `line N` with both versions.
     static func firstDifference(expected: String, actual: String) -> String {
-        let expectedLines = expected.split(separator: "\n", omittingEmptySubsequences: false)
-        let actualLines = actual.split(separator: "\n", omittingEmptySubsequences: false)
+        let expectedLines = lines(of: expected)
+        let actualLines = lines(of: actual)
         for index in 0..<max(expectedLines.count, actualLines.count) {
             let old = index < expectedLines.count ? shown(expectedLines[index]) : "(end of file)"
             let new = index < actualLines.count ? shown(actualLines[index]) : "(end of output)"
@@ -77,10 +77,17 @@ enum GoldenFile {
         return "the same lines, different bytes (line endings or encoding)"
     }
 
+    /// Split at each line feed by scalar: as Characters, `\r\n` is one
+    /// and would hide a changed line ending.
+    private static func lines(of text: String) -> [String.UnicodeScalarView.SubSequence] {
+        text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false)
+    }
+
     /// A line with its control characters visible, so that two ANSI lines
     /// that differ in an escape sequence read differently.
-    private static func shown(_ line: Substring) -> String {
-        line.unicodeScalars.map { scalar in
+    private static func shown(_ line: String.UnicodeScalarView.SubSequence) -> String {
+        guard !line.isEmpty else { return "(empty line)" }
+        return line.map { scalar in
             scalar.value < 0x20 || scalar.value == 0x7F ? "\\u{\(String(scalar.value, radix: 16))}" : String(scalar)
         }.joined()
     }
