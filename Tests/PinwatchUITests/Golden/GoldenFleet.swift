@@ -102,9 +102,9 @@ enum GoldenFleet {
     static let poolIndex = 7
     static let hostileIndex = 9
 
-    /// The dashboard after one cycle of the fleet, in UTC.
-    static func state() -> DashboardState {
-        var state = DashboardState(configPath: "/etc/pinwatch/pinwatch.yaml", hosts: hosts, themeName: "default", timeZone: Fixture.utc)
+    /// The dashboard after one cycle of the fleet, in UTC unless told.
+    static func state(timeZone: TimeZone = Fixture.utc) -> DashboardState {
+        var state = DashboardState(configPath: "/etc/pinwatch/pinwatch.yaml", hosts: hosts, themeName: "default", timeZone: timeZone)
         state.clients = clients.map { ($0.name, $0.pins.format) }
         state.beginCycle(total: hosts.count, at: now.addingTimeInterval(-5))
         for (index, report) in reports.enumerated() {

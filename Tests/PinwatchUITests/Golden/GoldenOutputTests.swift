@@ -52,6 +52,19 @@ final class GoldenOutputTests: XCTestCase {
             matches: "dashboard-detail-next-chains.ansi")
     }
 
+    /// Local times are the state's zone's, named beside the clock.
+    func testSnapshotScreenInAnotherTimeZone() throws {
+        let tokyo = try XCTUnwrap(TimeZone(identifier: "Asia/Tokyo"))
+        GoldenFile.assert(
+            SnapshotScreen.render(GoldenFleet.state(timeZone: tokyo), format: .text, width: 120, theme: theme, now: now),
+            matches: "snapshot-asia-tokyo.txt")
+        var detail = GoldenFleet.state(timeZone: tokyo)
+        detail.view = .detail(hostIndex: GoldenFleet.acknowledgedIndex)
+        GoldenFile.assert(
+            TextRenderer.render(DashboardLayout.frame(for: detail, width: 120, height: 60, now: now)),
+            matches: "dashboard-detail-acknowledged-asia-tokyo.txt")
+    }
+
     func testSnapshotScreenInASCII() {
         var state = GoldenFleet.state()
         state.asciiOnly = true
