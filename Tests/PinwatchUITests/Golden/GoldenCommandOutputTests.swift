@@ -43,4 +43,18 @@ final class GoldenCommandOutputTests: XCTestCase {
         GoldenFile.assert(preflight.json(generatedAt: now), matches: "preflight.json")
         GoldenFile.assert(preflight.stanza, matches: "preflight-stanza.yaml")
     }
+
+    /// What `hooks:` read on standard input (one JSON line, newline ended),
+    /// here for each host first seen in trouble, then for one recovering.
+    func testHookEvents() {
+        var transitions = reports.compactMap { SeverityTransition.between(nil, $0, at: now) }
+        if let recovery = SeverityTransition.between(reports[1], reports[0], at: now) { transitions.append(recovery) }
+        let lines = transitions.enumerated().map { index, transition in
+            var event = transition
+            event.id = "golden-\(index + 1)"
+            event.sequence = index + 1
+            return event.json
+        }
+        GoldenFile.assert(lines.joined(), matches: "hook-events.jsonl")
+    }
 }
