@@ -103,7 +103,7 @@ public enum ThemeLoader {
         return try parse(yaml: text, file: path)
     }
 
-    private static func builtIn(_ yaml: String, name: String) -> Theme {
+    static func builtIn(_ yaml: String, name: String) -> Theme {
         // A test parses both built-ins; should one ever break, plain beats a crash.
         (try? ThemeParser.parse(yaml: yaml, file: "<built-in \(name)>", fallbackName: name)) ?? Theme(name: name, roles: [:])
     }

@@ -137,12 +137,9 @@ extension Pinwatch {
             var dashboard = DashboardState.make(config: config, environment: ProcessEnvironment.current, themeName: theme.name)
             dashboard.record(cycle: [recordedHistory(of: report, config: config, now: now)], at: now)
             dashboard.stanzaText = PinStanza.document(for: report)
-            let frame = DashboardLayout.detailSnapshotFrame(for: dashboard, hostIndex: 0, width: width, now: now)
-            let title = "pinwatch inspect \(report.config.displayName) \(DateText.iso8601(now))"
-            switch format {
-            case .svg: Output.standardOutput(PictureRenderer.svg(frame, theme: theme, title: title))
-            default: Output.standardOutput(PictureRenderer.html(frame, theme: theme, title: title))
-            }
+            Output.standardOutput(
+                SnapshotScreen.renderDetail(
+                    dashboard, hostIndex: 0, format: format == .svg ? .svg : .html, width: width, theme: theme, now: now))
         }
 
         /// One host to probe: from the command line, or with --config the

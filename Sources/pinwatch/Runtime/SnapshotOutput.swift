@@ -65,14 +65,14 @@ struct SnapshotOutput: ParsableArguments {
     /// The dashboard's Frame as text, ANSI, SVG or HTML: a local cycle's,
     /// or a fleet's read from Prometheus (`snapshot --prometheus`).
     static func printScreen(_ state: DashboardState, format: SnapshotFormat, width: Int?, theme: Theme, now: Date) {
-        let frame = DashboardLayout.snapshotFrame(for: state, width: width ?? TTY.columns() ?? 120, now: now)
-        let title = "pinwatch snapshot \(DateText.iso8601(now))"
+        let screen: SnapshotScreen.Format
         switch format {
-        case .ansi: Output.standardOutput(ANSIRenderer.render(frame, theme: theme))
-        case .svg: Output.standardOutput(PictureRenderer.svg(frame, theme: theme, title: title))
-        case .html: Output.standardOutput(PictureRenderer.html(frame, theme: theme, title: title))
-        default: Output.standardOutput(TextRenderer.render(frame))
+        case .ansi: screen = .ansi
+        case .svg: screen = .svg
+        case .html: screen = .html
+        default: screen = .text
         }
+        Output.standardOutput(SnapshotScreen.render(state, format: screen, width: width ?? TTY.columns() ?? 120, theme: theme, now: now))
     }
 }
 
