@@ -17,7 +17,7 @@ import PinwatchUI
 /// run on the main queue, and every member is touched only on that queue.
 final class DashboardController: @unchecked Sendable {
     private let source: DashboardSource
-    let environment: [String: String]
+    private let environment: [String: String]
     private let bellEnabled: Bool
     private let screen: TerminalScreen
     /// Decided once, as the screen opens: NO_COLOR, or a terminal with

@@ -65,13 +65,17 @@ final class PrometheusSource: DashboardSource, @unchecked Sendable {
         describeSource(now: now)
     }
 
-    /// The fleet's verdicts belong to the instances that decided them.
     func acknowledge(host index: Int, until: String, reason: String) {
-        dashboard?.announce("acknowledge on the instance that watches the host (its dashboard or silence:), not from --prometheus")
+        refuseAcknowledgement()
     }
 
     func removeAcknowledgement(ofHost index: Int) {
-        acknowledge(host: index, until: "", reason: "")
+        refuseAcknowledgement()
+    }
+
+    /// The fleet's verdicts belong to the instances that decided them.
+    private func refuseAcknowledgement() {
+        dashboard?.announce("acknowledge on the instance that watches the host (its dashboard or silence:), not from --prometheus")
     }
 
     /// The stanza configures the host itself, whichever vantage saw it.
