@@ -297,6 +297,36 @@ final class MonitorTests: XCTestCase {
         XCTAssertEqual(reads.value, 1, "the file as read is not news")
     }
 
+    // MARK: Hooks behind
+
+    func testHookRunsMergedDroppedOrNotStartedAreToldOnceACycleAsWhatChanged() {
+        let monitor = makeMonitor(Self.config(hosts: ["a.test"]), read: nil)
+        queue.sync { monitor.start() }
+        func cycle(_ number: Int) {
+            timer.fire(on: queue)
+            pollers[0].finish(cycle: number, on: queue)
+        }
+        func told() -> [HookRunner.Counts] {
+            queue.sync { events.compactMap { if case .hooksBehind(let since) = $0 { since } else { nil } } }
+        }
+        cycle(0)
+        XCTAssertEqual(told().count, 0, "nothing behind, nothing said")
+        queue.sync {
+            hooks.currentCounts.failedStarts = 3
+            hooks.currentCounts.waiting = 1
+        }
+        cycle(1)
+        cycle(2)
+        queue.sync { hooks.currentCounts.merged = 2 }
+        cycle(3)
+        let since = told()
+        XCTAssertEqual(since.map(\.failedStarts), [3, 0], "counted since the last time, said once")
+        XCTAssertEqual(since.map(\.merged), [0, 2])
+        XCTAssertEqual(since.map(\.waiting), [1, 1], "waiting is now, not since")
+        let names = queue.sync { events.map(Self.name) }
+        XCTAssertEqual(names.firstIndex(of: "hooksBehind").map { names[$0 - 1] }, "cycleFinished", "right after the cycle's end: \(names)")
+    }
+
     // MARK: Helpers
 
     private func makeMonitor(
@@ -395,6 +425,8 @@ final class ManualTimer: MonitorTimer {
 final class RecordingHooks: MonitorHooks {
     private(set) var runs: [[SeverityTransition]] = []
     private(set) var replaced: [[HookCommand]] = []
+    /// What the test says the runner did so far.
+    var currentCounts = HookRunner.Counts()
 
     var transitions: [SeverityTransition] { runs.flatMap { $0 } }
 

@@ -47,6 +47,8 @@ public final class Monitor<Poller: MonitorPoller>: @unchecked Sendable {
     private var latest: [String: HostReport] = [:]
     /// Transitions told since start: the last one's `sequence`.
     private var transitionsTold = 0
+    /// `hooks.currentCounts` as last told in `hooksBehind`.
+    private var hookCountsTold = HookRunner.Counts()
     private var clientStamps: ClientSourceStamps
     /// A configuration being read off `queue`.
     private var reading = false
@@ -173,6 +175,7 @@ public final class Monitor<Poller: MonitorPoller>: @unchecked Sendable {
             .cycleFinished(
                 MonitorEvent.CycleEnd(
                     number: finishedCycles, outcome: outcome, startedAt: cycleStartedAt, finishedAt: now(), reports: reports)))
+        tellHooksBehind()
         if applyPendingConfig() {
             // The reload's own cycle stands for the one that came due.
             cycleDue = false
@@ -180,6 +183,21 @@ public final class Monitor<Poller: MonitorPoller>: @unchecked Sendable {
             cycleDue = false
             startCycle()
         }
+    }
+
+    /// At most once a cycle, and only when something was merged, dropped
+    /// or could not start since: the dashboard's footer and the exporter's
+    /// log say the same news.
+    private func tellHooksBehind() {
+        let counts = hooks.currentCounts
+        let told = hookCountsTold
+        guard counts.merged != told.merged || counts.dropped != told.dropped || counts.failedStarts != told.failedStarts else { return }
+        hookCountsTold = counts
+        var since = counts
+        since.merged -= told.merged
+        since.dropped -= told.dropped
+        since.failedStarts -= told.failedStarts
+        onEvent(.hooksBehind(since))
     }
 
     // MARK: Reload

@@ -39,4 +39,8 @@ public enum MonitorEvent {
     case reloadApplied(Config)
     /// When the timer ticks next, after a start, a tick or a retiming.
     case nextTick(Date)
+    /// Right after a cycle's end, when hook runs were merged, dropped or
+    /// could not start since the last such event: `merged`, `dropped` and
+    /// `failedStarts` count those since, `running` and `waiting` are now.
+    case hooksBehind(HookRunner.Counts)
 }

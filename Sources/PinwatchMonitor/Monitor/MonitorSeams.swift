@@ -25,6 +25,8 @@ extension HostPoller: MonitorPoller {
 public protocol MonitorHooks: AnyObject {
     func run(for transitions: [SeverityTransition])
     func replaceHooks(_ hooks: [HookCommand])
+    /// What happened to runs since the start (see `HookRunner.Counts`).
+    var currentCounts: HookRunner.Counts { get }
 }
 
 extension HookRunner: MonitorHooks {}

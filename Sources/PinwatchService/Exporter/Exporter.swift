@@ -21,8 +21,6 @@ public final class Exporter: @unchecked Sendable {
     private var monitor: Monitor<HostPoller>!
     /// One for the life of the process: its cap holds across reloads.
     private let hooks: HookRunner
-    /// `hooks.currentCounts` as last logged.
-    private var loggedHookCounts = HookRunner.Counts()
     private var completedCycles = 0
     /// The last cycle that completed without a local shortage: a failed
     /// cycle leaves it, so the staleness alert fires if cycles keep failing.
@@ -134,6 +132,13 @@ public final class Exporter: @unchecked Sendable {
                 ? "a client pin file changed, reload refused: the old configuration keeps running"
                 : "reload refused: the old configuration keeps running"
             logger.error("\(what)", metadata: ["problems": "\(lines.joined(separator: "; "))"])
+        case .hooksBehind(let since):
+            logger.warning(
+                "hook runs merged, dropped or not started",
+                metadata: [
+                    "merged": "\(since.merged)", "dropped": "\(since.dropped)", "failed_starts": "\(since.failedStarts)",
+                    "waiting": "\(since.waiting)", "running": "\(since.running)",
+                ])
         case .cycleStarted, .reloadApplied, .nextTick:
             break
         }
@@ -182,24 +187,6 @@ public final class Exporter: @unchecked Sendable {
             counts[severity.rawValue] = "\(severities.count(of: severity))"
         }
         logger.info("cycle finished", metadata: counts)
-        logHookQueue()
-    }
-
-    /// At most once a cycle, and only when something was merged, dropped
-    /// or could not start since the last time.
-    private func logHookQueue() {
-        let counts = hooks.currentCounts
-        let last = loggedHookCounts
-        guard counts.merged != last.merged || counts.dropped != last.dropped || counts.failedStarts != last.failedStarts
-        else { return }
-        loggedHookCounts = counts
-        logger.warning(
-            "hook runs merged, dropped or not started",
-            metadata: [
-                "merged": "\(counts.merged - last.merged)", "dropped": "\(counts.dropped - last.dropped)",
-                "failed_starts": "\(counts.failedStarts - last.failedStarts)", "waiting": "\(counts.waiting)",
-                "running": "\(counts.running)",
-            ])
     }
 
     private func logHistoryNotices(_ health: HistoryWriteHealth, at now: Date) {

@@ -65,13 +65,13 @@ extension Pinwatch {
                 var (config, server) = try configAndFleetSource()
                 if let server { try runFleet(config, server: server) }
                 let environment = ProcessEnvironment.current
-                let chosenTheme = try ThemeChoice.load(requested: theme, config: config, colorCount: 256, environment: environment)
+                let chosenTheme = try ThemeChoice.named(theme ?? config.theme ?? "default", environment: environment)
                 let (store, readOnlyNote) = try history.openForWatchingOrReading(config)
                 // Beside the serve that holds the store, its hooks are told
                 // by it: this dashboard telling them too would page twice.
                 let runsHooks = readOnlyNote == nil
                 if !runsHooks { config.hooks = [] }
-                let hooks = DashboardController.Hooks(reloadConfig: {
+                let hooks = MonitorSource.Hooks(reloadConfig: {
                     var reloaded = try self.loadWithOverrides()
                     if !runsHooks { reloaded.hooks = [] }
                     return reloaded
@@ -79,7 +79,8 @@ extension Pinwatch {
                 let controller = try Self.makeController(
                     config: config, environment: environment, theme: chosenTheme, bell: !noBell, mouse: !noMouse, hooks: hooks,
                     history: store, display: display.choice(config: config, environment: environment))
-                if let readOnlyNote { controller.noteHistoryReadOnly(readOnlyNote) }
+                // The header's note that another pinwatch holds the store.
+                controller.state.historyNote = readOnlyNote
                 controller.run()
             }
         }
@@ -105,16 +106,14 @@ extension Pinwatch {
             // Without --interval the view follows the exporters' own interval.
             let interval = self.interval.flatMap(ConfigDuration.parse)
             let environment = ProcessEnvironment.current
-            let chosenTheme = try ThemeChoice.load(requested: theme, config: config, colorCount: 256, environment: environment)
+            let chosenTheme = try ThemeChoice.named(theme ?? config.theme ?? "default", environment: environment)
             let query = FleetQuery(server: url, selector: match, timeout: min(config.timeout, interval ?? config.timeout))
-            do {
-                let controller = try FleetDashboardController(
-                    query: query, config: config, interval: interval, environment: environment, theme: chosenTheme, bell: !noBell,
-                    mouse: !noMouse, display: display.choice(config: config, environment: environment))
-                controller.run()
-            } catch {
-                throw UserFacingError(message: "cannot start the dashboard: \(error)")
-            }
+            let source = PrometheusSource(query: query, config: config, interval: interval)
+            let state = source.initialState(themeName: chosenTheme.name, display: display.choice(config: config, environment: environment))
+            try Self.openDashboard(
+                source: source, state: state, environment: environment, theme: chosenTheme, bell: !noBell, mouse: !noMouse
+            )
+            .run()
         }
 
         /// The configuration with `--interval` applied, at start and on every reload.
@@ -150,14 +149,22 @@ extension Pinwatch {
             }
         }
 
+        /// The dashboard over the local `Monitor` (`watch`, the demo).
         static func makeController(
             config: Config, environment: [String: String], theme: Theme, bell: Bool, mouse: Bool = true,
-            hooks: DashboardController.Hooks = .init(), history: HostHistoryRecorder?, display: DisplayChoice = DisplayChoice()
+            hooks: MonitorSource.Hooks = .init(), history: HostHistoryRecorder?, display: DisplayChoice = DisplayChoice()
+        ) throws -> DashboardController {
+            let source = MonitorSource(config: config, environment: environment, hooks: hooks, history: history)
+            let state = source.initialState(themeName: theme.name, display: display)
+            return try openDashboard(source: source, state: state, environment: environment, theme: theme, bell: bell, mouse: mouse)
+        }
+
+        private static func openDashboard(
+            source: DashboardSource, state: DashboardState, environment: [String: String], theme: Theme, bell: Bool, mouse: Bool
         ) throws -> DashboardController {
             do {
                 return try DashboardController(
-                    config: config, environment: environment, theme: theme, bellEnabled: bell, mouse: mouse, hooks: hooks,
-                    history: history, display: display)
+                    source: source, state: state, environment: environment, theme: theme, bell: bell, mouse: mouse)
             } catch {
                 throw UserFacingError(message: "cannot start the dashboard: \(error)")
             }

@@ -64,7 +64,7 @@ extension Pinwatch {
                     fleet.stop()
                     return
                 }
-                let hooks = DashboardController.Hooks(cycleFinished: { cycle, controller in
+                let hooks = MonitorSource.Hooks(cycleFinished: { cycle, controller in
                     do {
                         switch cycle {
                         case 2:

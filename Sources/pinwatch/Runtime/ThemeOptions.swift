@@ -10,10 +10,13 @@ enum ThemeChoice {
     static func load(
         requested: String?, config: Config?, colorCount: Int, environment: [String: String] = ProcessEnvironment.current
     ) throws -> Theme {
-        let name =
-            ThemeLoader.prefersMono(environment: environment, colorCount: colorCount)
-            ? "mono"
-            : (requested ?? config?.theme ?? "default")
+        let mono = ThemeLoader.prefersMono(environment: environment, colorCount: colorCount)
+        return try named(mono ? "mono" : (requested ?? config?.theme ?? "default"), environment: environment)
+    }
+
+    /// The theme by name or path, whatever the terminal: the dashboard
+    /// decides on colour once its screen opens and can say how many it has.
+    static func named(_ name: String, environment: [String: String] = ProcessEnvironment.current) throws -> Theme {
         do {
             return try ThemeLoader.load(
                 nameOrPath: name, currentDirectory: FileManager.default.currentDirectoryPath,

@@ -7,7 +7,7 @@ import PinwatchUI
 
 /// `a` and `A`: acknowledgements stored in the history store, with who,
 /// when and why, and applied at once to the row on screen.
-extension DashboardController {
+extension MonitorSource {
     static func storesAcknowledgements(_ history: HostHistoryRecorder?) -> Bool {
         guard let path = (history as? HistoryStore)?.path else { return false }
         return path != HistoryStore.inMemoryPath
@@ -21,18 +21,19 @@ extension DashboardController {
     /// Where acknowledgements go; nil with `state: off`, said in the footer.
     private func acknowledgementStore() -> String? {
         guard let path = (history as? HistoryStore)?.path, path != HistoryStore.inMemoryPath else {
-            announce("cannot acknowledge: history is off (state: off or --state off), and acknowledgements are kept in the history store")
+            dashboard?.announce(
+                "cannot acknowledge: history is off (state: off or --state off), and acknowledgements are kept in the history store")
             return nil
         }
         return path
     }
 
     func acknowledge(host index: Int, until text: String, reason: String) {
-        guard let path = acknowledgementStore() else { return }
+        guard let dashboard, let path = acknowledgementStore() else { return }
         let now = Date()
-        guard state.reports.indices.contains(index), let report = state.reports[index] else { return }
+        guard dashboard.state.reports.indices.contains(index), let report = dashboard.state.reports[index] else { return }
         guard let until = AcknowledgementUntil.parse(text, now: now), until > now else {
-            announce("not acknowledged: \(TerminalText.sanitize(text)) is not a future date or a duration")
+            dashboard.announce("not acknowledged: \(TerminalText.sanitize(text)) is not a future date or a duration")
             return
         }
         let acknowledgement = Acknowledgement(
@@ -42,37 +43,37 @@ extension DashboardController {
         do {
             try AcknowledgementTable.store(acknowledgement, path: path)
         } catch {
-            announce("not acknowledged: \(error.description)")
+            dashboard.announce("not acknowledged: \(error.description)")
             return
         }
         reapplyAcknowledgements(to: index)
-        state.announceAcknowledgement(
+        dashboard.state.announceAcknowledgement(
             "acknowledged \(report.config.displayName) until \(DateText.readableUTC(until)); A removes it", ofHost: index)
-        schedulePaint()
+        dashboard.schedulePaint()
     }
 
     func removeAcknowledgement(ofHost index: Int) {
-        guard state.reports.indices.contains(index), let report = state.reports[index] else { return }
+        guard let dashboard, dashboard.state.reports.indices.contains(index), let report = dashboard.state.reports[index] else { return }
         if report.acknowledgement?.source == .config {
-            announce("\(report.config.displayName) is silenced by silence: in the configuration; remove it there")
+            dashboard.announce("\(report.config.displayName) is silenced by silence: in the configuration; remove it there")
             return
         }
         guard let path = acknowledgementStore() else { return }
         do {
             try AcknowledgementTable.remove(hostIdentity: report.config.identityKey, path: path)
         } catch {
-            announce("acknowledgement not removed: \(error.description)")
+            dashboard.announce("acknowledgement not removed: \(error.description)")
             return
         }
         reapplyAcknowledgements(to: index)
-        announce("\(report.config.displayName) is no longer acknowledged")
+        dashboard.announce("\(report.config.displayName) is no longer acknowledged")
     }
 
     /// The row dims (or lights up) now, not at the next cycle.
     private func reapplyAcknowledgements(to index: Int) {
         acknowledgements.reload()
-        guard let report = state.reports[index] else { return }
-        state.record(acknowledgements.apply([report])[0], forHost: index, at: Date())
+        guard let dashboard, let report = dashboard.state.reports[index] else { return }
+        dashboard.state.record(acknowledgements.apply([report])[0], forHost: index, at: Date())
     }
 
     /// A host that left the state it was acknowledged in is news again: its
