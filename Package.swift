@@ -242,7 +242,9 @@ let package = Package(
         .testTarget(name: "PinwatchImportTests", dependencies: ["PinwatchImport", "PinwatchCore"]),
         .testTarget(
             name: "PinwatchProbeTests",
-            dependencies: ["PinwatchProbe", "PinwatchLocalWorld", "PinwatchMonitor", "PinwatchCore", "PinwatchTestSupport"],
+            dependencies: [
+                "PinwatchProbe", "PinwatchLocalWorld", "PinwatchMonitor", "PinwatchHistory", "PinwatchCore", "PinwatchTestSupport",
+            ],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         // The Monitor loop against a fake poller and clock: no sockets.

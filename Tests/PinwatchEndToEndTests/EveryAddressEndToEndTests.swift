@@ -1,4 +1,5 @@
 import Foundation
+import PinwatchCore
 import PinwatchLocalWorld
 import PinwatchTestSupport
 import XCTest
@@ -31,7 +32,7 @@ final class EveryAddressEndToEndTests: LocalFleetTestCase {
         try fleet.write("127.0.0.1 localhost\n127.0.0.2 rolling.test\n127.0.0.3 rolling.test\n", to: "hosts")
     }
 
-    private func writeConfig(addresses: String) throws {
+    private func writeConfig(addresses: String, entryLines: [String] = []) throws {
         try fleet.write(
             """
             timeout: 3s
@@ -42,6 +43,7 @@ final class EveryAddressEndToEndTests: LocalFleetTestCase {
                 port: \(port)
                 pins:
                   ca: [\(LocalFleet.pin(fleet.root.certificate))]
+            \(entryLines.map { "    " + $0 }.joined(separator: "\n"))
 
             """, to: "pinwatch.yaml")
     }
@@ -94,6 +96,29 @@ final class EveryAddressEndToEndTests: LocalFleetTestCase {
                 metrics.stdout.contains(
                     "pinwatch_address_status{host=\"rolling.test\",port=\"\(port)\",address=\"\(address)\",status=\"\(status)\"} 1"),
                 metrics.stdout)
+        }
+    }
+
+    /// The rotated address is a known, silenced problem: `check` and
+    /// `snapshot` honour the silence on a host of every address as `serve`
+    /// does, with the store and without.
+    func testCheckAndSnapshotHonourASilenceOnAHostOfEveryAddress() throws {
+        let until = DateText.day(Date().addingTimeInterval(3 * 86_400))
+        try writeConfig(addresses: "all", entryLines: ["silence: {until: \(until), reason: \"rotation under way\"}"])
+        for state in ["off", "state.sqlite"] {
+            let check = try runResolvingBoth("check --state \(state) --config pinwatch.yaml")
+            XCTAssertEqual(check.status, 0, "state \(state): \(check.stdout)\(check.stderr)")
+            XCTAssertTrue(check.stdout.hasPrefix("PINWATCH OK - 1 host fine (1 acknowledged) "), check.stdout)
+            XCTAssertTrue(check.stdout.contains("1 of 2 addresses serve another chain"), check.stdout)
+            XCTAssertTrue(check.stdout.contains(": rotation under way"), check.stdout)
+
+            let json = try runResolvingBoth("snapshot --format json --state \(state) --config pinwatch.yaml")
+            XCTAssertEqual(json.status, 0, json.stderr)
+            let host = try snapshotHost(json)
+            XCTAssertEqual(host["status"] as? String, "blocked", "\(host)")
+            XCTAssertEqual((host["addresses"] as? [[String: Any]])?.count, 2, "\(host)")
+            let acknowledged = try XCTUnwrap(host["acknowledged"] as? [String: Any], "state \(state): \(host)")
+            XCTAssertEqual(acknowledged["reason"] as? String, "rotation under way")
         }
     }
 
