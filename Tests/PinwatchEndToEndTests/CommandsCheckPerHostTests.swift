@@ -17,7 +17,7 @@ final class CommandsCheckPerHostTests: LocalFleetTestCase {
         let outcome = try fleet.run(["check", "--host", "expired.test:\(expired.port)"])
         XCTAssertEqual(outcome.status, 2, outcome.stdout + outcome.stderr)
         let lines = outcome.stdout.split(separator: "\n").map(String.init)
-        XCTAssertTrue(lines[0].contains("'expired.test:\(expired.port)_days'=-25;21;7"), lines[0])
+        XCTAssertTrue(lines[0].contains("'expired.test:\(expired.port)_days'=-25;21:;7:"), lines[0])
         XCTAssertFalse(outcome.stdout.contains(ok.name), "only the host asked for: \(outcome.stdout)")
         XCTAssertTrue(lines[0].contains("ok=0 leaf_only=0 blocked=1"), "its own counts: \(lines[0])")
         XCTAssertEqual(lines.count, 2, outcome.stdout)
@@ -63,7 +63,7 @@ final class CommandsCheckPerHostTests: LocalFleetTestCase {
         let fast = try fleet.run(plain)
         let slow = try fleet.run(parsed)
         XCTAssertEqual(fast.status, 0, fast.stdout + fast.stderr)
-        XCTAssertTrue(fast.stdout.contains("'soon.test:\(soon.port)_days'=14;10;5"), fast.stdout)
+        XCTAssertTrue(fast.stdout.contains("'soon.test:\(soon.port)_days'=14;10:;5:"), fast.stdout)
         XCTAssertEqual(fast.status, slow.status)
         XCTAssertEqual(fast.stdout, slow.stdout)
 
