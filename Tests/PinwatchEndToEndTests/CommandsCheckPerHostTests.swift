@@ -1,5 +1,7 @@
 import Foundation
 import PinwatchCore
+import PinwatchLocalWorld
+import PinwatchTestSupport
 import XCTest
 
 @testable import pinwatch
@@ -44,6 +46,55 @@ final class CommandsCheckPerHostTests: LocalFleetTestCase {
         XCTAssertEqual(
             outcome.stdout,
             "PINWATCH UNKNOWN - --host nope.test is not in the configuration; configured hosts: ok.test:\(ok.port)\n")
+        XCTAssertEqual(outcome.stderr, "", "the sentence is said once, not again on stderr")
+    }
+
+    /// One name and port behind two backends (`connect:`): the rows are
+    /// `pair.test:PORT→127.0.0.2` and `→127.0.0.3`, and `check --host`
+    /// takes that spelling (or its ASCII `->`) or `--connect`.
+    func testOneOfSeveralEntriesOfANameAndPortIsPickedByItsRowOrConnect() throws {
+        let pinned = try fleet.issuing.issueLeaf(commonName: "pair.test", dnsNames: ["pair.test"])
+        let first = try fleet.keep(
+            LocalTLSServer(identity: Identity(leaf: pinned, intermediates: [fleet.issuing.certificate]), loopback: "127.0.0.2"))
+        let port = first.port
+        let rotated = try fleet.otherIssuing.issueLeaf(commonName: "pair.test", dnsNames: ["pair.test"])
+        fleet.keep(
+            try LocalTLSServer(
+                identity: Identity(leaf: rotated, intermediates: [fleet.otherIssuing.certificate]), port: port, loopback: "127.0.0.3"))
+        let entries = ["127.0.0.2", "127.0.0.3"].map { address in
+            """
+              - host: pair.test
+                port: \(port)
+                connect: \(address)
+                pins:
+                  ca: [\(LocalFleet.pin(fleet.root.certificate))]
+            """
+        }
+        let config = try fleet.write(
+            "timeout: 3s\ntrust: trust.pem\nhosts:\n" + entries.joined(separator: "\n") + "\n", to: "pair.yaml"
+        ).path
+
+        let ambiguous = try fleet.run(["check", "--config", config, "--host", "pair.test:\(port)"])
+        XCTAssertEqual(ambiguous.status, 3, ambiguous.stdout)
+        XCTAssertEqual(
+            ambiguous.stdout,
+            "PINWATCH UNKNOWN - --host pair.test:\(port) names 2 hosts (pair.test:\(port)→127.0.0.2, pair.test:\(port)→127.0.0.3): "
+                + "pick one as its row names it (--host 'pair.test:\(port)→127.0.0.2', or in ASCII 'pair.test:\(port)->127.0.0.2') "
+                + "or with --connect 127.0.0.2\n")
+        XCTAssertEqual(ambiguous.stderr, "")
+
+        for (arguments, status) in [
+            (["--host", "pair.test:\(port)→127.0.0.3"], 2), (["--host", "pair.test:\(port)->127.0.0.2"], 0),
+            (["--host", "pair.test", "--connect", "127.0.0.3"], 2), (["--connect", "127.0.0.2", "--host", "pair.test:\(port)"], 0),
+        ] {
+            let picked = try fleet.run(["check", "--config", config] + arguments)
+            XCTAssertEqual(picked.status, Int32(status), "\(arguments): \(picked.stdout)\(picked.stderr)")
+            XCTAssertTrue(picked.stdout.contains(status == 0 ? "1 host fine" : "blocked=1"), "\(arguments): \(picked.stdout)")
+            XCTAssertNotNil(CheckCommandLine.plain(["check", "--config", config] + arguments), "the plain reader takes \(arguments)")
+        }
+        let none = try fleet.run(["check", "--config", config, "--host", "pair.test:\(port)→127.0.0.9"])
+        XCTAssertEqual(none.status, 3)
+        XCTAssertEqual(none.stdout, "PINWATCH UNKNOWN - --host pair.test:\(port) has no entry with connect: 127.0.0.9\n")
     }
 
     /// `-w`/`-c` replace warn_days/critical_days in the verdict and the
