@@ -413,20 +413,25 @@ public final class HistoryStore: HostHistoryRecorder {
         // timeline; it adds none of its own.
         if writes { try recordProbeChains(of: report, state: &state, date: date) }
         let recordedBefore = state.status
-        let current = (status: report.status.rawValue, severity: report.severity.rawValue)
+        // What is recorded is what the host is announced with: its verdict
+        // with the chain change this store decides. A status recorded
+        // without it (ok while the hooks were told chain_changed) made the
+        // first result after a restart a transition, announced again.
+        let announced = report.with(history: HostHistory(latestChainChange: state.latestChange), now: date)
+        let current = (status: announced.status.rawValue, severity: announced.severity.rawValue)
         if state.status == nil || state.status! != current {
             if writes {
                 try connection.query(
                     "INSERT INTO status_change(host_id, at, status, severity, reason, alerts) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
                     [
-                        .integer(state.id), .integer(seconds), .text(current.status), .text(current.severity), .text(report.reason),
-                        .text(report.alerts.map(\.rawValue).joined(separator: ",")),
+                        .integer(state.id), .integer(seconds), .text(current.status), .text(current.severity), .text(announced.reason),
+                        .text(announced.alerts.map(\.rawValue).joined(separator: ",")),
                     ])
             }
             let from = state.status.map { "\($0.status) → " } ?? ""
             state.remember(
                 TimelineEntry(
-                    date: date, kind: .status, text: "status \(from)\(current.status) (\(current.severity)): \(report.reason)"))
+                    date: date, kind: .status, text: "status \(from)\(current.status) (\(current.severity)): \(announced.reason)"))
             if state.status?.status != current.status || state.since == nil {
                 if state.status != nil { state.recentChanges.append(date) }
                 state.since = date

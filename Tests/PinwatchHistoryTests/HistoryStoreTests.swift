@@ -300,6 +300,31 @@ final class HistoryStoreTests: XCTestCase {
         XCTAssertFalse(renewed.alerts.contains(.chainChanged), "a later change ends it")
     }
 
+    /// A host announced as chain_changed long ago is no news after a
+    /// restart: the store recorded the warning it was announced with, so
+    /// the first result after the restart is no transition for the hooks.
+    func testARestartDoesNotAnnounceAChainChangeAgain() throws {
+        let rotatedAt = start.addingTimeInterval(3600)
+        do {
+            let store = try open()
+            let first = store.record([report(at: start)], at: start)[0]
+            XCTAssertNil(SeverityTransition.between(nil, first, at: start), "a healthy host first seen is no news")
+            let calm = store.record([report(at: rotatedAt - 60)], at: rotatedAt - 60)[0]
+            let rotated = store.record([report(intermediate: 8, intermediateName: "R13", at: rotatedAt)], at: rotatedAt)[0]
+            let announced = try XCTUnwrap(SeverityTransition.between(calm, rotated, at: rotatedAt), "the rotation is announced once")
+            XCTAssertEqual(announced.report.severity, .warning)
+        }
+        let later = rotatedAt.addingTimeInterval(600)
+        let store = try open(now: later)
+        let afterRestart = store.record([report(intermediate: 8, intermediateName: "R13", at: later)], at: later)[0]
+        XCTAssertTrue(afterRestart.alerts.contains(.chainChanged), afterRestart.reason)
+        XCTAssertEqual(afterRestart.history?.previousSeverity, .warning, "the store recorded the warning it announced")
+        let again = SeverityTransition.between(nil, afterRestart, at: later)
+        XCTAssertTrue(again == nil, "re-announced after the restart: \(again?.json ?? "")")
+        let timeline = afterRestart.history?.recent.map(\.text) ?? []
+        XCTAssertEqual(timeline.filter { $0.hasPrefix("status ") }.count, 2, "ok, then the warning: \(timeline)")
+    }
+
     /// The demo's rotation: a host first seen, then minutes later a new
     /// leaf. pinwatch's own first sighting is no renewal: the forecast
     /// comes from the leaf's lifetime, and the reason never says "~0 days".

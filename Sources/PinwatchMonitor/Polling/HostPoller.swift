@@ -246,7 +246,10 @@ private final class BatchGathering: @unchecked Sendable {
     private var finished = false
     private var drainScheduled = false
     private var outcome = HostPoller.CycleOutcome()
-    private let finishing: ReportFinishing
+    /// Let go once the cycle is finished: the engine may keep the cycle
+    /// (and so this) a while, and a one-shot command's history store must
+    /// close, its write-ahead log folded in, when the command lets go of it.
+    private var finishing: ReportFinishing?
     private let queue: DispatchQueue
     private let finishingQueue: DispatchQueue
     private let onReports: (HostPoller.Batch) -> Void
@@ -291,6 +294,10 @@ private final class BatchGathering: @unchecked Sendable {
         finishingQueue.async { self.drain() }
     }
 
+    private static func finish(_ batch: [FinishingHost], through finishing: ReportFinishing) -> HostPoller.Batch {
+        zip(batch, finishing.finish(batch)).map { (index: $0.index, report: $1) }
+    }
+
     private func drain() {
         lock.lock()
         let batch = pending
@@ -299,13 +306,18 @@ private final class BatchGathering: @unchecked Sendable {
         finished = false
         drainScheduled = false
         let ended = outcome
+        var finishing = self.finishing
+        if done { self.finishing = nil }
         lock.unlock()
         let onReports = self.onReports
         let onFinish = self.onFinish
-        if !batch.isEmpty {
-            let delivered = zip(batch, finishing.finish(batch)).map { (index: $0.index, report: $1) }
+        if !batch.isEmpty, let steps = finishing {
+            let delivered = Self.finish(batch, through: steps)
             queue.async { onReports(delivered) }
         }
+        // Before the finish is told: a one-shot command may exit as soon
+        // as it is, and its store must not be held here then.
+        finishing = nil
         if done { queue.async { onFinish(ended) } }
     }
 }

@@ -95,16 +95,13 @@ extension Pinwatch {
         }
 
         /// A plugin that cannot run says UNKNOWN, as monitoring systems
-        /// expect, in its one line. A message of several lines (each of a
-        /// configuration's problems) is listed whole on standard error; a
-        /// message of one line is said once, not again on a terminal that
-        /// shows both streams.
-        private static func unknown(_ message: String, display: DisplayChoice) throws -> Never {
+        /// expect, in its one line. A problem with check's own options
+        /// (`--host`, thresholds, `--client`) is that line alone, not said
+        /// again on a terminal that shows both streams.
+        private static func unknown(_ message: String, display: DisplayChoice, alsoOnStandardError: Bool = false) throws -> Never {
             let outcome = CheckReport.unknown(message)
             Output.standardOutput(display.text(outcome.text))
-            if message.split(separator: "\n", omittingEmptySubsequences: true).count > 1 {
-                Output.standardError("pinwatch: \(message)")
-            }
+            if alsoOnStandardError { Output.standardError("pinwatch: \(message)") }
             throw ExitCode(outcome.exitCode)
         }
 
@@ -119,7 +116,9 @@ extension Pinwatch {
                 // Quiet when a watch holds the store: a plugin's output is its status.
                 store = try StateOptions.openForOneShot(config, override: line.state, note: nil)
             } catch let failure as UserFacingError {
-                try unknown(failure.message, display: display)
+                // The program's own error, on standard error as every
+                // command says it, and the plugin's UNKNOWN line.
+                try unknown(failure.message, display: display, alsoOnStandardError: true)
             }
             if let problem = line.overrides.apply(to: &config) { try unknown(problem, display: display) }
             let client = line.client
