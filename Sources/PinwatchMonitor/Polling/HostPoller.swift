@@ -79,16 +79,19 @@ public final class HostPoller: @unchecked Sendable {
     private static let finishingQueue = DispatchQueue(label: "pinwatch.finishing")
 
     /// Polls every host once; reports come in batches on `queue`, then
-    /// `onFinish` once, after the last batch. `keepsShortages`: a host
-    /// whose probe lacked a local resource is reported as the error it
-    /// got (a one-shot command has no earlier verdict to keep).
+    /// `onFinish` once, after the last batch. `oneShot`: a cycle nobody
+    /// watches grow (`check`, `snapshot`) is one batch, finished after the
+    /// last probe (no queue wake-ups per result), and a host whose probe
+    /// lacked a local resource is reported as the error it got (there is
+    /// no earlier verdict to keep).
     @discardableResult
     package func startCycle(
-        on queue: DispatchQueue, keepsShortages: Bool = false, onReports: @escaping (Batch) -> Void,
+        on queue: DispatchQueue, oneShot: Bool = false, onReports: @escaping (Batch) -> Void,
         onFinish: @escaping (CycleOutcome) -> Void
     ) -> PollCycle {
         let gathering = BatchGathering(
-            finishing: finishing, queue: queue, onReports: onReports, onFinish: onFinish, finishingQueue: Self.finishingQueue)
+            finishing: finishing, queue: queue, onReports: onReports, onFinish: onFinish, finishingQueue: Self.finishingQueue,
+            wholeCycle: oneShot)
         if let acknowledgements {
             // Before this cycle's first batch, on the queue that finishes it.
             Self.finishingQueue.async { acknowledgements.reload() }
@@ -97,7 +100,7 @@ public final class HostPoller: @unchecked Sendable {
         probe(
             config.hosts, targets: targets, window: windows.next(startingAt: firstWindow()), cycle: cycle,
             onHost: { host in
-                if !keepsShortages, let shortage = host.probes.lazy.compactMap(\.result.failure?.shortage).first {
+                if !oneShot, let shortage = host.probes.lazy.compactMap(\.result.failure?.shortage).first {
                     return gathering.skip(shortage)
                 }
                 gathering.add(host)
@@ -111,7 +114,7 @@ public final class HostPoller: @unchecked Sendable {
         let collected = CollectedReports(count: config.hosts.count)
         let done = DispatchSemaphore(value: 0)
         let cycle = startCycle(
-            on: DispatchQueue(label: "pinwatch.one-shot"), keepsShortages: true, onReports: { collected.add($0) },
+            on: DispatchQueue(label: "pinwatch.one-shot"), oneShot: true, onReports: { collected.add($0) },
             onFinish: { _ in done.signal() })
         // Every probe and lookup ends by its own deadline; this bound (all
         // of them back to back, plus slack) only guards against a bug there.
@@ -142,9 +145,10 @@ public final class HostPoller: @unchecked Sendable {
         ProbePlan.resolve(hosts: hosts, engine: engine, timeout: config.timeout) { resolved in
             let plan = ProbePlan(hosts: hosts, baseTargets: targets, resolved: resolved, window: window)
             let results = VariantResults(plan: plan)
+            // Results are only stored here; the steps run on the finishing queue.
             cycle.started(
                 engine.start(
-                    plan.targets,
+                    plan.targets, deliversInline: true,
                     onResult: { index, result in
                         guard let (host, outcomes) = results.add(target: index, result) else { return }
                         onHost(
@@ -167,7 +171,7 @@ public final class HostPoller: @unchecked Sendable {
         let finishing = judging
         probe(
             [host], targets: single.probeTargets(environment: environment), window: firstWindow(), cycle: PollCycle(),
-            onHost: { completion(finishing.finish([$0])[0]) }, onFinish: {})
+            onHost: { host in Self.finishingQueue.async { completion(finishing.finish([host])[0]) } }, onFinish: {})
     }
 
     /// The verdict with each client release's view folded in, as a cycle
@@ -252,13 +256,16 @@ private final class BatchGathering: @unchecked Sendable {
     private var finishing: ReportFinishing?
     private let queue: DispatchQueue
     private let finishingQueue: DispatchQueue
+    /// One batch at the finish instead of one per burst of results.
+    private let wholeCycle: Bool
     private let onReports: (HostPoller.Batch) -> Void
     private let onFinish: (HostPoller.CycleOutcome) -> Void
 
     init(
         finishing: ReportFinishing, queue: DispatchQueue, onReports: @escaping (HostPoller.Batch) -> Void,
-        onFinish: @escaping (HostPoller.CycleOutcome) -> Void, finishingQueue: DispatchQueue
+        onFinish: @escaping (HostPoller.CycleOutcome) -> Void, finishingQueue: DispatchQueue, wholeCycle: Bool
     ) {
+        self.wholeCycle = wholeCycle
         self.finishing = finishing
         self.queue = queue
         self.finishingQueue = finishingQueue
@@ -269,7 +276,7 @@ private final class BatchGathering: @unchecked Sendable {
     func add(_ host: FinishingHost) {
         lock.lock()
         pending.append(host)
-        scheduleDrainLocked()
+        if !wholeCycle { scheduleDrainLocked() }
         lock.unlock()
     }
 
@@ -279,8 +286,8 @@ private final class BatchGathering: @unchecked Sendable {
         lock.unlock()
     }
 
-    /// The engine delivers results and the finish in order on one thread,
-    /// so every result is pending by the time this runs.
+    /// The engine hands over every result before it calls the finish, so
+    /// every result is pending by the time this runs.
     func finish() {
         lock.lock()
         finished = true
