@@ -153,7 +153,7 @@ public struct HostReport: Hashable, Sendable {
         self.history = history
         let assessment = Verdict.assess(
             status: status, alerts: alerts, result: result, expiry: earliestExpiry, proxy: proxy, history: history, now: now,
-            matchedTiers: matchedTiers, levels: levels, nextChains: nextChains)
+            matchedTiers: matchedTiers, levels: levels, nextChains: nextChains, pins: config.pins)
         severity = assessment.severity
         headline = assessment.headline
         reason = decidedBy.map { "\($0): \(assessment.reason)" } ?? assessment.reason
