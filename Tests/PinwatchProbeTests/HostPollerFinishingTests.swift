@@ -42,7 +42,13 @@ final class HostPollerFinishingTests: XCTestCase {
 
     /// `api.test` pinned at its leaf only (leaf_only: a warning worth
     /// silencing), with labels, a silence and a client release that pins it.
-    private func config(_ shape: Shape) -> Config {
+    /// Where the acknowledgement comes from: `silence:` in the file, or the
+    /// dashboard's `a`, read from the store by the ledger.
+    private enum Source: CaseIterable {
+        case silence, dashboard
+    }
+
+    private func config(_ shape: Shape, _ source: Source = .silence) -> Config {
         var host: HostConfig
         switch shape {
         case .plain, .keyTypes:
@@ -55,7 +61,7 @@ final class HostPollerFinishingTests: XCTestCase {
         if shape == .keyTypes { host.keyTypes = [.ecdsa] }
         host.pins = PinSet(leaf: [leafPin])
         host.labels = ["team": "payments"]
-        host.silence = HostSilence(until: Date().addingTimeInterval(86_400), reason: "leaf pin goes Friday")
+        if source == .silence { host.silence = HostSilence(until: Date().addingTimeInterval(86_400), reason: "leaf pin goes Friday") }
         let rule = ClientPinRule(domain: host.serverName, pins: [intermediatePin], origin: "app.xml:3")
         let client = ClientPolicy(name: "android 5.2", pins: ImportedPins(file: "app.xml", format: .nsc, rules: [rule]))
         var config = Config(timeout: 5, hosts: [host], state: .off)
@@ -63,9 +69,15 @@ final class HostPollerFinishingTests: XCTestCase {
         return config
     }
 
-    private func poller(_ shape: Shape) throws -> HostPoller {
-        let store = try HistoryStore(path: directory.appendingPathComponent("\(shape).sqlite").path, mode: .writer)
-        return HostPoller(config: config(shape), environment: [:], history: store, acknowledgements: AcknowledgementLedger())
+    private func poller(_ shape: Shape, _ source: Source) throws -> HostPoller {
+        let store = try HistoryStore(path: directory.appendingPathComponent("\(shape)-\(source).sqlite").path, mode: .writer)
+        let config = config(shape, source)
+        let identity = config.hosts[0].identityKey
+        let stored = Acknowledgement(
+            hostIdentity: identity, until: Date().addingTimeInterval(86_400), reason: "leaf pin goes Friday", by: "ana",
+            at: Date(), source: .dashboard, state: AcknowledgedState(severity: .warning, headline: .leafOnly))
+        let ledger = source == .dashboard ? AcknowledgementLedger(readStored: { [stored] }) : AcknowledgementLedger()
+        return HostPoller(config: config, environment: [:], history: store, acknowledgements: ledger)
     }
 
     private func longRunningCycle(_ poller: HostPoller) -> [HostReport] {
@@ -101,19 +113,23 @@ final class HostPollerFinishingTests: XCTestCase {
 
     func testEveryFeatureSurvivesEveryShapeOfHostInAOneShotCycle() throws {
         for shape in Shape.allCases {
-            let reports = try poller(shape).runCycle()
-            XCTAssertEqual(reports.count, 1)
-            try assertEveryFeature(reports.first, shape, "runCycle")
+            for source in Source.allCases {
+                let reports = try poller(shape, source).runCycle()
+                XCTAssertEqual(reports.count, 1)
+                try assertEveryFeature(reports.first, shape, "runCycle, \(source)")
+            }
         }
     }
 
     func testEveryFeatureSurvivesEveryShapeOfHostInALongRunningCycle() throws {
         for shape in Shape.allCases {
-            let poller = try poller(shape)
-            for cycle in 1...2 {
-                let reports = longRunningCycle(poller)
-                XCTAssertEqual(reports.count, 1)
-                try assertEveryFeature(reports.first, shape, "startCycle \(cycle)")
+            for source in Source.allCases {
+                let poller = try poller(shape, source)
+                for cycle in 1...2 {
+                    let reports = longRunningCycle(poller)
+                    XCTAssertEqual(reports.count, 1)
+                    try assertEveryFeature(reports.first, shape, "startCycle \(cycle), \(source)")
+                }
             }
         }
     }
