@@ -134,4 +134,16 @@ final class HostPollerFinishingTests: XCTestCase {
         }
     }
 
+    /// `preflight` judges one chain as a host's clients would: a host of
+    /// several probes gets the verdict, not a fold of one unnamed probe.
+    func testAChainJudgedAloneIsNotFoldedForAHostOfSeveralProbes() throws {
+        let served = try XCTUnwrap(try poller(.plain, .silence).runCycle().first)
+        var config = config(.keyTypes)
+        config.hosts[0].silence = nil
+        let report = HostPoller.report(for: config.hosts[0], result: served.result, config: config)
+        XCTAssertEqual(report.status, .leafOnly, report.reason)
+        XCTAssertEqual(report.clients.map(\.client), ["android 5.2"])
+        XCTAssertNil(report.variantAgreement)
+        XCTAssertEqual(report.variants.count, 0)
+    }
 }

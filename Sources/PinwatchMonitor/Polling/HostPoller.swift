@@ -178,7 +178,7 @@ public final class HostPoller: @unchecked Sendable {
     /// makes it: `preflight`'s chain nobody served yet (`ServedChain`).
     public static func report(for host: HostConfig, result: ProbeResult, config: Config) -> HostReport {
         let finishing = ReportFinishing(
-            config: config, history: nil, acknowledgements: nil, now: { Date() }, steps: ReportFinishing.judging)
+            config: config, history: nil, acknowledgements: nil, now: { Date() }, steps: ReportFinishing.oneChain)
         return finishing.finish([FinishingHost(index: 0, host: host, outcomes: [(ProbeVariant(), result)])])[0]
     }
 }

@@ -58,10 +58,13 @@ struct ReportFinishing: @unchecked Sendable {
     ///   acknowledged stays, and that state is the one the history decided.
     static let order: [FinishingStep] = [.verdict, .clients, .fold, .history, .acknowledgements]
 
-    /// What a single probe is: the steps before the fold, for `preflight`'s
-    /// chain nobody served yet and `/probe`'s ad hoc hosts, which no store
-    /// records and nobody acknowledges.
+    /// The steps before the history: `/probe`'s ad hoc hosts, which no
+    /// store records and nobody acknowledges.
     static let judging: [FinishingStep] = Array(order.prefix { $0 != .history })
+
+    /// One chain judged as the host's clients would judge it, with no
+    /// probes to fold: `preflight`'s chain nobody served yet.
+    static let oneChain: [FinishingStep] = Array(order.prefix { $0 != .fold })
 
     var config: Config
     var history: HostHistoryRecorder?
@@ -83,7 +86,7 @@ struct ReportFinishing: @unchecked Sendable {
             case .acknowledgements: acknowledge(&hosts)
             }
         }
-        return hosts.map { $0.report ?? Self.unfinished($0.host, config: config, at: date) }
+        return hosts.map { $0.report ?? $0.probes.first?.report ?? Self.unfinished($0.host, config: config, at: date) }
     }
 
     private func judge(_ hosts: inout [FinishingHost], at date: Date) {
