@@ -244,7 +244,9 @@ let package = Package(
             name: "PinwatchImportTests", dependencies: ["PinwatchImport", "PinwatchCore", .product(name: "Yams", package: "Yams")]),
         .testTarget(
             name: "PinwatchProbeTests",
-            dependencies: ["PinwatchProbe", "PinwatchLocalWorld", "PinwatchMonitor", "PinwatchCore", "PinwatchTestSupport"],
+            dependencies: [
+                "PinwatchProbe", "PinwatchLocalWorld", "PinwatchMonitor", "PinwatchHistory", "PinwatchCore", "PinwatchTestSupport",
+            ],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         // The Monitor loop against a fake poller and clock: no sockets.

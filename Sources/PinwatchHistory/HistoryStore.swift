@@ -421,7 +421,14 @@ public final class HistoryStore: HostHistoryRecorder {
         // timeline; it adds none of its own.
         if writes { try recordProbeChains(of: report, state: &state, date: date) }
         let recordedBefore = state.status
-        let current = (status: report.status.rawValue, severity: report.severity.rawValue, headline: report.headline.rawValue)
+        // What is recorded is what the host is announced with: its verdict
+        // with the chain change this store decides. A status recorded
+        // without it (ok while the hooks were told chain_changed) made the
+        // first result after a restart a transition, announced again.
+        let announced = report.with(history: HostHistory(latestChainChange: state.latestChange), now: date)
+        let current = (
+            status: announced.status.rawValue, severity: announced.severity.rawValue, headline: announced.headline.rawValue
+        )
         let changed =
             state.status.map { stored in
                 stored.status != current.status || stored.severity != current.severity
@@ -435,14 +442,15 @@ public final class HistoryStore: HostHistoryRecorder {
                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
                     """,
                     [
-                        .integer(state.id), .integer(seconds), .text(current.status), .text(current.severity), .text(report.reason),
-                        .text(report.alerts.map(\.rawValue).joined(separator: ",")), .text(current.headline),
+                        .integer(state.id), .integer(seconds), .text(current.status), .text(current.severity), .text(announced.reason),
+                        .text(announced.alerts.map(\.rawValue).joined(separator: ",")), .text(current.headline),
                     ])
             }
             state.remember(
                 HistoryTimeline.statusEntry(
                     RecordedStatus(
-                        date: date, status: report.status, severity: report.severity, reason: report.reason, headline: report.headline),
+                        date: date, status: announced.status, severity: announced.severity, reason: announced.reason,
+                        headline: announced.headline),
                     after: state.status.flatMap(Self.recorded)))
             if state.status?.status != current.status || state.since == nil {
                 if state.status != nil { state.recentChanges.append(date) }

@@ -46,8 +46,8 @@ final class CheckReportTests: XCTestCase {
             "PINWATCH UNKNOWN - down.example:443 probe failed (timeout): timed out; "
                 + "api.example.com:443 only the leaf pin still matches: breaks at the next leaf renewal (leaf expires in 60 days)"
                 + " (1 unknown, 1 warning, 2 ok)"
-                + " | ok=2 leaf_only=1 blocked=0 error=1 unpinned=0 'ok.example:443_days'=60;21;7 'ok.example:443_days'=60;21;7"
-                + " 'api.example.com:443_days'=60;21;7")
+                + " | ok=2 leaf_only=1 blocked=0 error=1 unpinned=0 'ok.example:443_days'=60;21:;7: 'ok.example:443_days'=60;21:;7:"
+                + " 'api.example.com:443_days'=60;21:;7:")
         XCTAssertEqual(lines.count, 3)
         XCTAssertTrue(lines[1].hasPrefix("down.example:443 UNKNOWN error: probe failed (timeout): timed out"), lines[1])
         XCTAssertTrue(lines[2].hasPrefix("api.example.com:443 WARNING leaf_only: only the leaf pin still matches"), lines[2])
@@ -59,7 +59,8 @@ final class CheckReportTests: XCTestCase {
         let odd = F.report(host("it's=a|b.example", ca: [F.spkiPin(3)]), F.result(chain: F.chain()))
         let first = String(CheckReport.render([odd], warnDays: 21, criticalDays: 7).text.split(separator: "\n")[0])
         XCTAssertEqual(
-            first, "PINWATCH OK - 1 host fine (1 ok) | ok=1 leaf_only=0 blocked=0 error=0 unpinned=0 'it''s_a/b.example:443_days'=60;21;7")
+            first, "PINWATCH OK - 1 host fine (1 ok) | ok=1 leaf_only=0 blocked=0 error=0 unpinned=0 'it''s_a/b.example:443_days'=60;21:;7:"
+        )
     }
 
     func testFirstLineNamesAtMostThreeHostsThenCounts() {

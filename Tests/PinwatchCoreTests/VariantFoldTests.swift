@@ -70,15 +70,42 @@ final class VariantFoldTests: XCTestCase {
         XCTAssertEqual(folded.variants[1].chainSHA256, [])
     }
 
-    func testTheCapOnAddressesIsNamed() throws {
+    func testTheAddressesPastTheCapAreNamed() throws {
         let host = pinnedHost
-        let folded = try XCTUnwrap(VariantFold.fold([outcome(host, address: "192.0.2.1")], omittedAddresses: 300))
-        XCTAssertEqual(folded.variantAgreement, "1/1 same chain (300 more addresses not probed: at most 64 are)")
-        let many = (0..<400).map { "10.0.\($0 / 256).\($0 % 256)" } + ["10.0.0.1", "2001:db8::1"]
-        let selection = AddressExpansion.select(many)
-        XCTAssertEqual(selection.addresses.count, AddressExpansion.maximumAddresses)
-        XCTAssertEqual(selection.omitted, 401 - AddressExpansion.maximumAddresses, "repeats count once")
-        XCTAssertFalse(selection.addresses.contains("2001:db8::1"), "IPv4 first, so the IPv6 one falls past the cap")
+        let left = (65...80).map { "127.0.0.\($0)" }
+        let folded = try XCTUnwrap(VariantFold.fold([outcome(host, address: "192.0.2.1")], notProbed: left))
+        XCTAssertEqual(
+            folded.variantAgreement,
+            "1/1 same chain (16 not probed this cycle: 127.0.0.65, 127.0.0.66, 127.0.0.67, 127.0.0.68 and 12 more; "
+                + "all 80 within 2 cycles, 64 at a time)")
+        XCTAssertEqual(folded.addressesNotProbed, left, "every one by name, for the JSON")
+        let json = JSONReport.render([folded], generatedAt: Date(timeIntervalSince1970: 0))
+        let document = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        let written = try XCTUnwrap((document["hosts"] as? [[String: Any]])?.first)
+        XCTAssertEqual(written["addresses_not_probed"] as? [String], left, json)
+    }
+
+    func testPastTheCapEachCycleProbesAnotherWindowAndEveryAddressWithinAFewCycles() {
+        let many = (0..<150).map { "10.0.\($0 / 256).\($0 % 256)" } + ["10.0.0.1", "2001:db8::1"]
+        let first = AddressExpansion.select(many, window: 0)
+        XCTAssertEqual(first.addresses.count, AddressExpansion.maximumAddresses)
+        XCTAssertEqual(first.notProbed.count, 151 - AddressExpansion.maximumAddresses, "repeats count once")
+        XCTAssertFalse(first.addresses.contains("2001:db8::1"), "IPv4 first, so the IPv6 one is in a later window")
+        XCTAssertEqual(AddressExpansion.windowCount(151), 3)
+        var seen = Set<String>()
+        for window in 0..<3 {
+            let selection = AddressExpansion.select(many, window: window)
+            XCTAssertEqual(selection.addresses.count, AddressExpansion.maximumAddresses, "every window probes the full number")
+            XCTAssertEqual(Set(selection.addresses).union(selection.notProbed).count, 151)
+            XCTAssertTrue(Set(selection.addresses).isDisjoint(with: selection.notProbed))
+            seen.formUnion(selection.addresses)
+        }
+        XCTAssertEqual(seen.count, 151, "three cycles probe all 151 addresses")
+        XCTAssertEqual(AddressExpansion.select(many, window: 3).addresses, first.addresses, "the windows wrap")
+        XCTAssertEqual(AddressExpansion.select(many, window: -1).addresses, AddressExpansion.select(many, window: 2).addresses)
+        let few = AddressExpansion.select(["10.0.0.2", "10.0.0.1"], window: 7)
+        XCTAssertEqual(few.addresses, ["10.0.0.1", "10.0.0.2"])
+        XCTAssertEqual(few.notProbed, [])
     }
 
     func testAKeyTypeThatNoPinMatchesIsNamedWithItsIntermediate() throws {

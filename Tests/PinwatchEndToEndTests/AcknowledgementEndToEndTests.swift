@@ -60,6 +60,35 @@ final class AcknowledgementEndToEndTests: LocalFleetTestCase {
             validate.stderr)
     }
 
+    /// A host of several probes (`key_types:`) is acknowledged as a plain
+    /// host is: `check` and `snapshot`, with the store and without, finish
+    /// its report through the same steps `serve` does.
+    func testCheckAndSnapshotHonourASilenceOnAHostOfSeveralKeyTypes() throws {
+        try fleet.addOK("ok.test")
+        let retiring = try fleet.addLeafOnly("retiring.test")
+        let name = "retiring.test:\(retiring.port)"
+        let future = DateText.day(Date().addingTimeInterval(3 * day))
+        try writeConfig(
+            silencing: "retiring.test", until: future, reason: "backend retired on Friday", settings: ["key_types: [ecdsa]"])
+
+        for state in ["off", statePath] {
+            let check = try fleet.run(["check", "--state", state])
+            XCTAssertEqual(check.status, 0, "state \(state): \(check.stdout)\(check.stderr)")
+            XCTAssertTrue(check.stdout.hasPrefix("PINWATCH OK - 2 hosts fine (1 ok, 1 acknowledged) "), check.stdout)
+            XCTAssertTrue(check.stdout.contains("\n\(name) WARNING leaf_only: "), check.stdout)
+            XCTAssertTrue(check.stdout.contains(": backend retired on Friday"), check.stdout)
+
+            let json = try fleet.run(["snapshot", "--format", "json", "--state", state])
+            XCTAssertEqual(json.status, 0, json.stderr)
+            let document = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+            let host = try XCTUnwrap((document["hosts"] as? [[String: Any]])?.first { $0["host"] as? String == "retiring.test" })
+            XCTAssertEqual((host["key_types"] as? [[String: Any]])?.count, 1, "a host of key types: \(host)")
+            let acknowledged = try XCTUnwrap(host["acknowledged"] as? [String: Any], "state \(state): \(host)")
+            XCTAssertEqual(acknowledged["source"] as? String, "config")
+            XCTAssertEqual(acknowledged["reason"] as? String, "backend retired on Friday")
+        }
+    }
+
     func testTheDashboardsAcknowledgementDimsTheRowLeavesTheBannerAndCheckHonoursIt() throws {
         try fleet.addOK("ok.test")
         let stale = try fleet.addLeafOnly("stale.test")

@@ -241,7 +241,7 @@ final class ClientPinsEndToEndTests: LocalFleetTestCase {
         XCTAssertEqual(try client("cdn.test")["severity"] as? String, "warning")
 
         let lint = try fleet.run(["lint", "--config", config.path])
-        XCTAssertEqual(lint.status, 1)
+        XCTAssertEqual(lint.status, 1, lint.stdout + lint.stderr)
         XCTAssertTrue(
             lint.stdout.contains("android 4.0: api.test: pins expired 2020-01-01: this release no longer checks them"), lint.stdout)
         XCTAssertTrue(lint.stdout.contains("android 4.0: cdn.test: pins expire \(soon) (in 4 days)"), lint.stdout)

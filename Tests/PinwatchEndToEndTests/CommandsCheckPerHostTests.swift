@@ -1,5 +1,7 @@
 import Foundation
 import PinwatchCore
+import PinwatchLocalWorld
+import PinwatchTestSupport
 import XCTest
 
 @testable import pinwatch
@@ -17,7 +19,7 @@ final class CommandsCheckPerHostTests: LocalFleetTestCase {
         let outcome = try fleet.run(["check", "--host", "expired.test:\(expired.port)"])
         XCTAssertEqual(outcome.status, 2, outcome.stdout + outcome.stderr)
         let lines = outcome.stdout.split(separator: "\n").map(String.init)
-        XCTAssertTrue(lines[0].contains("'expired.test:\(expired.port)_days'=-25;21;7"), lines[0])
+        XCTAssertTrue(lines[0].contains("'expired.test:\(expired.port)_days'=-25;21:;7:"), lines[0])
         XCTAssertFalse(outcome.stdout.contains(ok.name), "only the host asked for: \(outcome.stdout)")
         XCTAssertTrue(lines[0].contains("ok=0 leaf_only=0 blocked=1"), "its own counts: \(lines[0])")
         XCTAssertEqual(lines.count, 2, outcome.stdout)
@@ -44,6 +46,55 @@ final class CommandsCheckPerHostTests: LocalFleetTestCase {
         XCTAssertEqual(
             outcome.stdout,
             "PINWATCH UNKNOWN - --host nope.test is not in the configuration; configured hosts: ok.test:\(ok.port)\n")
+        XCTAssertEqual(outcome.stderr, "", "the sentence is said once, not again on stderr")
+    }
+
+    /// One name and port behind two backends (`connect:`): the rows are
+    /// `pair.test:PORT→127.0.0.2` and `→127.0.0.3`, and `check --host`
+    /// takes that spelling (or its ASCII `->`) or `--connect`.
+    func testOneOfSeveralEntriesOfANameAndPortIsPickedByItsRowOrConnect() throws {
+        let pinned = try fleet.issuing.issueLeaf(commonName: "pair.test", dnsNames: ["pair.test"])
+        let first = try fleet.keep(
+            LocalTLSServer(identity: Identity(leaf: pinned, intermediates: [fleet.issuing.certificate]), loopback: "127.0.0.2"))
+        let port = first.port
+        let rotated = try fleet.otherIssuing.issueLeaf(commonName: "pair.test", dnsNames: ["pair.test"])
+        fleet.keep(
+            try LocalTLSServer(
+                identity: Identity(leaf: rotated, intermediates: [fleet.otherIssuing.certificate]), port: port, loopback: "127.0.0.3"))
+        let entries = ["127.0.0.2", "127.0.0.3"].map { address in
+            """
+              - host: pair.test
+                port: \(port)
+                connect: \(address)
+                pins:
+                  ca: [\(LocalFleet.pin(fleet.root.certificate))]
+            """
+        }
+        let config = try fleet.write(
+            "timeout: 3s\ntrust: trust.pem\nhosts:\n" + entries.joined(separator: "\n") + "\n", to: "pair.yaml"
+        ).path
+
+        let ambiguous = try fleet.run(["check", "--config", config, "--host", "pair.test:\(port)"])
+        XCTAssertEqual(ambiguous.status, 3, ambiguous.stdout)
+        XCTAssertEqual(
+            ambiguous.stdout,
+            "PINWATCH UNKNOWN - --host pair.test:\(port) names 2 hosts (pair.test:\(port)→127.0.0.2, pair.test:\(port)→127.0.0.3): "
+                + "pick one as its row names it (--host 'pair.test:\(port)→127.0.0.2', or in ASCII 'pair.test:\(port)->127.0.0.2') "
+                + "or with --connect 127.0.0.2\n")
+        XCTAssertEqual(ambiguous.stderr, "")
+
+        for (arguments, status) in [
+            (["--host", "pair.test:\(port)→127.0.0.3"], 2), (["--host", "pair.test:\(port)->127.0.0.2"], 0),
+            (["--host", "pair.test", "--connect", "127.0.0.3"], 2), (["--connect", "127.0.0.2", "--host", "pair.test:\(port)"], 0),
+        ] {
+            let picked = try fleet.run(["check", "--config", config] + arguments)
+            XCTAssertEqual(picked.status, Int32(status), "\(arguments): \(picked.stdout)\(picked.stderr)")
+            XCTAssertTrue(picked.stdout.contains(status == 0 ? "1 host fine" : "blocked=1"), "\(arguments): \(picked.stdout)")
+            XCTAssertNotNil(CheckCommandLine.plain(["check", "--config", config] + arguments), "the plain reader takes \(arguments)")
+        }
+        let none = try fleet.run(["check", "--config", config, "--host", "pair.test:\(port)→127.0.0.9"])
+        XCTAssertEqual(none.status, 3)
+        XCTAssertEqual(none.stdout, "PINWATCH UNKNOWN - --host pair.test:\(port) has no entry with connect: 127.0.0.9\n")
     }
 
     /// `-w`/`-c` replace warn_days/critical_days in the verdict and the
@@ -65,7 +116,7 @@ final class CommandsCheckPerHostTests: LocalFleetTestCase {
         let fast = try fleet.run(plain)
         let slow = try fleet.run(parsed)
         XCTAssertEqual(fast.status, 0, fast.stdout + fast.stderr)
-        XCTAssertTrue(fast.stdout.contains("'soon.test:\(soon.port)_days'=14;10;5"), fast.stdout)
+        XCTAssertTrue(fast.stdout.contains("'soon.test:\(soon.port)_days'=14;10:;5:"), fast.stdout)
         XCTAssertEqual(fast.status, slow.status)
         XCTAssertEqual(fast.stdout, slow.stdout)
 

@@ -59,7 +59,7 @@ final class CommandsInitTests: LocalFleetTestCase {
         try fleet.write(written + "clients:\n  - {name: android 1, nsc: app.xml}\n", to: "pinwatch.yaml")
         let lint = try fleet.run(["lint"])
         XCTAssertEqual(lint.status, 0, lint.stdout + lint.stderr)
-        XCTAssertTrue(lint.stdout.contains("1 client, 2 hosts: 0 warnings"), lint.stdout)
+        XCTAssertTrue(lint.stdout.contains("1 client, 2 hosts: 0 errors, 0 warnings"), lint.stdout)
     }
 
     func testAnExistingFileIsKeptUnlessForcedAndDashPrintsToStandardOutput() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import PinwatchCore
 import PinwatchLocalWorld
 import PinwatchTestSupport
 import XCTest
@@ -31,7 +32,7 @@ final class EveryAddressEndToEndTests: LocalFleetTestCase {
         try fleet.write("127.0.0.1 localhost\n127.0.0.2 rolling.test\n127.0.0.3 rolling.test\n", to: "hosts")
     }
 
-    private func writeConfig(addresses: String) throws {
+    private func writeConfig(addresses: String, entryLines: [String] = []) throws {
         try fleet.write(
             """
             timeout: 3s
@@ -42,6 +43,7 @@ final class EveryAddressEndToEndTests: LocalFleetTestCase {
                 port: \(port)
                 pins:
                   ca: [\(LocalFleet.pin(fleet.root.certificate))]
+            \(entryLines.map { "    " + $0 }.joined(separator: "\n"))
 
             """, to: "pinwatch.yaml")
     }
@@ -94,6 +96,78 @@ final class EveryAddressEndToEndTests: LocalFleetTestCase {
                 metrics.stdout.contains(
                     "pinwatch_address_status{host=\"rolling.test\",port=\"\(port)\",address=\"\(address)\",status=\"\(status)\"} 1"),
                 metrics.stdout)
+        }
+    }
+
+    /// The rotated address is a known, silenced problem: `check` and
+    /// `snapshot` honour the silence on a host of every address as `serve`
+    /// does, with the store and without.
+    func testCheckAndSnapshotHonourASilenceOnAHostOfEveryAddress() throws {
+        let until = DateText.day(Date().addingTimeInterval(3 * 86_400))
+        try writeConfig(addresses: "all", entryLines: ["silence: {until: \(until), reason: \"rotation under way\"}"])
+        for state in ["off", "state.sqlite"] {
+            let check = try runResolvingBoth("check --state \(state) --config pinwatch.yaml")
+            XCTAssertEqual(check.status, 0, "state \(state): \(check.stdout)\(check.stderr)")
+            XCTAssertTrue(check.stdout.hasPrefix("PINWATCH OK - 1 host fine (1 acknowledged) "), check.stdout)
+            XCTAssertTrue(check.stdout.contains("1 of 2 addresses serve another chain"), check.stdout)
+            XCTAssertTrue(check.stdout.contains(": rotation under way"), check.stdout)
+
+            let json = try runResolvingBoth("snapshot --format json --state \(state) --config pinwatch.yaml")
+            XCTAssertEqual(json.status, 0, json.stderr)
+            let host = try snapshotHost(json)
+            XCTAssertEqual(host["status"] as? String, "blocked", "\(host)")
+            XCTAssertEqual((host["addresses"] as? [[String: Any]])?.count, 2, "\(host)")
+            let acknowledged = try XCTUnwrap(host["acknowledged"] as? [String: Any], "state \(state): \(host)")
+            XCTAssertEqual(acknowledged["reason"] as? String, "rotation under way")
+        }
+    }
+
+    /// Eighty addresses, past the cap of 64: each cycle names the ones it
+    /// left out, and the window moves, so an address past the first 64 in
+    /// order (127.0.0.70, serving a chain no pin matches) is probed within
+    /// a few cycles, and so is one only the first window holds (.60).
+    func testPastTheCapTheAddressesLeftOutAreNamedAndEveryOneIsProbedWithinAFewCycles() throws {
+        let rotated = try fleet.otherIssuing.issueLeaf(commonName: "rolling.test", dnsNames: ["rolling.test"])
+        fleet.keep(
+            try LocalTLSServer(
+                identity: Identity(leaf: rotated, intermediates: [fleet.otherIssuing.certificate]), port: port, loopback: "127.0.0.70"))
+        let addresses = (2...81).map { "127.0.0.\($0)" }
+        try fleet.write(
+            "127.0.0.1 localhost\n" + addresses.map { "\($0) rolling.test\n" }.joined(), to: "hosts")
+        try writeConfig(addresses: "all")
+        try fleet.write(
+            String(contentsOf: fleet.directory.appendingPathComponent("pinwatch.yaml"), encoding: .utf8)
+                .replacingOccurrences(of: "timeout: 3s", with: "timeout: 1s\ninterval: 2s"), to: "pinwatch.yaml")
+
+        let json = try runResolvingBoth("snapshot --format json --state off --config pinwatch.yaml")
+        XCTAssertEqual(json.status, 0, json.stderr)
+        let host = try snapshotHost(json)
+        let notProbed = try XCTUnwrap(host["addresses_not_probed"] as? [String], "\(host)")
+        let probed = (host["addresses"] as? [[String: Any]] ?? []).compactMap { $0["address"] as? String }
+        XCTAssertEqual(notProbed.count, 16)
+        XCTAssertEqual(probed.count, 64)
+        XCTAssertEqual(Set(probed + notProbed), Set(addresses), "every address either probed or named")
+        XCTAssertTrue((host["agreement"] as? String ?? "").contains("(16 not probed this cycle: "), "\(host)")
+        let verdict = try SnapshotSchema.validate(try fleet.write(json.stdout, to: "many.json").path)
+        XCTAssertEqual(verdict.status, 0, verdict.stderr)
+        let check = try runResolvingBoth("check --state off --config pinwatch.yaml")
+        XCTAssertTrue(check.stdout.contains("16 not probed this cycle: "), check.stdout)
+
+        let listen = try LocalPorts.closedPort()
+        let serve = try BackgroundProcess(
+            "/usr/bin/unshare",
+            [
+                "--mount", "sh", "-c",
+                "cd \"$1\" && mount --bind hosts /etc/hosts && exec \"$0\" serve --config pinwatch.yaml --listen 127.0.0.1:\(listen)",
+                PinwatchBinary.url.path, fleet.directory.path,
+            ], directory: fleet.directory, name: "serve")
+        defer { serve.stop() }
+        var seen: Set<String> = []
+        try waitUntil(timeout: 30, "both windows in /metrics (seen \(seen)): \(serve.stderr)") {
+            let metrics = (try? LoopbackHTTP.get(port: listen, "/metrics").body) ?? ""
+            if metrics.contains("address=\"127.0.0.70\",status=\"blocked\"} 1") { seen.insert("127.0.0.70") }
+            if metrics.contains("address=\"127.0.0.60\",status=") { seen.insert("127.0.0.60") }
+            return seen.count == 2
         }
     }
 

@@ -107,7 +107,7 @@ final class SeverityEndToEndTests: LocalFleetTestCase {
         XCTAssertEqual(check.status, 2)
         XCTAssertTrue(
             check.stdout.hasPrefix("PINWATCH CRITICAL - mail.test:\(mail.port) the leaf certificate expires in 4 days"), check.stdout)
-        XCTAssertTrue(check.stdout.contains("'mail.test:\(mail.port)_days'=4;21;7"), check.stdout)
+        XCTAssertTrue(check.stdout.contains("'mail.test:\(mail.port)_days'=4;21:;7:"), check.stdout)
     }
 
     /// A private CA's chain checked against the system store: the last

@@ -67,7 +67,7 @@ final class HistoryStoreTests: XCTestCase {
     /// pin is key 3 (the root) unless `caPin` says otherwise.
     private func report(
         host: String = "api.test", leaf: UInt8 = 1, intermediate: UInt8 = 2, intermediateName: String = "R11", caPin: UInt8 = 3,
-        leafIssued: Date? = nil, at date: Date
+        leafPinned: Bool = true, leafIssued: Date? = nil, at date: Date
     ) -> HostReport {
         let chain = [
             certificate("CN=api.test", key: leaf, cert: leaf &+ 100, issuer: "CN=\(intermediateName)", issued: leafIssued),
@@ -76,7 +76,7 @@ final class HistoryStoreTests: XCTestCase {
         ]
         let pins = PinSet(
             ca: [Pin(kind: .spki, digest: [UInt8](repeating: caPin, count: 32), text: "ca")],
-            leaf: [Pin(kind: .spki, digest: [UInt8](repeating: leaf, count: 32), text: "leaf")])
+            leaf: leafPinned ? [Pin(kind: .spki, digest: [UInt8](repeating: leaf, count: 32), text: "leaf")] : [])
         let result = ProbeResult(address: "127.0.0.1", chain: chain, sentCount: 2, trusted: true, finishedAt: date)
         return Verdict.report(for: HostConfig(host: host, pins: pins), result: result, now: date, warnDays: 21, criticalDays: 7)
     }
@@ -318,6 +318,53 @@ final class HistoryStoreTests: XCTestCase {
         let renewedAt = later.addingTimeInterval(600)
         let renewed = store.record([report(leaf: 9, intermediate: 8, intermediateName: "R13", at: renewedAt)], at: renewedAt)[0]
         XCTAssertFalse(renewed.alerts.contains(.chainChanged), "a later change ends it")
+    }
+
+    /// A pool rotation that leaves the pins behind: the blocked reason says
+    /// what moved, what the pins matched before, and which level of the
+    /// chain served now a pin would have to name.
+    func testABlockedHostAfterARotationNamesWhatMovedAndWhichLevelWouldMatch() throws {
+        let store = try open()
+        let before = store.record([report(caPin: 2, leafPinned: false, at: start)], at: start)[0]
+        XCTAssertEqual(before.status, .ok, before.reason)
+        let movedAt = start.addingTimeInterval(3600)
+        let moved = store.record([report(intermediate: 8, intermediateName: "R13", caPin: 2, leafPinned: false, at: movedAt)], at: movedAt)[
+            0]
+        XCTAssertEqual(moved.status, .blocked)
+        XCTAssertEqual(
+            moved.reason,
+            "pinned clients refuse this host now: no configured pin matches the chain: the chain moved \(DateText.day(movedAt)) "
+                + "(intermediate CN=R11 → CN=R13); the configured pins matched the intermediate CN=R11 before; "
+                + "a CA pin on the root CN=Root (level 2), which did not move, would match")
+        // A reason without the history (state: off) stays as it was.
+        XCTAssertEqual(
+            report(intermediate: 8, intermediateName: "R13", caPin: 2, leafPinned: false, at: movedAt).reason,
+            "pinned clients refuse this host now: no configured pin matches the chain")
+    }
+
+    /// A host announced as chain_changed long ago is no news after a
+    /// restart: the store recorded the warning it was announced with, so
+    /// the first result after the restart is no transition for the hooks.
+    func testARestartDoesNotAnnounceAChainChangeAgain() throws {
+        let rotatedAt = start.addingTimeInterval(3600)
+        do {
+            let store = try open()
+            let first = store.record([report(at: start)], at: start)[0]
+            XCTAssertNil(SeverityTransition.between(nil, first, at: start), "a healthy host first seen is no news")
+            let calm = store.record([report(at: rotatedAt - 60)], at: rotatedAt - 60)[0]
+            let rotated = store.record([report(intermediate: 8, intermediateName: "R13", at: rotatedAt)], at: rotatedAt)[0]
+            let announced = try XCTUnwrap(SeverityTransition.between(calm, rotated, at: rotatedAt), "the rotation is announced once")
+            XCTAssertEqual(announced.report.severity, .warning)
+        }
+        let later = rotatedAt.addingTimeInterval(600)
+        let store = try open(now: later)
+        let afterRestart = store.record([report(intermediate: 8, intermediateName: "R13", at: later)], at: later)[0]
+        XCTAssertTrue(afterRestart.alerts.contains(.chainChanged), afterRestart.reason)
+        XCTAssertEqual(afterRestart.history?.previousSeverity, .warning, "the store recorded the warning it announced")
+        let again = SeverityTransition.between(nil, afterRestart, at: later)
+        XCTAssertTrue(again == nil, "re-announced after the restart: \(again?.json ?? "")")
+        let timeline = afterRestart.history?.recent.map(\.text) ?? []
+        XCTAssertEqual(timeline.filter { $0.hasPrefix("status ") }.count, 2, "ok, then the warning: \(timeline)")
     }
 
     /// The demo's rotation: a host first seen, then minutes later a new

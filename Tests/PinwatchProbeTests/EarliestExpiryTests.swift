@@ -56,7 +56,7 @@ final class EarliestExpiryTests: XCTestCase {
 
         let check = CheckReport.render([report], warnDays: 21, criticalDays: 7)
         XCTAssertEqual(check.exitCode, 1, check.text)
-        XCTAssertTrue(check.text.contains("'api.test:\(host.port)_days'=9;21;7"), check.text)
+        XCTAssertTrue(check.text.contains("'api.test:\(host.port)_days'=9;21:;7:"), check.text)
         XCTAssertTrue(check.text.contains("; intermediate CN=Expiry Test Short CA expires in 9 days"), check.text)
 
         let json = try XCTUnwrap(

@@ -2,8 +2,10 @@ import Foundation
 
 /// One thing `pinwatch lint` (and the detail view) says about a client's pins.
 public struct LintFinding: Hashable, Sendable {
-    public enum Level: String, Sendable, Hashable {
-        /// Breaks, or will: exit 1.
+    public enum Level: String, Sendable, Hashable, CaseIterable {
+        /// Broken now: a release refuses a host it pins (`lint`'s exit 4).
+        case error
+        /// Will break, or may: exit 1.
         case warning
         /// Worth knowing.
         case info
@@ -36,14 +38,17 @@ public struct LintFinding: Hashable, Sendable {
 public enum ClientLint {
     /// Everything about every client: the sources' own notes, each rule,
     /// and each monitored host each client pins.
+    /// Errors first, then warnings, then notes, each in the order found:
+    /// what breaks now must not scroll past among the advice.
     public static func findings(config: Config, reports: [HostReport], now: Date) -> [LintFinding] {
-        config.clients.flatMap { client in
+        let found = config.clients.flatMap { client in
             client.pins.notes.map {
                 LintFinding(level: .warning, client: client.name, subject: $0.origin, message: $0.message, origin: "")
             }
                 + ruleFindings(client, hosts: config.hosts, now: now, warnDays: config.warnDays)
                 + reports.flatMap { report in unprobedFindings(report, client: client.name) + hostFindings(report, client: client.name) }
         }
+        return LintFinding.Level.allCases.flatMap { level in found.filter { $0.level == level } }
     }
 
     /// How many hosts some client pins whose live chain was read: with
@@ -78,7 +83,14 @@ public enum ClientLint {
             let matchedLevels = pins.map { pin in levels.filter { $0.certificate.facts.digest(for: pin.kind) == pin.digest }.map(\.level) }
             var findings: [LintFinding] = []
             if matchedLevels.allSatisfy(\.isEmpty) {
-                findings.append(finding(.warning, "no pin matches the live chain: this release refuses the host"))
+                // Pins past their expiration (or not enforced) refuse
+                // nothing: the rules' own findings say so.
+                if verdict.report.status == .blocked {
+                    findings.append(
+                        verdict.enforced
+                            ? finding(.error, "no pin matches the live chain: this release refuses the host now")
+                            : finding(.warning, "no pin matches the live chain: this release reports every connection as failing"))
+                }
                 return findings
             }
             let dynamic = verdict.format == .dynamicList

@@ -4,12 +4,14 @@
 /// escapes what a terminal would have to be protected from.
 public enum LintJSON {
     public static func render(_ findings: [LintFinding], clients: Int, hosts: Int, nothingChecked: Bool) -> String {
+        let errors = findings.filter { $0.level == .error }.count
         let warnings = findings.filter { $0.level == .warning }.count
         let document = JSONValue.object([
             ("clients", .int(clients)),
             ("hosts", .int(hosts)),
+            ("errors", .int(errors)),
             ("warnings", .int(warnings)),
-            ("notes", .int(findings.count - warnings)),
+            ("notes", .int(findings.count - errors - warnings)),
             ("nothing_checked", .bool(nothingChecked)),
             ("findings", .array(findings.map(object))),
         ])

@@ -32,16 +32,34 @@ public enum AddressExpansion {
     public static let maximumAddresses = 64
 
     /// The addresses to probe, in a stable order (DNS rotates its answers
-    /// between lookups), without repeats, capped; and how many were left out.
-    public static func select(_ resolved: [String]) -> (addresses: [String], omitted: Int) {
-        let distinct = Array(Set(resolved)).sorted { lhs, rhs in
+    /// between lookups), without repeats, at most `maximumAddresses`; and
+    /// the ones left out, named. Past the cap the addresses are probed in
+    /// windows of `maximumAddresses`, `window` choosing which (it wraps),
+    /// so that a cycle number as `window` probes every address within
+    /// `windowCount` cycles instead of never looking past the first ones.
+    public static func select(_ resolved: [String], window: Int = 0) -> (addresses: [String], notProbed: [String]) {
+        let distinct = ordered(resolved)
+        guard distinct.count > maximumAddresses else { return (distinct, []) }
+        let windows = windowCount(distinct.count)
+        let start = ((window % windows + windows) % windows) * maximumAddresses
+        // The last window is filled from the start of the list: every
+        // window probes the full number.
+        let chosen = Set((start..<start + maximumAddresses).map { distinct[$0 % distinct.count] })
+        return (distinct.filter { chosen.contains($0) }, distinct.filter { !chosen.contains($0) })
+    }
+
+    /// How many cycles it takes to probe `count` addresses once each.
+    public static func windowCount(_ count: Int) -> Int {
+        max(1, (count + maximumAddresses - 1) / maximumAddresses)
+    }
+
+    static func ordered(_ resolved: [String]) -> [String] {
+        Array(Set(resolved)).sorted { lhs, rhs in
             // IPv4 before IPv6, then in text order.
             let lhsIsV6 = lhs.contains(":")
             let rhsIsV6 = rhs.contains(":")
             return lhsIsV6 == rhsIsV6 ? lhs < rhs : !lhsIsV6
         }
-        let kept = Array(distinct.prefix(maximumAddresses))
-        return (kept, distinct.count - kept.count)
     }
 }
 

@@ -134,6 +134,9 @@ public struct HostReport: Hashable, Sendable {
     /// How the probes agree, for the row: `2/2 same chain`, `1 of 2
     /// addresses serve another chain`; nil for a host probed once.
     public private(set) var variantAgreement: String?
+    /// `addresses: all`'s addresses outside this cycle's window, probed in
+    /// a later cycle; empty when every address was.
+    public private(set) var addressesNotProbed: [String] = []
     /// What the reason leads with when the probes disagree, and the probe
     /// whose verdict this is: kept apart so a verdict decided again (with
     /// history) leads with them again.
@@ -166,7 +169,7 @@ public struct HostReport: Hashable, Sendable {
         self.history = history
         let assessment = Verdict.assess(
             status: status, alerts: alerts, result: result, expiry: earliestExpiry, proxy: proxy, history: history, now: now,
-            matchedTiers: matchedTiers, levels: levels, nextChains: nextChains)
+            matchedTiers: matchedTiers, levels: levels, nextChains: nextChains, pins: config.pins)
         severity = assessment.severity
         headline = assessment.headline
         // The release is named only before what its pins decided: "android
@@ -234,9 +237,12 @@ public struct HostReport: Hashable, Sendable {
 
     /// This report (the worst probe's) as the verdict of a host made of
     /// several probes: `VariantFold` decides the arguments.
-    public func folding(variants: [VariantVerdict], agreement: String, divergence: (text: String, worst: String)?) -> HostReport {
+    public func folding(
+        variants: [VariantVerdict], agreement: String, divergence: (text: String, worst: String)?, notProbed: [String] = []
+    ) -> HostReport {
         var copy = self
         copy.variants = variants
+        copy.addressesNotProbed = notProbed
         copy.variantAgreement = agreement
         copy.divergenceText = divergence?.text
         copy.divergenceWorst = divergence?.worst
@@ -249,6 +255,8 @@ public struct HostReport: Hashable, Sendable {
     private mutating func carryVariants(of original: HostReport) {
         guard original.variantAgreement != nil else { return }
         let divergence = original.divergenceText.map { (text: $0, worst: original.divergenceWorst ?? "") }
-        self = folding(variants: original.variants, agreement: original.variantAgreement ?? "", divergence: divergence)
+        self = folding(
+            variants: original.variants, agreement: original.variantAgreement ?? "", divergence: divergence,
+            notProbed: original.addressesNotProbed)
     }
 }

@@ -82,7 +82,10 @@ public enum CheckReport {
 
     /// Counts per status, then each host's days left (its chain's earliest
     /// expiry, as the alerts) with the warning and critical thresholds, so
-    /// graphs draw the lines where the alerts fire.
+    /// graphs draw the lines where the alerts fire. Days left alert when
+    /// they fall low, so the thresholds are the plugin ranges `21:` and `7:`
+    /// ("outside 21 to infinity"): a bare `21` means "outside 0 to 21",
+    /// which rates every healthy host as a problem.
     private static func perfdata(_ reports: [HostReport], warnDays: Int, criticalDays: Int) -> String {
         let counts = StatusSummary(reports)
         var items = StatusSummary.reportingOrder.map { "\($0.rawValue)=\(counts.count(of: $0))" }
@@ -90,7 +93,7 @@ public enum CheckReport {
             guard let days = report.daysLeft else { continue }
             // Perfdata labels quote with ' (doubled inside) and cannot hold '='.
             let label = (name(report) + "_days").replacingEach("'", with: "''").replacingEach("=", with: "_")
-            items.append("'\(label)'=\(days);\(warnDays);\(criticalDays)")
+            items.append("'\(label)'=\(days);\(warnDays):;\(criticalDays):")
         }
         return items.joined(separator: " ")
     }

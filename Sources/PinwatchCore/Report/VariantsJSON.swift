@@ -7,6 +7,7 @@ enum VariantsJSON {
         if report.config.probesEveryAddress {
             let byAddress = worstOfEach(report.variants) { $0.variant.address ?? "" }
             fields.field("addresses", JSONValue.array(byAddress.map { entry("address", .optional($0.variant.address), $0) }))
+            fields.field("addresses_not_probed", JSONValue.array(report.addressesNotProbed.map { .string($0) }))
         }
         if !report.config.keyTypes.isEmpty {
             let byKeyType = worstOfEach(report.variants) { $0.variant.keyType?.rawValue ?? "" }

@@ -58,7 +58,7 @@ extension Verdict {
     public static func assess(
         status: HostStatus, alerts: [HostAlert], result: ProbeResult, expiry: ChainExpiry?, proxy: ProxyReport,
         history: HostHistory? = nil, now: Date = Date(), matchedTiers: [PinTier] = [.ca], levels: [LevelReport] = [],
-        nextChains: NextChains? = nil
+        nextChains: NextChains? = nil, pins: PinSet = PinSet()
     ) -> HostAssessment {
         let has = Set(alerts)
         if status == .error {
@@ -78,6 +78,11 @@ extension Verdict {
         }
         if status == .blocked {
             var cause = blockedCause(has, result, expiry)
+            if has.contains(.noMatch), result.trusted, !has.contains(.expired),
+                let hint = RotationHint.text(pins: pins, history: history, levels: levels)
+            {
+                cause += ": \(hint)"
+            }
             if proxy.detected {
                 // The chain is trusted (else it would be intercepted): an honest
                 // tunnel and an inspecting proxy with a trusted CA look alike.

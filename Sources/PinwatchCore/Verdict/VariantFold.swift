@@ -31,21 +31,32 @@ public struct VariantVerdict: Hashable, Sendable {
 /// A host made of several probes gets the verdict of its worst one, and
 /// a row that says how its probes agree.
 public enum VariantFold {
-    /// `outcomes` in probe order; `omittedAddresses`: addresses beyond
-    /// `AddressExpansion.maximumAddresses`, named so the cap is never silent.
-    public static func fold(_ outcomes: [(variant: ProbeVariant, report: HostReport)], omittedAddresses: Int = 0) -> HostReport? {
+    /// `outcomes` in probe order; `notProbed`: addresses outside this
+    /// cycle's window (past `AddressExpansion.maximumAddresses`), named so
+    /// the cap is never silent.
+    public static func fold(_ outcomes: [(variant: ProbeVariant, report: HostReport)], notProbed: [String] = []) -> HostReport? {
         guard let worstRank = outcomes.map(\.report.severity.rank).max(),
             let chosen = outcomes.indices.first(where: { outcomes[$0].report.severity.rank == worstRank })
         else { return nil }
         let verdicts = outcomes.map { VariantVerdict(variant: $0.variant, report: $0.report) }
         let worst = verdicts[chosen]
         var agreement = addressAgreement(verdicts, around: worst)
-        if omittedAddresses > 0 {
-            agreement.text += " (\(omittedAddresses) more addresses not probed: at most \(AddressExpansion.maximumAddresses) are)"
-        }
+        if !notProbed.isEmpty { agreement.text += " (\(notProbedText(notProbed)))" }
         let divergence = keyTypeDivergence(verdicts, worst: worst) ?? (agreement.differs ? agreement.text : nil)
         return outcomes[chosen].report.folding(
-            variants: verdicts, agreement: agreement.text, divergence: divergence.map { ($0, worst.variant.label) })
+            variants: verdicts, agreement: agreement.text, divergence: divergence.map { ($0, worst.variant.label) },
+            notProbed: notProbed)
+    }
+
+    /// "not probed this cycle: 127.0.0.65, … and 14 more; every address
+    /// within 2 cycles": the first few by name (the JSON lists them all).
+    static func notProbedText(_ notProbed: [String]) -> String {
+        let named = 4
+        var list = notProbed.prefix(named).joined(separator: ", ")
+        if notProbed.count > named { list += " and \(notProbed.count - named) more" }
+        let total = AddressExpansion.maximumAddresses + notProbed.count
+        return "\(notProbed.count) not probed this cycle: \(list); all \(total) within "
+            + "\(AddressExpansion.windowCount(total)) cycles, \(AddressExpansion.maximumAddresses) at a time"
     }
 
     /// Among the worst probe's key type, how many addresses serve a chain

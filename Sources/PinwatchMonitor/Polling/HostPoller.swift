@@ -4,16 +4,18 @@ import PinwatchCore
 import PinwatchProbe
 import PinwatchSystem
 
-/// The one poll pipeline: configured hosts → probe targets → engine →
-/// verdicts → reports, used by every command that polls (`snapshot`,
-/// `check`, `inspect`, `watch`, `demo`).
+/// The one poll pipeline: configured hosts → a plan of probes (one for a
+/// plain host) → engine → the finishing steps (`ReportFinishing`) →
+/// reports, used by every command that polls (`snapshot`, `check`,
+/// `inspect`, `watch`, `serve`, `demo`); a one-shot command waits for the
+/// same cycle a long-running one is told of.
 ///
-/// Verdicts are made on the engine's delivery thread, and reports reach
-/// the caller's queue in batches: one block per burst of results, not one
-/// per host, so a 10,000-host cycle does not flood the main queue.
+/// Reports are finished on one serial queue and reach the caller's queue
+/// in batches: one block per burst of results, not one per host, so a
+/// 10,000-host cycle does not flood the main queue.
 ///
-/// `@unchecked Sendable`: the configuration is immutable; the batch being
-/// gathered is guarded by `lock`.
+/// `@unchecked Sendable`: the configuration is immutable; what a cycle
+/// gathers is guarded by locks of its own.
 public final class HostPoller: @unchecked Sendable {
     public typealias Batch = [(index: Int, report: HostReport)]
 
@@ -41,21 +43,28 @@ public final class HostPoller: @unchecked Sendable {
     private let environment: [String: String]
     private let targets: [ProbeTarget]
     private let engine: ProbeEngine
+    private let finishing: ReportFinishing
+    private let now: @Sendable () -> Date
+    private let windows = CycleCount()
 
     /// `adHocProbes`: `serve`'s /probe adds targets of its own, so its
-    /// engine keeps every thread however few hosts are configured.
+    /// engine keeps every thread however few hosts are configured. `now`:
+    /// the clock reports are judged and recorded by.
     public init(
         config: Config, environment: [String: String] = ProcessEnvironment.current, history: HostHistoryRecorder? = nil,
-        adHocProbes: Bool = false, acknowledgements: AcknowledgementLedger? = nil
+        adHocProbes: Bool = false, acknowledgements: AcknowledgementLedger? = nil,
+        now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.config = config
         self.history = history
         self.acknowledgements = acknowledgements
         self.environment = environment
+        self.now = now
         targets = config.probeTargets(environment: environment)
-        // A host of several probes makes the count unknown until its name resolves.
-        let knownCount = adHocProbes || VariantPlan.isNeeded(for: config.hosts) ? nil : targets.count
-        engine = ProbeEngine(concurrency: config.concurrency, expectedTargets: knownCount)
+        // A host of every address makes the count unknown until its name resolves.
+        engine = ProbeEngine(
+            concurrency: config.concurrency, expectedTargets: adHocProbes ? nil : ProbePlan.knownCount(for: config.hosts))
+        finishing = ReportFinishing(config: config, history: history, acknowledgements: acknowledgements, now: now)
     }
 
     public var hosts: [HostConfig] { config.hosts }
@@ -63,181 +72,211 @@ public final class HostPoller: @unchecked Sendable {
     /// Chains served from the verified-chain cache, and verified in full.
     package var verifiedChainCounts: (hits: Int, anchored: Int, misses: Int) { engine.verifiedChainCounts }
 
-    /// One queue for every store's recording: a recorder is used by one
-    /// thread at a time, whichever poller (old or reloaded) calls it.
-    private static let historyQueue = DispatchQueue(label: "pinwatch.history")
+    /// One queue for every cycle's finishing steps: a history recorder is
+    /// used by one thread at a time, whichever poller (old or reloaded)
+    /// calls it, and the store's disk work stays off the caller's queue
+    /// (the dashboard's main queue).
+    private static let finishingQueue = DispatchQueue(label: "pinwatch.finishing")
 
     /// Polls every host once; reports come in batches on `queue`, then
-    /// `onFinish` once, after the last batch. The cycle is returned when
-    /// it starts at once; with `addresses: all` it starts after the
-    /// lookups, and nil is returned.
+    /// `onFinish` once, after the last batch. `oneShot`: a cycle nobody
+    /// watches grow (`check`, `snapshot`) is one batch, finished after the
+    /// last probe (no queue wake-ups per result), and a host whose probe
+    /// lacked a local resource is reported as the error it got (there is
+    /// no earlier verdict to keep).
     @discardableResult
     package func startCycle(
-        on queue: DispatchQueue, onReports: @escaping (Batch) -> Void, onFinish: @escaping (CycleOutcome) -> Void
-    ) -> ProbeCycle? {
-        let gathering: BatchGathering
-        let acknowledgements = self.acknowledgements
-        acknowledgements?.reload()
-        // After the history: a silence acknowledges the state the store's facts decided.
-        let onReports: (Batch) -> Void = { batch in
-            guard let acknowledgements else { return onReports(batch) }
-            let marked = acknowledgements.apply(batch.map(\.report))
-            onReports(zip(batch, marked).map { (index: $0.index, report: $1) })
+        on queue: DispatchQueue, oneShot: Bool = false, onReports: @escaping (Batch) -> Void,
+        onFinish: @escaping (CycleOutcome) -> Void
+    ) -> PollCycle {
+        let gathering = BatchGathering(
+            finishing: finishing, queue: queue, onReports: onReports, onFinish: onFinish, finishingQueue: Self.finishingQueue,
+            wholeCycle: oneShot)
+        if let acknowledgements {
+            // Before this cycle's first batch, on the queue that finishes it.
+            Self.finishingQueue.async { acknowledgements.reload() }
         }
-        if let history {
-            // The store's disk work stays off `queue` (the dashboard's main
-            // queue): batches are recorded on one serial queue, then handed
-            // on in order, the finish after the last of them.
-            gathering = BatchGathering(
-                queue: Self.historyQueue,
-                onReports: { batch in
-                    let annotated = history.record(batch.map(\.report), at: Date())
-                    let delivered = zip(batch, annotated).map { (index: $0.index, report: $1) }
-                    queue.async { onReports(delivered) }
-                }, onFinish: { outcome in queue.async { onFinish(outcome) } })
-        } else {
-            gathering = BatchGathering(queue: queue, onReports: onReports, onFinish: onFinish)
-        }
-        let config = self.config
-        if VariantPlan.isNeeded(for: config.hosts) {
-            startVariantCycle(gathering: gathering)
-            return nil
-        }
-        return engine.start(
-            targets,
-            onResult: { index, result in
-                guard config.hosts.indices.contains(index) else { return }
-                if let shortage = result.failure?.shortage { return gathering.skip(shortage) }
-                gathering.add((index, Self.report(for: config.hosts[index], result: result, config: config)))
-            },
-            onFinish: { gathering.finish() })
+        let cycle = PollCycle()
+        probe(
+            config.hosts, targets: targets, window: windows.next(startingAt: firstWindow()), cycle: cycle,
+            onHost: { host in
+                if !oneShot, let shortage = host.probes.lazy.compactMap(\.result.failure?.shortage).first {
+                    return gathering.skip(shortage)
+                }
+                gathering.add(host)
+            }, onFinish: { gathering.finish() })
+        return cycle
     }
 
-    private func startVariantCycle(gathering: BatchGathering) {
-        let config = self.config
-        let engine = self.engine
-        let targets = self.targets
-        VariantPlan.resolve(hosts: config.hosts, engine: engine, timeout: config.timeout) { resolved in
-            let plan = VariantPlan(hosts: config.hosts, baseTargets: targets, resolved: resolved)
-            let results = VariantResults(plan: plan)
-            engine.start(
-                plan.targets,
-                onResult: { index, result in
-                    guard let (host, outcomes) = results.add(target: index, result) else { return }
-                    if let shortage = outcomes.lazy.compactMap(\.1.failure?.shortage).first { return gathering.skip(shortage) }
-                    let report = Self.report(
-                        for: config.hosts[host], outcomes: outcomes, omittedAddresses: plan.omittedAddresses[host] ?? 0,
-                        config: config)
-                    gathering.add((host, report))
-                },
-                onFinish: { gathering.finish() })
-        }
-    }
-
-    /// Polls every host once and returns the reports in configuration order.
+    /// Polls every host once and returns the reports in configuration
+    /// order: the same cycle `watch` and `serve` run, waited for.
     public func runCycle() -> [HostReport] {
-        if VariantPlan.isNeeded(for: config.hosts) { return runVariantCycle() }
-        let results = engine.run(targets)
-        let reports = zip(config.hosts, results).map { host, result in Self.report(for: host, result: result, config: config) }
-        let recorded = history?.record(reports, at: Date()) ?? reports
-        guard let acknowledgements else { return recorded }
-        acknowledgements.reload()
-        return acknowledgements.apply(recorded)
+        let collected = CollectedReports(count: config.hosts.count)
+        let done = DispatchSemaphore(value: 0)
+        let cycle = startCycle(
+            on: DispatchQueue(label: "pinwatch.one-shot"), oneShot: true, onReports: { collected.add($0) },
+            onFinish: { _ in done.signal() })
+        // Every probe and lookup ends by its own deadline; this bound (all
+        // of them back to back, plus slack) only guards against a bug there.
+        let probes = config.hosts.reduce(0) { $0 + max(1, $1.keyTypes.count) * ($1.probesEveryAddress ? 64 : 1) }
+        let bound = 30 + max(0, config.timeout) * Double(probes + 1)
+        if done.wait(timeout: .now() + bound) == .timedOut {
+            cycle.cancel()
+            _ = done.wait(timeout: .now() + 5)
+        }
+        let date = now()
+        return collected.reports { ReportFinishing.unfinished(config.hosts[$0], config: config, at: date) }
     }
 
-    private func runVariantCycle() -> [HostReport] {
-        let resolved = VariantPlan.resolveNow(hosts: config.hosts, engine: engine, timeout: config.timeout)
-        let plan = VariantPlan(hosts: config.hosts, baseTargets: targets, resolved: resolved)
-        let results = engine.run(plan.targets)
-        let reports = config.hosts.indices.map { host in
-            let range = plan.firstTargets[host]..<plan.firstTargets[host] + plan.variantCounts[host]
-            let outcomes = Array(zip(plan.owners[range].map(\.variant), results[range]))
-            return Self.report(
-                for: config.hosts[host], outcomes: outcomes, omittedAddresses: plan.omittedAddresses[host] ?? 0, config: config)
-        }
-        return history?.record(reports, at: Date()) ?? reports
+    /// The first cycle's window of `addresses: all`'s addresses, from the
+    /// clock: one-shot commands run on an interval then move on too.
+    private func firstWindow() -> Int {
+        Int((now().timeIntervalSince1970 / max(1, config.interval)).rounded(.down))
     }
 
-    /// A host of several probes (`addresses: all`, `key_types:`): each
-    /// probe judged as the host, then folded into the worst of them.
-    static func report(
-        for host: HostConfig, outcomes: [(ProbeVariant, ProbeResult)], omittedAddresses: Int, config: Config
-    ) -> HostReport {
-        let judged = outcomes.map { (variant: $0.0, report: report(for: host, result: $0.1, config: config)) }
-        let severalProbes = host.probesEveryAddress || !host.keyTypes.isEmpty
-        guard severalProbes, let folded = VariantFold.fold(judged, omittedAddresses: omittedAddresses) else {
-            return judged.first?.report
-                ?? report(
-                    for: host, result: .failed(ProbeFailure(kind: .timeout, message: "probe did not finish"), elapsed: 0), config: config)
+    /// The one probe path: lookups for `addresses: all` (none for a plain
+    /// host, which is a plan of one probe), then every planned probe, and
+    /// each host handed on once its last probe is in.
+    private func probe(
+        _ hosts: [HostConfig], targets: [ProbeTarget], window: Int, cycle: PollCycle,
+        onHost: @escaping @Sendable (FinishingHost) -> Void, onFinish: @escaping @Sendable () -> Void
+    ) {
+        let engine = self.engine
+        ProbePlan.resolve(hosts: hosts, engine: engine, timeout: config.timeout) { resolved in
+            let plan = ProbePlan(hosts: hosts, baseTargets: targets, resolved: resolved, window: window)
+            let results = VariantResults(plan: plan)
+            // Results are only stored here; the steps run on the finishing queue.
+            cycle.started(
+                engine.start(
+                    plan.targets, deliversInline: true,
+                    onResult: { index, result in
+                        guard let (host, outcomes) = results.add(target: index, result) else { return }
+                        onHost(
+                            FinishingHost(
+                                index: host, host: hosts[host], outcomes: outcomes, notProbed: plan.notProbed[host] ?? []))
+                    },
+                    onFinish: onFinish))
         }
-        return folded
     }
 
     /// One host that is not (necessarily) configured, probed now with this
-    /// poller's engine, proxy rules and timeout: `serve`'s `/probe`.
+    /// poller's engine, proxy rules and timeout: `serve`'s `/probe`. It
+    /// gets the verdict a configured host's cycle gets, without the store
+    /// or acknowledgements: an ad hoc probe is nobody's cycle.
     public func probeOnce(_ host: HostConfig, completion: @escaping @Sendable (HostReport) -> Void) {
         var single = config
         single.hosts = [host]
-        let config = self.config
-        let targets = single.probeTargets(environment: environment)
-        guard VariantPlan.isNeeded(for: [host]) else {
-            engine.start(
-                targets, onResult: { _, result in completion(Self.report(for: host, result: result, config: config)) },
-                onFinish: {})
-            return
-        }
-        // A configured host of several probes gets the verdict its poll gets.
-        let engine = self.engine
-        VariantPlan.resolve(hosts: [host], engine: engine, timeout: config.timeout) { resolved in
-            let plan = VariantPlan(hosts: [host], baseTargets: targets, resolved: resolved)
-            let results = VariantResults(plan: plan)
-            engine.start(
-                plan.targets,
-                onResult: { index, result in
-                    guard let (_, outcomes) = results.add(target: index, result) else { return }
-                    completion(
-                        Self.report(for: host, outcomes: outcomes, omittedAddresses: plan.omittedAddresses[0] ?? 0, config: config))
-                }, onFinish: {})
-        }
+        var judging = finishing
+        judging.steps = ReportFinishing.judging
+        let finishing = judging
+        probe(
+            [host], targets: single.probeTargets(environment: environment), window: firstWindow(), cycle: PollCycle(),
+            onHost: { host in Self.finishingQueue.async { completion(finishing.finish([host])[0]) } }, onFinish: {})
     }
 
-    /// The verdict with each client release's view folded in: what every
-    /// probe's result gets, and `preflight`'s chain (`ServedChain`).
+    /// The verdict with each client release's view folded in, as a cycle
+    /// makes it: `preflight`'s chain nobody served yet (`ServedChain`).
     public static func report(for host: HostConfig, result: ProbeResult, config: Config) -> HostReport {
-        let now = Date()
-        let report = Verdict.report(
-            for: host, result: result, now: now, warnDays: config.warnDays, criticalDays: config.criticalDays,
-            catalogue: config.catalogue, renewShare: config.renewShare)
-        return ClientVerdicts.apply(
-            to: report, clients: config.clients, now: now, warnDays: config.warnDays, criticalDays: config.criticalDays,
-            catalogue: config.catalogue, renewShare: config.renewShare)
+        let finishing = ReportFinishing(
+            config: config, history: nil, acknowledgements: nil, now: { Date() }, steps: ReportFinishing.oneChain)
+        return finishing.finish([FinishingHost(index: 0, host: host, outcomes: [(ProbeVariant(), result)])])[0]
     }
 }
 
-/// Reports gathered between two turns of the caller's queue.
+/// A started cycle, which the probes may not have reached yet (lookups
+/// first): cancelling it before they start cancels them as they start.
+package final class PollCycle: @unchecked Sendable {
+    private let lock = NSLock()
+    private var probes: ProbeCycle?
+    private var cancelled = false
+
+    func started(_ cycle: ProbeCycle) {
+        lock.lock()
+        probes = cycle
+        let cancel = cancelled
+        lock.unlock()
+        if cancel { cycle.cancel() }
+    }
+
+    package func cancel() {
+        lock.lock()
+        cancelled = true
+        let cycle = probes
+        lock.unlock()
+        cycle?.cancel()
+    }
+}
+
+/// Which window of addresses the next cycle probes.
+private final class CycleCount: @unchecked Sendable {
+    private let lock = NSLock()
+    private var next: Int?
+
+    func next(startingAt first: Int) -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        let value = next ?? first
+        next = value &+ 1
+        return value
+    }
+}
+
+/// A one-shot cycle's reports by host index.
+private final class CollectedReports: @unchecked Sendable {
+    private let lock = NSLock()
+    private var slots: [HostReport?]
+
+    init(count: Int) { slots = Array(repeating: nil, count: count) }
+
+    func add(_ batch: HostPoller.Batch) {
+        lock.lock()
+        for entry in batch where slots.indices.contains(entry.index) { slots[entry.index] = entry.report }
+        lock.unlock()
+    }
+
+    func reports(filling missing: (Int) -> HostReport) -> [HostReport] {
+        lock.lock()
+        defer { lock.unlock() }
+        return slots.indices.map { slots[$0] ?? missing($0) }
+    }
+}
+
+/// Hosts gathered between two turns of the finishing queue, finished
+/// there as one batch (every step, in order), then handed to the caller's
+/// queue in order, the finish after the last batch.
 private final class BatchGathering: @unchecked Sendable {
     private let lock = NSLock()
-    private var pending: HostPoller.Batch = []
+    private var pending: [FinishingHost] = []
     private var finished = false
     private var drainScheduled = false
     private var outcome = HostPoller.CycleOutcome()
+    /// Let go once the cycle is finished: the engine may keep the cycle
+    /// (and so this) a while, and a one-shot command's history store must
+    /// close, its write-ahead log folded in, when the command lets go of it.
+    private var finishing: ReportFinishing?
     private let queue: DispatchQueue
+    private let finishingQueue: DispatchQueue
+    /// One batch at the finish instead of one per burst of results.
+    private let wholeCycle: Bool
     private let onReports: (HostPoller.Batch) -> Void
     private let onFinish: (HostPoller.CycleOutcome) -> Void
 
     init(
-        queue: DispatchQueue, onReports: @escaping (HostPoller.Batch) -> Void,
-        onFinish: @escaping (HostPoller.CycleOutcome) -> Void
+        finishing: ReportFinishing, queue: DispatchQueue, onReports: @escaping (HostPoller.Batch) -> Void,
+        onFinish: @escaping (HostPoller.CycleOutcome) -> Void, finishingQueue: DispatchQueue, wholeCycle: Bool
     ) {
+        self.wholeCycle = wholeCycle
+        self.finishing = finishing
         self.queue = queue
+        self.finishingQueue = finishingQueue
         self.onReports = onReports
         self.onFinish = onFinish
     }
 
-    func add(_ entry: (index: Int, report: HostReport)) {
+    func add(_ host: FinishingHost) {
         lock.lock()
-        pending.append(entry)
-        scheduleDrainLocked()
+        pending.append(host)
+        if !wholeCycle { scheduleDrainLocked() }
         lock.unlock()
     }
 
@@ -247,8 +286,8 @@ private final class BatchGathering: @unchecked Sendable {
         lock.unlock()
     }
 
-    /// The engine delivers results and the finish in order on one thread,
-    /// so every result is pending by the time this runs.
+    /// The engine hands over every result before it calls the finish, so
+    /// every result is pending by the time this runs.
     func finish() {
         lock.lock()
         finished = true
@@ -259,7 +298,11 @@ private final class BatchGathering: @unchecked Sendable {
     private func scheduleDrainLocked() {
         guard !drainScheduled else { return }
         drainScheduled = true
-        queue.async { self.drain() }
+        finishingQueue.async { self.drain() }
+    }
+
+    private static func finish(_ batch: [FinishingHost], through finishing: ReportFinishing) -> HostPoller.Batch {
+        zip(batch, finishing.finish(batch)).map { (index: $0.index, report: $1) }
     }
 
     private func drain() {
@@ -270,8 +313,18 @@ private final class BatchGathering: @unchecked Sendable {
         finished = false
         drainScheduled = false
         let ended = outcome
+        var finishing = self.finishing
+        if done { self.finishing = nil }
         lock.unlock()
-        if !batch.isEmpty { onReports(batch) }
-        if done { onFinish(ended) }
+        let onReports = self.onReports
+        let onFinish = self.onFinish
+        if !batch.isEmpty, let steps = finishing {
+            let delivered = Self.finish(batch, through: steps)
+            queue.async { onReports(delivered) }
+        }
+        // Before the finish is told: a one-shot command may exit as soon
+        // as it is, and its store must not be held here then.
+        finishing = nil
+        if done { queue.async { onFinish(ended) } }
     }
 }

@@ -56,7 +56,11 @@ package final class ProbeEngine: @unchecked Sendable {
         start(targets, deliversInline: false, onResult: onResult, onFinish: onFinish)
     }
 
-    private func start(
+    /// `deliversInline`: `onResult` runs on the event loop's thread under
+    /// the cycle's lock, for a caller whose `onResult` only stores and
+    /// hands on (the poller, which finishes reports on a queue of its own):
+    /// no queue wake-up per result.
+    package func start(
         _ targets: [ProbeTarget], deliversInline: Bool,
         onResult: @escaping @Sendable (Int, ProbeResult) -> Void,
         onFinish: @escaping @Sendable () -> Void

@@ -204,7 +204,7 @@ enum DetailLayout {
         for finding in findings {
             lines.append([
                 Span("   \(finding.client): ", Style(.dim)),
-                Span(finding.message, finding.level == .warning ? Style(.warn) : Style(.dim)),
+                Span(finding.message, Style(finding.level == .error ? .critical : finding.level == .warning ? .warn : .dim)),
                 Span("  (\(finding.origin))", Style(.dim)),
             ])
         }

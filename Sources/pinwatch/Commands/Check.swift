@@ -47,6 +47,13 @@ extension Pinwatch {
         var host: String?
 
         @Option(
+            name: .customLong("connect"),
+            help: ArgumentHelp(
+                "With --host: of several entries of one name and port, the one dialled at this address (its connect:), "
+                    + "as the row NAME:PORT→ADDRESS names it.", valueName: "address"))
+        var connect: String?
+
+        @Option(
             name: .customLong("timeout"),
             help: ArgumentHelp("Timeout of each probe (10s, 500ms); overrides timeout:.", valueName: "duration"))
         var timeout: String?
@@ -78,13 +85,24 @@ extension Pinwatch {
         }
 
         func run() throws {
-            var overrides = CheckOverrides(host: host, warningDays: warning, timeout: timeout)
+            var overrides = CheckOverrides(host: host, connect: connect, warningDays: warning, timeout: timeout)
             // Every `-c` is kept, so `-c PATH -c 5` reads as the plain reader reads it.
             overrides.criticalDays = critical.compactMap { Int($0) }.last
             let configPath = config ?? critical.last { Int($0) == nil }
             try Self.run(
                 CheckCommandLine(
                     config: configPath, shard: shard, state: history.state, client: client, overrides: overrides, ascii: ascii))
+        }
+
+        /// A plugin that cannot run says UNKNOWN, as monitoring systems
+        /// expect, in its one line. A problem with check's own options
+        /// (`--host`, thresholds, `--client`) is that line alone, not said
+        /// again on a terminal that shows both streams.
+        private static func unknown(_ message: String, display: DisplayChoice, alsoOnStandardError: Bool = false) throws -> Never {
+            let outcome = CheckReport.unknown(message)
+            Output.standardOutput(display.text(outcome.text))
+            if alsoOnStandardError { Output.standardError("pinwatch: \(message)") }
+            throw ExitCode(outcome.exitCode)
         }
 
         /// The run on plain values: `Entry` calls it directly for the lines
@@ -98,25 +116,13 @@ extension Pinwatch {
                 // Quiet when a watch holds the store: a plugin's output is its status.
                 store = try StateOptions.openForOneShot(config, override: line.state, note: nil)
             } catch let failure as UserFacingError {
-                // A plugin that cannot run says UNKNOWN, as monitoring systems expect.
-                let outcome = CheckReport.unknown(failure.message)
-                Output.standardOutput(display.text(outcome.text))
-                Output.standardError("pinwatch: \(failure.message)")
-                throw ExitCode(outcome.exitCode)
+                // The program's own error, on standard error as every
+                // command says it, and the plugin's UNKNOWN line.
+                try unknown(failure.message, display: display, alsoOnStandardError: true)
             }
-            if let problem = line.overrides.apply(to: &config) {
-                let outcome = CheckReport.unknown(problem)
-                Output.standardOutput(display.text(outcome.text))
-                Output.standardError("pinwatch: \(problem)")
-                throw ExitCode(outcome.exitCode)
-            }
+            if let problem = line.overrides.apply(to: &config) { try unknown(problem, display: display) }
             let client = line.client
-            if let client, let problem = ClientSelection.problem(client, in: config) {
-                let outcome = CheckReport.unknown(problem)
-                Output.standardOutput(display.text(outcome.text))
-                Output.standardError("pinwatch: \(problem)")
-                throw ExitCode(outcome.exitCode)
-            }
+            if let client, let problem = ClientSelection.problem(client, in: config) { try unknown(problem, display: display) }
             let acknowledgements = AcknowledgementLedger.reading(config, override: line.state)
             var reports = HostPoller(config: config, history: store, acknowledgements: acknowledgements).runCycle()
             if let client { reports = ClientSelection.reports(of: client, in: reports, now: Date()) }

@@ -36,7 +36,7 @@ public struct CheckCommandLine: Equatable, Sendable {
     /// Every option `check` takes, as `check --help` lists them; an
     /// end-to-end test holds the two lists together.
     public static let optionNames = [
-        "--config", "-c", "--critical", "-w", "--warning", "--host", "--timeout", "--shard", "--state", "--client",
+        "--config", "-c", "--critical", "-w", "--warning", "--host", "--connect", "--timeout", "--shard", "--state", "--client",
         "--ascii",
     ]
     /// The options among `optionNames` that take no value.
@@ -48,7 +48,7 @@ public struct CheckCommandLine: Equatable, Sendable {
             let values = PlainOptions.read(
                 arguments, command: "check", options: optionNames, flags: flagNames, canonical: canonicalName)
         else { return nil }
-        var overrides = CheckOverrides(host: values["--host"], timeout: values["--timeout"])
+        var overrides = CheckOverrides(host: values["--host"], connect: values["--connect"], timeout: values["--timeout"])
         // A threshold that is not a whole number is ArgumentParser's to refuse, with its message.
         if let warning = values["--warning"] {
             guard let days = Int(warning) else { return nil }

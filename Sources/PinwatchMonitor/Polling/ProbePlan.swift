@@ -3,10 +3,11 @@ import Foundation
 import PinwatchCore
 import PinwatchProbe
 
-/// A cycle's probes when some hosts are several (`addresses: all`,
-/// `key_types:`): every host's variants as targets, and which host and
-/// variant each target is.
-struct VariantPlan: Sendable {
+/// A cycle's probes: every host's as consecutive targets, and which host
+/// and variant each target is. A plain host is a plan of one probe; a
+/// host of several (`addresses: all`, `key_types:`) one per address and
+/// key type.
+struct ProbePlan: Sendable {
     struct Owner: Sendable {
         var host: Int
         var variant: ProbeVariant
@@ -18,26 +19,30 @@ struct VariantPlan: Sendable {
     /// from `firstTargets[host]` on.
     var variantCounts: [Int] = []
     var firstTargets: [Int] = []
-    /// Addresses beyond the cap, by host index.
-    var omittedAddresses: [Int: Int] = [:]
+    /// Addresses outside this cycle's window, by host index.
+    var notProbed: [Int: [String]] = [:]
 
-    /// Whether any host is more than one probe: without one, a cycle is
-    /// exactly the one probe per host it always was.
-    static func isNeeded(for hosts: [HostConfig]) -> Bool {
-        hosts.contains { $0.probesEveryAddress || !$0.keyTypes.isEmpty }
+    /// How many probes a cycle makes, when known before any lookup: the
+    /// engine's threads are sized by it.
+    static func knownCount(for hosts: [HostConfig]) -> Int? {
+        guard !hosts.contains(where: \.probesEveryAddress) else { return nil }
+        return hosts.reduce(0) { $0 + max(1, $1.keyTypes.count) }
     }
 
     /// `resolved`: by host index, the addresses of each `addresses: all`
-    /// host whose lookup succeeded.
-    init(hosts: [HostConfig], baseTargets: [ProbeTarget], resolved: [Int: [String]]) {
+    /// host whose lookup succeeded; `window`: which of the windows of
+    /// `AddressExpansion.maximumAddresses` addresses this cycle probes.
+    init(hosts: [HostConfig], baseTargets: [ProbeTarget], resolved: [Int: [String]], window: Int = 0) {
         variantCounts = Array(repeating: 0, count: hosts.count)
         firstTargets = Array(repeating: 0, count: hosts.count)
+        targets.reserveCapacity(baseTargets.count)
+        owners.reserveCapacity(baseTargets.count)
         for (index, host) in hosts.enumerated() where baseTargets.indices.contains(index) {
             var addresses: [String]?
             if let found = resolved[index] {
-                let selection = AddressExpansion.select(found)
+                let selection = AddressExpansion.select(found, window: window)
                 addresses = selection.addresses
-                if selection.omitted > 0 { omittedAddresses[index] = selection.omitted }
+                if !selection.notProbed.isEmpty { notProbed[index] = selection.notProbed }
             }
             firstTargets[index] = targets.count
             for variant in host.variants(resolvedAddresses: addresses) {
@@ -54,32 +59,20 @@ struct VariantPlan: Sendable {
     /// Looks up every `addresses: all` host on the engine's resolver pool;
     /// `completion` runs once, when all have answered or `timeout` has
     /// passed (a lookup cannot be cancelled, so a late answer is dropped).
+    /// Without such a host it runs at once, on the caller's thread.
     static func resolve(
         hosts: [HostConfig], engine: ProbeEngine, timeout: TimeInterval,
         completion: @escaping @Sendable ([Int: [String]]) -> Void
     ) {
         let wanted = hosts.indices.filter { hosts[$0].probesEveryAddress }
+        guard !wanted.isEmpty else { return completion([:]) }
         let gathering = ResolutionGathering(expected: wanted.count, completion: completion)
-        guard !wanted.isEmpty else { return gathering.finish() }
         DispatchQueue.global().asyncAfter(deadline: .now() + max(0, timeout) + 0.1) { gathering.finish() }
         for index in wanted {
             engine.resolveAddresses(host: hosts[index].host, port: hosts[index].port, timeout: timeout) { addresses in
                 gathering.add(index, addresses)
             }
         }
-    }
-
-    /// Blocking form of `resolve`, for `runCycle`.
-    static func resolveNow(hosts: [HostConfig], engine: ProbeEngine, timeout: TimeInterval) -> [Int: [String]] {
-        let done = DispatchSemaphore(value: 0)
-        let box = ResolvedBox()
-        resolve(hosts: hosts, engine: engine, timeout: timeout) { resolved in
-            box.set(resolved)
-            done.signal()
-        }
-        // `resolve` finishes by its own timer; this bound only guards against a bug there.
-        _ = done.wait(timeout: .now() + max(0, timeout) + 5)
-        return box.get()
     }
 }
 
@@ -117,31 +110,14 @@ private final class ResolutionGathering: @unchecked Sendable {
     }
 }
 
-private final class ResolvedBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: [Int: [String]] = [:]
-
-    func set(_ resolved: [Int: [String]]) {
-        lock.lock()
-        value = resolved
-        lock.unlock()
-    }
-
-    func get() -> [Int: [String]] {
-        lock.lock()
-        defer { lock.unlock() }
-        return value
-    }
-}
-
 /// Each host's probe results until the last of its variants is in.
 final class VariantResults: @unchecked Sendable {
     private let lock = NSLock()
-    private let plan: VariantPlan
+    private let plan: ProbePlan
     private var slots: [[ProbeResult?]]
     private var remaining: [Int]
 
-    init(plan: VariantPlan) {
+    init(plan: ProbePlan) {
         self.plan = plan
         slots = plan.variantCounts.map { Array(repeating: nil, count: $0) }
         remaining = plan.variantCounts
