@@ -7,6 +7,7 @@ public enum NextChainText {
         guard let nextChains = report.nextChains else { return "" }
         var out = "\nnext chains (\(TerminalText.sanitize(nextChains.family ?? "CA not in the catalogue"))):\n"
         for chain in nextChains.chains { out += "  \(line(chain))\n" }
+        if nextChains.untrusted { out += "  recommended: \(NextChains.fixTrustFirst)\n" }
         for pin in nextChains.recommended { out += "  recommended: \(recommendation(pin))\n" }
         return out
     }
@@ -29,6 +30,9 @@ public enum NextChainText {
         text += ": " + symbol(chain.survives)
         if let pin = chain.carriedBy.first {
             text += " carried by \(pin.text)" + (chain.carriedBy.count > 1 ? " (+\(chain.carriedBy.count - 1))" : "")
+        }
+        if let reason = chain.reason {
+            text += (chain.survives == nil ? " " : "; ") + reason
         } else if chain.survives == nil {
             text += " the catalogue does not know this CA"
         }

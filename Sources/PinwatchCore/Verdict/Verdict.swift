@@ -20,12 +20,16 @@ public enum Verdict {
                 leafDaysLeft: nil, proxy: proxy)
         }
 
-        let levels = result.chain.enumerated().map { level, certificate in
+        // Today's pins are judged on the client's path, as every next chain
+        // is: the verified chain, cut at the store's anchor.
+        let todayPath = ClientPath.build(served: result.chain.map(\.facts), store: verifiedStore(result))
+        let pathLength = todayPath.anchored ? todayPath.certificates.count : result.chain.count
+        let levels = result.chain.prefix(pathLength).enumerated().map { level, certificate in
             LevelReport(
                 level: level,
                 role: ChainRole.role(
                     ofLevel: level, isSelfSigned: certificate.facts.isSelfSigned,
-                    isTrustAnchor: result.trusted && level == result.chain.count - 1),
+                    isTrustAnchor: result.trusted && level == pathLength - 1),
                 certificate: certificate, matches: matches(of: certificate.facts, atLevel: level, pins: host.pins),
                 daysLeft: daysLeft(until: certificate.facts.notAfter, now: now))
         }
@@ -69,12 +73,43 @@ public enum Verdict {
         // An intercepted chain says nothing of what the server serves next.
         let nextChains =
             reportProxy.intercepted
-            ? nil : NextChainAnalysis.analyse(levels: levels, pins: host.pins, provider: host.provider, catalogue: catalogue)
+            ? nil
+            : NextChainAnalysis.analyse(
+                levels: levels, pins: host.pins, provider: host.provider, catalogue: catalogue,
+                store: judgingStore(host: host, result: result, catalogue: catalogue), trusted: result.trusted, now: now)
         if status == .ok, let nextChains { alerts += nextChainAlerts(nextChains) }
 
         return HostReport(
             config: host, result: result, status: status, matchedTiers: matchedTiers, alerts: alerts, levels: levels,
             leafDaysLeft: leafDaysLeft, proxy: reportProxy, nextChains: nextChains, now: now)
+    }
+
+    /// The store as far as today's handshake proves it: the anchor the
+    /// verifier reached.
+    static func verifiedStore(_ result: ProbeResult) -> TrustStore {
+        let anchor = result.trusted ? result.chain.last.map { [$0.facts] } ?? [] : []
+        return TrustStore(name: "the host's store", anchors: anchor)
+    }
+
+    /// The store next chains are judged against: the verified anchor; the
+    /// catalogue roots the data says the system store holds (for a host on
+    /// it) or lacks; and the roots the data says nothing about (a family
+    /// of the user's), taken as chosen for the hosts they serve.
+    static func judgingStore(host: HostConfig, result: ProbeResult, catalogue: Catalogue) -> TrustStore {
+        var store = verifiedStore(result)
+        store.assumesUnlistedRoots = true
+        let system = host.trust == .system
+        if system { store.name = "the system store" }
+        for family in catalogue.families {
+            for root in family.roots + family.transitions.flatMap(\.roots) {
+                switch root.inSystemStore {
+                case nil: store.anchors.append(root.facts)
+                case true?: if system { store.anchors.append(root.facts) }
+                case false?: store.absent.append(root.facts)
+                }
+            }
+        }
+        return store
     }
 
     /// The next chains that would break clients that work today.
