@@ -72,6 +72,14 @@ public enum NextChainAnalysis {
                         : judge.chain(.caSwitch, via: other.displayName, served: members.map(\.servedChain)))
             }
         }
+        // A pin no level matches today may still be on a next chain's path
+        // (Generation Y's YE1 ← Root YE ← ISRG Root X2 for an X2 pin on the
+        // E6 ← X1 chain): say so, so the line is not read as "survives".
+        let matchedToday = Set(levels.flatMap(\.matches).map(\.pin))
+        for index in chains.indices where !chains[index].carriedBy.isEmpty {
+            guard chains[index].carriedBy.allSatisfy({ !matchedToday.contains($0) }) else { continue }
+            chains[index].reason = "carried only by a pin that fails today: clients refuse the host until this chain is served"
+        }
         let recommended = trusted ? recommendation(chains, pins: pinList) : []
         return NextChains(
             family: place.family?.displayName, provider: provider?.displayName, chains: chains, pool: pool,
