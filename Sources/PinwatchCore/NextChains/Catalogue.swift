@@ -171,6 +171,9 @@ public struct CatalogueFamily: Hashable, Sendable {
     public var lifetimes: [LifetimeStep]
     /// When the data was retrieved; nil for a user's family.
     public var retrieved: Date?
+    /// The date of the CCADB reports its issuer graph was derived from
+    /// (`ccadb.yaml`'s `as_of`); nil for a family written by hand only.
+    public var dataDate: Date? = nil
     /// `built-in`, `user` (`$XDG_DATA_HOME`) or `config` (the `catalogue:` key).
     public var origin: String
 
@@ -198,6 +201,15 @@ public struct CatalogueFamily: Hashable, Sendable {
 
     /// Whether a chain certificate belongs to the family (by key).
     public func contains(_ facts: CertificateFacts) -> Bool { containsKey(facts.spkiSHA256) }
+
+    /// Beyond this age the data is said to be stale, everywhere it is shown.
+    public static let staleAfterDays = 180
+
+    /// Whole days between the data's date (CCADB's, else when it was
+    /// retrieved) and `now`; nil for data without a date.
+    public func dataAge(now: Date) -> Int? {
+        (dataDate ?? retrieved).map { Int(now.timeIntervalSince($0) / 86_400) }
+    }
 
     /// Whether the catalogue knows which intermediates the family issues
     /// from; a family known by its roots only cannot say what a rotation does.
