@@ -135,6 +135,7 @@ final class DashboardController: @unchecked Sendable {
         case .reloadApplied(let newConfig):
             state.replaceHosts(newConfig.hosts, warnDays: newConfig.warnDays, criticalDays: newConfig.criticalDays)
             state.clients = newConfig.clients.map { ($0.name, $0.pins.format) }
+            state.describeCatalogue(newConfig.catalogue, now: Date())
         }
         schedulePaint()
     }
