@@ -157,6 +157,9 @@ final class RealChainVerdictTests: XCTestCase {
         // WR5 is issued under GTS Root R2: a standby the R1 pin does not cover.
         XCTAssertEqual(vias(report.nextChains, .intermediateRotation, survives: false), ["WR5"])
         XCTAssertEqual(report.nextChains?.recommended.map(\.subject), ["GTS Root R2"])
+        XCTAssertTrue(
+            report.reason.hasPrefix("the root pin (GTS Root R1) does not cover every intermediate of the pool; "),
+            "a root pin is not \"only the intermediate\": \(report.reason)")
     }
 
     // MARK: Amazon
