@@ -15,8 +15,8 @@ package struct CCADBDerivation {
     package var reached = 0
 
     package init(
-        graph: IssuerGraph, handWritten: [String: X509Certificate], asOf: Date, source: String, report: CCADBReport,
-        rootsOnly: Bool
+        family: String, graph: IssuerGraph, handWritten: [String: X509Certificate], asOf: Date, source: String,
+        report: CCADBReport, rootsOnly: Bool
     ) {
         let rootKeys = Set(handWritten.values.filter { $0.isSigned(by: $0) }.map(\.facts.spkiSHA256))
         var under = graph.under(keys: rootKeys).filter { graph.nodes[$0].facts.notAfter > asOf }
@@ -35,6 +35,7 @@ package struct CCADBDerivation {
             # Every certificate valid on \(day) signed under this family's root keys,
             # found by signature (signed_by: the files whose key verifies it).
             as_of: \(day)
+            family: \(family)
             source: \(Self.quoted(source))
             read: \(report.entries.count)
             malformed_skipped: \(report.malformed.count)

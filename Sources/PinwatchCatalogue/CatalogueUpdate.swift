@@ -81,7 +81,8 @@ package enum CatalogueUpdate {
                 handWritten[file] = certificate
             }
             let derivation = CCADBDerivation(
-                graph: graph, handWritten: handWritten, asOf: date, source: "pinwatch catalogue update", report: report,
+                family: family.name, graph: graph, handWritten: handWritten, asOf: date, source: "pinwatch catalogue update",
+                report: report,
                 rootsOnly: !family.knowsPool)
             // The built-in files stay beside the new ones: the description
             // names some of them, and a certificate may have left the reports.

@@ -66,7 +66,7 @@ for family in families {
         handWritten[file] = certificate
     }
     let derivation = CCADBDerivation(
-        graph: graph, handWritten: handWritten, asOf: asOf, source: "scripts/catalogue-derive from \(source)", report: report,
+        family: family, graph: graph, handWritten: handWritten, asOf: asOf, source: "scripts/catalogue-derive from \(source)", report: report,
         rootsOnly: rootsOnly.contains(family))
     for (file, pem) in derivation.files {
         do { try pem.write(toFile: "\(folder)/\(file)", atomically: true, encoding: .utf8) } catch { fail("\(folder)/\(file): \(error)") }
