@@ -126,6 +126,34 @@ final class RealChainVerdictTests: XCTestCase {
         XCTAssertEqual(defaultChain.certificates.map { CertificateName.short($0.subject) }, ["letsencrypt.org", "E6", "ISRG Root X1"])
     }
 
+    /// The same short chain through a release that names the Android 13
+    /// store as its own (`trust_store:` read as Android ships it, a hash
+    /// folder): that release refuses it while the host's store trusts it.
+    func testAReleaseOnAndroid13RefusesTheShortE6ChainAndAcceptsTheDefaultOne() throws {
+        let android = TrustStore(name: "Android 13", anchors: try TrustStoreFiles.read("\(Self.fixtures)/android-13"))
+        XCTAssertEqual(android.anchors.count, 5)
+        let leaf = try fixture("le-e6-letsencrypt-org.pem")
+        let x1 = try catalogued("letsencrypt/isrg-root-x1.pem")
+        let x2 = try catalogued("letsencrypt/isrg-root-x2.pem")
+        let rule = ClientPinRule(domain: "real.test", pins: [pin(x1), pin(x2)], origin: "network_security_config.xml:4")
+        var release = ClientPolicy(name: "android 13", pins: ImportedPins(file: "nsc.xml", format: .nsc, rules: [rule]))
+        release.trustStore = android
+        let catalogue = try CatalogueLoader.load(sources: [], userFolder: nil)
+        func releaseReport(_ served: [CertificateFacts], anchor: CertificateFacts) throws -> HostReport {
+            let host = try report(served: served, anchor: anchor, pins: [pin(x1), pin(x2)], on: day("2025-07-01"))
+            XCTAssertEqual(host.status, .ok, "the host's own store trusts it")
+            let combined = ClientVerdicts.apply(
+                to: host, clients: [release], now: day("2025-07-01"), warnDays: 21, criticalDays: 7, catalogue: catalogue)
+            return try XCTUnwrap(combined.clients.first?.report)
+        }
+        let short = try releaseReport(leaf + [catalogued("letsencrypt/e6-065ab7d2.pem")], anchor: x2)
+        XCTAssertEqual(short.status, .blocked)
+        XCTAssertTrue(short.alerts.contains(.untrusted), "\(short.alerts)")
+        let defaultChain = try releaseReport(leaf + [catalogued("letsencrypt/e6-76e9e288.pem")], anchor: x1)
+        XCTAssertEqual(defaultChain.status, .ok)
+        XCTAssertEqual(defaultChain.levels.last.map { CertificateName.short($0.certificate.facts.subject) }, "ISRG Root X1")
+    }
+
     // MARK: Google Trust Services
 
     func testAGTSRootR4PinSurvivesWE1AsServersSendItAndAGlobalSignPinDoesNot() throws {

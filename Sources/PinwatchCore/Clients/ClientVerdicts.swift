@@ -74,7 +74,8 @@ public enum ClientVerdicts {
         host.pins = PinSet(auto: inForce.flatMap(\.pins))
         host.pinsetName = nil
         let plain = Verdict.report(
-            for: host, result: report.result, now: now, warnDays: warnDays, criticalDays: criticalDays, catalogue: catalogue)
+            for: host, result: report.result, now: now, warnDays: warnDays, criticalDays: criticalDays, catalogue: catalogue,
+            clientStore: client.trustStore)
         var status = plain.status
         var alerts = plain.alerts
         let expires = inForce.compactMap(\.expiration).min()

@@ -7,9 +7,13 @@ import Foundation
 public enum Verdict {
     /// - Parameter catalogue: the CA families the next chains are judged
     ///   against; without it every CA is unknown beyond a leaf renewal.
+    /// - Parameter clientStore: a client release's own trust store: the
+    ///   chain is judged on the path that store builds from what was sent.
     public static func report(
-        for host: HostConfig, result: ProbeResult, now: Date, warnDays: Int, criticalDays: Int, catalogue: Catalogue = .empty
+        for host: HostConfig, result probed: ProbeResult, now: Date, warnDays: Int, criticalDays: Int,
+        catalogue: Catalogue = .empty, clientStore: TrustStore? = nil
     ) -> HostReport {
+        let result = clientStore.map { seen(probed, by: $0) } ?? probed
         let proxy = ProxyReport(detected: result.proxy != nil, source: result.proxy?.source, url: result.proxy?.redactedURL)
         guard result.failure == nil, !result.chain.isEmpty else {
             var alerts: [HostAlert] = []
@@ -76,12 +80,29 @@ public enum Verdict {
             ? nil
             : NextChainAnalysis.analyse(
                 levels: levels, pins: host.pins, provider: host.provider, catalogue: catalogue,
-                store: judgingStore(host: host, result: result, catalogue: catalogue), trusted: result.trusted, now: now)
+                store: clientStore ?? judgingStore(host: host, result: result, catalogue: catalogue), trusted: result.trusted,
+                now: now)
         if status == .ok, let nextChains { alerts += nextChainAlerts(nextChains) }
 
         return HostReport(
             config: host, result: result, status: status, matchedTiers: matchedTiers, alerts: alerts, levels: levels,
             leafDaysLeft: leafDaysLeft, proxy: reportProxy, nextChains: nextChains, now: now)
+    }
+
+    /// What a client with `store` makes of the chain the server sent: its
+    /// own path, trusted only if one of its roots is on it (and the
+    /// handshake verified otherwise: names, dates).
+    static func seen(_ result: ProbeResult, by store: TrustStore) -> ProbeResult {
+        guard result.failure == nil, !result.chain.isEmpty else { return result }
+        let sent = result.chain.filter(\.fromServer).map(\.facts)
+        let path = ClientPath.build(served: sent.isEmpty ? [result.chain[0].facts] : sent, store: store)
+        var seen = result
+        seen.chain = path.certificates.map { facts in ChainCertificate(facts: facts, fromServer: sent.contains(facts)) }
+        seen.trusted = result.trusted && path.anchored
+        if !path.anchored {
+            seen.trustError = "\(store.name) holds no root on the path the server's chain gives"
+        }
+        return seen
     }
 
     /// The store as far as today's handshake proves it: the anchor the
