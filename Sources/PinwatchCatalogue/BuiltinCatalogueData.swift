@@ -4366,6 +4366,621 @@ enum BuiltinCatalogueData {
             retrieved_from: /usr/share/ca-certificates/mozilla/DigiCert_TLS_ECC_P384_Root_G5.crt (ca-certificates 20230311+deb12u1)
         intermediates: []
         """#,
+        "globalsign/ccadb.yaml": #"""
+        # Generated from scripts/catalogue-derive from CCADB All Certificate PEMs report of 2026-08-21 (crtsh/ccadb_data, commit 64b3f6ebd3480bf4de561ec16ee9002462a9c531): do not edit.
+        # Every certificate valid on 2026-08-21 signed under this family's root keys,
+        # found by signature (signed_by: the files whose key verifies it).
+        as_of: 2026-08-21
+        family: globalsign
+        source: "scripts/catalogue-derive from CCADB All Certificate PEMs report of 2026-08-21 (crtsh/ccadb_data, commit 64b3f6ebd3480bf4de561ec16ee9002462a9c531)"
+        read: 10202
+        malformed_skipped: 15
+        certificates:
+          - hand_written: globalsign-root-ca.pem
+            subject: "CN=GlobalSign Root CA,OU=Root CA,O=GlobalSign nv-sa,C=BE"
+            sha256: EBD41040E4BB3EC742C9E381D31EF2A41A48B6685C96E7CEF3C1DF6CD4331C99
+            not_after: 2028-01-28
+            signed_by: [globalsign-root-ca.pem]
+          - file: globalsign-root-ca-r3-c94fedda.pem
+            subject: "CN=GlobalSign,O=GlobalSign,OU=GlobalSign Root CA - R3"
+            sha256: C94FEDDA4E8608908580BC7F87B434E03BB262E42F64C63820A8F50FB17C1CEC
+            not_after: 2028-01-28
+            signed_by: [globalsign-root-ca.pem]
+          - hand_written: globalsign-root-ca-r3.pem
+            subject: "CN=GlobalSign,O=GlobalSign,OU=GlobalSign Root CA - R3"
+            sha256: CBB522D7B7F127AD6A0113865BDF1CD4102E7D0759AF635A7CF4720DC963C53B
+            not_after: 2029-03-18
+            signed_by: [globalsign-root-ca-r3-445eec78.pem, globalsign-root-ca-r3-c94fedda.pem, globalsign-root-ca-r3.pem]
+          - hand_written: globalsign-ecc-root-ca-r5.pem
+            subject: "CN=GlobalSign,O=GlobalSign,OU=GlobalSign ECC Root CA - R5"
+            sha256: 179FBC148A3DD00FD24EA13458CC43BFA7F59C8182D783A513F6EBEC100C8924
+            not_after: 2038-01-19
+            signed_by: [globalsign-ecc-root-ca-r5-3f319b2a.pem, globalsign-ecc-root-ca-r5-f349954e.pem, globalsign-ecc-root-ca-r5.pem]
+          - hand_written: globalsign-root-ca-r6.pem
+            subject: "CN=GlobalSign,O=GlobalSign,OU=GlobalSign Root CA - R6"
+            sha256: 2CABEAFE37D06CA22ABA7391C0033D25982952C453647349763A3AB5AD6CCF69
+            not_after: 2034-12-10
+            signed_by: [globalsign-root-ca-r6-c84e1378.pem, globalsign-root-ca-r6-dda8da73.pem, globalsign-root-ca-r6.pem]
+          - file: globalsign-ecc-root-ca-r5-3f319b2a.pem
+            subject: "CN=GlobalSign,O=GlobalSign,OU=GlobalSign ECC Root CA - R5"
+            sha256: 3F319B2AFED4A0F75127BE59925550D0428E68763A09E273EB6A9FF8D18DBB5B
+            not_after: 2029-03-18
+            signed_by: [globalsign-root-ca-r3-445eec78.pem, globalsign-root-ca-r3-c94fedda.pem, globalsign-root-ca-r3.pem]
+          - file: globalsign-root-ca-r3-445eec78.pem
+            subject: "CN=GlobalSign,O=GlobalSign,OU=GlobalSign Root CA - R3"
+            sha256: 445EEC78BC61215044A0379656AA2D5DB5E42F76CB70B8D14C2077AA943D4EBB
+            not_after: 2028-01-28
+            signed_by: [globalsign-root-ca.pem]
+          - file: globalsign-root-e46-0f1554c2.pem
+            subject: "CN=GlobalSign Root E46,O=GlobalSign nv-sa,C=BE"
+            sha256: 0F1554C2FD591B0256A608E1C136A837E7A6E041561EE08A911B2AFDCD3C6C1B
+            not_after: 2038-01-19
+            signed_by: [globalsign-ecc-root-ca-r5-3f319b2a.pem, globalsign-ecc-root-ca-r5-f349954e.pem, globalsign-ecc-root-ca-r5.pem]
+          - file: globalsign-root-e46-1df6054d.pem
+            subject: "CN=GlobalSign Root E46,O=GlobalSign nv-sa,C=BE"
+            sha256: 1DF6054D6641404633641BB5FA3742FDA7D075E2514840AB61E00CCBBB7D341D
+            not_after: 2029-03-18
+            signed_by: [globalsign-root-ca-r3-445eec78.pem, globalsign-root-ca-r3-c94fedda.pem, globalsign-root-ca-r3.pem]
+          - file: globalsign-root-e46-33ef151e.pem
+            subject: "CN=GlobalSign Root E46,O=GlobalSign nv-sa,C=BE"
+            sha256: 33EF151EFB08D1C44FB85CC3F23EC6873014E9F881691BD4938B7F251580B694
+            not_after: 2028-01-28
+            signed_by: [globalsign-root-ca.pem]
+          - file: globalsign-root-r46-45cb1d87.pem
+            subject: "CN=GlobalSign Root R46,O=GlobalSign nv-sa,C=BE"
+            sha256: 45CB1D874CB03BD5C5B6E079C8FC29E51521EE5628486301964A41F94BA59F88
+            not_after: 2034-12-10
+            signed_by: [globalsign-root-ca-r6-c84e1378.pem, globalsign-root-ca-r6-dda8da73.pem, globalsign-root-ca-r6.pem]
+          - hand_written: globalsign-root-r46.pem
+            subject: "CN=GlobalSign Root R46,O=GlobalSign nv-sa,C=BE"
+            sha256: 4FA3126D8D3A11D1C4855A4F807CBAD6CF919D3A5A88B03BEA2C6372D93C40C9
+            not_after: 2046-03-20
+            signed_by: [globalsign-root-r46-45cb1d87.pem, globalsign-root-r46-a5e33c28.pem, globalsign-root-r46-a63c1398.pem, globalsign-root-r46.pem]
+          - file: globalsign-root-r46-a5e33c28.pem
+            subject: "CN=GlobalSign Root R46,O=GlobalSign nv-sa,C=BE"
+            sha256: A5E33C28E3013A71F5F760AE3B16595090043D2EC5209EC52903C4FBAD258DAD
+            not_after: 2028-01-28
+            signed_by: [globalsign-root-ca.pem]
+          - file: globalsign-root-r46-a63c1398.pem
+            subject: "CN=GlobalSign Root R46,O=GlobalSign nv-sa,C=BE"
+            sha256: A63C1398B5F8DD2D432FBE4C2C19142BEA6D5D0221FAE794718AE7597ACCA96D
+            not_after: 2029-03-18
+            signed_by: [globalsign-root-ca-r3-445eec78.pem, globalsign-root-ca-r3-c94fedda.pem, globalsign-root-ca-r3.pem]
+          - file: globalsign-root-ca-r6-c84e1378.pem
+            subject: "CN=GlobalSign,O=GlobalSign,OU=GlobalSign Root CA - R6"
+            sha256: C84E1378B974A991ACDCDD733421E3061E6FA21A0491C8902BAFDE3855E0063E
+            not_after: 2028-01-28
+            signed_by: [globalsign-root-ca.pem]
+          - hand_written: globalsign-root-e46.pem
+            subject: "CN=GlobalSign Root E46,O=GlobalSign nv-sa,C=BE"
+            sha256: CBB9C44D84B8043E1050EA31A69F514955D7BFD2E2C6B49301019AD61D9F5058
+            not_after: 2046-03-20
+            signed_by: [globalsign-root-e46-0f1554c2.pem, globalsign-root-e46-1df6054d.pem, globalsign-root-e46-33ef151e.pem, globalsign-root-e46.pem]
+          - file: globalsign-root-ca-r6-dda8da73.pem
+            subject: "CN=GlobalSign,O=GlobalSign,OU=GlobalSign Root CA - R6"
+            sha256: DDA8DA736187D76F4F0ED5A5F667B54D99A98AE06091D0E3A01714E9221695AD
+            not_after: 2029-03-18
+            signed_by: [globalsign-root-ca-r3-445eec78.pem, globalsign-root-ca-r3-c94fedda.pem, globalsign-root-ca-r3.pem]
+          - file: globalsign-ecc-root-ca-r5-f349954e.pem
+            subject: "CN=GlobalSign,O=GlobalSign,OU=GlobalSign ECC Root CA - R5"
+            sha256: F349954E8FB6D44011BCB789D97D9A2CB2032BD5F0B598D1FB8A099F5848D523
+            not_after: 2028-01-28
+            signed_by: [globalsign-root-ca.pem]
+        """#,
+        "globalsign/family.yaml": #"""
+        # GlobalSign: roots only (its issuing CAs rotate and no dated list of them
+        # was checked; see ../README.md). Roots copied from Debian 12's
+        # ca-certificates 20230311+deb12u1 (Mozilla's root store); GlobalSign ECC Root
+        # CA - R4 belongs to the gts family (Google Trust Services operates it).
+        name: globalsign
+        display_name: GlobalSign
+        retrieved: 2026-11-26
+        roots:
+          - file: globalsign-root-ca.pem
+            published: https://support.globalsign.com/ca-certificates/root-certificates
+            retrieved_from: /usr/share/ca-certificates/mozilla/GlobalSign_Root_CA.crt (ca-certificates 20230311+deb12u1)
+          - file: globalsign-root-ca-r3.pem
+            published: https://support.globalsign.com/ca-certificates/root-certificates
+            retrieved_from: /usr/share/ca-certificates/mozilla/GlobalSign_Root_CA_-_R3.crt (ca-certificates 20230311+deb12u1)
+          - file: globalsign-root-ca-r6.pem
+            published: https://support.globalsign.com/ca-certificates/root-certificates
+            retrieved_from: /usr/share/ca-certificates/mozilla/GlobalSign_Root_CA_-_R6.crt (ca-certificates 20230311+deb12u1)
+          - file: globalsign-ecc-root-ca-r5.pem
+            published: https://support.globalsign.com/ca-certificates/root-certificates
+            retrieved_from: /usr/share/ca-certificates/mozilla/GlobalSign_ECC_Root_CA_-_R5.crt (ca-certificates 20230311+deb12u1)
+          - file: globalsign-root-r46.pem
+            published: https://support.globalsign.com/ca-certificates/root-certificates
+            retrieved_from: /usr/share/ca-certificates/mozilla/GlobalSign_Root_R46.crt (ca-certificates 20230311+deb12u1)
+          - file: globalsign-root-e46.pem
+            published: https://support.globalsign.com/ca-certificates/root-certificates
+            retrieved_from: /usr/share/ca-certificates/mozilla/GlobalSign_Root_E46.crt (ca-certificates 20230311+deb12u1)
+        intermediates: []
+        """#,
+        "globalsign/globalsign-ecc-root-ca-r5-3f319b2a.pem": #"""
+        -----BEGIN CERTIFICATE-----
+        MIIDnTCCAoWgAwIBAgINAe5fIj49NVuZK8gqtDANBgkqhkiG9w0BAQwFADBMMSAw
+        HgYDVQQLExdHbG9iYWxTaWduIFJvb3QgQ0EgLSBSMzETMBEGA1UEChMKR2xvYmFs
+        U2lnbjETMBEGA1UEAxMKR2xvYmFsU2lnbjAeFw0xODExMjEwMDAwMDBaFw0yOTAz
+        MTgxMDAwMDBaMFAxJDAiBgNVBAsTG0dsb2JhbFNpZ24gRUNDIFJvb3QgQ0EgLSBS
+        NTETMBEGA1UEChMKR2xvYmFsU2lnbjETMBEGA1UEAxMKR2xvYmFsU2lnbjB2MBAG
+        ByqGSM49AgEGBSuBBAAiA2IABEdFDpb7fV2/6TnRIfifC7bVex6SOkhZHPBiMS3A
+        eij+Gqdcs7bMl+dF1Fj60XdtQ6LAh2U0Ch963es8M6HFnU2kb0GVOH/JHoTr0Z5J
+        koeUhww6hUpmn51Zk02XYQaGSqOCASYwggEiMA4GA1UdDwEB/wQEAwIBBjAPBgNV
+        HRMBAf8EBTADAQH/MB0GA1UdDgQWBBQ95ilIm+oHyiFESibebt7Sg9CfWTAfBgNV
+        HSMEGDAWgBSP8Et/qC5FJK5NUPpjmove4t0bvDA+BggrBgEFBQcBAQQyMDAwLgYI
+        KwYBBQUHMAGGImh0dHA6Ly9vY3NwMi5nbG9iYWxzaWduLmNvbS9yb290cjMwNgYD
+        VR0fBC8wLTAroCmgJ4YlaHR0cDovL2NybC5nbG9iYWxzaWduLmNvbS9yb290LXIz
+        LmNybDBHBgNVHSAEQDA+MDwGBFUdIAAwNDAyBggrBgEFBQcCARYmaHR0cHM6Ly93
+        d3cuZ2xvYmFsc2lnbi5jb20vcmVwb3NpdG9yeS8wDQYJKoZIhvcNAQEMBQADggEB
+        AEr6e27WML3zFYJfjApU2aS3C2iAenE5n694Vu0v9wh33RkXK6ccDsLgj0qI2CaH
+        VWCyIh7MHyS7vcK2yxJUnh84wQAV46tLByHG32btb2XGxOxt8C08/G2iZqL7Hmvo
+        DKfxQ/yAxueM0odidxshAL33bzHj6zgj3PMkguCuXsZSIr5Y0r63qHIYmP8jXG0o
+        +S4qbyhM8G7eMb35iG+qrrpklUuOAez4RI6w6abSZSxaxxuwv9T/32jKbR0bEq5D
+        pTtZAAKsZdPVb9tztaxp7y2GEOS2sbhI+VoOBiONdBoRyszsK3bUu18qDpvkiHkM
+        MEaA47hRsmFqL16t4Ui72Ec=
+        -----END CERTIFICATE-----
+        """#,
+        "globalsign/globalsign-ecc-root-ca-r5-f349954e.pem": #"""
+        -----BEGIN CERTIFICATE-----
+        MIIDpzCCAo+gAwIBAgIQdR4/U+MYWTPpXwjs7q0ClzANBgkqhkiG9w0BAQwFADBX
+        MQswCQYDVQQGEwJCRTEZMBcGA1UEChMQR2xvYmFsU2lnbiBudi1zYTEQMA4GA1UE
+        CxMHUm9vdCBDQTEbMBkGA1UEAxMSR2xvYmFsU2lnbiBSb290IENBMB4XDTE5MDYx
+        OTAwMDAwMFoXDTI4MDEyODEyMDAwMFowUDEkMCIGA1UECxMbR2xvYmFsU2lnbiBF
+        Q0MgUm9vdCBDQSAtIFI1MRMwEQYDVQQKEwpHbG9iYWxTaWduMRMwEQYDVQQDEwpH
+        bG9iYWxTaWduMHYwEAYHKoZIzj0CAQYFK4EEACIDYgAER0UOlvt9Xb/pOdEh+J8L
+        ttV7HpI6SFkc8GIxLcB6KP4ap1yztsyX50XUWPrRd21DosCHZTQKH3rd6zwzocWd
+        TaRvQZU4f8kehOvRnkmSh5SHDDqFSmafnVmTTZdhBoZKo4IBIjCCAR4wDgYDVR0P
+        AQH/BAQDAgEGMA8GA1UdEwEB/wQFMAMBAf8wHQYDVR0OBBYEFD3mKUib6gfKIURK
+        Jt5u3tKD0J9ZMB8GA1UdIwQYMBaAFGB7ZhpFDZfKiVAvfQTNNKj//P1LMD0GCCsG
+        AQUFBwEBBDEwLzAtBggrBgEFBQcwAYYhaHR0cDovL29jc3AuZ2xvYmFsc2lnbi5j
+        b20vcm9vdHIxMDMGA1UdHwQsMCowKKAmoCSGImh0dHA6Ly9jcmwuZ2xvYmFsc2ln
+        bi5jb20vcm9vdC5jcmwwRwYDVR0gBEAwPjA8BgRVHSAAMDQwMgYIKwYBBQUHAgEW
+        Jmh0dHBzOi8vd3d3Lmdsb2JhbHNpZ24uY29tL3JlcG9zaXRvcnkvMA0GCSqGSIb3
+        DQEBDAUAA4IBAQBQ11FVSLT8GKzvaFvpSX0w+HxmfvrzTyL4O3FkaxnrNVtzxu/M
+        VkQBDYlswOnpMjaphFtnWBvNWrPRA60hNYGyGuNYe5dGDoky/9mPlnWXCNydRQJ3
+        7Nph4umG4yvqrxhnrsjW6NKca9ccoAw0rJEUDd1cYSakNgtPSf+tD/9bkN7E5fsu
+        QWUkqgT+sB7Mlx1rxBULK6rPidx2fbgKwTzNXfTTGc8JuEX+YN3jG2dkMhaOdk7y
+        CsAqHmzJ/BIXWwWrGgLozflb7j9n8CSOqwO3ISlr5Ztjqx2YJ4LWb25rHp/pATLl
+        iBujmo+JS32LF0qcFLpp2+dCHc1T9qcvjmZy
+        -----END CERTIFICATE-----
+        """#,
+        "globalsign/globalsign-ecc-root-ca-r5.pem": #"""
+        -----BEGIN CERTIFICATE-----
+        MIICHjCCAaSgAwIBAgIRYFlJ4CYuu1X5CneKcflK2GwwCgYIKoZIzj0EAwMwUDEk
+        MCIGA1UECxMbR2xvYmFsU2lnbiBFQ0MgUm9vdCBDQSAtIFI1MRMwEQYDVQQKEwpH
+        bG9iYWxTaWduMRMwEQYDVQQDEwpHbG9iYWxTaWduMB4XDTEyMTExMzAwMDAwMFoX
+        DTM4MDExOTAzMTQwN1owUDEkMCIGA1UECxMbR2xvYmFsU2lnbiBFQ0MgUm9vdCBD
+        QSAtIFI1MRMwEQYDVQQKEwpHbG9iYWxTaWduMRMwEQYDVQQDEwpHbG9iYWxTaWdu
+        MHYwEAYHKoZIzj0CAQYFK4EEACIDYgAER0UOlvt9Xb/pOdEh+J8LttV7HpI6SFkc
+        8GIxLcB6KP4ap1yztsyX50XUWPrRd21DosCHZTQKH3rd6zwzocWdTaRvQZU4f8ke
+        hOvRnkmSh5SHDDqFSmafnVmTTZdhBoZKo0IwQDAOBgNVHQ8BAf8EBAMCAQYwDwYD
+        VR0TAQH/BAUwAwEB/zAdBgNVHQ4EFgQUPeYpSJvqB8ohREom3m7e0oPQn1kwCgYI
+        KoZIzj0EAwMDaAAwZQIxAOVpEslu28YxuglB4Zf4+/2a4n0Sye18ZNPLBSWLVtmg
+        515dTguDnFt2KaAJJiFqYgIwcdK1j1zqO+F4CYWodZI7yFz9SO8NdCKoCOJuxUnO
+        xwy8p2Fp8fc74SrL+SvzZpA3
+        -----END CERTIFICATE-----
+        """#,
+        "globalsign/globalsign-root-ca-r3-445eec78.pem": #"""
+        -----BEGIN CERTIFICATE-----
+        MIIETjCCAzagAwIBAgINAe5fFp3/lzUrZGXWajANBgkqhkiG9w0BAQsFADBXMQsw
+        CQYDVQQGEwJCRTEZMBcGA1UEChMQR2xvYmFsU2lnbiBudi1zYTEQMA4GA1UECxMH
+        Um9vdCBDQTEbMBkGA1UEAxMSR2xvYmFsU2lnbiBSb290IENBMB4XDTE4MDkxOTAw
+        MDAwMFoXDTI4MDEyODEyMDAwMFowTDEgMB4GA1UECxMXR2xvYmFsU2lnbiBSb290
+        IENBIC0gUjMxEzARBgNVBAoTCkdsb2JhbFNpZ24xEzARBgNVBAMTCkdsb2JhbFNp
+        Z24wggEiMA0GCSqGSIb3DQEBAQUAA4IBDwAwggEKAoIBAQDMJXaQeQZ4Ihb1wIO2
+        hMoonv0FdhHFrYhy/EYCQ8eyip0EXyTLLkvhYIJG4VKrDIFHcGzdZNHr9SyjD4I9
+        DCuul9e2FIYQebs7E4B3jAjhSdJqYi8fXvqWaN+JJ5U4nwbXPsnLJlkNc96wyOkm
+        DoMVxu9bi9IEYMpJpij2aTv2y8gokeWdimFXN6x0FNx04Druci8unPvQu7/1PQDh
+        BjPogiuuU6Y6FnOM3UEOIDrAtKeh6bJPkC4yYOlXy7kEkmho5TgmYHWyn3f/kRTv
+        riBJ/K1AFUjRAjFhGV64l++td7dkmnq/X8ET75ti+w1s4FRpFqkD2m7pg5NxdsZp
+        hYIXAgMBAAGjggEiMIIBHjAOBgNVHQ8BAf8EBAMCAQYwDwYDVR0TAQH/BAUwAwEB
+        /zAdBgNVHQ4EFgQUj/BLf6guRSSuTVD6Y5qL3uLdG7wwHwYDVR0jBBgwFoAUYHtm
+        GkUNl8qJUC99BM00qP/8/UswPQYIKwYBBQUHAQEEMTAvMC0GCCsGAQUFBzABhiFo
+        dHRwOi8vb2NzcC5nbG9iYWxzaWduLmNvbS9yb290cjEwMwYDVR0fBCwwKjAooCag
+        JIYiaHR0cDovL2NybC5nbG9iYWxzaWduLmNvbS9yb290LmNybDBHBgNVHSAEQDA+
+        MDwGBFUdIAAwNDAyBggrBgEFBQcCARYmaHR0cHM6Ly93d3cuZ2xvYmFsc2lnbi5j
+        b20vcmVwb3NpdG9yeS8wDQYJKoZIhvcNAQELBQADggEBACNw6c/ivvVZrpRCb8RD
+        M6rNPzq5ZBfyYgZLSPFAiAYXof6r0V88xjPy847dHx0+zBpgmYILrMf8fpqHKqV9
+        D6ZX7qw7aoXW3r1AY/itpsiIsBL89kHfDwmXHjjqU5++BfQ+6tOfUBJ2vgmLwgtI
+        fR4uUfaNU9OrH0Abio7tfftPeVZwXwzTjhuzp3ANNyuXlava4BJrHEDOxcd+7cJi
+        WOx37XMiwor1hkOIreoTbv3Y/kIvuX1erRjvlJDKPSerJpSZdcfL03v3ykzTr1Eh
+        kluEfSufFT90y1HonoMOFm8b50bOI7355KKL0jlrqnkckSziYSQtjipIcJDEHsXo
+        4HA=
+        -----END CERTIFICATE-----
+        """#,
+        "globalsign/globalsign-root-ca-r3-c94fedda.pem": #"""
+        -----BEGIN CERTIFICATE-----
+        MIIETDCCAzSgAwIBAgILBAAAAAABL07hS5QwDQYJKoZIhvcNAQEFBQAwVzELMAkG
+        A1UEBhMCQkUxGTAXBgNVBAoTEEdsb2JhbFNpZ24gbnYtc2ExEDAOBgNVBAsTB1Jv
+        b3QgQ0ExGzAZBgNVBAMTEkdsb2JhbFNpZ24gUm9vdCBDQTAeFw0wOTAzMTgxMDAw
+        MDBaFw0yODAxMjgxMjAwMDBaMEwxIDAeBgNVBAsTF0dsb2JhbFNpZ24gUm9vdCBD
+        QSAtIFIzMRMwEQYDVQQKEwpHbG9iYWxTaWduMRMwEQYDVQQDEwpHbG9iYWxTaWdu
+        MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEAzCV2kHkGeCIW9cCDtoTK
+        KJ79BXYRxa2IcvxGAkPHsoqdBF8kyy5L4WCCRuFSqwyBR3Bs3WTR6/Usow+CPQwr
+        rpfXthSGEHm7OxOAd4wI4UnSamIvH176lmjfiSeVOJ8G1z7JyyZZDXPesMjpJg6D
+        FcbvW4vSBGDKSaYo9mk79svIKJHlnYphVzesdBTcdOA67nIvLpz70Lu/9T0A4QYz
+        6IIrrlOmOhZzjN1BDiA6wLSnoemyT5AuMmDpV8u5BJJoaOU4JmB1sp93/5EU764g
+        SfytQBVI0QIxYRleuJfvrXe3ZJp6v1/BE++bYvsNbOBUaRapA9pu6YOTcXbGaYWC
+        FwIDAQABo4IBIjCCAR4wDgYDVR0PAQH/BAQDAgEGMA8GA1UdEwEB/wQFMAMBAf8w
+        HQYDVR0OBBYEFI/wS3+oLkUkrk1Q+mOai97i3Ru8MEcGA1UdIARAMD4wPAYEVR0g
+        ADA0MDIGCCsGAQUFBwIBFiZodHRwczovL3d3dy5nbG9iYWxzaWduLmNvbS9yZXBv
+        c2l0b3J5LzAzBgNVHR8ELDAqMCigJqAkhiJodHRwOi8vY3JsLmdsb2JhbHNpZ24u
+        bmV0L3Jvb3QuY3JsMD0GCCsGAQUFBwEBBDEwLzAtBggrBgEFBQcwAYYhaHR0cDov
+        L29jc3AuZ2xvYmFsc2lnbi5jb20vcm9vdHIxMB8GA1UdIwQYMBaAFGB7ZhpFDZfK
+        iVAvfQTNNKj//P1LMA0GCSqGSIb3DQEBBQUAA4IBAQCEoC43NawzW3zon4NAFHyN
+        pYt78OCtkg54Svim/MYJvY8eKFoLqOlXq1Vfgq8X9R8EGPdPZgQEAlaSeI0Kq3tD
+        kDPTszDB/LCPEHQ8YfdD0U79gW/i+qEIxVgWjEI8fkicCoYZ53t+tBA2coWHolAp
+        oVGPjzExxRjr38amGTUASjzUW0Od5S+36Vshf6UF6EkPYhxFR6tDvPOA+l3Xoplu
+        Cpf7CvC062JRhygAcgZLFHDsyleOhej7GfJMo4+H6yZZfWxjXUZPD5ZBF4+dIPG+
+        04crOgCISIiXUQa5Xs1DaGQKOw+V7sqCTLXWOcndRhi9jFUaqrJWxHWrFdezCwju
+        -----END CERTIFICATE-----
+        """#,
+        "globalsign/globalsign-root-ca-r3.pem": #"""
+        -----BEGIN CERTIFICATE-----
+        MIIDXzCCAkegAwIBAgILBAAAAAABIVhTCKIwDQYJKoZIhvcNAQELBQAwTDEgMB4G
+        A1UECxMXR2xvYmFsU2lnbiBSb290IENBIC0gUjMxEzARBgNVBAoTCkdsb2JhbFNp
+        Z24xEzARBgNVBAMTCkdsb2JhbFNpZ24wHhcNMDkwMzE4MTAwMDAwWhcNMjkwMzE4
+        MTAwMDAwWjBMMSAwHgYDVQQLExdHbG9iYWxTaWduIFJvb3QgQ0EgLSBSMzETMBEG
+        A1UEChMKR2xvYmFsU2lnbjETMBEGA1UEAxMKR2xvYmFsU2lnbjCCASIwDQYJKoZI
+        hvcNAQEBBQADggEPADCCAQoCggEBAMwldpB5BngiFvXAg7aEyiie/QV2EcWtiHL8
+        RgJDx7KKnQRfJMsuS+FggkbhUqsMgUdwbN1k0ev1LKMPgj0MK66X17YUhhB5uzsT
+        gHeMCOFJ0mpiLx9e+pZo34knlTifBtc+ycsmWQ1z3rDI6SYOgxXG71uL0gRgykmm
+        KPZpO/bLyCiR5Z2KYVc3rHQU3HTgOu5yLy6c+9C7v/U9AOEGM+iCK65TpjoWc4zd
+        QQ4gOsC0p6Hpsk+QLjJg6VfLuQSSaGjlOCZgdbKfd/+RFO+uIEn8rUAVSNECMWEZ
+        XriX7613t2Saer9fwRPvm2L7DWzgVGkWqQPabumDk3F2xmmFghcCAwEAAaNCMEAw
+        DgYDVR0PAQH/BAQDAgEGMA8GA1UdEwEB/wQFMAMBAf8wHQYDVR0OBBYEFI/wS3+o
+        LkUkrk1Q+mOai97i3Ru8MA0GCSqGSIb3DQEBCwUAA4IBAQBLQNvAUKr+yAzv95ZU
+        RUm7lgAJQayzE4aGKAczymvmdLm6AC2upArT9fHxD4q/c2dKg8dEe3jgr25sbwMp
+        jjM5RcOO5LlXbKr8EpbsU8Yt5CRsuZRj+9xTaGdWPoO4zzUhw8lo/s7awlOqzJCK
+        6fBdRoyV3XpYKBovHd7NADdBj+1EbddTKJd+82cEHhXXipa0095MJ6RMG3NzdvQX
+        mcIfeg7jLQitChws/zyrVQ4PkX4268NXSb7hLi18YIvDQVETI53O9zJrlAGomecs
+        Mx86OyXShkDOOyyGeMlhLxS67ttVb9+E7gUJTb0o2HLO02JQZR7rkpeDMdmztcpH
+        WD9f
+        -----END CERTIFICATE-----
+        """#,
+        "globalsign/globalsign-root-ca-r6-c84e1378.pem": #"""
+        -----BEGIN CERTIFICATE-----
+        MIIFUTCCBDmgAwIBAgIQdR4/VknnTLv2nQAmtnyqjDANBgkqhkiG9w0BAQwFADBX
+        MQswCQYDVQQGEwJCRTEZMBcGA1UEChMQR2xvYmFsU2lnbiBudi1zYTEQMA4GA1UE
+        CxMHUm9vdCBDQTEbMBkGA1UEAxMSR2xvYmFsU2lnbiBSb290IENBMB4XDTE5MDYx
+        OTAwMDAwMFoXDTI4MDEyODEyMDAwMFowTDEgMB4GA1UECxMXR2xvYmFsU2lnbiBS
+        b290IENBIC0gUjYxEzARBgNVBAoTCkdsb2JhbFNpZ24xEzARBgNVBAMTCkdsb2Jh
+        bFNpZ24wggIiMA0GCSqGSIb3DQEBAQUAA4ICDwAwggIKAoICAQCVB+hzymb57BTK
+        ezz3DQjxtEULLIK0SMbrWzyug7hBkjMUpG9/6SrMxrCIa8W2idHGsv8UzlEUIexK
+        3RtaxtaH7k06FQbtZGYLkoDKRN5zlE7zp4l/T3hjCMgSUG1CZi9NuXkoTVIaihqA
+        txmBDn7EirxkTCEcQ2jXPTyKxbJm1ZCatzEGxb7ibTIGph75ueuqo7i/voJjUNDw
+        GInf5A959eqiHyrScC5757yTu21T4kh8jBAHOP9msndhfuDqjDyqtKT285VKEgdt
+        /Yyyic/QoGF3yFh0sNQjOvddOsqi250J3l1ELZDxgc1Xkvp+vFAEYzTfa5MYvms2
+        sjnkrCQ2t/DvthwTV5O23rL44oW3c6K4NapF8uCdNqFvVIrxclZuLojFUUJEFZTu
+        o8U4lptOTloLR/MGNkl3MLxxN+Wm7CEIdfzmYRY/d9XZkZeECmzUAk10wBTt/Tn7
+        g/JeFKEEsAvp/u6P4W4LsgizYWYJarEGOmWWWcDwNf3J2iiNGhGHcIEKqJp1HZ46
+        hgUAntuA1iX53AWeJ1lMdjlb6vmlodiDD9H/3zAR+YXPM0j1ym1kFCx6WE/TSwhJ
+        xZVkGmMOeT31s4zKWK2cQkV5bg6HGVxUsWW2v4yb3BPpDW+4LtxnbsmLEbWEFIoA
+        GXCDeZGXkdQaJ783HjIH2BRjPChMrwIDAQABo4IBIjCCAR4wDgYDVR0PAQH/BAQD
+        AgEGMA8GA1UdEwEB/wQFMAMBAf8wHQYDVR0OBBYEFK5sBaOTE+Ki5+LXHNbH8H/I
+        Z1OgMB8GA1UdIwQYMBaAFGB7ZhpFDZfKiVAvfQTNNKj//P1LMD0GCCsGAQUFBwEB
+        BDEwLzAtBggrBgEFBQcwAYYhaHR0cDovL29jc3AuZ2xvYmFsc2lnbi5jb20vcm9v
+        dHIxMDMGA1UdHwQsMCowKKAmoCSGImh0dHA6Ly9jcmwuZ2xvYmFsc2lnbi5jb20v
+        cm9vdC5jcmwwRwYDVR0gBEAwPjA8BgRVHSAAMDQwMgYIKwYBBQUHAgEWJmh0dHBz
+        Oi8vd3d3Lmdsb2JhbHNpZ24uY29tL3JlcG9zaXRvcnkvMA0GCSqGSIb3DQEBDAUA
+        A4IBAQDHrE3fEsZgYRw59I03e5wt03B45il4hAHmquLc33pbkGZn6r3GgoKVzvwC
+        aBgtl6Jp93gZD8G5UjAFLj840jWDhOP7KSX6Q7rGjOsWNFFDJJLDUKQeJpB1PTRu
+        HqVI15zxiCl/VCP7mbTW7X/pILaFOPO+T0Qj+TUOU37WOjk6wdeyyOFiDhKSwH2Y
+        VE4YlAo0R10Jo3uNnSCFBgPw7gy1xt1+ajCbnzZYpQNXFy/0Lp9h3JOClE7TGvli
+        FUazCjxvhHm5YWqulA51wFT2K9LRiiEWw3UJAgTTmxASitVHHLb3erkETk6SCwGv
+        OG1eD0qLwuSeARZmhw3xFOCvMHeQ
+        -----END CERTIFICATE-----
+        """#,
+        "globalsign/globalsign-root-ca-r6-dda8da73.pem": #"""
+        -----BEGIN CERTIFICATE-----
+        MIIFRzCCBC+gAwIBAgINAfJAQkDO/SLb6Wxx/DANBgkqhkiG9w0BAQwFADBMMSAw
+        HgYDVQQLExdHbG9iYWxTaWduIFJvb3QgQ0EgLSBSMzETMBEGA1UEChMKR2xvYmFs
+        U2lnbjETMBEGA1UEAxMKR2xvYmFsU2lnbjAeFw0xOTAyMjAwMDAwMDBaFw0yOTAz
+        MTgxMDAwMDBaMEwxIDAeBgNVBAsTF0dsb2JhbFNpZ24gUm9vdCBDQSAtIFI2MRMw
+        EQYDVQQKEwpHbG9iYWxTaWduMRMwEQYDVQQDEwpHbG9iYWxTaWduMIICIjANBgkq
+        hkiG9w0BAQEFAAOCAg8AMIICCgKCAgEAlQfoc8pm+ewUyns89w0I8bRFCyyCtEjG
+        61s8roO4QZIzFKRvf+kqzMawiGvFtonRxrL/FM5RFCHsSt0bWsbWh+5NOhUG7WRm
+        C5KAykTec5RO86eJf094YwjIElBtQmYvTbl5KE1SGooagLcZgQ5+xIq8ZEwhHENo
+        1z08isWyZtWQmrcxBsW+4m0yBqYe+bnrqqO4v76CY1DQ8BiJ3+QPefXqoh8q0nAu
+        e+e8k7ttU+JIfIwQBzj/ZrJ3YX7g6ow8qrSk9vOVShIHbf2MsonP0KBhd8hYdLDU
+        Izr3XTrKotudCd5dRC2Q8YHNV5L6frxQBGM032uTGL5rNrI55KwkNrfw77YcE1eT
+        tt6y+OKFt3OiuDWqRfLgnTahb1SK8XJWbi6IxVFCRBWU7qPFOJabTk5aC0fzBjZJ
+        dzC8cTflpuwhCHX85mEWP3fV2ZGXhAps1AJNdMAU7f05+4PyXhShBLAL6f7uj+Fu
+        C7IIs2FmCWqxBjplllnA8DX9ydoojRoRh3CBCqiadR2eOoYFAJ7bgNYl+dwFnidZ
+        THY5W+r5paHYgw/R/98wEfmFzzNI9cptZBQselhP00sIScWVZBpjDnk99bOMylit
+        nEJFeW4OhxlcVLFltr+Mm9wT6Q1vuC7cZ27JixG1hBSKABlwg3mRl5HUGie/Nx4y
+        B9gUYzwoTK8CAwEAAaOCASYwggEiMA4GA1UdDwEB/wQEAwIBBjAPBgNVHRMBAf8E
+        BTADAQH/MB0GA1UdDgQWBBSubAWjkxPioufi1xzWx/B/yGdToDAfBgNVHSMEGDAW
+        gBSP8Et/qC5FJK5NUPpjmove4t0bvDA+BggrBgEFBQcBAQQyMDAwLgYIKwYBBQUH
+        MAGGImh0dHA6Ly9vY3NwMi5nbG9iYWxzaWduLmNvbS9yb290cjMwNgYDVR0fBC8w
+        LTAroCmgJ4YlaHR0cDovL2NybC5nbG9iYWxzaWduLmNvbS9yb290LXIzLmNybDBH
+        BgNVHSAEQDA+MDwGBFUdIAAwNDAyBggrBgEFBQcCARYmaHR0cHM6Ly93d3cuZ2xv
+        YmFsc2lnbi5jb20vcmVwb3NpdG9yeS8wDQYJKoZIhvcNAQEMBQADggEBAEmsXsWD
+        81rLYSpNl0oVKZ/kFJCqCfnEep81GIoKMxVtcociTkE/bQqeGK7b4l/8ldEsmBQ7
+        jsHwNll5842Bz3T2GKTk4WjP739lWULpylU5vNPFJu5xOPrXIQMPt07ZW2BqQ7R9
+        CdBgYd2q7QBeTjIe4LJsnjyywruY05B2ammtGtyoidpYT9LCizJKzlT7OOk7Bwt1
+        ChHbC3wlJ/GsJs8RU+bcxuJhNTL0zt2D4xk668Joo3IAyCQ8TrhTPLEXq+Y1LPnT
+        QinmX2ADrEJhprFXajNC3zUxhso+NyvaxNok9U4S8ra5t0fquyCtYRa3oDPjLYmn
+        vLM8AX8jGoAJNOk=
+        -----END CERTIFICATE-----
+        """#,
+        "globalsign/globalsign-root-ca-r6.pem": #"""
+        -----BEGIN CERTIFICATE-----
+        MIIFgzCCA2ugAwIBAgIORea7A4Mzw4VlSOb/RVEwDQYJKoZIhvcNAQEMBQAwTDEg
+        MB4GA1UECxMXR2xvYmFsU2lnbiBSb290IENBIC0gUjYxEzARBgNVBAoTCkdsb2Jh
+        bFNpZ24xEzARBgNVBAMTCkdsb2JhbFNpZ24wHhcNMTQxMjEwMDAwMDAwWhcNMzQx
+        MjEwMDAwMDAwWjBMMSAwHgYDVQQLExdHbG9iYWxTaWduIFJvb3QgQ0EgLSBSNjET
+        MBEGA1UEChMKR2xvYmFsU2lnbjETMBEGA1UEAxMKR2xvYmFsU2lnbjCCAiIwDQYJ
+        KoZIhvcNAQEBBQADggIPADCCAgoCggIBAJUH6HPKZvnsFMp7PPcNCPG0RQssgrRI
+        xutbPK6DuEGSMxSkb3/pKszGsIhrxbaJ0cay/xTOURQh7ErdG1rG1ofuTToVBu1k
+        ZguSgMpE3nOUTvOniX9PeGMIyBJQbUJmL025eShNUhqKGoC3GYEOfsSKvGRMIRxD
+        aNc9PIrFsmbVkJq3MQbFvuJtMgamHvm566qjuL++gmNQ0PAYid/kD3n16qIfKtJw
+        LnvnvJO7bVPiSHyMEAc4/2ayd2F+4OqMPKq0pPbzlUoSB239jLKJz9CgYXfIWHSw
+        1CM69106yqLbnQneXUQtkPGBzVeS+n68UARjNN9rkxi+azayOeSsJDa38O+2HBNX
+        k7besvjihbdzorg1qkXy4J02oW9UivFyVm4uiMVRQkQVlO6jxTiWm05OWgtH8wY2
+        SXcwvHE35absIQh1/OZhFj931dmRl4QKbNQCTXTAFO39OfuD8l4UoQSwC+n+7o/h
+        bguyCLNhZglqsQY6ZZZZwPA1/cnaKI0aEYdwgQqomnUdnjqGBQCe24DWJfncBZ4n
+        WUx2OVvq+aWh2IMP0f/fMBH5hc8zSPXKbWQULHpYT9NLCEnFlWQaYw55PfWzjMpY
+        rZxCRXluDocZXFSxZba/jJvcE+kNb7gu3GduyYsRtYQUigAZcIN5kZeR1Bonvzce
+        MgfYFGM8KEyvAgMBAAGjYzBhMA4GA1UdDwEB/wQEAwIBBjAPBgNVHRMBAf8EBTAD
+        AQH/MB0GA1UdDgQWBBSubAWjkxPioufi1xzWx/B/yGdToDAfBgNVHSMEGDAWgBSu
+        bAWjkxPioufi1xzWx/B/yGdToDANBgkqhkiG9w0BAQwFAAOCAgEAgyXt6NH9lVLN
+        nsAEoJFp5lzQhN7craJP6Ed41mWYqVuoPId8AorRbrcWc+ZfwFSY1XS+wc3iEZGt
+        Ixg93eFyRJa0lV7Ae46ZeBZDE1ZXs6KzO7V33EByrKPrmzU+sQghoefEQzd5Mr61
+        55wsTLxDKZmOMNOsIeDjHfrYBzN2VAAiKrlNIC5waNrlU/yDXNOd8v9EDERm8tLj
+        vUYAGm0CuiVdjaExUd1URhxN25mW7xocBFymFe944Hn+Xds+qkxV/ZoVqW/hpvvf
+        cDDpw+5CRu3CkwWJ+n1jez/QcYF8AOiYrg54NMMl+68KnyBr3TsTjxKM4kEaSHpz
+        oHdpx7Zcf4LIHv5YGygrqGytXm3ABdJ7t+uA/iU3/gKbaKxCXcPu9czc8FB10jZp
+        nOZ7BN9uBmm23goJSFmH63sUYHpkqmlD75HHTOwY3WzvUy2MmeFe8nI+z1TIvWfs
+        pA9MRf/TuTAjB0yPEL+GltmZWrSZVxykzLsViVO6LAUP5MSeGbEYNNVMnbrt9x+v
+        JJUEeKgDu+6B5dpffItKoZB0JaezPkvILFa9x8jvOOJckvB595yEunQtYQEgfn7R
+        8k8HWV+LLUNS60YMlOH1Zkd5d9VUWx+tJDfLRVpOoERIyNiwmcUVhAn21klJwGW4
+        5hpxbqCo8YLoRT5s1gLXCmeDBVrJpBA=
+        -----END CERTIFICATE-----
+        """#,
+        "globalsign/globalsign-root-ca.pem": #"""
+        -----BEGIN CERTIFICATE-----
+        MIIDdTCCAl2gAwIBAgILBAAAAAABFUtaw5QwDQYJKoZIhvcNAQEFBQAwVzELMAkG
+        A1UEBhMCQkUxGTAXBgNVBAoTEEdsb2JhbFNpZ24gbnYtc2ExEDAOBgNVBAsTB1Jv
+        b3QgQ0ExGzAZBgNVBAMTEkdsb2JhbFNpZ24gUm9vdCBDQTAeFw05ODA5MDExMjAw
+        MDBaFw0yODAxMjgxMjAwMDBaMFcxCzAJBgNVBAYTAkJFMRkwFwYDVQQKExBHbG9i
+        YWxTaWduIG52LXNhMRAwDgYDVQQLEwdSb290IENBMRswGQYDVQQDExJHbG9iYWxT
+        aWduIFJvb3QgQ0EwggEiMA0GCSqGSIb3DQEBAQUAA4IBDwAwggEKAoIBAQDaDuaZ
+        jc6j40+Kfvvxi4Mla+pIH/EqsLmVEQS98GPR4mdmzxzdzxtIK+6NiY6arymAZavp
+        xy0Sy6scTHAHoT0KMM0VjU/43dSMUBUc71DuxC73/OlS8pF94G3VNTCOXkNz8kHp
+        1Wrjsok6Vjk4bwY8iGlbKk3Fp1S4bInMm/k8yuX9ifUSPJJ4ltbcdG6TRGHRjcdG
+        snUOhugZitVtbNV4FpWi6cgKOOvyJBNPc1STE4U6G7weNLWLBYy5d4ux2x8gkasJ
+        U26Qzns3dLlwR5EiUWMWea6xrkEmCMgZK9FGqkjWZCrXgzT/LCrBbBlDSgeF59N8
+        9iFo7+ryUp9/k5DPAgMBAAGjQjBAMA4GA1UdDwEB/wQEAwIBBjAPBgNVHRMBAf8E
+        BTADAQH/MB0GA1UdDgQWBBRge2YaRQ2XyolQL30EzTSo//z9SzANBgkqhkiG9w0B
+        AQUFAAOCAQEA1nPnfE920I2/7LqivjTFKDK1fPxsnCwrvQmeU79rXqoRSLblCKOz
+        yj1hTdNGCbM+w6DjY1Ub8rrvrTnhQ7k4o+YviiY776BQVvnGCv04zcQLcFGUl5gE
+        38NflNUVyRRBnMRddWQVDf9VMOyGj/8N7yy5Y0b2qvzfvGn9LhJIZJrglfCm7ymP
+        AbEVtQwdpf5pLGkkeB6zpxxxYu7KyJesF12KwvhHhm4qxFYxldBniYUr+WymXUad
+        DKqC5JlR3XC321Y9YeRq4VzW9v493kHMB65jUr9TU/Qr6cf9tveCX4XSQRjbgbME
+        HMUfpIBvFSDJ3gyICh3WZlXi/EjJKSZp4A==
+        -----END CERTIFICATE-----
+        """#,
+        "globalsign/globalsign-root-e46-0f1554c2.pem": #"""
+        -----BEGIN CERTIFICATE-----
+        MIIC+DCCAn+gAwIBAgIQdai61XOlIHXSkEohAa7VYDAKBggqhkjOPQQDAzBQMSQw
+        IgYDVQQLExtHbG9iYWxTaWduIEVDQyBSb290IENBIC0gUjUxEzARBgNVBAoTCkds
+        b2JhbFNpZ24xEzARBgNVBAMTCkdsb2JhbFNpZ24wHhcNMTkxMTIwMDAwMDAwWhcN
+        MzgwMTE5MDAwMDAwWjBGMQswCQYDVQQGEwJCRTEZMBcGA1UEChMQR2xvYmFsU2ln
+        biBudi1zYTEcMBoGA1UEAxMTR2xvYmFsU2lnbiBSb290IEU0NjB2MBAGByqGSM49
+        AgEGBSuBBAAiA2IABJwOsc+36J5Sd3U0+qVGp60yGTK0B6knypS7DNIKEMfaibCX
+        DHATCQGO2OpH6r6ygCvN/CgN26y8pIY37XAIAHXqkwt7LlKcI2gjBkPski9ThNv7
+        RxQH6F+UZ13JeoE8IKOCASYwggEiMA4GA1UdDwEB/wQEAwIBhjAPBgNVHRMBAf8E
+        BTADAQH/MB0GA1UdDgQWBBQxCpCPtsad0kRLgLWi5h+xEk8blTAfBgNVHSMEGDAW
+        gBQ95ilIm+oHyiFESibebt7Sg9CfWTA+BggrBgEFBQcBAQQyMDAwLgYIKwYBBQUH
+        MAGGImh0dHA6Ly9vY3NwMi5nbG9iYWxzaWduLmNvbS9yb290cjUwNgYDVR0fBC8w
+        LTAroCmgJ4YlaHR0cDovL2NybC5nbG9iYWxzaWduLmNvbS9yb290LXI1LmNybDBH
+        BgNVHSAEQDA+MDwGBFUdIAAwNDAyBggrBgEFBQcCARYmaHR0cHM6Ly93d3cuZ2xv
+        YmFsc2lnbi5jb20vcmVwb3NpdG9yeS8wCgYIKoZIzj0EAwMDZwAwZAIwdcO2G9mq
+        2xNIKGBzXe9VuAQRDjgxz+n/YyUHZsLrTXi3eljceYiw7PSPzqk+Q3m1AjAv/kua
+        GEx9TzT1Y58y0bahUa1yexla9zlt47OuPWuSUMVZ3XSxpHdSBDH1wrZUdNg=
+        -----END CERTIFICATE-----
+        """#,
+        "globalsign/globalsign-root-e46-1df6054d.pem": #"""
+        -----BEGIN CERTIFICATE-----
+        MIIDljCCAn6gAwIBAgIQdai62k/fRIL6M8Tw85T4SzANBgkqhkiG9w0BAQwFADBM
+        MSAwHgYDVQQLExdHbG9iYWxTaWduIFJvb3QgQ0EgLSBSMzETMBEGA1UEChMKR2xv
+        YmFsU2lnbjETMBEGA1UEAxMKR2xvYmFsU2lnbjAeFw0xOTExMjAwMDAwMDBaFw0y
+        OTAzMTgwMDAwMDBaMEYxCzAJBgNVBAYTAkJFMRkwFwYDVQQKExBHbG9iYWxTaWdu
+        IG52LXNhMRwwGgYDVQQDExNHbG9iYWxTaWduIFJvb3QgRTQ2MHYwEAYHKoZIzj0C
+        AQYFK4EEACIDYgAEnA6xz7fonlJ3dTT6pUanrTIZMrQHqSfKlLsM0goQx9qJsJcM
+        cBMJAY7Y6kfqvrKAK838KA3brLykhjftcAgAdeqTC3suUpwjaCMGQ+ySL1OE2/tH
+        FAfoX5RnXcl6gTwgo4IBJjCCASIwDgYDVR0PAQH/BAQDAgGGMA8GA1UdEwEB/wQF
+        MAMBAf8wHQYDVR0OBBYEFDEKkI+2xp3SREuAtaLmH7ESTxuVMB8GA1UdIwQYMBaA
+        FI/wS3+oLkUkrk1Q+mOai97i3Ru8MD4GCCsGAQUFBwEBBDIwMDAuBggrBgEFBQcw
+        AYYiaHR0cDovL29jc3AyLmdsb2JhbHNpZ24uY29tL3Jvb3RyMzA2BgNVHR8ELzAt
+        MCugKaAnhiVodHRwOi8vY3JsLmdsb2JhbHNpZ24uY29tL3Jvb3QtcjMuY3JsMEcG
+        A1UdIARAMD4wPAYEVR0gADA0MDIGCCsGAQUFBwIBFiZodHRwczovL3d3dy5nbG9i
+        YWxzaWduLmNvbS9yZXBvc2l0b3J5LzANBgkqhkiG9w0BAQwFAAOCAQEALXK19TDy
+        ISTVZWVAZjviCiw4i6EN1bNTWOdahPRh8fQjOzEkqVn21I4MY9UddgqxQZ6KBnkd
+        RU/HvNqHjGDJSJ78j5Sp9EKJkbGqJ08ZxI5udFriM3Nx8JwOF2froazeE4cU9P7T
+        kyOrarBxbAg+yrF6Hnx++ZBh21Xbwc5qumYfhe1CM2O+mow++3tckL5j+Bcx9z9U
+        7O8Oi/KT7kLS+Rv0buYrJ5os95NvZawiS+zssgBZbRfKzJA8MT3BI/o2+Wzr4Z9n
+        Z92uJFFHzi8XCsUL/3c+XQdCwWbTwvzI6LQbKRtxuab/6G8FdFpT0wGeOL4UbAxF
+        sNSxECO1uDy3Bw==
+        -----END CERTIFICATE-----
+        """#,
+        "globalsign/globalsign-root-e46-33ef151e.pem": #"""
+        -----BEGIN CERTIFICATE-----
+        MIIDnTCCAoWgAwIBAgIQdai60w2Y1LKLm37oUtJIqTANBgkqhkiG9w0BAQwFADBX
+        MQswCQYDVQQGEwJCRTEZMBcGA1UEChMQR2xvYmFsU2lnbiBudi1zYTEQMA4GA1UE
+        CxMHUm9vdCBDQTEbMBkGA1UEAxMSR2xvYmFsU2lnbiBSb290IENBMB4XDTE5MTEy
+        MDAwMDAwMFoXDTI4MDEyODAwMDAwMFowRjELMAkGA1UEBhMCQkUxGTAXBgNVBAoT
+        EEdsb2JhbFNpZ24gbnYtc2ExHDAaBgNVBAMTE0dsb2JhbFNpZ24gUm9vdCBFNDYw
+        djAQBgcqhkjOPQIBBgUrgQQAIgNiAAScDrHPt+ieUnd1NPqlRqetMhkytAepJ8qU
+        uwzSChDH2omwlwxwEwkBjtjqR+q+soArzfwoDdusvKSGN+1wCAB16pMLey5SnCNo
+        IwZD7JIvU4Tb+0cUB+hflGddyXqBPCCjggEiMIIBHjAOBgNVHQ8BAf8EBAMCAYYw
+        DwYDVR0TAQH/BAUwAwEB/zAdBgNVHQ4EFgQUMQqQj7bGndJES4C1ouYfsRJPG5Uw
+        HwYDVR0jBBgwFoAUYHtmGkUNl8qJUC99BM00qP/8/UswPQYIKwYBBQUHAQEEMTAv
+        MC0GCCsGAQUFBzABhiFodHRwOi8vb2NzcC5nbG9iYWxzaWduLmNvbS9yb290cjEw
+        MwYDVR0fBCwwKjAooCagJIYiaHR0cDovL2NybC5nbG9iYWxzaWduLmNvbS9yb290
+        LmNybDBHBgNVHSAEQDA+MDwGBFUdIAAwNDAyBggrBgEFBQcCARYmaHR0cHM6Ly93
+        d3cuZ2xvYmFsc2lnbi5jb20vcmVwb3NpdG9yeS8wDQYJKoZIhvcNAQEMBQADggEB
+        AMUa3r9xUlvWlZge0FPK39GCTIy6IdffTGlyEBinrM+G6EXSNDGdlimXJOaTas0Y
+        1ofMcL0YYc8mji0iMmFvFzeohothhUUhONoDKbRwWi1uajLEYCsBcvUDNmB7nKhY
+        fANARzhocnZE3IUzUkvPB29HXokNvac3yD8UrB9U+2ImMK0E0ZbLewWj5T6S5MvG
+        c4+k6T1ZDccHzxnmYCUXVXfsfAT11HgegXpwLvG+0Wg5tX/JKvI45mmSq6ZF7DTu
+        sqcpmMxCNqXx2g2CtwA6KjirD6uJWlqSKpnPtiLQhAvCm/AAKZFWD0xUjuVhM2Vm
+        W6oPV/EM0svKrLcMOtXu3AY=
+        -----END CERTIFICATE-----
+        """#,
+        "globalsign/globalsign-root-e46.pem": #"""
+        -----BEGIN CERTIFICATE-----
+        MIICCzCCAZGgAwIBAgISEdK7ujNu1LzmJGjFDYQdmOhDMAoGCCqGSM49BAMDMEYx
+        CzAJBgNVBAYTAkJFMRkwFwYDVQQKExBHbG9iYWxTaWduIG52LXNhMRwwGgYDVQQD
+        ExNHbG9iYWxTaWduIFJvb3QgRTQ2MB4XDTE5MDMyMDAwMDAwMFoXDTQ2MDMyMDAw
+        MDAwMFowRjELMAkGA1UEBhMCQkUxGTAXBgNVBAoTEEdsb2JhbFNpZ24gbnYtc2Ex
+        HDAaBgNVBAMTE0dsb2JhbFNpZ24gUm9vdCBFNDYwdjAQBgcqhkjOPQIBBgUrgQQA
+        IgNiAAScDrHPt+ieUnd1NPqlRqetMhkytAepJ8qUuwzSChDH2omwlwxwEwkBjtjq
+        R+q+soArzfwoDdusvKSGN+1wCAB16pMLey5SnCNoIwZD7JIvU4Tb+0cUB+hflGdd
+        yXqBPCCjQjBAMA4GA1UdDwEB/wQEAwIBhjAPBgNVHRMBAf8EBTADAQH/MB0GA1Ud
+        DgQWBBQxCpCPtsad0kRLgLWi5h+xEk8blTAKBggqhkjOPQQDAwNoADBlAjEA31SQ
+        7Zvvi5QCkxeCmb6zniz2C5GMn0oUsfZkvLtoURMMA/cVi4RguYv/Uo7njLwcAjA8
+        +RHUjE7AwWHCFUyqqx0LMV87HOIAl0Qx5v5zli/altP+CAezNIm8BZ/3Hobui3A=
+        -----END CERTIFICATE-----
+        """#,
+        "globalsign/globalsign-root-r46-45cb1d87.pem": #"""
+        -----BEGIN CERTIFICATE-----
+        MIIGRDCCBCygAwIBAgIQdai62b4c2Z/P4Yu08NRPGTANBgkqhkiG9w0BAQwFADBM
+        MSAwHgYDVQQLExdHbG9iYWxTaWduIFJvb3QgQ0EgLSBSNjETMBEGA1UEChMKR2xv
+        YmFsU2lnbjETMBEGA1UEAxMKR2xvYmFsU2lnbjAeFw0xOTExMjAwMDAwMDBaFw0z
+        NDEyMTAwMDAwMDBaMEYxCzAJBgNVBAYTAkJFMRkwFwYDVQQKExBHbG9iYWxTaWdu
+        IG52LXNhMRwwGgYDVQQDExNHbG9iYWxTaWduIFJvb3QgUjQ2MIICIjANBgkqhkiG
+        9w0BAQEFAAOCAg8AMIICCgKCAgEArKx0MuizZeW67UMmHaaJDUW6KYiypB1j3dPB
+        LAlXiTmhVelnNHcMbuRVHVIl0hNrXuEdqbd9iTJfDZ6fLHpjYEAfprC2eI+ZVJYI
+        WK7kBrxiBQIWv6+oIwO2lA+8bmzCy9Wmuwzp9sEC+yHeZt0Xq3RC7/B0LyX06mtV
+        W5Dbnd9ehwpA+60Za/v3ymCI3trBj9au1X/UPIPu1xZMg0UzayfQhtAcLWvzq33x
+        han1KNKt7/OESxyH/BOjOnKiWhEr1idxJ+2BLW1mgZKHtBtYesw/CvpGT014XPgr
+        SOMEhMtd9rRqs2X8Qp5RJiMgyz0U+YHtZRYATxpkl2YIz4x74yvAnfkU8hvxVmoW
+        vyyFhc14OJrrQmoCNBiDF06UVvi2grXzlt09875/IHc+exkjayzUcnNDV33g+Ndp
+        Txc2BPnAkGA3Rd7mDNh0ja6com10XUK+BvXZZG4CEKyJsEw7B01AfiTFipiCeY6k
+        p4IgjSP6J3HJ38ZBdKBN9pEW3EaMXyljMVlxDNhvwrYyffvmXVOmfhX8u3V8Xez4
+        9hcc7MdrGcvze/ArB6XZbHlUdmydHKZuDul5DKgjaqPfGzAxn7FUe/5qy2aq3GXQ
+        op5Kmgcha4GP28RZ+t4iwASc46pbNpPoPb16oZ0LdrELx539z5ioBsL4KqOhg6C3
+        JXKlAuMCAwEAAaOCASYwggEiMA4GA1UdDwEB/wQEAwIBhjAPBgNVHRMBAf8EBTAD
+        AQH/MB0GA1UdDgQWBBQDXKtzgYeozLCm1ZTiNpZJ/wWZLDAfBgNVHSMEGDAWgBSu
+        bAWjkxPioufi1xzWx/B/yGdToDA+BggrBgEFBQcBAQQyMDAwLgYIKwYBBQUHMAGG
+        Imh0dHA6Ly9vY3NwMi5nbG9iYWxzaWduLmNvbS9yb290cjYwNgYDVR0fBC8wLTAr
+        oCmgJ4YlaHR0cDovL2NybC5nbG9iYWxzaWduLmNvbS9yb290LXI2LmNybDBHBgNV
+        HSAEQDA+MDwGBFUdIAAwNDAyBggrBgEFBQcCARYmaHR0cHM6Ly93d3cuZ2xvYmFs
+        c2lnbi5jb20vcmVwb3NpdG9yeS8wDQYJKoZIhvcNAQEMBQADggIBAI15/CxkZDtS
+        B0D7B4iARQRQ6d6OMGN/CB3V8gSshpq5rMxYMKVPP8AJKnEZ8HqhHqPAf4nkQcuE
+        i5r2ICC+fT3DrPlYroLw63H/ybaIiZr5aOEPcUWwbs19W0HarQVtaNlQm/qPXsBv
+        /dPdI6jhcVWF+TkhvhSbBoaqv4HBxpoY5jgozanf1qjRtjyViPdDHnCaeI96fMfs
+        sNt3wIsrjHX0yIR8bvnwCYvEkIZrq1+fRpMCNfIyg0hXqrPCiDaCtUK7KFqC4SLn
+        Ky3zPIzC1cMC/b/ZfVpShS/b8HFpK3nn4twHs5cpfWMoPUNFsvf1CYCLiIIB64db
+        1cYKPfweYFZ9Tt9viwlsd7nqZHLatA6ruDb9a3uzkDFyxS9qiRCx43+vI86DEkF9
+        w5fM4E+VTo359zYeEHmy02lenXOo6UlkEuLiQti1/OS4bSexYAilA9oK86iPzFI4
+        xlhsfWwGxdHY4CXc9uCaKPTCv8NN12zmYd6bQefBrQtsqZI1Wyh33sZOac9ICPxl
+        KnnfKGHYbm3UNwZxN2fq+4E9e8CVbKC5RQlKS/r44c248gXB0LGzYiB33djbJXwt
+        ctg/lprhnMQjbs+ERRX7Rtg+QsJD/9//tifsaQpj/YE7pIkoO8S7DviKDPFWNCAh
+        l0GGkqW4xBLGp7v7dmDqT2b5vlNnqjVB
+        -----END CERTIFICATE-----
+        """#,
+        "globalsign/globalsign-root-r46-a5e33c28.pem": #"""
+        -----BEGIN CERTIFICATE-----
+        MIIFSzCCBDOgAwIBAgIQdai61oMhNQtbC6w04c44nzANBgkqhkiG9w0BAQwFADBX
+        MQswCQYDVQQGEwJCRTEZMBcGA1UEChMQR2xvYmFsU2lnbiBudi1zYTEQMA4GA1UE
+        CxMHUm9vdCBDQTEbMBkGA1UEAxMSR2xvYmFsU2lnbiBSb290IENBMB4XDTE5MTEy
+        MDAwMDAwMFoXDTI4MDEyODAwMDAwMFowRjELMAkGA1UEBhMCQkUxGTAXBgNVBAoT
+        EEdsb2JhbFNpZ24gbnYtc2ExHDAaBgNVBAMTE0dsb2JhbFNpZ24gUm9vdCBSNDYw
+        ggIiMA0GCSqGSIb3DQEBAQUAA4ICDwAwggIKAoICAQCsrHQy6LNl5brtQyYdpokN
+        RbopiLKkHWPd08EsCVeJOaFV6Wc0dwxu5FUdUiXSE2te4R2pt32JMl8Nnp8semNg
+        QB+msLZ4j5lUlghYruQGvGIFAha/r6gjA7aUD7xubMLL1aa7DOn2wQL7Id5m3Rer
+        dELv8HQvJfTqa1VbkNud316HCkD7rRlr+/fKYIje2sGP1q7Vf9Q8g+7XFkyDRTNr
+        J9CG0Bwta/OrffGFqfUo0q3v84RLHIf8E6M6cqJaESvWJ3En7YEtbWaBkoe0G1h6
+        zD8K+kZPTXhc+CtI4wSEy132tGqzZfxCnlEmIyDLPRT5ge1lFgBPGmSXZgjPjHvj
+        K8Cd+RTyG/FWaha/LIWFzXg4mutCagI0GIMXTpRW+LaCtfOW3T3zvn8gdz57GSNr
+        LNRyc0NXfeD412lPFzYE+cCQYDdF3uYM2HSNrpyibXRdQr4G9dlkbgIQrImwTDsH
+        TUB+JMWKmIJ5jqSngiCNI/onccnfxkF0oE32kRbcRoxfKWMxWXEM2G/CtjJ9++Zd
+        U6Z+Ffy7dXxd7Pj2Fxzsx2sZy/N78CsHpdlseVR2bJ0cpm4O6XkMqCNqo98bMDGf
+        sVR7/mrLZqrcZdCinkqaByFrgY/bxFn63iLABJzjqls2k+g9vXqhnQt2sQvHnf3P
+        mKgGwvgqo6GDoLclcqUC4wIDAQABo4IBIjCCAR4wDgYDVR0PAQH/BAQDAgGGMA8G
+        A1UdEwEB/wQFMAMBAf8wHQYDVR0OBBYEFANcq3OBh6jMsKbVlOI2lkn/BZksMB8G
+        A1UdIwQYMBaAFGB7ZhpFDZfKiVAvfQTNNKj//P1LMD0GCCsGAQUFBwEBBDEwLzAt
+        BggrBgEFBQcwAYYhaHR0cDovL29jc3AuZ2xvYmFsc2lnbi5jb20vcm9vdHIxMDMG
+        A1UdHwQsMCowKKAmoCSGImh0dHA6Ly9jcmwuZ2xvYmFsc2lnbi5jb20vcm9vdC5j
+        cmwwRwYDVR0gBEAwPjA8BgRVHSAAMDQwMgYIKwYBBQUHAgEWJmh0dHBzOi8vd3d3
+        Lmdsb2JhbHNpZ24uY29tL3JlcG9zaXRvcnkvMA0GCSqGSIb3DQEBDAUAA4IBAQCZ
+        W2NlJdAwd4jzvspgWN18R5MjvsAnYX6iOzqWXMSFh/fwst/J0GEjZgE3vA1HEHJs
+        R5b+M6yo27J3vhUl/kUnFJvfwBT0GadngKXUV8AgllpOyaVZrBI1uLW3/Ll7/G56
+        4meSrMUHzR9ecHYRqMu9REt6x7rCFyVaLraxuNKFisu9FMTh3f/RQHJAT26pviBX
+        mWW4R/nl8MERkyhbXcW+IvqcIIkcM5wlCe68xllqXBn5mJbwIso6lTJmLGrIj0KI
+        DuSOCd9xwg+aupwM7cR2lV1Bosu/G4AqG9K64v98V29Tdc+Xl3Q8dgzbZsc6WjCr
+        QY9qNfNSmbTJqUEw7lXm
+        -----END CERTIFICATE-----
+        """#,
+        "globalsign/globalsign-root-r46-a63c1398.pem": #"""
+        -----BEGIN CERTIFICATE-----
+        MIIFRDCCBCygAwIBAgIQdai62Hj4rzBfct0cEUDfOjANBgkqhkiG9w0BAQwFADBM
+        MSAwHgYDVQQLExdHbG9iYWxTaWduIFJvb3QgQ0EgLSBSMzETMBEGA1UEChMKR2xv
+        YmFsU2lnbjETMBEGA1UEAxMKR2xvYmFsU2lnbjAeFw0xOTExMjAwMDAwMDBaFw0y
+        OTAzMTgwMDAwMDBaMEYxCzAJBgNVBAYTAkJFMRkwFwYDVQQKExBHbG9iYWxTaWdu
+        IG52LXNhMRwwGgYDVQQDExNHbG9iYWxTaWduIFJvb3QgUjQ2MIICIjANBgkqhkiG
+        9w0BAQEFAAOCAg8AMIICCgKCAgEArKx0MuizZeW67UMmHaaJDUW6KYiypB1j3dPB
+        LAlXiTmhVelnNHcMbuRVHVIl0hNrXuEdqbd9iTJfDZ6fLHpjYEAfprC2eI+ZVJYI
+        WK7kBrxiBQIWv6+oIwO2lA+8bmzCy9Wmuwzp9sEC+yHeZt0Xq3RC7/B0LyX06mtV
+        W5Dbnd9ehwpA+60Za/v3ymCI3trBj9au1X/UPIPu1xZMg0UzayfQhtAcLWvzq33x
+        han1KNKt7/OESxyH/BOjOnKiWhEr1idxJ+2BLW1mgZKHtBtYesw/CvpGT014XPgr
+        SOMEhMtd9rRqs2X8Qp5RJiMgyz0U+YHtZRYATxpkl2YIz4x74yvAnfkU8hvxVmoW
+        vyyFhc14OJrrQmoCNBiDF06UVvi2grXzlt09875/IHc+exkjayzUcnNDV33g+Ndp
+        Txc2BPnAkGA3Rd7mDNh0ja6com10XUK+BvXZZG4CEKyJsEw7B01AfiTFipiCeY6k
+        p4IgjSP6J3HJ38ZBdKBN9pEW3EaMXyljMVlxDNhvwrYyffvmXVOmfhX8u3V8Xez4
+        9hcc7MdrGcvze/ArB6XZbHlUdmydHKZuDul5DKgjaqPfGzAxn7FUe/5qy2aq3GXQ
+        op5Kmgcha4GP28RZ+t4iwASc46pbNpPoPb16oZ0LdrELx539z5ioBsL4KqOhg6C3
+        JXKlAuMCAwEAAaOCASYwggEiMA4GA1UdDwEB/wQEAwIBhjAPBgNVHRMBAf8EBTAD
+        AQH/MB0GA1UdDgQWBBQDXKtzgYeozLCm1ZTiNpZJ/wWZLDAfBgNVHSMEGDAWgBSP
+        8Et/qC5FJK5NUPpjmove4t0bvDA+BggrBgEFBQcBAQQyMDAwLgYIKwYBBQUHMAGG
+        Imh0dHA6Ly9vY3NwMi5nbG9iYWxzaWduLmNvbS9yb290cjMwNgYDVR0fBC8wLTAr
+        oCmgJ4YlaHR0cDovL2NybC5nbG9iYWxzaWduLmNvbS9yb290LXIzLmNybDBHBgNV
+        HSAEQDA+MDwGBFUdIAAwNDAyBggrBgEFBQcCARYmaHR0cHM6Ly93d3cuZ2xvYmFs
+        c2lnbi5jb20vcmVwb3NpdG9yeS8wDQYJKoZIhvcNAQEMBQADggEBAGBD9cJLVP2v
+        gPSlomstHU38guKTe4ELEFOnM9OnuzK2HlzmgVSPdf4Go7r8FZt4+d8lVs7JPt2z
+        THYK/cA1f/DYT56clWZO972GbvjOwmHop4LqAe902mRBxEo966EFsaBqwk8zzexW
+        nPZ29CXHc3doU0wXhIPzch5d18Mp4y1RRjybOODc89QJSBataMU9rIHNTF6rePxw
+        gL4/k/zrGiCRCRJ+iblTL/WIhm0ENfNJMTxlbMHxPYH4aiHarVBXpXPkiZ/85knD
+        XNcnTUTZKEtY6xJExiC+5IHDjdnWz/V2d8MkQx+o7TPbwgF/SVcYcp0GPJG6RkLD
+        rkNz7Wn9gck=
+        -----END CERTIFICATE-----
+        """#,
+        "globalsign/globalsign-root-r46.pem": #"""
+        -----BEGIN CERTIFICATE-----
+        MIIFWjCCA0KgAwIBAgISEdK7udcjGJ5AXwqdLdDfJWfRMA0GCSqGSIb3DQEBDAUA
+        MEYxCzAJBgNVBAYTAkJFMRkwFwYDVQQKExBHbG9iYWxTaWduIG52LXNhMRwwGgYD
+        VQQDExNHbG9iYWxTaWduIFJvb3QgUjQ2MB4XDTE5MDMyMDAwMDAwMFoXDTQ2MDMy
+        MDAwMDAwMFowRjELMAkGA1UEBhMCQkUxGTAXBgNVBAoTEEdsb2JhbFNpZ24gbnYt
+        c2ExHDAaBgNVBAMTE0dsb2JhbFNpZ24gUm9vdCBSNDYwggIiMA0GCSqGSIb3DQEB
+        AQUAA4ICDwAwggIKAoICAQCsrHQy6LNl5brtQyYdpokNRbopiLKkHWPd08EsCVeJ
+        OaFV6Wc0dwxu5FUdUiXSE2te4R2pt32JMl8Nnp8semNgQB+msLZ4j5lUlghYruQG
+        vGIFAha/r6gjA7aUD7xubMLL1aa7DOn2wQL7Id5m3RerdELv8HQvJfTqa1VbkNud
+        316HCkD7rRlr+/fKYIje2sGP1q7Vf9Q8g+7XFkyDRTNrJ9CG0Bwta/OrffGFqfUo
+        0q3v84RLHIf8E6M6cqJaESvWJ3En7YEtbWaBkoe0G1h6zD8K+kZPTXhc+CtI4wSE
+        y132tGqzZfxCnlEmIyDLPRT5ge1lFgBPGmSXZgjPjHvjK8Cd+RTyG/FWaha/LIWF
+        zXg4mutCagI0GIMXTpRW+LaCtfOW3T3zvn8gdz57GSNrLNRyc0NXfeD412lPFzYE
+        +cCQYDdF3uYM2HSNrpyibXRdQr4G9dlkbgIQrImwTDsHTUB+JMWKmIJ5jqSngiCN
+        I/onccnfxkF0oE32kRbcRoxfKWMxWXEM2G/CtjJ9++ZdU6Z+Ffy7dXxd7Pj2Fxzs
+        x2sZy/N78CsHpdlseVR2bJ0cpm4O6XkMqCNqo98bMDGfsVR7/mrLZqrcZdCinkqa
+        ByFrgY/bxFn63iLABJzjqls2k+g9vXqhnQt2sQvHnf3PmKgGwvgqo6GDoLclcqUC
+        4wIDAQABo0IwQDAOBgNVHQ8BAf8EBAMCAYYwDwYDVR0TAQH/BAUwAwEB/zAdBgNV
+        HQ4EFgQUA1yrc4GHqMywptWU4jaWSf8FmSwwDQYJKoZIhvcNAQEMBQADggIBAHx4
+        7PYCLLtbfpIrXTncvtgdokIzTfnvpCo7RGkerNlFo048p9gkUbJUHJNOxO97k4Vg
+        JuoJSOD1u8fpaNK7ajFxzHmuEajwmf3lH7wvqMxX63bEIaZHU1VNaL8FpO7XJqti
+        2kM3S+LGteWygxk6x9PbTZ4IevPuzz5i+6zoYMzRx6Fcg0XERczzF2sUyQQCPtIk
+        pnnpHs6i58FZFZ8d4kuaPp92CC1r2LpXFNqD6v6MVenQTqnMdzGxRBF6XLE+0xRF
+        FRhiJBPSy03OXIPBNvIQtQ6IbbjhVp+J3pZmOUdkLG5NrmJ7v2B0GbhWrJKsFjLt
+        rWhV/pi60zTe9Mlhww6G9kuEYO4Ne7UyWHmRVSyBQ7N0H3qqJZ4d16GLuc1CLgSk
+        ZoNNiTW2bKg2SnkheCLQQrzRQDGQob4Ez8pn7fXwgNNgyYMqIgXQBztSvwyeqiv5
+        u+YfjyW6hY0XHgL+XVAEV8/+LbzvXMAaq7afJMbfc2hIkCwU9D9SGuTSyxTDYWnP
+        4vkYxboznxSjBF25cfe1lNj2M8FawTSLfJvdkzrnE6JwYZ+vj+vYxXX4M2bUdGc6
+        N3ec592kD3ZDZopD8p/7DEJ4Y9HiD2971KE9dJeFt0g5QdYg/NA6s/rob8SKunE3
+        vouXsXgxT7PntgMTzlSdriVZzH81Xwj3QEUxeCp6
+        -----END CERTIFICATE-----
+        """#,
         "gts/ae1-812c212e.pem": #"""
         -----BEGIN CERTIFICATE-----
         MIICljCCAhugAwIBAgIQf/Tlzjamofpe4ZFsCNObfDAKBggqhkjOPQQDAzBHMQsw
@@ -8866,6 +9481,168 @@ enum BuiltinCatalogueData {
             subjectAltNames: [],
             isCA: true, isSelfSigned: true,
             spkiSHA1: [0x6e, 0xae, 0x66, 0x56, 0xe9, 0xa3, 0x28, 0xfb, 0x9b, 0xd0, 0x04, 0x16, 0x2c, 0x5a, 0x2d, 0x9e, 0x14, 0x35, 0xcc, 0x64]),
+        "globalsign/globalsign-ecc-root-ca-r5-3f319b2a.pem": CertificateFacts(
+            subject: "CN=GlobalSign,O=GlobalSign,OU=GlobalSign ECC Root CA - R5",
+            issuer: "CN=GlobalSign,O=GlobalSign,OU=GlobalSign Root CA - R3",
+            notBefore: Date(timeIntervalSince1970: 1542758400),
+            notAfter: Date(timeIntervalSince1970: 1868522400),
+            keyDescription: "ECDSA P-384", spkiSHA256: [0x7e, 0x0e, 0xad, 0x76, 0xbb, 0x68, 0x19, 0xdc, 0x2f, 0x54, 0x51, 0x1a, 0x84, 0x35, 0x4f, 0x6e, 0x8b, 0x30, 0x7b, 0x9d, 0xd8, 0x20, 0x58, 0xea, 0x6c, 0x00, 0x4f, 0x01, 0xd9, 0xdd, 0xa5, 0xdf], keySHA256: [0x9a, 0x0d, 0x70, 0xdb, 0x5a, 0xa7, 0x24, 0xce, 0xbd, 0x33, 0xa7, 0x27, 0xdf, 0xc3, 0xfa, 0x72, 0x78, 0x00, 0x8c, 0xe1, 0x1e, 0x93, 0x93, 0x9b, 0x29, 0xd1, 0xf1, 0x0d, 0x97, 0x54, 0xe0, 0x91], certSHA256: [0x3f, 0x31, 0x9b, 0x2a, 0xfe, 0xd4, 0xa0, 0xf7, 0x51, 0x27, 0xbe, 0x59, 0x92, 0x55, 0x50, 0xd0, 0x42, 0x8e, 0x68, 0x76, 0x3a, 0x09, 0xe2, 0x73, 0xeb, 0x6a, 0x9f, 0xf8, 0xd1, 0x8d, 0xbb, 0x5b],
+            subjectAltNames: [],
+            isCA: true, isSelfSigned: false,
+            spkiSHA1: [0x4c, 0x75, 0xd4, 0x85, 0x80, 0x62, 0xaa, 0xa9, 0x44, 0x9c, 0x66, 0x15, 0x1e, 0x6c, 0x58, 0x13, 0x05, 0x3a, 0x9c, 0x72]),
+        "globalsign/globalsign-ecc-root-ca-r5-f349954e.pem": CertificateFacts(
+            subject: "CN=GlobalSign,O=GlobalSign,OU=GlobalSign ECC Root CA - R5",
+            issuer: "CN=GlobalSign Root CA,OU=Root CA,O=GlobalSign nv-sa,C=BE",
+            notBefore: Date(timeIntervalSince1970: 1560902400),
+            notAfter: Date(timeIntervalSince1970: 1832673600),
+            keyDescription: "ECDSA P-384", spkiSHA256: [0x7e, 0x0e, 0xad, 0x76, 0xbb, 0x68, 0x19, 0xdc, 0x2f, 0x54, 0x51, 0x1a, 0x84, 0x35, 0x4f, 0x6e, 0x8b, 0x30, 0x7b, 0x9d, 0xd8, 0x20, 0x58, 0xea, 0x6c, 0x00, 0x4f, 0x01, 0xd9, 0xdd, 0xa5, 0xdf], keySHA256: [0x9a, 0x0d, 0x70, 0xdb, 0x5a, 0xa7, 0x24, 0xce, 0xbd, 0x33, 0xa7, 0x27, 0xdf, 0xc3, 0xfa, 0x72, 0x78, 0x00, 0x8c, 0xe1, 0x1e, 0x93, 0x93, 0x9b, 0x29, 0xd1, 0xf1, 0x0d, 0x97, 0x54, 0xe0, 0x91], certSHA256: [0xf3, 0x49, 0x95, 0x4e, 0x8f, 0xb6, 0xd4, 0x40, 0x11, 0xbc, 0xb7, 0x89, 0xd9, 0x7d, 0x9a, 0x2c, 0xb2, 0x03, 0x2b, 0xd5, 0xf0, 0xb5, 0x98, 0xd1, 0xfb, 0x8a, 0x09, 0x9f, 0x58, 0x48, 0xd5, 0x23],
+            subjectAltNames: [],
+            isCA: true, isSelfSigned: false,
+            spkiSHA1: [0x4c, 0x75, 0xd4, 0x85, 0x80, 0x62, 0xaa, 0xa9, 0x44, 0x9c, 0x66, 0x15, 0x1e, 0x6c, 0x58, 0x13, 0x05, 0x3a, 0x9c, 0x72]),
+        "globalsign/globalsign-ecc-root-ca-r5.pem": CertificateFacts(
+            subject: "CN=GlobalSign,O=GlobalSign,OU=GlobalSign ECC Root CA - R5",
+            issuer: "CN=GlobalSign,O=GlobalSign,OU=GlobalSign ECC Root CA - R5",
+            notBefore: Date(timeIntervalSince1970: 1352764800),
+            notAfter: Date(timeIntervalSince1970: 2147483647),
+            keyDescription: "ECDSA P-384", spkiSHA256: [0x7e, 0x0e, 0xad, 0x76, 0xbb, 0x68, 0x19, 0xdc, 0x2f, 0x54, 0x51, 0x1a, 0x84, 0x35, 0x4f, 0x6e, 0x8b, 0x30, 0x7b, 0x9d, 0xd8, 0x20, 0x58, 0xea, 0x6c, 0x00, 0x4f, 0x01, 0xd9, 0xdd, 0xa5, 0xdf], keySHA256: [0x9a, 0x0d, 0x70, 0xdb, 0x5a, 0xa7, 0x24, 0xce, 0xbd, 0x33, 0xa7, 0x27, 0xdf, 0xc3, 0xfa, 0x72, 0x78, 0x00, 0x8c, 0xe1, 0x1e, 0x93, 0x93, 0x9b, 0x29, 0xd1, 0xf1, 0x0d, 0x97, 0x54, 0xe0, 0x91], certSHA256: [0x17, 0x9f, 0xbc, 0x14, 0x8a, 0x3d, 0xd0, 0x0f, 0xd2, 0x4e, 0xa1, 0x34, 0x58, 0xcc, 0x43, 0xbf, 0xa7, 0xf5, 0x9c, 0x81, 0x82, 0xd7, 0x83, 0xa5, 0x13, 0xf6, 0xeb, 0xec, 0x10, 0x0c, 0x89, 0x24],
+            subjectAltNames: [],
+            isCA: true, isSelfSigned: true,
+            spkiSHA1: [0x4c, 0x75, 0xd4, 0x85, 0x80, 0x62, 0xaa, 0xa9, 0x44, 0x9c, 0x66, 0x15, 0x1e, 0x6c, 0x58, 0x13, 0x05, 0x3a, 0x9c, 0x72]),
+        "globalsign/globalsign-root-ca-r3-445eec78.pem": CertificateFacts(
+            subject: "CN=GlobalSign,O=GlobalSign,OU=GlobalSign Root CA - R3",
+            issuer: "CN=GlobalSign Root CA,OU=Root CA,O=GlobalSign nv-sa,C=BE",
+            notBefore: Date(timeIntervalSince1970: 1537315200),
+            notAfter: Date(timeIntervalSince1970: 1832673600),
+            keyDescription: "RSA 2048", spkiSHA256: [0x70, 0x6b, 0xb1, 0x01, 0x7c, 0x85, 0x5c, 0x59, 0x16, 0x9b, 0xad, 0x5c, 0x17, 0x81, 0xcf, 0x59, 0x7f, 0x12, 0xd2, 0xca, 0xd2, 0xf6, 0x3d, 0x1a, 0x4a, 0xa3, 0x74, 0x93, 0x80, 0x0f, 0xfb, 0x80], keySHA256: [0x39, 0xa4, 0x75, 0x87, 0x0b, 0xf2, 0xb4, 0x8c, 0x52, 0x03, 0xa0, 0x8e, 0xa5, 0x22, 0x79, 0xbc, 0xe7, 0x1a, 0xbb, 0x8d, 0x3e, 0x37, 0xe0, 0x6b, 0x89, 0x07, 0xa2, 0x67, 0xec, 0xd7, 0xda, 0x6a], certSHA256: [0x44, 0x5e, 0xec, 0x78, 0xbc, 0x61, 0x21, 0x50, 0x44, 0xa0, 0x37, 0x96, 0x56, 0xaa, 0x2d, 0x5d, 0xb5, 0xe4, 0x2f, 0x76, 0xcb, 0x70, 0xb8, 0xd1, 0x4c, 0x20, 0x77, 0xaa, 0x94, 0x3d, 0x4e, 0xbb],
+            subjectAltNames: [],
+            isCA: true, isSelfSigned: false,
+            spkiSHA1: [0xf7, 0x93, 0x19, 0xef, 0xdf, 0xc1, 0xf5, 0x20, 0xfb, 0xac, 0x85, 0x55, 0x2c, 0xf2, 0xd2, 0x8f, 0x5a, 0xb9, 0xca, 0x0b]),
+        "globalsign/globalsign-root-ca-r3-c94fedda.pem": CertificateFacts(
+            subject: "CN=GlobalSign,O=GlobalSign,OU=GlobalSign Root CA - R3",
+            issuer: "CN=GlobalSign Root CA,OU=Root CA,O=GlobalSign nv-sa,C=BE",
+            notBefore: Date(timeIntervalSince1970: 1237370400),
+            notAfter: Date(timeIntervalSince1970: 1832673600),
+            keyDescription: "RSA 2048", spkiSHA256: [0x70, 0x6b, 0xb1, 0x01, 0x7c, 0x85, 0x5c, 0x59, 0x16, 0x9b, 0xad, 0x5c, 0x17, 0x81, 0xcf, 0x59, 0x7f, 0x12, 0xd2, 0xca, 0xd2, 0xf6, 0x3d, 0x1a, 0x4a, 0xa3, 0x74, 0x93, 0x80, 0x0f, 0xfb, 0x80], keySHA256: [0x39, 0xa4, 0x75, 0x87, 0x0b, 0xf2, 0xb4, 0x8c, 0x52, 0x03, 0xa0, 0x8e, 0xa5, 0x22, 0x79, 0xbc, 0xe7, 0x1a, 0xbb, 0x8d, 0x3e, 0x37, 0xe0, 0x6b, 0x89, 0x07, 0xa2, 0x67, 0xec, 0xd7, 0xda, 0x6a], certSHA256: [0xc9, 0x4f, 0xed, 0xda, 0x4e, 0x86, 0x08, 0x90, 0x85, 0x80, 0xbc, 0x7f, 0x87, 0xb4, 0x34, 0xe0, 0x3b, 0xb2, 0x62, 0xe4, 0x2f, 0x64, 0xc6, 0x38, 0x20, 0xa8, 0xf5, 0x0f, 0xb1, 0x7c, 0x1c, 0xec],
+            subjectAltNames: [],
+            isCA: true, isSelfSigned: false,
+            spkiSHA1: [0xf7, 0x93, 0x19, 0xef, 0xdf, 0xc1, 0xf5, 0x20, 0xfb, 0xac, 0x85, 0x55, 0x2c, 0xf2, 0xd2, 0x8f, 0x5a, 0xb9, 0xca, 0x0b]),
+        "globalsign/globalsign-root-ca-r3.pem": CertificateFacts(
+            subject: "CN=GlobalSign,O=GlobalSign,OU=GlobalSign Root CA - R3",
+            issuer: "CN=GlobalSign,O=GlobalSign,OU=GlobalSign Root CA - R3",
+            notBefore: Date(timeIntervalSince1970: 1237370400),
+            notAfter: Date(timeIntervalSince1970: 1868522400),
+            keyDescription: "RSA 2048", spkiSHA256: [0x70, 0x6b, 0xb1, 0x01, 0x7c, 0x85, 0x5c, 0x59, 0x16, 0x9b, 0xad, 0x5c, 0x17, 0x81, 0xcf, 0x59, 0x7f, 0x12, 0xd2, 0xca, 0xd2, 0xf6, 0x3d, 0x1a, 0x4a, 0xa3, 0x74, 0x93, 0x80, 0x0f, 0xfb, 0x80], keySHA256: [0x39, 0xa4, 0x75, 0x87, 0x0b, 0xf2, 0xb4, 0x8c, 0x52, 0x03, 0xa0, 0x8e, 0xa5, 0x22, 0x79, 0xbc, 0xe7, 0x1a, 0xbb, 0x8d, 0x3e, 0x37, 0xe0, 0x6b, 0x89, 0x07, 0xa2, 0x67, 0xec, 0xd7, 0xda, 0x6a], certSHA256: [0xcb, 0xb5, 0x22, 0xd7, 0xb7, 0xf1, 0x27, 0xad, 0x6a, 0x01, 0x13, 0x86, 0x5b, 0xdf, 0x1c, 0xd4, 0x10, 0x2e, 0x7d, 0x07, 0x59, 0xaf, 0x63, 0x5a, 0x7c, 0xf4, 0x72, 0x0d, 0xc9, 0x63, 0xc5, 0x3b],
+            subjectAltNames: [],
+            isCA: true, isSelfSigned: true,
+            spkiSHA1: [0xf7, 0x93, 0x19, 0xef, 0xdf, 0xc1, 0xf5, 0x20, 0xfb, 0xac, 0x85, 0x55, 0x2c, 0xf2, 0xd2, 0x8f, 0x5a, 0xb9, 0xca, 0x0b]),
+        "globalsign/globalsign-root-ca-r6-c84e1378.pem": CertificateFacts(
+            subject: "CN=GlobalSign,O=GlobalSign,OU=GlobalSign Root CA - R6",
+            issuer: "CN=GlobalSign Root CA,OU=Root CA,O=GlobalSign nv-sa,C=BE",
+            notBefore: Date(timeIntervalSince1970: 1560902400),
+            notAfter: Date(timeIntervalSince1970: 1832673600),
+            keyDescription: "RSA 4096", spkiSHA256: [0x68, 0x27, 0x47, 0xf8, 0xba, 0x62, 0x1b, 0x87, 0xcd, 0xd3, 0xbc, 0x29, 0x5e, 0xd5, 0xca, 0xbc, 0xe7, 0x22, 0xa1, 0xc0, 0xc0, 0x36, 0x3d, 0x1d, 0x68, 0xb3, 0x89, 0x28, 0xd2, 0x78, 0x7f, 0x1e], keySHA256: [0x3c, 0xda, 0xb6, 0x29, 0x6a, 0xb6, 0x48, 0x0f, 0x27, 0xb8, 0xb2, 0x68, 0x9e, 0x88, 0x04, 0x77, 0x30, 0x6e, 0x4b, 0xb8, 0x23, 0x17, 0x17, 0x2e, 0xdb, 0xf6, 0x29, 0xf9, 0xaa, 0xed, 0x12, 0x42], certSHA256: [0xc8, 0x4e, 0x13, 0x78, 0xb9, 0x74, 0xa9, 0x91, 0xac, 0xdc, 0xdd, 0x73, 0x34, 0x21, 0xe3, 0x06, 0x1e, 0x6f, 0xa2, 0x1a, 0x04, 0x91, 0xc8, 0x90, 0x2b, 0xaf, 0xde, 0x38, 0x55, 0xe0, 0x06, 0x3e],
+            subjectAltNames: [],
+            isCA: true, isSelfSigned: false,
+            spkiSHA1: [0x68, 0x74, 0x21, 0xe9, 0x7d, 0xcf, 0x22, 0x9a, 0x80, 0x28, 0x2d, 0xdf, 0x97, 0x20, 0xb6, 0x74, 0x9b, 0x16, 0x68, 0xbc]),
+        "globalsign/globalsign-root-ca-r6-dda8da73.pem": CertificateFacts(
+            subject: "CN=GlobalSign,O=GlobalSign,OU=GlobalSign Root CA - R6",
+            issuer: "CN=GlobalSign,O=GlobalSign,OU=GlobalSign Root CA - R3",
+            notBefore: Date(timeIntervalSince1970: 1550620800),
+            notAfter: Date(timeIntervalSince1970: 1868522400),
+            keyDescription: "RSA 4096", spkiSHA256: [0x68, 0x27, 0x47, 0xf8, 0xba, 0x62, 0x1b, 0x87, 0xcd, 0xd3, 0xbc, 0x29, 0x5e, 0xd5, 0xca, 0xbc, 0xe7, 0x22, 0xa1, 0xc0, 0xc0, 0x36, 0x3d, 0x1d, 0x68, 0xb3, 0x89, 0x28, 0xd2, 0x78, 0x7f, 0x1e], keySHA256: [0x3c, 0xda, 0xb6, 0x29, 0x6a, 0xb6, 0x48, 0x0f, 0x27, 0xb8, 0xb2, 0x68, 0x9e, 0x88, 0x04, 0x77, 0x30, 0x6e, 0x4b, 0xb8, 0x23, 0x17, 0x17, 0x2e, 0xdb, 0xf6, 0x29, 0xf9, 0xaa, 0xed, 0x12, 0x42], certSHA256: [0xdd, 0xa8, 0xda, 0x73, 0x61, 0x87, 0xd7, 0x6f, 0x4f, 0x0e, 0xd5, 0xa5, 0xf6, 0x67, 0xb5, 0x4d, 0x99, 0xa9, 0x8a, 0xe0, 0x60, 0x91, 0xd0, 0xe3, 0xa0, 0x17, 0x14, 0xe9, 0x22, 0x16, 0x95, 0xad],
+            subjectAltNames: [],
+            isCA: true, isSelfSigned: false,
+            spkiSHA1: [0x68, 0x74, 0x21, 0xe9, 0x7d, 0xcf, 0x22, 0x9a, 0x80, 0x28, 0x2d, 0xdf, 0x97, 0x20, 0xb6, 0x74, 0x9b, 0x16, 0x68, 0xbc]),
+        "globalsign/globalsign-root-ca-r6.pem": CertificateFacts(
+            subject: "CN=GlobalSign,O=GlobalSign,OU=GlobalSign Root CA - R6",
+            issuer: "CN=GlobalSign,O=GlobalSign,OU=GlobalSign Root CA - R6",
+            notBefore: Date(timeIntervalSince1970: 1418169600),
+            notAfter: Date(timeIntervalSince1970: 2049321600),
+            keyDescription: "RSA 4096", spkiSHA256: [0x68, 0x27, 0x47, 0xf8, 0xba, 0x62, 0x1b, 0x87, 0xcd, 0xd3, 0xbc, 0x29, 0x5e, 0xd5, 0xca, 0xbc, 0xe7, 0x22, 0xa1, 0xc0, 0xc0, 0x36, 0x3d, 0x1d, 0x68, 0xb3, 0x89, 0x28, 0xd2, 0x78, 0x7f, 0x1e], keySHA256: [0x3c, 0xda, 0xb6, 0x29, 0x6a, 0xb6, 0x48, 0x0f, 0x27, 0xb8, 0xb2, 0x68, 0x9e, 0x88, 0x04, 0x77, 0x30, 0x6e, 0x4b, 0xb8, 0x23, 0x17, 0x17, 0x2e, 0xdb, 0xf6, 0x29, 0xf9, 0xaa, 0xed, 0x12, 0x42], certSHA256: [0x2c, 0xab, 0xea, 0xfe, 0x37, 0xd0, 0x6c, 0xa2, 0x2a, 0xba, 0x73, 0x91, 0xc0, 0x03, 0x3d, 0x25, 0x98, 0x29, 0x52, 0xc4, 0x53, 0x64, 0x73, 0x49, 0x76, 0x3a, 0x3a, 0xb5, 0xad, 0x6c, 0xcf, 0x69],
+            subjectAltNames: [],
+            isCA: true, isSelfSigned: true,
+            spkiSHA1: [0x68, 0x74, 0x21, 0xe9, 0x7d, 0xcf, 0x22, 0x9a, 0x80, 0x28, 0x2d, 0xdf, 0x97, 0x20, 0xb6, 0x74, 0x9b, 0x16, 0x68, 0xbc]),
+        "globalsign/globalsign-root-ca.pem": CertificateFacts(
+            subject: "CN=GlobalSign Root CA,OU=Root CA,O=GlobalSign nv-sa,C=BE",
+            issuer: "CN=GlobalSign Root CA,OU=Root CA,O=GlobalSign nv-sa,C=BE",
+            notBefore: Date(timeIntervalSince1970: 904651200),
+            notAfter: Date(timeIntervalSince1970: 1832673600),
+            keyDescription: "RSA 2048", spkiSHA256: [0x2b, 0xce, 0xe8, 0x58, 0x15, 0x8c, 0xf5, 0x46, 0x5f, 0xc9, 0xd7, 0x6f, 0x0d, 0xfa, 0x31, 0x2f, 0xef, 0x25, 0xa4, 0xdc, 0xa8, 0x50, 0x1d, 0xa9, 0xb4, 0x6b, 0x67, 0xd1, 0xfb, 0xfa, 0x1b, 0x64], keySHA256: [0x3d, 0xde, 0x32, 0xff, 0xc4, 0x70, 0x9b, 0xb1, 0xa3, 0xff, 0x76, 0xd3, 0x54, 0x41, 0xf4, 0xae, 0x7f, 0xe0, 0x5e, 0xe2, 0x8a, 0xe5, 0xd6, 0x17, 0xa7, 0x5b, 0xd3, 0x6e, 0xee, 0x6b, 0xf5, 0xca], certSHA256: [0xeb, 0xd4, 0x10, 0x40, 0xe4, 0xbb, 0x3e, 0xc7, 0x42, 0xc9, 0xe3, 0x81, 0xd3, 0x1e, 0xf2, 0xa4, 0x1a, 0x48, 0xb6, 0x68, 0x5c, 0x96, 0xe7, 0xce, 0xf3, 0xc1, 0xdf, 0x6c, 0xd4, 0x33, 0x1c, 0x99],
+            subjectAltNames: [],
+            isCA: true, isSelfSigned: true,
+            spkiSHA1: [0x87, 0xdb, 0xd4, 0x5f, 0xb0, 0x92, 0x8d, 0x4e, 0x1d, 0xf8, 0x15, 0x67, 0xe7, 0xf2, 0xab, 0xaf, 0xd6, 0x2b, 0x67, 0x75]),
+        "globalsign/globalsign-root-e46-0f1554c2.pem": CertificateFacts(
+            subject: "CN=GlobalSign Root E46,O=GlobalSign nv-sa,C=BE",
+            issuer: "CN=GlobalSign,O=GlobalSign,OU=GlobalSign ECC Root CA - R5",
+            notBefore: Date(timeIntervalSince1970: 1574208000),
+            notAfter: Date(timeIntervalSince1970: 2147472000),
+            keyDescription: "ECDSA P-384", spkiSHA256: [0xe0, 0x4a, 0x02, 0x2c, 0xe3, 0x2f, 0x4c, 0xcf, 0x2c, 0x7f, 0x60, 0x46, 0x28, 0x7b, 0x82, 0x8a, 0x32, 0xa9, 0x09, 0xf5, 0xe7, 0x51, 0x44, 0x7f, 0x83, 0xfd, 0x2c, 0x71, 0xf6, 0xfd, 0x81, 0x73], keySHA256: [0xa9, 0x79, 0x11, 0xed, 0xe8, 0xe0, 0xd9, 0x47, 0x31, 0x03, 0x54, 0xa4, 0x8b, 0x08, 0x88, 0xc8, 0xac, 0x56, 0x9a, 0x9d, 0xb9, 0x99, 0x0a, 0x20, 0xbc, 0xdf, 0x18, 0xf2, 0x84, 0x1f, 0xda, 0xa0], certSHA256: [0x0f, 0x15, 0x54, 0xc2, 0xfd, 0x59, 0x1b, 0x02, 0x56, 0xa6, 0x08, 0xe1, 0xc1, 0x36, 0xa8, 0x37, 0xe7, 0xa6, 0xe0, 0x41, 0x56, 0x1e, 0xe0, 0x8a, 0x91, 0x1b, 0x2a, 0xfd, 0xcd, 0x3c, 0x6c, 0x1b],
+            subjectAltNames: [],
+            isCA: true, isSelfSigned: false,
+            spkiSHA1: [0xfb, 0x04, 0xc0, 0x0e, 0x3f, 0x3c, 0x2b, 0xce, 0x79, 0x8d, 0xf9, 0x25, 0x53, 0x16, 0xb5, 0x4e, 0x3f, 0xf4, 0xe5, 0xa1]),
+        "globalsign/globalsign-root-e46-1df6054d.pem": CertificateFacts(
+            subject: "CN=GlobalSign Root E46,O=GlobalSign nv-sa,C=BE",
+            issuer: "CN=GlobalSign,O=GlobalSign,OU=GlobalSign Root CA - R3",
+            notBefore: Date(timeIntervalSince1970: 1574208000),
+            notAfter: Date(timeIntervalSince1970: 1868486400),
+            keyDescription: "ECDSA P-384", spkiSHA256: [0xe0, 0x4a, 0x02, 0x2c, 0xe3, 0x2f, 0x4c, 0xcf, 0x2c, 0x7f, 0x60, 0x46, 0x28, 0x7b, 0x82, 0x8a, 0x32, 0xa9, 0x09, 0xf5, 0xe7, 0x51, 0x44, 0x7f, 0x83, 0xfd, 0x2c, 0x71, 0xf6, 0xfd, 0x81, 0x73], keySHA256: [0xa9, 0x79, 0x11, 0xed, 0xe8, 0xe0, 0xd9, 0x47, 0x31, 0x03, 0x54, 0xa4, 0x8b, 0x08, 0x88, 0xc8, 0xac, 0x56, 0x9a, 0x9d, 0xb9, 0x99, 0x0a, 0x20, 0xbc, 0xdf, 0x18, 0xf2, 0x84, 0x1f, 0xda, 0xa0], certSHA256: [0x1d, 0xf6, 0x05, 0x4d, 0x66, 0x41, 0x40, 0x46, 0x33, 0x64, 0x1b, 0xb5, 0xfa, 0x37, 0x42, 0xfd, 0xa7, 0xd0, 0x75, 0xe2, 0x51, 0x48, 0x40, 0xab, 0x61, 0xe0, 0x0c, 0xcb, 0xbb, 0x7d, 0x34, 0x1d],
+            subjectAltNames: [],
+            isCA: true, isSelfSigned: false,
+            spkiSHA1: [0xfb, 0x04, 0xc0, 0x0e, 0x3f, 0x3c, 0x2b, 0xce, 0x79, 0x8d, 0xf9, 0x25, 0x53, 0x16, 0xb5, 0x4e, 0x3f, 0xf4, 0xe5, 0xa1]),
+        "globalsign/globalsign-root-e46-33ef151e.pem": CertificateFacts(
+            subject: "CN=GlobalSign Root E46,O=GlobalSign nv-sa,C=BE",
+            issuer: "CN=GlobalSign Root CA,OU=Root CA,O=GlobalSign nv-sa,C=BE",
+            notBefore: Date(timeIntervalSince1970: 1574208000),
+            notAfter: Date(timeIntervalSince1970: 1832630400),
+            keyDescription: "ECDSA P-384", spkiSHA256: [0xe0, 0x4a, 0x02, 0x2c, 0xe3, 0x2f, 0x4c, 0xcf, 0x2c, 0x7f, 0x60, 0x46, 0x28, 0x7b, 0x82, 0x8a, 0x32, 0xa9, 0x09, 0xf5, 0xe7, 0x51, 0x44, 0x7f, 0x83, 0xfd, 0x2c, 0x71, 0xf6, 0xfd, 0x81, 0x73], keySHA256: [0xa9, 0x79, 0x11, 0xed, 0xe8, 0xe0, 0xd9, 0x47, 0x31, 0x03, 0x54, 0xa4, 0x8b, 0x08, 0x88, 0xc8, 0xac, 0x56, 0x9a, 0x9d, 0xb9, 0x99, 0x0a, 0x20, 0xbc, 0xdf, 0x18, 0xf2, 0x84, 0x1f, 0xda, 0xa0], certSHA256: [0x33, 0xef, 0x15, 0x1e, 0xfb, 0x08, 0xd1, 0xc4, 0x4f, 0xb8, 0x5c, 0xc3, 0xf2, 0x3e, 0xc6, 0x87, 0x30, 0x14, 0xe9, 0xf8, 0x81, 0x69, 0x1b, 0xd4, 0x93, 0x8b, 0x7f, 0x25, 0x15, 0x80, 0xb6, 0x94],
+            subjectAltNames: [],
+            isCA: true, isSelfSigned: false,
+            spkiSHA1: [0xfb, 0x04, 0xc0, 0x0e, 0x3f, 0x3c, 0x2b, 0xce, 0x79, 0x8d, 0xf9, 0x25, 0x53, 0x16, 0xb5, 0x4e, 0x3f, 0xf4, 0xe5, 0xa1]),
+        "globalsign/globalsign-root-e46.pem": CertificateFacts(
+            subject: "CN=GlobalSign Root E46,O=GlobalSign nv-sa,C=BE",
+            issuer: "CN=GlobalSign Root E46,O=GlobalSign nv-sa,C=BE",
+            notBefore: Date(timeIntervalSince1970: 1553040000),
+            notAfter: Date(timeIntervalSince1970: 2405116800),
+            keyDescription: "ECDSA P-384", spkiSHA256: [0xe0, 0x4a, 0x02, 0x2c, 0xe3, 0x2f, 0x4c, 0xcf, 0x2c, 0x7f, 0x60, 0x46, 0x28, 0x7b, 0x82, 0x8a, 0x32, 0xa9, 0x09, 0xf5, 0xe7, 0x51, 0x44, 0x7f, 0x83, 0xfd, 0x2c, 0x71, 0xf6, 0xfd, 0x81, 0x73], keySHA256: [0xa9, 0x79, 0x11, 0xed, 0xe8, 0xe0, 0xd9, 0x47, 0x31, 0x03, 0x54, 0xa4, 0x8b, 0x08, 0x88, 0xc8, 0xac, 0x56, 0x9a, 0x9d, 0xb9, 0x99, 0x0a, 0x20, 0xbc, 0xdf, 0x18, 0xf2, 0x84, 0x1f, 0xda, 0xa0], certSHA256: [0xcb, 0xb9, 0xc4, 0x4d, 0x84, 0xb8, 0x04, 0x3e, 0x10, 0x50, 0xea, 0x31, 0xa6, 0x9f, 0x51, 0x49, 0x55, 0xd7, 0xbf, 0xd2, 0xe2, 0xc6, 0xb4, 0x93, 0x01, 0x01, 0x9a, 0xd6, 0x1d, 0x9f, 0x50, 0x58],
+            subjectAltNames: [],
+            isCA: true, isSelfSigned: true,
+            spkiSHA1: [0xfb, 0x04, 0xc0, 0x0e, 0x3f, 0x3c, 0x2b, 0xce, 0x79, 0x8d, 0xf9, 0x25, 0x53, 0x16, 0xb5, 0x4e, 0x3f, 0xf4, 0xe5, 0xa1]),
+        "globalsign/globalsign-root-r46-45cb1d87.pem": CertificateFacts(
+            subject: "CN=GlobalSign Root R46,O=GlobalSign nv-sa,C=BE",
+            issuer: "CN=GlobalSign,O=GlobalSign,OU=GlobalSign Root CA - R6",
+            notBefore: Date(timeIntervalSince1970: 1574208000),
+            notAfter: Date(timeIntervalSince1970: 2049321600),
+            keyDescription: "RSA 4096", spkiSHA256: [0xae, 0x7f, 0x96, 0x2c, 0xb9, 0xe6, 0xa7, 0xdb, 0xf7, 0xb8, 0x33, 0xfb, 0x18, 0xfa, 0x9b, 0x71, 0xa8, 0x91, 0x75, 0xdf, 0x94, 0x9c, 0x23, 0x2b, 0x6a, 0x9e, 0xf7, 0xcb, 0x3d, 0xf2, 0xbb, 0xfc], keySHA256: [0xa4, 0x63, 0xf8, 0x05, 0xe3, 0x87, 0xde, 0xa4, 0x82, 0x9c, 0xe7, 0xe8, 0x0e, 0x19, 0x43, 0x17, 0x1e, 0xe4, 0x25, 0xf3, 0xd8, 0x13, 0x40, 0xfd, 0x0e, 0xac, 0x14, 0xd9, 0x90, 0x78, 0x98, 0x72], certSHA256: [0x45, 0xcb, 0x1d, 0x87, 0x4c, 0xb0, 0x3b, 0xd5, 0xc5, 0xb6, 0xe0, 0x79, 0xc8, 0xfc, 0x29, 0xe5, 0x15, 0x21, 0xee, 0x56, 0x28, 0x48, 0x63, 0x01, 0x96, 0x4a, 0x41, 0xf9, 0x4b, 0xa5, 0x9f, 0x88],
+            subjectAltNames: [],
+            isCA: true, isSelfSigned: false,
+            spkiSHA1: [0xe6, 0xd2, 0xbb, 0xe6, 0xd7, 0xe6, 0x41, 0xa7, 0xae, 0x62, 0x61, 0xc0, 0x62, 0x32, 0xa4, 0x97, 0xc5, 0x5d, 0xc8, 0x39]),
+        "globalsign/globalsign-root-r46-a5e33c28.pem": CertificateFacts(
+            subject: "CN=GlobalSign Root R46,O=GlobalSign nv-sa,C=BE",
+            issuer: "CN=GlobalSign Root CA,OU=Root CA,O=GlobalSign nv-sa,C=BE",
+            notBefore: Date(timeIntervalSince1970: 1574208000),
+            notAfter: Date(timeIntervalSince1970: 1832630400),
+            keyDescription: "RSA 4096", spkiSHA256: [0xae, 0x7f, 0x96, 0x2c, 0xb9, 0xe6, 0xa7, 0xdb, 0xf7, 0xb8, 0x33, 0xfb, 0x18, 0xfa, 0x9b, 0x71, 0xa8, 0x91, 0x75, 0xdf, 0x94, 0x9c, 0x23, 0x2b, 0x6a, 0x9e, 0xf7, 0xcb, 0x3d, 0xf2, 0xbb, 0xfc], keySHA256: [0xa4, 0x63, 0xf8, 0x05, 0xe3, 0x87, 0xde, 0xa4, 0x82, 0x9c, 0xe7, 0xe8, 0x0e, 0x19, 0x43, 0x17, 0x1e, 0xe4, 0x25, 0xf3, 0xd8, 0x13, 0x40, 0xfd, 0x0e, 0xac, 0x14, 0xd9, 0x90, 0x78, 0x98, 0x72], certSHA256: [0xa5, 0xe3, 0x3c, 0x28, 0xe3, 0x01, 0x3a, 0x71, 0xf5, 0xf7, 0x60, 0xae, 0x3b, 0x16, 0x59, 0x50, 0x90, 0x04, 0x3d, 0x2e, 0xc5, 0x20, 0x9e, 0xc5, 0x29, 0x03, 0xc4, 0xfb, 0xad, 0x25, 0x8d, 0xad],
+            subjectAltNames: [],
+            isCA: true, isSelfSigned: false,
+            spkiSHA1: [0xe6, 0xd2, 0xbb, 0xe6, 0xd7, 0xe6, 0x41, 0xa7, 0xae, 0x62, 0x61, 0xc0, 0x62, 0x32, 0xa4, 0x97, 0xc5, 0x5d, 0xc8, 0x39]),
+        "globalsign/globalsign-root-r46-a63c1398.pem": CertificateFacts(
+            subject: "CN=GlobalSign Root R46,O=GlobalSign nv-sa,C=BE",
+            issuer: "CN=GlobalSign,O=GlobalSign,OU=GlobalSign Root CA - R3",
+            notBefore: Date(timeIntervalSince1970: 1574208000),
+            notAfter: Date(timeIntervalSince1970: 1868486400),
+            keyDescription: "RSA 4096", spkiSHA256: [0xae, 0x7f, 0x96, 0x2c, 0xb9, 0xe6, 0xa7, 0xdb, 0xf7, 0xb8, 0x33, 0xfb, 0x18, 0xfa, 0x9b, 0x71, 0xa8, 0x91, 0x75, 0xdf, 0x94, 0x9c, 0x23, 0x2b, 0x6a, 0x9e, 0xf7, 0xcb, 0x3d, 0xf2, 0xbb, 0xfc], keySHA256: [0xa4, 0x63, 0xf8, 0x05, 0xe3, 0x87, 0xde, 0xa4, 0x82, 0x9c, 0xe7, 0xe8, 0x0e, 0x19, 0x43, 0x17, 0x1e, 0xe4, 0x25, 0xf3, 0xd8, 0x13, 0x40, 0xfd, 0x0e, 0xac, 0x14, 0xd9, 0x90, 0x78, 0x98, 0x72], certSHA256: [0xa6, 0x3c, 0x13, 0x98, 0xb5, 0xf8, 0xdd, 0x2d, 0x43, 0x2f, 0xbe, 0x4c, 0x2c, 0x19, 0x14, 0x2b, 0xea, 0x6d, 0x5d, 0x02, 0x21, 0xfa, 0xe7, 0x94, 0x71, 0x8a, 0xe7, 0x59, 0x7a, 0xcc, 0xa9, 0x6d],
+            subjectAltNames: [],
+            isCA: true, isSelfSigned: false,
+            spkiSHA1: [0xe6, 0xd2, 0xbb, 0xe6, 0xd7, 0xe6, 0x41, 0xa7, 0xae, 0x62, 0x61, 0xc0, 0x62, 0x32, 0xa4, 0x97, 0xc5, 0x5d, 0xc8, 0x39]),
+        "globalsign/globalsign-root-r46.pem": CertificateFacts(
+            subject: "CN=GlobalSign Root R46,O=GlobalSign nv-sa,C=BE",
+            issuer: "CN=GlobalSign Root R46,O=GlobalSign nv-sa,C=BE",
+            notBefore: Date(timeIntervalSince1970: 1553040000),
+            notAfter: Date(timeIntervalSince1970: 2405116800),
+            keyDescription: "RSA 4096", spkiSHA256: [0xae, 0x7f, 0x96, 0x2c, 0xb9, 0xe6, 0xa7, 0xdb, 0xf7, 0xb8, 0x33, 0xfb, 0x18, 0xfa, 0x9b, 0x71, 0xa8, 0x91, 0x75, 0xdf, 0x94, 0x9c, 0x23, 0x2b, 0x6a, 0x9e, 0xf7, 0xcb, 0x3d, 0xf2, 0xbb, 0xfc], keySHA256: [0xa4, 0x63, 0xf8, 0x05, 0xe3, 0x87, 0xde, 0xa4, 0x82, 0x9c, 0xe7, 0xe8, 0x0e, 0x19, 0x43, 0x17, 0x1e, 0xe4, 0x25, 0xf3, 0xd8, 0x13, 0x40, 0xfd, 0x0e, 0xac, 0x14, 0xd9, 0x90, 0x78, 0x98, 0x72], certSHA256: [0x4f, 0xa3, 0x12, 0x6d, 0x8d, 0x3a, 0x11, 0xd1, 0xc4, 0x85, 0x5a, 0x4f, 0x80, 0x7c, 0xba, 0xd6, 0xcf, 0x91, 0x9d, 0x3a, 0x5a, 0x88, 0xb0, 0x3b, 0xea, 0x2c, 0x63, 0x72, 0xd9, 0x3c, 0x40, 0xc9],
+            subjectAltNames: [],
+            isCA: true, isSelfSigned: true,
+            spkiSHA1: [0xe6, 0xd2, 0xbb, 0xe6, 0xd7, 0xe6, 0x41, 0xa7, 0xae, 0x62, 0x61, 0xc0, 0x62, 0x32, 0xa4, 0x97, 0xc5, 0x5d, 0xc8, 0x39]),
         "gts/ae1-812c212e.pem": CertificateFacts(
             subject: "CN=AE1,O=Google Trust Services,C=US",
             issuer: "CN=GTS Root R4,O=Google Trust Services LLC,C=US",

@@ -49,7 +49,8 @@ final class BuiltinCatalogueTests: XCTestCase {
 
     func testEveryBuiltInFileParsesAndLetsEncryptIsComplete() throws {
         let catalogue = try builtIn()
-        XCTAssertEqual(Set(catalogue.families.map(\.name)), ["letsencrypt", "gts", "amazon", "digicert", "sectigo", "sslcom"])
+        XCTAssertEqual(
+            Set(catalogue.families.map(\.name)), ["letsencrypt", "gts", "amazon", "digicert", "sectigo", "sslcom", "globalsign"])
         let letsEncrypt = try XCTUnwrap(catalogue.family(named: "letsencrypt"))
         XCTAssertEqual(letsEncrypt.roots.map(\.name), ["ISRG Root X1", "ISRG Root X2"])
         XCTAssertEqual(letsEncrypt.crossSigns.map(\.name), ["ISRG Root X2", "E5", "E6", "E7", "E8", "E9", "Root YR", "Root YE"])
@@ -128,7 +129,7 @@ final class BuiltinCatalogueTests: XCTestCase {
                 if expected { inStore += 1 }
             }
         }
-        XCTAssertEqual(inStore, 2 + 5 + 4 + 5 + 4 + 2)
+        XCTAssertEqual(inStore, 2 + 5 + 4 + 5 + 4 + 2 + 6)
     }
 
     func testPinsEqualAnIndependentOpenSSLComputation() throws {
