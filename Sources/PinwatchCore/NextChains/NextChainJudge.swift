@@ -35,8 +35,10 @@ struct Judge {
             reason = "\(store.name) holds no root on its path: refused whatever is pinned"
         } else if survives, !addedRoots.isEmpty {
             let names = addedRoots.joined(separator: " or ")
+            // The date says how far "every store this data knows of" reaches.
+            let dated = catalogue.families.compactMap(\.dataDate).max().map { " (data of \(DateText.day($0)))" } ?? ""
             reason =
-                "survives on stores without \(names), which is every store this data knows of; "
+                "survives on stores without \(names), which is every store this data knows of\(dated); "
                 + "breaks where a store adds it: pin \(addedRoots.joined(separator: " and ")) too"
         }
         return NextChain(
