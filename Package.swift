@@ -202,6 +202,12 @@ let package = Package(
         ),
         // scripts/catalogue-embed runs it: the built-in certificates' facts,
         // computed once by the probe's code and embedded beside their PEMs.
+        // scripts/catalogue-derive: the issuer graph from CCADB's reports.
+        .executableTarget(
+            name: "pinwatch-catalogue-derive",
+            dependencies: ["PinwatchCatalogue", "PinwatchCore", "PinwatchProbe"],
+            path: "scripts/CatalogueDerive"
+        ),
         .executableTarget(
             name: "pinwatch-catalogue-facts",
             dependencies: ["PinwatchCore", "PinwatchProbe"],
@@ -260,6 +266,8 @@ let package = Package(
             dependencies: [
                 "PinwatchCatalogue", "PinwatchProbe", "PinwatchLocalWorld", "PinwatchSystem", "PinwatchCore", "PinwatchTestSupport",
             ],
+            // Real certificates the tests read from disk, with SOURCES.md.
+            exclude: ["Fixtures"],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         .testTarget(

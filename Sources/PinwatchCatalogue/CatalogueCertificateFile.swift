@@ -32,12 +32,9 @@ struct CatalogueCertificateFile {
         self.entry = entry
     }
 
-    /// The subject's CN (`R10`), as reasons name CAs; the whole subject when it has none.
-    static func commonName(_ subject: String) -> String {
-        let parts = subject.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-        guard let common = parts.first(where: { $0.hasPrefix("CN=") }) else { return subject }
-        return String(common.dropFirst(3))
-    }
+    /// The subject's CN (`R10`), as reasons name CAs (the OU where the CN
+    /// only repeats the organisation); the whole subject when it has none.
+    static func commonName(_ subject: String) -> String { CertificateName.short(subject) }
 
     /// Whether `issuer` signed this certificate, or (for a root) itself.
     func isSigned(by issuer: CatalogueCertificateFile) -> Bool {

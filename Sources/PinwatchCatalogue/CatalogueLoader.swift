@@ -97,7 +97,10 @@ public enum CatalogueLoader {
                 continue
             }
             problems += loader.problems
-            guard let family else { continue }
+            guard var family else { continue }
+            // The issuer graph's date, when the family was derived from CCADB.
+            let listing = ((path as NSString).deletingLastPathComponent as NSString).appendingPathComponent("ccadb.yaml")
+            if let text = try? folder.read(listing) { family.dataDate = CCADBDerivation.asOf(inListing: text) }
             if families.contains(where: { $0.name == family.name }) {
                 problems.append(
                     ConfigProblem(

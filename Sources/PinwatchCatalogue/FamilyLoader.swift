@@ -18,8 +18,10 @@ struct FamilyLoader {
         "name", "display_name", "retrieved", "roots", "cross_signs", "intermediates", "transitions", "lifetimes",
     ]
     static let certificateKeys: Set<String> = [
-        "file", "published", "retrieved_from", "in_system_store", "reason", "state", "root", "signed_by",
+        "file", "published", "retrieved_from", "in_system_store", "reason", "state", "root", "signed_by", "served_with",
+        "states", "source",
     ]
+    static let periodKeys: Set<String> = ["state", "from", "until", "source"]
     static let transitionKeys: Set<String> = ["name", "effective", "source", "roots", "intermediates"]
     static let lifetimeKeys: Set<String> = ["from", "days", "source"]
 
@@ -86,7 +88,22 @@ struct FamilyLoader {
                 return nil
             }
             guard let rootName = read.issuerName else { return nil }
-            return CatalogueIntermediate(certificate: read.certificate, state: state, root: rootName)
+            var periods: [CatalogueIntermediate.Period] = []
+            for (position, periodNode) in yaml.list(values["states"], key: "\(itemKey).states").enumerated() {
+                if let period = period(periodNode, key: "\(itemKey).states[\(position)]") { periods.append(period) }
+            }
+            var servedWith: [CatalogueCertificate] = []
+            for (position, fileNode) in yaml.list(values["served_with"], key: "\(itemKey).served_with").enumerated() {
+                let fileKey = "\(itemKey).served_with[\(position)]"
+                guard let file = yaml.string(fileNode, key: fileKey) else { continue }
+                guard let known = files[file] else {
+                    yaml.report(fileNode, key: fileKey, "\(EchoedInput.quoted(file)) is not a cross-sign or root listed before it")
+                    continue
+                }
+                servedWith.append(known.entry)
+            }
+            return CatalogueIntermediate(
+                certificate: read.certificate, state: state, root: rootName, periods: periods, servedWith: servedWith)
         }
     }
 
@@ -168,6 +185,23 @@ struct FamilyLoader {
         let intermediates = pool(values["intermediates"], key: "\(key).intermediates")
         guard let name, let effective, let source else { return nil }
         return CatalogueTransition(name: name, effective: effective, roots: roots, intermediates: intermediates, source: source)
+    }
+
+    /// `{state: retired, from: 2026-07-08, source: URL}`: a state the CA
+    /// published, from a date (inclusive) until another (exclusive).
+    private mutating func period(_ node: Node, key: String) -> CatalogueIntermediate.Period? {
+        guard let values = yaml.mapping(node, key: key, allowed: Self.periodKeys),
+            let stateText = yaml.required(values, "state", key: key, in: node)
+        else { return nil }
+        guard let state = CatalogueIntermediate.State(rawValue: stateText) else {
+            yaml.report(values["state"], key: "\(key).state", "expected active, standby or retired, found \(EchoedInput.quoted(stateText))")
+            return nil
+        }
+        let from = values["from"] == nil ? nil : yaml.date(values["from"], key: "\(key).from")
+        let until = values["until"] == nil ? nil : yaml.date(values["until"], key: "\(key).until")
+        let source = yaml.required(values, "source", key: key, in: node)
+        if let from, let until, until <= from { yaml.report(values["until"], key: "\(key).until", "until is not after from") }
+        return CatalogueIntermediate.Period(state: state, from: from, until: until, source: source)
     }
 
     private mutating func lifetime(_ node: Node, key: String) -> LifetimeStep? {

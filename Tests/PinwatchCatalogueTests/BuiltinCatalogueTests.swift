@@ -49,10 +49,15 @@ final class BuiltinCatalogueTests: XCTestCase {
 
     func testEveryBuiltInFileParsesAndLetsEncryptIsComplete() throws {
         let catalogue = try builtIn()
-        XCTAssertEqual(Set(catalogue.families.map(\.name)), ["letsencrypt", "gts", "amazon", "digicert", "sectigo", "sslcom"])
+        XCTAssertEqual(
+            Set(catalogue.families.map(\.name)), ["letsencrypt", "gts", "amazon", "digicert", "sectigo", "sslcom", "globalsign"])
         let letsEncrypt = try XCTUnwrap(catalogue.family(named: "letsencrypt"))
         XCTAssertEqual(letsEncrypt.roots.map(\.name), ["ISRG Root X1", "ISRG Root X2"])
-        XCTAssertEqual(letsEncrypt.crossSigns.map(\.name), ["ISRG Root X2"])
+        XCTAssertEqual(letsEncrypt.crossSigns.map(\.name), ["ISRG Root X2", "E5", "E6", "E7", "E8", "E9", "Root YR", "Root YE"])
+        // The cross-signs re-issued on 2026-05-13, not the revoked ones of September 2025.
+        XCTAssertEqual(
+            letsEncrypt.crossSigns.filter { !["E5", "E6", "E7", "E8", "E9"].contains($0.name) }.map { DateText.day($0.facts.notBefore) },
+            ["2026-05-13", "2026-05-13", "2026-05-13"])
         XCTAssertEqual(
             letsEncrypt.intermediates.map(\.certificate.name), ["R10", "R11", "R12", "R13", "R14", "E5", "E6", "E7", "E8", "E9"])
         XCTAssertEqual(
@@ -61,6 +66,20 @@ final class BuiltinCatalogueTests: XCTestCase {
         XCTAssertEqual(generationY.roots.map(\.name), ["Root YR", "Root YE"])
         XCTAssertEqual(generationY.intermediates.map(\.certificate.name), ["YR1", "YR2", "YR3", "YE1", "YE2", "YE3"])
         XCTAssertEqual(DateText.day(generationY.effective), "2026-05-13")
+        // Dated states: the classic pool retired on 2026-07-08, Generation Y
+        // issuing from YR1/YR2 (YE1/YE2), YR3 and YE3 on standby.
+        let judged = try XCTUnwrap(ISO8601DateFormatter().date(from: "2026-08-21T00:00:00Z"))
+        let before = try XCTUnwrap(ISO8601DateFormatter().date(from: "2026-07-07T00:00:00Z"))
+        XCTAssertEqual(Set(letsEncrypt.intermediates.map { $0.state(on: judged) }), [.retired])
+        XCTAssertEqual(Set(letsEncrypt.intermediates.map { $0.state(on: before) }), [.active])
+        XCTAssertEqual(
+            generationY.intermediates.map { $0.state(on: judged).rawValue }, ["active", "active", "standby", "active", "active", "standby"])
+        XCTAssertEqual(
+            generationY.intermediates.map { $0.servedWith.map(\.name) },
+            Array(repeating: ["Root YR"], count: 3) + Array(repeating: ["Root YE"], count: 3))
+        // E6 is served signed by ISRG Root X1 (the default chain).
+        let e6 = try XCTUnwrap(letsEncrypt.intermediates.first { $0.certificate.name == "E6" })
+        XCTAssertEqual(e6.servedChain.map(\.issuer), ["CN=ISRG Root X1,O=Internet Security Research Group,C=US"])
         XCTAssertEqual(letsEncrypt.lifetimes.map(\.days), [64, 45])
         XCTAssertEqual(letsEncrypt.lifetimes.map { DateText.day($0.from) }, ["2027-02-10", "2028-02-16"])
         XCTAssertEqual(letsEncrypt.retrieved.map(DateText.day), "2026-11-26")
@@ -68,10 +87,14 @@ final class BuiltinCatalogueTests: XCTestCase {
         let cloudflare = try XCTUnwrap(catalogue.provider(named: "cloudflare"))
         XCTAssertTrue(Set(cloudflare.families).isSuperset(of: ["letsencrypt", "gts", "sslcom"]))
         XCTAssertEqual(catalogue.provider(named: "aws-acm")?.families, ["amazon"])
-        XCTAssertEqual(catalogue.family(named: "gts")?.intermediates.map(\.certificate.name), ["WR1", "WR2", "WE1", "WE2"])
+        let gts = try XCTUnwrap(catalogue.family(named: "gts"))
+        XCTAssertEqual(gts.intermediates.map(\.certificate.name), ["WR1", "WR2", "WR3", "WR4", "WR5", "WE1", "WE2", "WE3", "WE4", "WE5"])
+        // WE1 as servers send it: under GTS Root R4, not GlobalSign ECC Root CA - R4.
+        XCTAssertEqual(gts.intermediates.first { $0.certificate.name == "WE1" }?.root, "GTS Root R4")
+        XCTAssertEqual(gts.roots.last?.name, "GlobalSign ECC Root CA - R4")
         XCTAssertEqual(
             catalogue.family(named: "amazon")?.intermediates.map(\.certificate.name),
-            ["Amazon RSA 2048 M01", "Amazon RSA 2048 M02", "Amazon RSA 2048 M03", "Amazon RSA 2048 M04"])
+            (1...6).map { "Amazon RSA 2048 M0\($0)" } + (1...6).map { "Amazon ECDSA 256 M0\($0)" })
     }
 
     /// Independently of the loader's own check: the OpenSSL command line.
@@ -91,8 +114,8 @@ final class BuiltinCatalogueTests: XCTestCase {
                 checked += 1
             }
         }
-        // Let's Encrypt 10 + 6 + 2 cross-signs, Google Trust Services 4, Amazon 4.
-        XCTAssertEqual(checked, 10 + 6 + 2 + 4 + 4)
+        // Let's Encrypt 10 + 6 + 8 cross-signs, Google Trust Services 10, Amazon 12.
+        XCTAssertEqual(checked, 10 + 6 + 8 + 10 + 12)
     }
 
     func testEachRootIsInTheSystemStoreWhereTheDataSaysSo() throws {
@@ -106,7 +129,7 @@ final class BuiltinCatalogueTests: XCTestCase {
                 if expected { inStore += 1 }
             }
         }
-        XCTAssertEqual(inStore, 2 + 5 + 4 + 5 + 4 + 2)
+        XCTAssertEqual(inStore, 2 + 5 + 4 + 5 + 4 + 2 + 6)
     }
 
     func testPinsEqualAnIndependentOpenSSLComputation() throws {

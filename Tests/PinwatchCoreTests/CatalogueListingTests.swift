@@ -27,9 +27,19 @@ final class CatalogueListingTests: XCTestCase {
     }
 
     func testListingSanitisesNamesAndSaysThePoolState() {
-        let text = CatalogueListing.text(Catalogue(families: [family(subject: "CN=Root")]))
+        let text = CatalogueListing.text(Catalogue(families: [family(subject: "CN=Root")]), now: Fixtures.now)
         XCTAssertFalse(text.contains("\u{1b}"), text)
         XCTAssertTrue(text.contains("pool:         CA 1 (standby)"), text)
         XCTAssertTrue(text.hasPrefix("corp — Corp (config)\n"), text)
+    }
+
+    func testDataOlderThanHalfAYearIsAVisibleWarning() {
+        var family = family(subject: "CN=Root")
+        family.dataDate = Fixtures.now.addingTimeInterval(-200 * 86_400)
+        let text = CatalogueListing.text(Catalogue(families: [family]), now: Fixtures.now)
+        XCTAssertTrue(text.contains("  warning:      the data is 200 days old (over 180)"), text)
+        XCTAssertTrue(CatalogueListing.json(Catalogue(families: [family]), now: Fixtures.now).contains("\"stale\": true"))
+        family.dataDate = Fixtures.now.addingTimeInterval(-100 * 86_400)
+        XCTAssertFalse(CatalogueListing.text(Catalogue(families: [family]), now: Fixtures.now).contains("warning"))
     }
 }

@@ -53,3 +53,35 @@ final class PreflightReportTests: XCTestCase {
         XCTAssertTrue(refused.conclusion.hasPrefix("REFUSED: every TLS client refuses this chain (NOT trusted"), refused.conclusion)
     }
 }
+
+/// Each next-chain section of `preflight` says whose pins it judges, so a
+/// release that survives is not shown another's breaks.
+final class PreflightNextChainLabelTests: XCTestCase {
+    private typealias C = CatalogueFixtures
+
+    func testEachPinnedClientsNextChainsAreLabelledWithItsOwnVerdicts() throws {
+        let catalogue = CatalogueFixtures.Knowledge.knownPool.catalogue
+        func judged(_ pins: PinSet, pinset: String? = nil) -> HostReport {
+            var host = HostConfig(host: "api.example.com", pins: pins)
+            host.pinsetName = pinset
+            return Verdict.report(
+                for: host, result: Fixtures.result(chain: C.rsaChain), now: Fixtures.now, warnDays: 21, criticalDays: 7,
+                catalogue: catalogue)
+        }
+        // The pin set pins R10 only (breaks on a rotation); release 2.0 pins X1 (survives it).
+        let own = judged(PinSet(ca: [Fixtures.spkiPin(10)]), pinset: "api")
+        let release = ClientHostVerdict(
+            client: "app 2.0", format: .trustkit, report: judged(PinSet(ca: [Fixtures.spkiPin(30)])), rules: [], enforced: true,
+            pinsExpire: nil)
+        var combined = own
+        combined.clients = [release]
+        let text = PreflightReport(report: combined, own: own, configured: true, source: "next.pem").text
+        let sections = text.components(separatedBy: "\nnext chains")
+        XCTAssertEqual(sections.count, 3, text)
+        XCTAssertTrue(sections[1].hasPrefix(" for pin set api (Test Encrypt):"), text)
+        XCTAssertTrue(sections[1].contains("intermediate rotation via R11: ✗"), text)
+        XCTAssertTrue(sections[2].hasPrefix(" for client app 2.0 (Test Encrypt):"), text)
+        XCTAssertTrue(sections[2].contains("intermediate rotation via R11: ✓ carried by"), text)
+        XCTAssertFalse(sections[2].contains("✗"), "the release that survives is shown surviving:\n\(text)")
+    }
+}

@@ -3,9 +3,9 @@ import XCTest
 
 @testable import PinwatchCore
 
-/// Issue 26 §5: lifetime-based renewal estimates use the cap in force on
-/// the leaf's next issuance date (SC-081v3) and the CA family's own
-/// schedule, and say which rule gave the date. Every date is a parameter.
+/// Lifetime-based renewal estimates: the leaf already issued keeps its own
+/// lifetime; the cap in force on its renewal (SC-081v3, or the family's
+/// own schedule) binds the next leaf and is named. Every date is a parameter.
 final class RenewalLifetimeRulesTests: XCTestCase {
     private let day: TimeInterval = 86_400
 
@@ -49,35 +49,28 @@ final class RenewalLifetimeRulesTests: XCTestCase {
         XCTAssertEqual(estimate.text, "renews ~2025-09-23 (estimated)")
     }
 
-    func testTheTwoHundredDayCapBringsALongLeafsRenewalForward() {
-        // Next issuance at two thirds (2026-11-19) falls under the 200-day
-        // cap: renewed at two thirds of 200 days instead.
+    func testACapShortensTheNextLeafNotTheOneAlreadyIssued() {
+        // 398 days from 2026-02-27 (before the 200-day cap): the leaf keeps
+        // its own lifetime, so it is renewed at two thirds of it
+        // (2026-11-19), not four months earlier; the cap binds the leaf
+        // issued then, and is named for it.
         let notBefore = utc("2026-02-27")
         let estimate = estimate(issued: notBefore, days: 398, now: utc("2026-04-01"), rules: LifetimeRules.sc081v3)
-        XCTAssertEqual(estimate.date, notBefore.addingTimeInterval(200 * day * 2 / 3))
+        XCTAssertEqual(estimate.date, notBefore.addingTimeInterval(398 * day * 2 / 3))
         XCTAssertEqual(estimate.rule, "SC-081v3 cap of 200 days from 2026-03-15")
         XCTAssertEqual(estimate.basis, .lifetime)
-        XCTAssertEqual(estimate.text, "renews ~2026-07-10 (estimated: SC-081v3 cap of 200 days from 2026-03-15)")
+        XCTAssertEqual(estimate.text, "renews ~2026-11-19 (estimated; next leaf: SC-081v3 cap of 200 days from 2026-03-15)")
     }
 
-    func testACapIsNeverAppliedBeforeItsFirstDay() {
-        // Two thirds of 100 days from 2027-01-01 is 2027-03-08, a week
-        // before the 100-day cap: the renewal waits for the cap's first day.
-        let notBefore = utc("2027-01-01")
-        let estimate = estimate(issued: notBefore, days: 200, now: utc("2027-01-10"), rules: LifetimeRules.sc081v3)
-        XCTAssertEqual(estimate.date, utc("2027-03-15"))
-        XCTAssertEqual(estimate.rule, "SC-081v3 cap of 100 days from 2027-03-15")
-    }
-
-    func testEachStepOfTheBallotBindsFromItsDate() {
-        // A 100-day leaf renewed before 2029-03-15 keeps its rhythm; one
-        // renewed after falls under the 47-day cap.
+    func testEachStepOfTheBallotBindsTheLeafIssuedFromItsDate() {
+        // A 100-day leaf renewed before 2029-03-15 meets the cap in force
+        // then; one renewed after it gives way to a 47-day leaf, at its
+        // own renewal date all the same.
         let before = estimate(issued: utc("2028-10-01"), days: 100, now: utc("2028-10-02"), rules: LifetimeRules.sc081v3)
         XCTAssertNil(before.rule, "renewed 2028-12-06, under the 100-day cap it already meets")
         let after = estimate(issued: utc("2029-02-01"), days: 100, now: utc("2029-02-02"), rules: LifetimeRules.sc081v3)
         XCTAssertEqual(after.rule, "SC-081v3 cap of 47 days from 2029-03-15")
-        XCTAssertEqual(after.date, utc("2029-03-15"))
-        XCTAssertLessThan(after.date, utc("2029-02-01").addingTimeInterval(100 * day * 2 / 3))
+        XCTAssertEqual(after.date, utc("2029-02-01").addingTimeInterval(100 * day * 2 / 3))
     }
 
     func testALeafWithinTheCapIsUntouched() {
@@ -89,7 +82,7 @@ final class RenewalLifetimeRulesTests: XCTestCase {
 
     func testAnOverdueSoonerRenewalIsDueNowNotInThePast() {
         let notBefore = utc("2026-02-27")
-        let now = utc("2026-10-01")
+        let now = utc("2026-12-01")
         let estimate = estimate(issued: notBefore, days: 398, now: now, rules: LifetimeRules.sc081v3)
         XCTAssertEqual(estimate.date, now)
         XCTAssertEqual(estimate.days(from: now), 1)
@@ -99,10 +92,10 @@ final class RenewalLifetimeRulesTests: XCTestCase {
 
     func testLetsEncryptsSixtyFourDayProfileFromItsDate() {
         let rules = LifetimeRules.rules(forCAKeys: caKeys, catalogue: letsEncrypt())
-        // Issued 2027-01-20 for 90 days: next issuance 2027-03-21 falls
-        // under the 64-day profile: renewed at 34 days, 2027-02-23.
+        // Issued 2027-01-20 for 90 days: renewed at 60 days, 2027-03-21,
+        // when the next leaf falls under the 64-day profile.
         let under = estimate(issued: utc("2027-01-20"), days: 90, now: utc("2027-01-21"), rules: rules)
-        XCTAssertEqual(under.date, utc("2027-02-23"))
+        XCTAssertEqual(under.date, utc("2027-03-21"))
         XCTAssertEqual(under.rule, "Let's Encrypt's 64-day profile from 2027-02-10")
         // Issued 2026-11-01: next issuance 2026-12-31, before the profile changes.
         let before = estimate(issued: utc("2026-11-01"), days: 90, now: utc("2026-11-02"), rules: rules)
@@ -116,7 +109,7 @@ final class RenewalLifetimeRulesTests: XCTestCase {
         XCTAssertNil(before.rule, "renewed 2028-01-04 on the 64-day profile it was issued on")
         let after = estimate(issued: utc("2028-01-20"), days: 64, now: utc("2028-01-21"), rules: rules)
         XCTAssertEqual(after.rule, "Let's Encrypt's 45-day profile from 2028-02-16")
-        XCTAssertEqual(after.date, utc("2028-02-16"), "15 days after issuance is before the profile's first day")
+        XCTAssertEqual(after.date, utc("2028-02-23"), "34 days after issuance, as its own 64 days say")
     }
 
     func testOnlyAKnownCAFollowsASchedule() {

@@ -123,6 +123,34 @@ final class ClientPinsEndToEndTests: LocalFleetTestCase {
         XCTAssertTrue(unknown.stdout.contains("\"android 5.2\""), "the known names are listed: \(unknown.stdout)")
     }
 
+    /// `trust_store:` through the binary: a release whose own store (a
+    /// folder, as Android ships it) lacks the fleet's root refuses what the
+    /// host's store trusts; one whose store holds it accepts.
+    func testAReleaseJudgedOnItsOwnTrustStore() throws {
+        let stranger = try CertificateAuthority.makeRoot(commonName: "Stranger Root", organization: "Elsewhere")
+        for folder in ["store-without", "store-with"] {
+            try FileManager.default.createDirectory(at: fleet.directory.appendingPathComponent(folder), withIntermediateDirectories: true)
+        }
+        try fleet.write(stranger.certificate.pem, to: "store-without/1a2b3c4d.0")
+        try fleet.write(fleet.root.certificate.pem, to: "store-with/5e6f7a8b.0")
+        let config = try writeClients(extra: [
+            "  - name: android old", "    nsc: network_security_config.xml", "    trust_store: store-without",
+            "  - name: android new", "    nsc: network_security_config.xml", "    trust_store: store-with/",
+        ])
+        let refused = try fleet.run(["check", "--config", config.path, "--client", "android old"])
+        XCTAssertEqual(refused.status, 2, "\(refused.stdout)\(refused.stderr)")
+        XCTAssertTrue(refused.stdout.contains("not trusted") || refused.stdout.contains("untrusted"), refused.stdout)
+        let accepted = try fleet.run(["check", "--config", config.path, "--client", "android new"])
+        XCTAssertEqual(accepted.status, 0, "\(accepted.stdout)\(accepted.stderr)")
+
+        let missing = try writeClients(extra: [
+            "  - name: android gone", "    nsc: network_security_config.xml", "    trust_store: nowhere",
+        ])
+        let problem = try fleet.run(["check", "--config", missing.path])
+        XCTAssertEqual(problem.status, 3, problem.stdout)
+        XCTAssertTrue((problem.stdout + problem.stderr).contains("trust_store:"), problem.stdout + problem.stderr)
+    }
+
     func testSnapshotJSONCarriesEachReleasesView() throws {
         let config = try writeClients()
         let outcome = try fleet.run(["snapshot", "--config", config.path, "--format", "json"])

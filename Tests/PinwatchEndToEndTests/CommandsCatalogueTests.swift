@@ -33,7 +33,8 @@ final class CommandsCatalogueTests: LocalFleetTestCase {
         let config = try writeCorpFamily()
         let text = try fleet.run(["catalogue", "--config", config.path], environment: dataHome)
         XCTAssertEqual(text.status, 0, text.stderr)
-        XCTAssertTrue(text.stdout.contains("letsencrypt — Let's Encrypt (built-in, data of 2026-11-26)"), text.stdout)
+        XCTAssertTrue(
+            text.stdout.contains("letsencrypt — Let's Encrypt (built-in, CCADB data of 2026-08-21, checked 2026-11-26)"), text.stdout)
         XCTAssertTrue(text.stdout.contains("transition:   Generation Y from 2026-05-13"), text.stdout)
         XCTAssertTrue(text.stdout.contains("corp — corp (config)"), text.stdout)
         XCTAssertTrue(text.stdout.contains("provider cloudflare"), text.stdout)
@@ -61,10 +62,38 @@ final class CommandsCatalogueTests: LocalFleetTestCase {
         let builtIn = try fleet.run(["catalogue", "show", "letsencrypt", "--format", "json"], environment: dataHome)
         XCTAssertEqual(builtIn.status, 0, builtIn.stderr)
         let certificates = try XCTUnwrap(try json(builtIn.stdout)["certificates"] as? [[String: Any]])
-        XCTAssertEqual(certificates.count, 2 + 1 + 10 + 2 + 6)
+        XCTAssertEqual(certificates.count, 2 + 8 + 10 + 2 + 6, "roots, cross-signs, the classic pool, Generation Y")
         let x1 = try XCTUnwrap(certificates.first { $0["name"] as? String == "ISRG Root X1" })
         XCTAssertEqual(x1["sha256"] as? String, "sha256/C5+lpZ7tcVwmwQIMcRtPbsQtWLABXhQzejna0wHFr8M=")
         for key in ["spki", "key_pin", "cert"] { XCTAssertNotNil(x1[key] as? String, key) }
+    }
+
+    /// `catalogue update` on CCADB's report format (a committed sample of
+    /// real rows, one malformed): offline, into the data folder, verified,
+    /// and the listing then says the data's date.
+    func testUpdateReadsCCADBReportsIntoTheDataFolderAndTheListingSaysTheirDate() throws {
+        let sample = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("PinwatchCatalogueTests/Fixtures/ccadb/sample.csv").path
+        let updated = try fleet.run(["catalogue", "update", sample, "--as-of", "2026-08-21"], environment: dataHome)
+        XCTAssertEqual(updated.status, 0, updated.stderr)
+        XCTAssertTrue(
+            updated.stdout.contains("read 7 certificates from 1 report (1 malformed skipped, 1 repeated rows, 0 revoked left out)"),
+            updated.stdout)
+        XCTAssertTrue(updated.stdout.contains("letsencrypt: 7 certificates under its roots, 0 not in the built-in data"), updated.stdout)
+        XCTAssertTrue(updated.stdout.contains("gts: 11 certificates under its roots"), updated.stdout)
+        let folder = fleet.directory.appendingPathComponent("data/pinwatch/catalogue/letsencrypt")
+        let listing = try String(contentsOf: folder.appendingPathComponent("ccadb.yaml"), encoding: .utf8)
+        XCTAssertTrue(listing.contains("as_of: 2026-08-21"), listing)
+        XCTAssertTrue(listing.contains("malformed_skipped: 1"), listing)
+
+        let shown = try fleet.run(["catalogue"], environment: dataHome)
+        XCTAssertEqual(shown.status, 0, shown.stderr)
+        XCTAssertTrue(shown.stdout.contains("letsencrypt — Let's Encrypt (user, CCADB data of 2026-08-21"), shown.stdout)
+
+        let wrong = try fleet.write("name,value\na,b\n", to: "not-a-report.csv")
+        let refused = try fleet.run(["catalogue", "update", wrong.path], environment: dataHome)
+        XCTAssertEqual(refused.status, 2)
+        XCTAssertTrue(refused.stderr.contains("neither CCADB's \"All Certificate PEMs\" report"), refused.stderr)
     }
 
     func testAnUnknownFamilyExitsTwoNamingTheFamilies() throws {

@@ -57,6 +57,18 @@ final class CommandsInspectPinTests: LocalFleetTestCase {
         XCTAssertEqual(host.matchedTiers, ["ca", "leaf"])
     }
 
+    /// A chain the store does not trust: no pins are suggested (pinning it
+    /// would pin what no client accepts), and the stanza says why.
+    func testInspectOfAnUntrustedChainSuggestsNoPinsAndSaysFixTheTrustFirst() throws {
+        let (server, _) = try fleet.serveLeaf("shop.test")
+        let outcome = try fleet.run(["inspect", "127.0.0.1:\(server.port)", "--sni", "shop.test", "--timeout", "5s"])
+        let stanza = try XCTUnwrap(outcome.stdout.range(of: "hosts:\n"), "a config stanza:\n\(outcome.stdout)")
+        let pasted = String(outcome.stdout[stanza.lowerBound...])
+        XCTAssertTrue(pasted.contains("# the chain is not trusted ("), pasted)
+        XCTAssertTrue(pasted.contains("fix the trust first; no pins to suggest"), pasted)
+        XCTAssertFalse(pasted.contains("sha256/"), "the local root is in no system store: nothing to pin\n\(pasted)")
+    }
+
     /// A host behind a `connect:` address: the stanza keeps it, and
     /// `--timeout` takes a duration like the configuration does.
     func testInspectStanzaKeepsTheConnectAddressAndTimeoutIsADuration() throws {

@@ -86,7 +86,7 @@ final class PreflightEndToEndTests: LocalFleetTestCase {
         let same = try candidate("pooled.test", under: pool[0], file: "pooled.pem")
         let outcome = try preflight(same.path, host: "pooled.test")
         XCTAssertEqual(outcome.status, 1, "accepted today, with the pool's warning:\n\(outcome.stdout)\(outcome.stderr)")
-        XCTAssertTrue(outcome.stdout.contains("next chains (e2e)"), outcome.stdout)
+        XCTAssertTrue(outcome.stdout.contains("next chains for the host's configured pins (e2e):"), outcome.stdout)
         XCTAssertEqual(outcome.stdout.components(separatedBy: "intermediate rotation").count - 1, 4, outcome.stdout)
         XCTAssertTrue(outcome.stdout.contains("recommended: "), outcome.stdout)
         let stanza = try preflight(same.path, ["--format", "stanza"], host: "pooled.test")

@@ -213,9 +213,10 @@ final class HistoryStoreTests: XCTestCase {
     }
 
     /// The catalogue knows the chain's intermediate (key 2) as Let's
-    /// Encrypt's: the 90-day leaf issued 2027-01-15 is next issued after
-    /// 2027-02-10, on the 64-day profile, so it renews at 34 days.
-    func testAKnownFamilysScheduleBringsTheRenewalForward() throws {
+    /// Encrypt's: the 90-day leaf issued 2027-01-15 keeps its own lifetime
+    /// and renews at 60 days; the leaf issued then falls under the 64-day
+    /// profile, which the reason names.
+    func testAKnownFamilysScheduleBindsTheNextLeafNotTheCurrentOne() throws {
         let store = try open()
         let intermediate = CatalogueCertificate(
             name: "R11", facts: certificate("CN=R11", key: 2, cert: 102, issuer: "CN=Root").facts, file: "r11.pem")
@@ -228,7 +229,7 @@ final class HistoryStoreTests: XCTestCase {
         ])
         let leafOnly = store.record([report(caPin: 77, at: start)], at: start)[0]
         XCTAssertTrue(
-            leafOnly.reason.contains("breaks in ~34 days (next leaf renewal: Let's Encrypt's 64-day profile from 2027-02-10)"),
+            leafOnly.reason.contains("breaks in ~60 days (next leaf renewal: Let's Encrypt's 64-day profile from 2027-02-10)"),
             leafOnly.reason)
         XCTAssertEqual(leafOnly.history?.renewal?.rule, "Let's Encrypt's 64-day profile from 2027-02-10")
     }

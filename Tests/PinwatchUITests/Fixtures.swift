@@ -41,13 +41,17 @@ enum Fixture {
             return ProbeResult(
                 failure: ProbeFailure(kind: .refused, message: "connection refused"), elapsed: 0.004, finishedAt: finishedAt)
         }
+        // Each level issued by the next, as a verified chain is: the
+        // client's path is built issuer by issuer.
+        let subjects = [leafSubject ?? "CN=\(host.host)", "CN=intermediate CA 1", "CN=root CA 2"]
         let chain = (0..<3).map { level in
             var seed = UInt8(level * 40)
             if status == .ok, level == 2 { seed = 200 }
             if status == .leafOnly, level == 0 { seed = 100 }
-            let subject = level == 0 ? (leafSubject ?? "CN=\(host.host)") : "CN=\(level == 1 ? "intermediate" : "root") CA \(level)"
-            return ChainCertificate(
-                facts: facts(subject: subject, daysLeft: level == 0 ? leafDays : 3000, seed: seed), fromServer: level < 2)
+            var certificate = facts(subject: subjects[level], daysLeft: level == 0 ? leafDays : 3000, seed: seed)
+            certificate.issuer = subjects[min(level + 1, 2)]
+            certificate.isSelfSigned = level == 2
+            return ChainCertificate(facts: certificate, fromServer: level < 2)
         }
         return ProbeResult(
             address: "127.0.0.1", chain: chain, sentCount: 2, trusted: true,

@@ -17,9 +17,10 @@ final class NextChainViewTests: XCTestCase {
         let root = CatalogueCertificate(name: "Test Root", facts: chain[2], file: "root.pem")
         let pool =
             [CatalogueCertificate(name: "R10", facts: chain[1], file: "r10.pem")]
-            + (1...4).map {
-                CatalogueCertificate(
-                    name: "R1\($0)", facts: Fixture.facts(subject: "CN=R1\($0)", daysLeft: 900, seed: UInt8(40 + $0)), file: "r.pem")
+            + (1...4).map { index -> CatalogueCertificate in
+                var facts = Fixture.facts(subject: "CN=R1\(index)", daysLeft: 900, seed: UInt8(40 + index))
+                facts.issuer = chain[2].subject
+                return CatalogueCertificate(name: "R1\(index)", facts: facts, file: "r.pem")
             }
         return Catalogue(families: [
             CatalogueFamily(

@@ -121,6 +121,9 @@ public struct ClientPolicy: Hashable, Sendable {
     /// Names this release pins that must not join the poll (`skip:`): hosts
     /// unreachable from here, or not worth a probe.
     public var skip: Set<String>
+    /// The release's own trust store (`trust_store:`): its path, and so its
+    /// verdicts, are built against it; nil: the host's.
+    public var trustStore: TrustStore?
     /// A dynamic list carries leaf-certificate fingerprints on purpose and
     /// is updated before each renewal: a leaf match is the normal case.
     public var leafPinsExpected: Bool { pins.format == .dynamicList }

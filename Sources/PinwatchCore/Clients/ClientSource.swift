@@ -18,6 +18,9 @@ public struct ClientSource: Hashable, Sendable {
     public var host: String?
     /// Names the source pins that do not join the poll (lowercase).
     public var skip: Set<String> = []
+    /// `trust_store:`: the release's own roots (a PEM bundle or a folder),
+    /// resolved against the configuration's folder; nil: the host's store.
+    public var trustStore: String?
     /// A source that cannot be read is then left out with a warning
     /// instead of failing the configuration.
     public var optional: Bool

@@ -77,7 +77,7 @@ public enum ClientVerdicts {
         host.pinsetName = nil
         let plain = Verdict.report(
             for: host, result: report.result, now: now, warnDays: warnDays, criticalDays: criticalDays, catalogue: catalogue,
-            renewShare: renewShare)
+            renewShare: renewShare, clientStore: client.trustStore)
         var status = plain.status
         var alerts = plain.alerts
         let expires = inForce.compactMap(\.expiration).min()

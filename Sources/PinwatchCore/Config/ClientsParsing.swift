@@ -2,7 +2,7 @@ import Foundation
 import Yams
 
 extension ConfigDocumentParser {
-    static let clientKeys = Set(["name", "host", "optional", "public_key", "skip"])
+    static let clientKeys = Set(["name", "host", "optional", "public_key", "skip", "trust_store"])
         .union(ClientFormat.allCases.map(\.rawValue))
 
     /// `clients:`: each `{name, <format>: path, optional, host}`; a
@@ -62,6 +62,10 @@ extension ConfigDocumentParser {
         if let skipNode = values["skip"] {
             guard let names = skipList(skipNode, key: "\(key).skip") else { return nil }
             source.skip = names
+        }
+        if let storeNode = values["trust_store"] {
+            guard let path = string(storeNode, key: "\(key).trust_store") else { return nil }
+            source.trustStore = resolve(path)
         }
         let sourceNode = values[format.rawValue]!
         let sourceKey = "\(key).\(format.rawValue)"
@@ -177,7 +181,16 @@ extension ConfigDocumentParser {
                 if let unnamed = pins.rules.first(where: { $0.domain.isEmpty }) {
                     throw ClientSourceError(file: unnamed.origin, message: "names no host: add host: to the client entry")
                 }
-                config.clients.append(ClientPolicy(name: source.name, pins: pins, skip: source.skip))
+                var policy = ClientPolicy(name: source.name, pins: pins, skip: source.skip)
+                if let path = source.trustStore, let trustStoreReader {
+                    let anchors: [CertificateFacts]
+                    do { anchors = try trustStoreReader(path) } catch {
+                        throw ClientSourceError(file: path, message: "trust_store: \(error)")
+                    }
+                    guard !anchors.isEmpty else { throw ClientSourceError(file: path, message: "trust_store: holds no certificate") }
+                    policy.trustStore = TrustStore(name: "the store of \(source.name)", anchors: anchors)
+                }
+                config.clients.append(policy)
             } catch {
                 let message = "client \(EchoedInput.quoted(source.name)): \(error)"
                 if source.optional {

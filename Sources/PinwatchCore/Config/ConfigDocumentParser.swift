@@ -6,6 +6,7 @@ struct ConfigDocumentParser: NodeReading {
     let file: String
     let certificateDigests: ConfigLoader.CertificateDigests
     let clientReader: ClientSourceReader?
+    let trustStoreReader: ConfigLoader.TrustStoreReader?
     /// Relative paths in the file (trust, file: pins, theme) start here.
     let baseDirectory: String
     var problems: [ConfigProblem] = []
@@ -18,10 +19,11 @@ struct ConfigDocumentParser: NodeReading {
     /// `currentDirectory`: where a file named without a folder is.
     init(
         file: String, certificateDigests: @escaping ConfigLoader.CertificateDigests, clientReader: ClientSourceReader? = nil,
-        currentDirectory: String
+        currentDirectory: String, trustStoreReader: ConfigLoader.TrustStoreReader? = nil
     ) {
         self.file = file
         self.clientReader = clientReader
+        self.trustStoreReader = trustStoreReader
         self.certificateDigests = certificateDigests
         let folder = (file as NSString).deletingLastPathComponent
         self.baseDirectory = folder.isEmpty ? currentDirectory : folder

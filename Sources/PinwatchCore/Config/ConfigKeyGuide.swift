@@ -93,6 +93,7 @@ package enum ConfigKeyGuide {
             key("public_key", "of a dynamic_list: the app's uncompressed P-256 point, base64"),
             key("host", "for curl and hpkp sources that name no host"),
             key("skip", "host names the source pins that are not to be probed"),
+            key("trust_store", "the release's own roots (a PEM bundle, or a folder of certificates as Android ships them)"),
             key("optional", "true: a source that cannot be read is left out with a warning"),
         ])
 

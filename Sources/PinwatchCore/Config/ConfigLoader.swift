@@ -13,10 +13,17 @@ public struct ConfigLoader: Sendable {
     /// implements it with OpenSSL and tests with a table.
     public typealias CertificateDigests = @Sendable (String) throws -> [[UInt8]]
 
+    /// A client release's `trust_store:` (a PEM bundle, or a folder of
+    /// certificates as Android ships its store) → the facts of each root.
+    /// Injected because Core reads no file and parses no certificate.
+    public typealias TrustStoreReader = @Sendable (String) throws -> [CertificateFacts]
+
     private let certificateDigests: CertificateDigests
     /// Reads `clients:` sources; nil leaves them unread (they are listed
     /// in `clientSources` only).
     private let clientReader: ClientSourceReader?
+    /// Reads a release's `trust_store:`; nil leaves releases on the host's store.
+    private let trustStoreReader: TrustStoreReader?
     /// Reads the configuration file itself: injected because Core does no
     /// I/O (PinwatchSystem's `RegularFile.readText`); nil leaves
     /// `load(path:)` unable to read anything.
@@ -33,9 +40,11 @@ public struct ConfigLoader: Sendable {
     public init(
         certificateDigests: @escaping CertificateDigests, clientReader: ClientSourceReader? = nil,
         readText: RegularFile.TextReader? = nil, currentDirectory: String = ".",
-        catalogueBuilder: CatalogueBuilder? = nil, listDirectory: RegularFile.DirectoryLister? = nil
+        catalogueBuilder: CatalogueBuilder? = nil, listDirectory: RegularFile.DirectoryLister? = nil,
+        trustStoreReader: TrustStoreReader? = nil
     ) {
         self.listDirectory = listDirectory
+        self.trustStoreReader = trustStoreReader
         self.certificateDigests = certificateDigests
         self.clientReader = clientReader
         self.readText = readText
@@ -67,7 +76,8 @@ public struct ConfigLoader: Sendable {
     /// paths in it are resolved against `path`'s folder).
     public func load(yaml: String, path: String) throws(ConfigError) -> Config {
         var parser = ConfigDocumentParser(
-            file: path, certificateDigests: certificateDigests, clientReader: clientReader, currentDirectory: currentDirectory)
+            file: path, certificateDigests: certificateDigests, clientReader: clientReader, currentDirectory: currentDirectory,
+            trustStoreReader: trustStoreReader)
         if let found = YAMLAliasGuard.firstAliasOrAnchor(in: yaml) {
             throw ConfigError(problems: [ConfigProblem(file: path, line: found.line, key: "", message: YAMLAliasGuard.message(for: found))])
         }

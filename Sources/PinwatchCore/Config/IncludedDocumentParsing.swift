@@ -127,6 +127,7 @@ extension ConfigDocumentParser {
 
     private func includedParser(_ path: String) -> ConfigDocumentParser {
         ConfigDocumentParser(
-            file: path, certificateDigests: certificateDigests, clientReader: clientReader, currentDirectory: baseDirectory)
+            file: path, certificateDigests: certificateDigests, clientReader: clientReader, currentDirectory: baseDirectory,
+            trustStoreReader: trustStoreReader)
     }
 }

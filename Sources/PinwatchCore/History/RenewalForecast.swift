@@ -15,9 +15,10 @@ public struct RenewalEstimate: Hashable, Sendable {
     public var cadence: TimeInterval?
     /// The current leaf's expiry: the renewal cannot come later.
     public var leafExpiry: Date?
-    /// The lifetime rule that brought a lifetime estimate forward
-    /// (`SC-081v3 cap of 100 days from 2027-03-15`); nil when the leaf's own
-    /// lifetime decided.
+    /// The lifetime rule that caps the leaf issued at this renewal
+    /// (`SC-081v3 cap of 100 days from 2027-03-15`); nil when none binds
+    /// below the current leaf's lifetime. It shortens the next leaf, never
+    /// the one already issued, so it never moves `date`.
     public var rule: String?
 
     public init(date: Date, basis: Basis, cadence: TimeInterval? = nil, leafExpiry: Date? = nil, rule: String? = nil) {
@@ -29,13 +30,13 @@ public struct RenewalEstimate: Hashable, Sendable {
     }
 
     /// `renews ~2026-12-01 (observed every 30 d)`, `(estimated)` or
-    /// `(estimated: SC-081v3 cap of 100 days from 2027-03-15)`.
+    /// `(estimated; next leaf: SC-081v3 cap of 100 days from 2027-03-15)`.
     public var text: String {
         let day = DateText.day(date)
         if basis == .observed, let cadence {
             return "renews ~\(day) (observed every \(Int((cadence / 86_400).rounded())) d)"
         }
-        return "renews ~\(day) (estimated\(rule.map { ": \($0)" } ?? ""))"
+        return "renews ~\(day) (estimated\(rule.map { "; next leaf: \($0)" } ?? ""))"
     }
 
     /// Whole days from `now`. An overdue renewal may come any day: 1, not
@@ -60,12 +61,10 @@ public enum RenewalForecast {
     /// clients renew: 30 days before expiry for certificates of 90 days or
     /// less, else at two thirds of the period.
     ///
-    /// `rules` (`LifetimeRules`): when a rule in force on that renewal date
-    /// allows less than the leaf's lifetime, the renewal is judged by the
-    /// rule's lifetime instead, no earlier than the rule's first day: the
-    /// earliest the renewer, keeping to what its CA now issues, would
-    /// renew. Renewals come sooner than a leaf's past lifetime suggests,
-    /// and a warning about them should not come later than they do.
+    /// `rules` (`LifetimeRules`): a cap binds the leaf issued at the
+    /// renewal, not the leaf already issued, which keeps its own lifetime
+    /// and so its own renewal date; the rule in force on that date is
+    /// named so that the rhythm after it is not a surprise.
     public static func estimate(
         issued: [Date], notBefore: Date, notAfter: Date, now: Date, rules: [LifetimeRule] = []
     ) -> RenewalEstimate {
@@ -83,13 +82,8 @@ public enum RenewalForecast {
         let lifetime = notAfter.timeIntervalSince(notBefore)
         let renewal = notBefore.addingTimeInterval(renewalAge(lifetime: lifetime))
         let earliest = min(now, notAfter)
-        if let rule = LifetimeRules.binding(rules, on: renewal, below: lifetime) {
-            let sooner = max(notBefore.addingTimeInterval(renewalAge(lifetime: rule.lifetime)), rule.from)
-            if sooner < renewal {
-                return RenewalEstimate(date: max(sooner, earliest), basis: .lifetime, leafExpiry: notAfter, rule: rule.text)
-            }
-        }
-        return RenewalEstimate(date: max(renewal, earliest), basis: .lifetime, leafExpiry: notAfter)
+        let next = LifetimeRules.binding(rules, on: renewal, below: lifetime)
+        return RenewalEstimate(date: max(renewal, earliest), basis: .lifetime, leafExpiry: notAfter, rule: next?.text)
     }
 
     /// How old a leaf of `lifetime` is when ACME clients renew it.

@@ -61,15 +61,61 @@ public struct CatalogueIntermediate: Hashable, Sendable {
         case retired
     }
 
+    /// A state from one date until another, as the CA published it.
+    public struct Period: Hashable, Sendable {
+        public var state: State
+        public var from: Date?
+        /// Exclusive: the first day the period no longer holds.
+        public var until: Date?
+        /// Where the CA says so (a URL), for `catalogue show`.
+        public var source: String?
+
+        public init(state: State, from: Date? = nil, until: Date? = nil, source: String? = nil) {
+            self.state = state
+            self.from = from
+            self.until = until
+            self.source = source
+        }
+
+        public func holds(on date: Date) -> Bool {
+            (from.map { $0 <= date } ?? true) && (until.map { date < $0 } ?? true)
+        }
+    }
+
     public var certificate: CatalogueCertificate
+    /// The state when no dated period covers the judging date.
     public var state: State
+    /// Dated states; the first that holds on a date wins over `state`.
+    public var periods: [Period]
     /// The `name` of the family root (or transition root) it chains to.
     public var root: String
+    /// The cross-signs the CA sends after it (Root YR signed by ISRG Root
+    /// X1 after YR1): a client builds its path from what is sent, so these
+    /// decide which root a pinning client reaches.
+    public var servedWith: [CatalogueCertificate]
 
-    public init(certificate: CatalogueCertificate, state: State, root: String) {
+    public init(
+        certificate: CatalogueCertificate, state: State, root: String, periods: [Period] = [],
+        servedWith: [CatalogueCertificate] = []
+    ) {
         self.certificate = certificate
         self.state = state
         self.root = root
+        self.periods = periods
+        self.servedWith = servedWith
+    }
+
+    /// The state in force on `date`.
+    public func state(on date: Date) -> State { periods.first { $0.holds(on: date) }?.state ?? state }
+
+    /// What the CA sends for a leaf under it: the intermediate, then its
+    /// cross-signs; a first cross-sign of the intermediate itself (E6 signed
+    /// by ISRG Root X1) is sent in its place.
+    public var servedChain: [CertificateFacts] {
+        if let first = servedWith.first, first.facts.subject == certificate.facts.subject, certificate.sharesKey(with: first.facts) {
+            return servedWith.map(\.facts)
+        }
+        return [certificate.facts] + servedWith.map(\.facts)
     }
 }
 
@@ -125,6 +171,9 @@ public struct CatalogueFamily: Hashable, Sendable {
     public var lifetimes: [LifetimeStep]
     /// When the data was retrieved; nil for a user's family.
     public var retrieved: Date?
+    /// The date of the CCADB reports its issuer graph was derived from
+    /// (`ccadb.yaml`'s `as_of`); nil for a family written by hand only.
+    public var dataDate: Date? = nil
     /// `built-in`, `user` (`$XDG_DATA_HOME`) or `config` (the `catalogue:` key).
     public var origin: String
 
@@ -146,12 +195,25 @@ public struct CatalogueFamily: Hashable, Sendable {
 
     /// Every certificate the family holds, transitions included.
     public var allCertificates: [CatalogueCertificate] {
-        roots + crossSigns + intermediates.map(\.certificate)
-            + transitions.flatMap { $0.roots + $0.intermediates.map(\.certificate) }
+        roots + crossSigns + intermediates.flatMap { [$0.certificate] + $0.servedWith }
+            + transitions.flatMap { $0.roots + $0.intermediates.flatMap { [$0.certificate] + $0.servedWith } }
     }
 
     /// Whether a chain certificate belongs to the family (by key).
     public func contains(_ facts: CertificateFacts) -> Bool { containsKey(facts.spkiSHA256) }
+
+    /// Beyond this age the data is said to be stale, everywhere it is shown.
+    public static let staleAfterDays = 180
+
+    /// Whole days between the data's date (CCADB's, else when it was
+    /// retrieved) and `now`; nil for data without a date.
+    public func dataAge(now: Date) -> Int? {
+        (dataDate ?? retrieved).map { Int(now.timeIntervalSince($0) / 86_400) }
+    }
+
+    /// Whether the catalogue knows which intermediates the family issues
+    /// from; a family known by its roots only cannot say what a rotation does.
+    public var knowsPool: Bool { !intermediates.isEmpty || transitions.contains { !$0.intermediates.isEmpty } }
 
     /// Whether one of the family's certificates has this SPKI SHA-256.
     public func containsKey(_ spkiSHA256: [UInt8]) -> Bool {

@@ -3,18 +3,20 @@ import Foundation
 /// `pinwatch catalogue` and `catalogue show NAME`, as text or JSON.
 /// Certificate text is sanitised here: it comes from files.
 public enum CatalogueListing {
-    public static func text(_ catalogue: Catalogue) -> String {
+    public static func text(_ catalogue: Catalogue, now: Date) -> String {
         var out = ""
         for family in catalogue.families {
             out += "\(clean(family.name)) — \(clean(family.displayName)) (\(family.origin)"
-            out += family.retrieved.map { ", data of \(DateText.day($0))" } ?? ""
+            out += family.dataDate.map { ", CCADB data of \(DateText.day($0))" } ?? ""
+            out += family.retrieved.map { ", checked \(DateText.day($0))" } ?? ""
             out += ")\n"
+            if let warning = staleness(family, now: now) { out += "  warning:      \(warning)\n" }
             out += "  roots:        \(names(family.roots))\n"
             if !family.crossSigns.isEmpty { out += "  cross-signs:  \(names(family.crossSigns))\n" }
-            out += "  pool:         \(pool(family.intermediates))\n"
+            out += "  pool:         \(pool(family.intermediates, on: now))\n"
             for transition in family.transitions {
                 out += "  transition:   \(clean(transition.name)) from \(DateText.day(transition.effective)): "
-                out += "roots \(names(transition.roots)); pool \(pool(transition.intermediates))\n"
+                out += "roots \(names(transition.roots)); pool \(pool(transition.intermediates, on: now))\n"
             }
             for step in family.lifetimes {
                 out += "  lifetime:     \(step.days) days from \(DateText.day(step.from)) (\(clean(step.source)))\n"
@@ -27,14 +29,34 @@ public enum CatalogueListing {
         return out
     }
 
-    public static func json(_ catalogue: Catalogue) -> String {
+    /// The data's age said out loud once it passes `staleAfterDays`.
+    public static func staleness(_ family: CatalogueFamily, now: Date) -> String? {
+        guard let age = family.dataAge(now: now), age > CatalogueFamily.staleAfterDays else { return nil }
+        return "the data is \(age) days old (over \(CatalogueFamily.staleAfterDays)): its pools and transitions may have moved; "
+            + "run `pinwatch catalogue update` with CCADB's current reports"
+    }
+
+    /// The oldest family's data date, for headers: `CA data 2026-08-21`,
+    /// with `(stale)` past `staleAfterDays`.
+    public static func dataSummary(_ catalogue: Catalogue, now: Date) -> String? {
+        let dated = catalogue.families.filter { $0.origin != "config" }.compactMap { family in
+            (family.dataDate ?? family.retrieved).map { (date: $0, family: family) }
+        }
+        guard let oldest = dated.min(by: { $0.date < $1.date }) else { return nil }
+        return "CA data \(DateText.day(oldest.date))" + (staleness(oldest.family, now: now) == nil ? "" : " (stale)")
+    }
+
+    public static func json(_ catalogue: Catalogue, now: Date) -> String {
         let families = catalogue.families.map { family -> JSONValue in
             .object([
                 ("name", .string(family.name)), ("display_name", .string(family.displayName)), ("origin", .string(family.origin)),
                 ("retrieved", .optional(family.retrieved.map(DateText.day))),
+                ("data_date", .optional(family.dataDate.map(DateText.day))),
+                ("data_age_days", family.dataAge(now: now).map(JSONValue.int) ?? .null),
+                ("stale", .bool(staleness(family, now: now) != nil)),
                 ("roots", .array(family.roots.map { .string($0.name) })),
                 ("cross_signs", .array(family.crossSigns.map { .string($0.name) })),
-                ("intermediates", .array(family.intermediates.map(intermediateSummary))),
+                ("intermediates", .array(family.intermediates.map { intermediateSummary($0, on: now) })),
                 (
                     "transitions",
                     .array(
@@ -42,7 +64,7 @@ public enum CatalogueListing {
                             .object([
                                 ("name", .string(transition.name)), ("effective", .string(DateText.day(transition.effective))),
                                 ("source", .string(transition.source)), ("roots", .array(transition.roots.map { .string($0.name) })),
-                                ("intermediates", .array(transition.intermediates.map(intermediateSummary))),
+                                ("intermediates", .array(transition.intermediates.map { intermediateSummary($0, on: now) })),
                             ])
                         })
                 ),
@@ -113,9 +135,9 @@ public enum CatalogueListing {
         return entries
     }
 
-    private static func intermediateSummary(_ intermediate: CatalogueIntermediate) -> JSONValue {
+    private static func intermediateSummary(_ intermediate: CatalogueIntermediate, on date: Date) -> JSONValue {
         .object([
-            ("name", .string(intermediate.certificate.name)), ("state", .string(intermediate.state.rawValue)),
+            ("name", .string(intermediate.certificate.name)), ("state", .string(intermediate.state(on: date).rawValue)),
             ("root", .string(intermediate.root)),
         ])
     }
@@ -124,9 +146,10 @@ public enum CatalogueListing {
         certificates.isEmpty ? "none" : certificates.map { clean($0.name) }.joined(separator: ", ")
     }
 
-    private static func pool(_ intermediates: [CatalogueIntermediate]) -> String {
-        guard !intermediates.isEmpty else { return "none in the catalogue" }
-        return intermediates.map { "\(clean($0.certificate.name)) (\($0.state.rawValue))" }.joined(separator: ", ")
+    /// Each intermediate with its state on `date`.
+    private static func pool(_ intermediates: [CatalogueIntermediate], on date: Date) -> String {
+        guard !intermediates.isEmpty else { return "none in the catalogue (judged by its roots: rotations unknown)" }
+        return intermediates.map { "\(clean($0.certificate.name)) (\($0.state(on: date).rawValue))" }.joined(separator: ", ")
     }
 
     private static func clean(_ text: String) -> String { TerminalText.sanitize(text) }

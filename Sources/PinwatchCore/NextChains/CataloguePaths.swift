@@ -25,52 +25,34 @@ struct CataloguePlace: Sendable {
     }
 }
 
-/// The CA certificates a pin may match on a chain the catalogue predicts.
-enum CataloguePaths {
-    /// An intermediate with its root and, where the root is cross-signed,
-    /// the cross-sign and the root that signed it: a client pinning any of
-    /// those keys accepts the chain.
-    static func path(of intermediate: CatalogueIntermediate, in family: CatalogueFamily) -> NextChainPath {
-        let issuer = intermediate.certificate.facts.issuer
-        let roots = allRoots(of: family).filter { $0.name == intermediate.root || $0.facts.subject == issuer }
-        return NextChainPath(
-            certificates: [NextChainCertificate(name: intermediate.certificate.name, facts: intermediate.certificate.facts, isRoot: false)]
-                + withCrossSigns(roots, in: family))
-    }
-
-    /// One path per intermediate a new leaf may land on (not retired, of
-    /// the leaf's key type when the family issues under it); a hierarchy
-    /// announced without intermediates yet is judged by its roots.
-    static func paths(
-        intermediates: [CatalogueIntermediate], roots: [CatalogueCertificate], in family: CatalogueFamily, keyFamily: KeyFamily?
-    ) -> [NextChainPath] {
-        let live = intermediates.filter { $0.state != .retired }
-        let sameType = live.filter { $0.certificate.keyFamily == keyFamily }
-        let chosen = sameType.isEmpty ? live : sameType
-        guard chosen.isEmpty else { return chosen.map { path(of: $0, in: family) } }
-        return roots.map { NextChainPath(certificates: withCrossSigns([$0], in: family)) }
-    }
-
-    /// The intermediates issuance rotates among around the served one:
-    /// same hierarchy, same key type, not retired (the served one kept).
-    static func pool(around place: CataloguePlace, keyFamily: KeyFamily?) -> [CatalogueIntermediate] {
-        guard let family = place.family else { return [] }
-        let hierarchy = place.transition?.intermediates ?? family.intermediates
-        return hierarchy.filter { member in
-            member == place.intermediate
-                || (member.state != .retired && member.certificate.keyFamily == keyFamily)
+/// Which hierarchy is in force on a date: the intermediates a new leaf may
+/// land on, and the transitions still to come.
+enum CatalogueHierarchy {
+    /// Not retired on `date`, of the leaf's key type; a transition's
+    /// intermediates only from its effective date.
+    static func pool(of family: CatalogueFamily, on date: Date, keyFamily: KeyFamily?) -> [CatalogueIntermediate] {
+        let moved = family.transitions.filter { $0.effective <= date }.flatMap(\.intermediates)
+        return (family.intermediates + moved).filter { member in
+            member.state(on: date) != .retired && (keyFamily == nil || member.certificate.keyFamily == keyFamily)
         }
     }
 
-    private static func allRoots(of family: CatalogueFamily) -> [CatalogueCertificate] {
-        family.roots + family.transitions.flatMap(\.roots)
+    /// Transitions announced for after `date`.
+    static func pending(in family: CatalogueFamily, on date: Date) -> [CatalogueTransition] {
+        family.transitions.filter { $0.effective > date }
     }
 
-    private static func withCrossSigns(_ roots: [CatalogueCertificate], in family: CatalogueFamily) -> [NextChainCertificate] {
-        let crossSigns = family.crossSigns.filter { cross in roots.contains { $0.sharesKey(with: cross.facts) } }
-        let signers = allRoots(of: family).filter { root in crossSigns.contains { $0.facts.issuer == root.facts.subject } }
-        var seen: [CatalogueCertificate] = []
-        for certificate in roots + crossSigns + signers where !seen.contains(certificate) { seen.append(certificate) }
-        return seen.map { NextChainCertificate(name: $0.name, facts: $0.facts, isRoot: true) }
+    /// A transition's intermediates a leaf may land on once it takes effect.
+    static func pool(of transition: CatalogueTransition, keyFamily: KeyFamily?) -> [CatalogueIntermediate] {
+        let live = transition.intermediates.filter { $0.state(on: transition.effective) != .retired }
+        let sameType = live.filter { $0.certificate.keyFamily == keyFamily }
+        return sameType.isEmpty ? live : sameType
+    }
+
+    /// A family's roots of the leaf's key type (all when none is): a family
+    /// known by its roots only is judged by them.
+    static func roots(_ roots: [CatalogueCertificate], keyFamily: KeyFamily?) -> [CatalogueCertificate] {
+        let sameType = roots.filter { $0.keyFamily == keyFamily }
+        return sameType.isEmpty ? roots : sameType
     }
 }

@@ -39,13 +39,16 @@ public struct NextChainCertificate: Hashable, Sendable {
     public func matches(_ pin: Pin) -> Bool { facts.digest(for: pin.kind) == pin.digest }
 }
 
-/// One way a chain a client accepts could be built: the CA certificates a
-/// pin may match (an intermediate, its root, and both keys of a cross-sign).
+/// The CA part of the path a client builds for a next chain
+/// (`ClientPath`): the certificates its pins are checked against.
 public struct NextChainPath: Hashable, Sendable {
     public var certificates: [NextChainCertificate]
+    /// False when the store holds none of them: refused whatever is pinned.
+    public var anchored: Bool
 
-    public init(certificates: [NextChainCertificate]) {
+    public init(certificates: [NextChainCertificate], anchored: Bool = true) {
         self.certificates = certificates
+        self.anchored = anchored
     }
 
     public func carrier(among pins: [Pin]) -> Pin? {
@@ -59,18 +62,24 @@ public struct NextChain: Hashable, Sendable {
     public var scenario: NextChainScenario
     /// The intermediate, transition or CA family the next chain goes through.
     public var via: String
-    /// Nil when the catalogue does not know enough to say.
+    /// Nil when the catalogue does not know enough to say (`reason` says why).
     public var survives: Bool?
+    /// Why `survives` is nil, or what a true or false depends on (a root a
+    /// store may add, a store that does not trust the chain).
+    public var reason: String?
     /// The pins that keep it accepted (empty unless it survives).
     public var carriedBy: [Pin]
     /// When a transition takes effect.
     public var from: Date?
-    /// Empty when `survives` is nil.
+    /// The client paths it was judged on; empty when `survives` is nil.
     public var paths: [NextChainPath]
+    /// Paths on a store that adds a root the data knows no store holds yet
+    /// (Root YR): a pin they need is recommended, not a break.
+    public var forwardPaths: [NextChainPath]
 
     public init(
         scenario: NextChainScenario, via: String, survives: Bool?, carriedBy: [Pin] = [], from: Date? = nil,
-        paths: [NextChainPath] = []
+        paths: [NextChainPath] = [], reason: String? = nil, forwardPaths: [NextChainPath] = []
     ) {
         self.scenario = scenario
         self.via = via
@@ -78,6 +87,8 @@ public struct NextChain: Hashable, Sendable {
         self.carriedBy = carriedBy
         self.from = from
         self.paths = paths
+        self.reason = reason
+        self.forwardPaths = forwardPaths
     }
 }
 
@@ -109,15 +120,25 @@ public struct NextChains: Hashable, Sendable {
     public var chains: [NextChain]
     /// The pool's intermediates (same key type, not retired), served one included.
     public var pool: [String]
+    /// Empty for a chain no client trusts today (`untrusted`).
     public var recommended: [RecommendedPin]
+    /// Today's chain does not verify: pins cannot help until trust is fixed.
+    public var untrusted: Bool
 
-    public init(family: String?, provider: String?, chains: [NextChain], pool: [String], recommended: [RecommendedPin]) {
+    public init(
+        family: String?, provider: String?, chains: [NextChain], pool: [String], recommended: [RecommendedPin],
+        untrusted: Bool = false
+    ) {
         self.family = family
         self.provider = provider
         self.chains = chains
         self.pool = pool
         self.recommended = recommended
+        self.untrusted = untrusted
     }
+
+    /// What stands in for recommended pins on an untrusted chain.
+    public static let fixTrustFirst = "none: the chain is not trusted; fix the trust first"
 
     public func chains(_ scenario: NextChainScenario) -> [NextChain] { chains.filter { $0.scenario == scenario } }
 

@@ -1,77 +1,99 @@
 import Foundation
 
 /// Judges a host's pins against the chains it may serve next: the same
-/// intermediate, its pool's siblings, the family's announced hierarchy,
-/// and the other CA families of its provider (issue 26 §2).
+/// intermediate, the pool in force on the judging date, the family's
+/// announced hierarchy, and the other CA families of its provider. Each
+/// next chain is what the CA would send (a fresh leaf, the intermediate and
+/// the cross-signs it serves with it), judged on the path a client builds
+/// from it (`ClientPath`) against the store the host is judged with.
 public enum NextChainAnalysis {
     /// Nil without pins or a chain (nothing to survive).
-    /// - Parameter provider: the host's `provider:`; nil infers one only
-    ///   from a key the catalogue says is exclusive to a provider.
+    /// - Parameters:
+    ///   - provider: the host's `provider:`; nil infers one only from a key
+    ///     the catalogue says is exclusive to a provider.
+    ///   - store: the client's trust store.
+    ///   - trusted: whether today's chain verified; an untrusted chain gets
+    ///     no recommended pins.
+    ///   - now: the judging date: which pool and transitions are in force.
     public static func analyse(
-        levels: [LevelReport], pins: PinSet, provider: String?, catalogue: Catalogue
+        levels: [LevelReport], pins: PinSet, provider: String?, catalogue: Catalogue, store: TrustStore, trusted: Bool,
+        now: Date
     ) -> NextChains? {
         let pinList = pins.all
-        guard !pinList.isEmpty, !levels.isEmpty else { return nil }
+        guard !pinList.isEmpty, let leaf = levels.first?.certificate.facts else { return nil }
         let caLevels = levels.dropFirst().map(\.certificate.facts)
-        let served = levels.dropFirst().map { level in
-            NextChainCertificate(
-                name: shortName(level.certificate.facts.subject), facts: level.certificate.facts, isRoot: level.role == .root)
-        }
+        let servedToday = levels.dropFirst().filter(\.certificate.fromServer).map(\.certificate.facts)
         let place = CataloguePlace.locate(caLevels, in: catalogue)
         let keyFamily = place.intermediate?.certificate.keyFamily ?? caLevels.first.map { KeyFamily(keyDescription: $0.keyDescription) }
         let provider = resolvedProvider(named: provider, caLevels: caLevels, catalogue: catalogue)
+        let judge = Judge(leaf: leaf, pins: pinList, store: store, catalogue: catalogue)
 
         var chains: [NextChain] = []
-        var leafPath = served
-        if let family = place.family, let intermediate = place.intermediate {
-            leafPath += CataloguePaths.path(of: intermediate, in: family).certificates
-        }
-        chains.append(
-            judged(
-                .leafRenewal, via: place.intermediate?.certificate.name ?? served.first?.name ?? "the served intermediate",
-                paths: [NextChainPath(certificates: leafPath)], pins: pinList))
+        let servedName = place.intermediate?.certificate.name ?? caLevels.first.map { shortName($0.subject) }
+        chains.append(judge.chain(.leafRenewal, via: servedName ?? "the served intermediate", served: [servedToday]))
 
         var pool: [String] = []
-        if let family = place.family {
-            let members = CataloguePaths.pool(around: place, keyFamily: keyFamily)
-            pool = members.map(\.certificate.name)
+        if let family = place.family, family.knowsPool {
+            let members = CatalogueHierarchy.pool(of: family, on: now, keyFamily: keyFamily)
+            pool = ([place.intermediate].compactMap { $0 } + members).reduce(into: [String]()) { names, member in
+                if !names.contains(member.certificate.name) { names.append(member.certificate.name) }
+            }
             for sibling in members where !caLevels.contains(where: sibling.certificate.sharesKey(with:)) {
-                chains.append(
-                    judged(
-                        .intermediateRotation, via: sibling.certificate.name,
-                        paths: [CataloguePaths.path(of: sibling, in: family)], pins: pinList))
+                chains.append(judge.chain(.intermediateRotation, via: sibling.certificate.name, served: [sibling.servedChain]))
             }
-            for transition in family.transitions where transition != place.transition {
+            for transition in CatalogueHierarchy.pending(in: family, on: now) where transition != place.transition {
+                let members = CatalogueHierarchy.pool(of: transition, keyFamily: keyFamily)
                 chains.append(
-                    judged(
-                        .rootTransition, via: transition.name,
-                        paths: CataloguePaths.paths(
-                            intermediates: transition.intermediates, roots: transition.roots, in: family, keyFamily: keyFamily),
-                        pins: pinList, from: transition.effective))
+                    members.isEmpty
+                        ? judge.rootsOnly(
+                            .rootTransition, via: transition.name, roots: CatalogueHierarchy.roots(transition.roots, keyFamily: keyFamily),
+                            from: transition.effective)
+                        : judge.chain(.rootTransition, via: transition.name, served: members.map(\.servedChain), from: transition.effective)
+                )
             }
+        } else if let family = place.family {
+            let unknown = "the catalogue does not know \(family.displayName)'s issuing pool, only its roots"
+            chains.append(NextChain(scenario: .intermediateRotation, via: family.displayName, survives: nil, reason: unknown))
+            chains.append(NextChain(scenario: .rootTransition, via: family.displayName, survives: nil, reason: unknown))
         } else {
-            let unknown = "a CA the catalogue does not know (\(served.last?.name ?? "unknown"))"
-            chains.append(NextChain(scenario: .intermediateRotation, via: unknown, survives: nil))
-            chains.append(NextChain(scenario: .rootTransition, via: unknown, survives: nil))
+            let name = caLevels.last.map { shortName($0.subject) } ?? "unknown"
+            let unknown = "the catalogue does not know this CA (\(name))"
+            chains.append(NextChain(scenario: .intermediateRotation, via: "a CA not in the catalogue", survives: nil, reason: unknown))
+            chains.append(NextChain(scenario: .rootTransition, via: "a CA not in the catalogue", survives: nil, reason: unknown))
         }
         if let provider {
             for name in provider.families where name != place.family?.name {
                 guard let other = catalogue.family(named: name) else { continue }
+                let members = CatalogueHierarchy.pool(of: other, on: now, keyFamily: keyFamily)
                 chains.append(
-                    judged(
-                        .caSwitch, via: other.displayName,
-                        paths: CataloguePaths.paths(
-                            intermediates: other.intermediates, roots: other.roots, in: other, keyFamily: keyFamily),
-                        pins: pinList))
+                    members.isEmpty
+                        ? judge.rootsOnly(
+                            .caSwitch, via: other.displayName, roots: CatalogueHierarchy.roots(other.roots, keyFamily: keyFamily))
+                        : judge.chain(.caSwitch, via: other.displayName, served: members.map(\.servedChain)))
             }
         }
-        let broken = chains.filter { $0.survives == false }.flatMap(\.paths).filter { $0.carrier(among: pinList) == nil }
-        let recommended = PinRecommendation.minimal(covering: broken).map { certificate in
-            RecommendedPin(pin: PinText.sha256(certificate.facts.spkiSHA256), subject: certificate.name, isRoot: certificate.isRoot)
+        // A pin no level matches today may still be on a next chain's path
+        // (Generation Y's YE1 ← Root YE ← ISRG Root X2 for an X2 pin on the
+        // E6 ← X1 chain): say so, so the line is not read as "survives".
+        let matchedToday = Set(levels.flatMap(\.matches).map(\.pin))
+        for index in chains.indices where !chains[index].carriedBy.isEmpty {
+            guard chains[index].carriedBy.allSatisfy({ !matchedToday.contains($0) }) else { continue }
+            chains[index].reason = "carried only by a pin that fails today: clients refuse the host until this chain is served"
         }
+        let recommended = trusted ? recommendation(chains, pins: pinList) : []
         return NextChains(
             family: place.family?.displayName, provider: provider?.displayName, chains: chains, pool: pool,
-            recommended: recommended)
+            recommended: recommended, untrusted: !trusted)
+    }
+
+    /// The fewest keys, each on a client path, that carry every judged path
+    /// no pin carries yet (forward paths included: a root a store may add).
+    static func recommendation(_ chains: [NextChain], pins: [Pin]) -> [RecommendedPin] {
+        let open = chains.filter { $0.survives != nil }.flatMap { $0.paths + $0.forwardPaths }
+            .filter { $0.anchored && $0.carrier(among: pins) == nil }
+        return PinRecommendation.minimal(covering: open).map { certificate in
+            RecommendedPin(pin: PinText.sha256(certificate.facts.spkiSHA256), subject: certificate.name, isRoot: certificate.isRoot)
+        }
     }
 
     /// The declared provider, or the one whose exclusive key the chain carries.
@@ -82,20 +104,6 @@ public enum NextChainAnalysis {
         }
     }
 
-    private static func judged(
-        _ scenario: NextChainScenario, via: String, paths: [NextChainPath], pins: [Pin], from: Date? = nil
-    ) -> NextChain {
-        let carriers = paths.map { $0.carrier(among: pins) }
-        var carriedBy: [Pin] = []
-        for case let pin? in carriers where !carriedBy.contains(pin) { carriedBy.append(pin) }
-        let survives = !paths.isEmpty && carriers.allSatisfy { $0 != nil }
-        return NextChain(
-            scenario: scenario, via: via, survives: survives, carriedBy: survives ? carriedBy : [], from: from, paths: paths)
-    }
-
     /// `R10` from `CN=R10,O=Let's Encrypt,C=US`.
-    static func shortName(_ subject: String) -> String {
-        let name = HistoryTimeline.commonName(subject)
-        return name.hasPrefix("CN=") ? String(name.dropFirst(3)) : name
-    }
+    static func shortName(_ subject: String) -> String { EchoedInput.shortened(CertificateName.short(subject)) }
 }

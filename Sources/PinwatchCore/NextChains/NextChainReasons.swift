@@ -8,10 +8,18 @@ enum NextChainReasons {
             let poolChains = nextChains.chains(.leafRenewal) + nextChains.chains(.intermediateRotation)
             let broken = poolChains.filter { $0.survives == false }.count
             let matched = matchedIntermediates(levels)
+            // The words follow what matched: a root pin that misses part of
+            // the pool (an intermediate under another root) is not "only
+            // the intermediate".
+            let roots = levels.dropFirst().filter { $0.role == .root && !$0.matches.isEmpty }.map {
+                CertificateName.short($0.certificate.facts.subject)
+            }
             let pinned =
-                matched.isEmpty
-                ? "the CA pins match only the intermediate"
-                : "only the intermediate pin (\(matched.joined(separator: ", "))) matches"
+                !roots.isEmpty
+                ? "the root pin (\(roots.joined(separator: ", "))) does not cover every intermediate of the pool"
+                : matched.isEmpty
+                    ? "the CA pins match only the intermediate"
+                    : "only the intermediate pin (\(matched.joined(separator: ", "))) matches"
             let issuer = nextChains.family ?? "the CA"
             return HostAssessment(
                 severity: .warning,

@@ -3,10 +3,15 @@
 public enum NextChainText {
     /// `inspect`'s and `preflight`'s section: one line per next chain and
     /// the pins to add; empty where the host has no next chains.
-    public static func section(of report: HostReport) -> String {
+    /// - Parameter judging: whose pins the lines judge (`pin set api`,
+    /// `client app 2.0`), said in the heading where several are shown.
+    public static func section(of report: HostReport, judging: String? = nil) -> String {
         guard let nextChains = report.nextChains else { return "" }
-        var out = "\nnext chains (\(TerminalText.sanitize(nextChains.family ?? "CA not in the catalogue"))):\n"
+        let family = TerminalText.sanitize(nextChains.family ?? "CA not in the catalogue")
+        let whose = judging.map { " for \(TerminalText.sanitize($0))" } ?? ""
+        var out = "\nnext chains\(whose) (\(family)):\n"
         for chain in nextChains.chains { out += "  \(line(chain))\n" }
+        if nextChains.untrusted { out += "  recommended: \(NextChains.fixTrustFirst)\n" }
         for pin in nextChains.recommended { out += "  recommended: \(recommendation(pin))\n" }
         return out
     }
@@ -29,6 +34,9 @@ public enum NextChainText {
         text += ": " + symbol(chain.survives)
         if let pin = chain.carriedBy.first {
             text += " carried by \(pin.text)" + (chain.carriedBy.count > 1 ? " (+\(chain.carriedBy.count - 1))" : "")
+        }
+        if let reason = chain.reason {
+            text += (chain.survives == nil ? " " : "; ") + reason
         } else if chain.survives == nil {
             text += " the catalogue does not know this CA"
         }

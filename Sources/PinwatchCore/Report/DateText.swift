@@ -40,6 +40,19 @@ public enum DateText {
         return String(iso.prefix(10)) + " " + String(iso.dropFirst(11).prefix(5)) + " UTC"
     }
 
+    /// `2026-08-21` as midnight UTC; nil for anything else.
+    public static func parseDay(_ text: String) -> Date? {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard text.count == 10, parts.count == 3, let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
+            (1...12).contains(month), (1...31).contains(day)
+        else { return nil }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let components = DateComponents(year: year, month: month, day: day)
+        guard components.isValidDate(in: calendar) else { return nil }
+        return calendar.date(from: components)
+    }
+
     /// `2026-12-14`: a day in UTC, for forecasts and timelines.
     public static func day(_ date: Date) -> String {
         String(iso8601(date).prefix(10))

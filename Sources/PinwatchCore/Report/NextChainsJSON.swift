@@ -9,6 +9,7 @@ enum NextChainsJSON {
                     ("via", .string(chain.via)),
                     ("survives", survives(chain.survives)),
                     ("carried_by", .array(chain.carriedBy.map { .string($0.text) })),
+                    ("reason", chain.reason.map(JSONValue.string) ?? .null),
                 ])
             })
     }

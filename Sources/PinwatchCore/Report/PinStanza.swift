@@ -7,7 +7,7 @@ public enum PinStanza {
     /// printable ASCII (`FileText`), so none can end its line and add keys.
     public static func yaml(
         host: String, port: Int, sni: String?, connect: String? = nil, trust: TrustSource = .system, chain: [ChainCertificate],
-        recommended: [RecommendedPin] = []
+        recommended: [RecommendedPin] = [], untrusted: String? = nil
     ) -> String {
         var lines = ["  - host: \(scalar(host))", "    port: \(port)"]
         if let sni, sni != host { lines.append("    sni: \(scalar(sni))") }
@@ -16,6 +16,12 @@ public enum PinStanza {
         if case .bundle(let path) = trust { lines.append("    trust: \(scalar(path))") }
         guard !chain.isEmpty else {
             lines.append("    # no certificate was obtained: no pins to suggest")
+            return lines.joined(separator: "\n") + "\n"
+        }
+        // Pinning a chain no client accepts pins what an attacker or a
+        // misconfiguration put there: nothing is suggested until it verifies.
+        if let untrusted {
+            lines.append("    # the chain is not trusted (\(TerminalText.sanitize(untrusted))): fix the trust first; no pins to suggest")
             return lines.joined(separator: "\n") + "\n"
         }
         lines.append("    pins:")
@@ -40,7 +46,12 @@ public enum PinStanza {
         // A host of several probes: the chain most of its addresses serve.
         let chain = VariantFold.chainMostProbesServe(report) ?? report.levels.map(\.certificate)
         guard !chain.isEmpty else { return nil }
-        return "hosts:\n" + yaml(for: report.config, chain: chain, recommended: report.nextChains?.recommended ?? [])
+        let untrusted = report.result.trusted ? nil : (report.result.trustError ?? "verification failed")
+        return "hosts:\n"
+            + yaml(
+                host: report.config.host, port: report.config.port, sni: report.config.serverName,
+                connect: report.config.connectAddress, trust: report.config.trust, chain: chain,
+                recommended: report.nextChains?.recommended ?? [], untrusted: untrusted)
     }
 
     /// The stanza for a configured (or inspected) host: its name, port,

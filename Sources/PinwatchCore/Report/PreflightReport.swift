@@ -117,9 +117,23 @@ public struct PreflightReport: Sendable {
             let label = judgement.isClientRelease ? "client \(clean(judgement.name))" : judgement.name
             out += "\(judgement.outcome.mark) \(label): \(judgement.report.status.rawValue) — \(clean(judgement.report.reason))\n"
         }
-        out += NextChainText.section(of: report)
+        // Each pinned client's own next chains, labelled: one section for
+        // the folded report would show the worst release's pins under
+        // every name, and contradict a release that survives.
+        if judgements.isEmpty {
+            out += NextChainText.section(of: report)
+        }
+        for judgement in judgements {
+            out += NextChainText.section(of: judgement.report, judging: label(judgement))
+        }
         out += "\n" + conclusion + "\n"
         return out
+    }
+
+    /// Whose pins a judgement holds: a release, the host's pin set, or its own pins.
+    func label(_ judgement: Judgement) -> String {
+        if judgement.isClientRelease { return "client \(judgement.name)" }
+        return judgement.report.config.pinsetName.map { "pin set \($0)" } ?? "the host's configured pins"
     }
 
     /// The last line: what deploying the chain does, naming who breaks.

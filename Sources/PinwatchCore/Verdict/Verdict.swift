@@ -8,10 +8,13 @@ public enum Verdict {
     /// - Parameter catalogue: the CA families the next chains are judged
     ///   against; without it every CA is unknown beyond a leaf renewal.
     /// - Parameter renewShare: `renew_share`; nil never raises `renewal_overdue`.
+    /// - Parameter clientStore: a client release's own trust store: the
+    ///   chain is judged on the path that store builds from what was sent.
     public static func report(
-        for host: HostConfig, result: ProbeResult, now: Date, warnDays: Int, criticalDays: Int, catalogue: Catalogue = .empty,
-        renewShare: Double? = Config.defaultRenewShare
+        for host: HostConfig, result probed: ProbeResult, now: Date, warnDays: Int, criticalDays: Int,
+        catalogue: Catalogue = .empty, renewShare: Double? = Config.defaultRenewShare, clientStore: TrustStore? = nil
     ) -> HostReport {
+        let result = clientStore.map { seen(probed, by: $0) } ?? probed
         let proxy = ProxyReport(detected: result.proxy != nil, source: result.proxy?.source, url: result.proxy?.redactedURL)
         guard result.failure == nil, !result.chain.isEmpty else {
             var alerts: [HostAlert] = []
@@ -22,12 +25,16 @@ public enum Verdict {
                 leafDaysLeft: nil, proxy: proxy)
         }
 
-        let levels = result.chain.enumerated().map { level, certificate in
+        // Today's pins are judged on the client's path, as every next chain
+        // is: the verified chain, cut at the store's anchor.
+        let todayPath = ClientPath.build(served: result.chain.map(\.facts), store: verifiedStore(result))
+        let pathLength = todayPath.anchored ? todayPath.certificates.count : result.chain.count
+        let levels = result.chain.prefix(pathLength).enumerated().map { level, certificate in
             LevelReport(
                 level: level,
                 role: ChainRole.role(
                     ofLevel: level, isSelfSigned: certificate.facts.isSelfSigned,
-                    isTrustAnchor: result.trusted && level == result.chain.count - 1),
+                    isTrustAnchor: result.trusted && level == pathLength - 1),
                 certificate: certificate, matches: matches(of: certificate.facts, atLevel: level, pins: host.pins),
                 daysLeft: daysLeft(until: certificate.facts.notAfter, now: now),
                 lifetimeUsed: CertificateLifetime(certificate.facts).used(at: now))
@@ -75,7 +82,11 @@ public enum Verdict {
         // An intercepted chain says nothing of what the server serves next.
         let nextChains =
             reportProxy.intercepted
-            ? nil : NextChainAnalysis.analyse(levels: levels, pins: host.pins, provider: host.provider, catalogue: catalogue)
+            ? nil
+            : NextChainAnalysis.analyse(
+                levels: levels, pins: host.pins, provider: host.provider, catalogue: catalogue,
+                store: clientStore ?? judgingStore(host: host, result: result, catalogue: catalogue), trusted: result.trusted,
+                now: now)
         if status == .ok, let nextChains { alerts += nextChainAlerts(nextChains) }
 
         return HostReport(
@@ -89,6 +100,50 @@ public enum Verdict {
     static func renewalOverdue(_ leaf: LevelReport, renewShare: Double?, warnDays: Int) -> Bool {
         guard let renewShare, let used = leaf.lifetimeUsed else { return false }
         return used > renewShare && leaf.daysLeft > warnDays
+    }
+
+    /// What a client with `store` makes of the chain the server sent: its
+    /// own path, trusted only if one of its roots is on it (and the
+    /// handshake verified otherwise: names, dates).
+    static func seen(_ result: ProbeResult, by store: TrustStore) -> ProbeResult {
+        guard result.failure == nil, !result.chain.isEmpty else { return result }
+        let sent = result.chain.filter(\.fromServer).map(\.facts)
+        let path = ClientPath.build(served: sent.isEmpty ? [result.chain[0].facts] : sent, store: store)
+        var seen = result
+        seen.chain = path.certificates.map { facts in ChainCertificate(facts: facts, fromServer: sent.contains(facts)) }
+        seen.trusted = result.trusted && path.anchored
+        if !path.anchored {
+            seen.trustError = "\(store.name) holds no root on the path the server's chain gives"
+        }
+        return seen
+    }
+
+    /// The store as far as today's handshake proves it: the anchor the
+    /// verifier reached.
+    static func verifiedStore(_ result: ProbeResult) -> TrustStore {
+        let anchor = result.trusted ? result.chain.last.map { [$0.facts] } ?? [] : []
+        return TrustStore(name: "the host's store", anchors: anchor)
+    }
+
+    /// The store next chains are judged against: the verified anchor; the
+    /// catalogue roots the data says the system store holds (for a host on
+    /// it) or lacks; and the roots the data says nothing about (a family
+    /// of the user's), taken as chosen for the hosts they serve.
+    static func judgingStore(host: HostConfig, result: ProbeResult, catalogue: Catalogue) -> TrustStore {
+        var store = verifiedStore(result)
+        store.assumesUnlistedRoots = true
+        let system = host.trust == .system
+        if system { store.name = "the system store" }
+        for family in catalogue.families {
+            for root in family.roots + family.transitions.flatMap(\.roots) {
+                switch root.inSystemStore {
+                case nil: store.anchors.append(root.facts)
+                case true?: if system { store.anchors.append(root.facts) }
+                case false?: store.absent.append(root.facts)
+                }
+            }
+        }
+        return store
     }
 
     /// The next chains that would break clients that work today.

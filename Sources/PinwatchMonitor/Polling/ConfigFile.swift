@@ -53,7 +53,8 @@ package enum ConfigFile {
             },
             readText: { path, limit throws(RegularFile.ReadError) in try RegularFile.readText(path, limit: limit) },
             currentDirectory: cwd, catalogueBuilder: catalogue,
-            listDirectory: { path, limit throws(RegularFile.ReadError) in try RegularFile.listDirectory(path, limit: limit) })
+            listDirectory: { path, limit throws(RegularFile.ReadError) in try RegularFile.listDirectory(path, limit: limit) },
+            trustStoreReader: { try TrustStoreFiles.read($0) })
         do {
             return try loader.load(path: path).keepingShard(shard)
         } catch {

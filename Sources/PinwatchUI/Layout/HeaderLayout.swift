@@ -63,6 +63,9 @@ enum HeaderLayout {
         if let note = state.historyNote {
             add(note, Style(.warn))
         }
+        if let catalogue = state.catalogueNote {
+            add(catalogue, state.catalogueStale ? Style(.warn) : Style(.dim))
+        }
         if let proxy = state.proxyIndicator {
             add("⇄ \(proxy)", Style(.proxy))
         }

@@ -108,6 +108,10 @@ public struct DashboardState: Sendable {
     /// Why the history shown is not this dashboard's own: another pinwatch
     /// (a `serve`) holds the store, read here read-only (the header).
     public var historyNote: String?
+    /// The CA catalogue's data date (`CA data 2026-08-21`, `(stale)` past
+    /// half a year), so a verdict on stale data does not pass as current.
+    public var catalogueNote: String?
+    public var catalogueStale = false
     public var themeName: String
     /// The `pins:` stanza for the detail view, set by the controller after `.copyPins`.
     public var stanzaText: String?

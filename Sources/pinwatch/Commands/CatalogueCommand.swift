@@ -9,7 +9,8 @@ extension Pinwatch {
     struct CatalogueCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "catalogue",
-            abstract: "List the CA families pinwatch knows (roots, issuing pool, transitions), or one family's pins (text, json).",
+            abstract:
+                "List the CA families pinwatch knows (roots, issuing pool, transitions, data date), one family's pins (text, json), or update the data from CCADB's reports.",
             discussion: """
                 `pinwatch catalogue` lists every family: its roots, the pool of intermediates it issues \
                 from, announced transitions and the date of the data. `pinwatch catalogue show NAME` \
@@ -18,12 +19,27 @@ extension Pinwatch {
 
                 The built-in data (catalogue/ in the source) is overlaid by families in \
                 $XDG_DATA_HOME/pinwatch/catalogue/ (default ~/.local/share/pinwatch/catalogue/), \
-                then by the configuration's catalogue: key when a configuration is found.
+                then by the configuration's catalogue: key when a configuration is found. Data older \
+                than 180 days is flagged.
+
+                `pinwatch catalogue update FILE…` reads CCADB's reports as downloaded from ccadb.org \
+                (the "All Certificate PEMs" CSVs, and optionally the V5 "All Certificate Information" \
+                CSV, whose revoked certificates are left out), offline: every built-in family's issuer \
+                graph is derived again by signature and written, with the family's description, to the \
+                data folder above; nothing is written unless the result loads with every signature \
+                verified. Malformed certificates are skipped and counted. --as-of gives the reports' \
+                date (default: the newest certificate in them).
                 """
         )
 
-        @Argument(help: ArgumentHelp("Nothing to list the families, or `show NAME` for one family.", valueName: "show NAME"))
+        @Argument(
+            help: ArgumentHelp(
+                "Nothing to list the families, `show NAME` for one family, or `update FILE…` with CCADB's reports.",
+                valueName: "show NAME | update FILE"))
         var words: [String] = []
+
+        @Option(name: .customLong("as-of"), help: ArgumentHelp("update: the reports' date (YYYY-MM-DD).", valueName: "date"))
+        var asOf: String?
 
         @OptionGroup var options: ConfigOptions
 
@@ -31,16 +47,23 @@ extension Pinwatch {
         var format: ListingFormat = .text
 
         func validate() throws {
-            guard words.isEmpty || (words.count == 2 && words[0] == "show") else {
-                throw ValidationError("expected nothing or `show NAME`, found \(EchoedInput.quoted(words.joined(separator: " ")))")
+            guard words.isEmpty || (words.count == 2 && words[0] == "show") || (words.count >= 2 && words[0] == "update") else {
+                throw ValidationError(
+                    "expected nothing, `show NAME` or `update FILE…`, found \(EchoedInput.quoted(words.joined(separator: " ")))")
+            }
+            if let asOf, DateText.parseDay(asOf) == nil {
+                throw ValidationError("--as-of \(EchoedInput.quoted(asOf)): expected a date as YYYY-MM-DD")
             }
         }
 
         func run() throws {
             try reportingFailures {
+                if words.first == "update" { return try update(Array(words.dropFirst())) }
                 let catalogue = try load()
+                let now = Date()
                 guard words.count == 2 else {
-                    Output.standardOutput(format == .json ? CatalogueListing.json(catalogue) : CatalogueListing.text(catalogue))
+                    Output.standardOutput(
+                        format == .json ? CatalogueListing.json(catalogue, now: now) : CatalogueListing.text(catalogue, now: now))
                     return
                 }
                 guard let family = catalogue.family(named: words[1]) else {
@@ -49,6 +72,52 @@ extension Pinwatch {
                 }
                 Output.standardOutput(format == .json ? CatalogueListing.showJSON(family) : CatalogueListing.showText(family))
             }
+        }
+
+        /// Derives every built-in family again from the reports into a new
+        /// folder beside the data folder, loads it (every signature checked),
+        /// and only then moves each family into place.
+        private func update(_ files: [String]) throws {
+            guard let folder = CatalogueLoader.userFolder(environment: ProcessEnvironment.current) else {
+                throw UserFacingError(message: "no data folder: set XDG_DATA_HOME or HOME")
+            }
+            let result: CatalogueUpdate.Result
+            do {
+                result = try CatalogueUpdate.run(files: files, asOf: asOf.flatMap(DateText.parseDay)) { relative in
+                    try? RegularFile.readText((folder as NSString).appendingPathComponent(relative), limit: 1024 * 1024)
+                }
+            } catch {
+                throw UserFacingError(message: "catalogue update: \(error.message)")
+            }
+            let manager = FileManager.default
+            let staging = folder + ".update-\(ProcessInfo.processInfo.processIdentifier)"
+            defer { try? manager.removeItem(atPath: staging) }
+            do {
+                for (relative, text) in result.files {
+                    let path = (staging as NSString).appendingPathComponent(relative)
+                    try manager.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+                    try text.write(toFile: path, atomically: false, encoding: .utf8)
+                }
+                _ = try CatalogueLoader.load(sources: [], userFolder: staging)
+            } catch let error as ConfigError {
+                throw UserFacingError(
+                    message: "catalogue update: the derived data does not load, nothing written: "
+                        + error.problems.map(\.description).joined(separator: "; "))
+            } catch {
+                throw UserFacingError(message: "catalogue update: \(staging): \(error.localizedDescription)")
+            }
+            do {
+                try manager.createDirectory(atPath: folder, withIntermediateDirectories: true)
+                for family in try manager.contentsOfDirectory(atPath: staging) {
+                    let target = (folder as NSString).appendingPathComponent(family)
+                    try? manager.removeItem(atPath: target)
+                    try manager.moveItem(atPath: (staging as NSString).appendingPathComponent(family), toPath: target)
+                }
+            } catch {
+                throw UserFacingError(message: "catalogue update: \(folder): \(error.localizedDescription)")
+            }
+            for line in result.lines { Output.standardOutput("catalogue update: \(TerminalText.sanitize(line))\n") }
+            Output.standardOutput("catalogue update: written to \(TerminalText.sanitize(folder))\n")
         }
 
         /// With the configuration's families when there is a configuration;

@@ -115,6 +115,7 @@ final class MonitorSource: DashboardSource, @unchecked Sendable {
         case .reloadApplied(let newConfig):
             dashboard.state.replaceHosts(newConfig.hosts, warnDays: newConfig.warnDays, criticalDays: newConfig.criticalDays)
             dashboard.state.clients = newConfig.clients.map { ($0.name, $0.pins.format) }
+            dashboard.state.describeCatalogue(newConfig.catalogue, now: Date())
         case .hooksBehind(let behind):
             dashboard.announce(
                 "⚠ hooks behind: \(behind.merged) events merged into newer ones, \(behind.dropped) dropped, "

@@ -41,12 +41,20 @@ extension DashboardState {
     /// The dashboard's state for a configuration, with the header's proxy
     /// indicator worked out from the environment.
     static func make(
-        config: Config, environment: [String: String], themeName: String, display: DisplayChoice = DisplayChoice()
+        config: Config, environment: [String: String], themeName: String, display: DisplayChoice = DisplayChoice(),
+        now: Date = Date()
     ) -> DashboardState {
         let proxy = ProxyResolver(environment: environment).indicator(setting: config.proxy)
         var state = DashboardState(
             config: config, proxyIndicator: proxy.map { "proxy \($0.redactedURL) (\($0.source))" }, themeName: themeName)
         display.apply(to: &state)
+        state.describeCatalogue(config.catalogue, now: now)
         return state
+    }
+
+    /// The header's word on the CA data: its date, and whether it is stale.
+    mutating func describeCatalogue(_ catalogue: Catalogue, now: Date) {
+        catalogueNote = CatalogueListing.dataSummary(catalogue, now: now)
+        catalogueStale = catalogueNote?.hasSuffix("(stale)") == true
     }
 }

@@ -3,10 +3,12 @@ import Foundation
 @testable import PinwatchCore
 
 /// A Let's Encrypt-shaped catalogue built from small integer keys: roots
-/// X1 (30) and X2 (31, cross-signed by X1), RSA pool R10–R14 (10–14) under
-/// X1, ECDSA pool E5–E9 (15–19) under X2; an announced generation Y (YR 40
-/// with YR1–YR3 41–43, YE 44 with YE1 45); another family GTS (root 50,
-/// WR1 51, WE1 52) and a provider `cdn` drawing from both.
+/// X1 (30, in the system store) and X2 (31, cross-signed by X1, in no
+/// store, as on Android 13), RSA pool R10–R14 (10–14) under X1, ECDSA pool
+/// E5–E9 (15–19) under X2, served with X2's cross-sign; an announced
+/// generation Y (YR 40 with YR1–YR3 41–43, YE 44 with YE1 45), served with
+/// YR's cross-sign by X1 and YE's by X2; another family GTS (root 50 in the
+/// store, WR1 51, WE1 52) and a provider `cdn` drawing from both.
 enum CatalogueFixtures {
     typealias F = Fixtures
 
@@ -17,30 +19,42 @@ enum CatalogueFixtures {
             keySHA256: F.digest(key &+ 100), certSHA256: F.digest(key &+ 200), isCA: true, isSelfSigned: selfSigned)
     }
 
-    static func root(_ name: String, key: UInt8, type: String = "RSA 4096") -> CatalogueCertificate {
-        CatalogueCertificate(name: name, facts: facts(name, key: key, issuer: name, type: type, selfSigned: true), file: "\(name).pem")
+    static func root(_ name: String, key: UInt8, type: String = "RSA 4096", inStore: Bool = true) -> CatalogueCertificate {
+        var root = CatalogueCertificate(
+            name: name, facts: facts(name, key: key, issuer: name, type: type, selfSigned: true), file: "\(name).pem")
+        root.inSystemStore = inStore
+        return root
+    }
+
+    static func crossSign(_ name: String, key: UInt8, by issuer: String, type: String = "RSA 4096") -> CatalogueCertificate {
+        CatalogueCertificate(name: name, facts: facts(name, key: key, issuer: issuer, type: type), file: "\(name)-by-\(issuer).pem")
     }
 
     static func intermediate(
-        _ name: String, key: UInt8, root: String, type: String = "RSA 2048", state: CatalogueIntermediate.State = .active
+        _ name: String, key: UInt8, root: String, type: String = "RSA 2048", state: CatalogueIntermediate.State = .active,
+        servedWith: [CatalogueCertificate] = []
     ) -> CatalogueIntermediate {
         CatalogueIntermediate(
             certificate: CatalogueCertificate(name: name, facts: facts(name, key: key, issuer: root, type: type), file: "\(name).pem"),
-            state: state, root: root)
+            state: state, root: root, servedWith: servedWith)
     }
 
     static let x1 = root("X1", key: 30)
-    static let x2 = root("X2", key: 31, type: "ECDSA P-384")
+    static let x2 = root("X2", key: 31, type: "ECDSA P-384", inStore: false)
     /// X2's key, signed by X1.
-    static let x2ByX1 = CatalogueCertificate(
-        name: "X2", facts: facts("X2", key: 31, issuer: "X1", type: "ECDSA P-384"), file: "X2-by-X1.pem")
+    static let x2ByX1 = crossSign("X2", key: 31, by: "X1", type: "ECDSA P-384")
     static let rsaPool = (10...14).map { intermediate("R\($0)", key: UInt8($0), root: "X1") }
-    static let ecdsaPool = (5...9).map { intermediate("E\($0)", key: UInt8($0 + 10), root: "X2", type: "ECDSA P-384") }
+    static let ecdsaPool = (5...9).map {
+        intermediate("E\($0)", key: UInt8($0 + 10), root: "X2", type: "ECDSA P-384", servedWith: [x2ByX1])
+    }
     static let transitionDate = F.now.addingTimeInterval(90 * F.day)
+    static let yrByX1 = crossSign("YR", key: 40, by: "X1")
+    static let yeByX2 = crossSign("YE", key: 44, by: "X2", type: "ECDSA P-384")
     static let generationY = CatalogueTransition(
-        name: "Generation Y", effective: transitionDate, roots: [root("YR", key: 40), root("YE", key: 44, type: "ECDSA P-384")],
-        intermediates: (1...3).map { intermediate("YR\($0)", key: UInt8(40 + $0), root: "YR") }
-            + [intermediate("YE1", key: 45, root: "YE", type: "ECDSA P-384")],
+        name: "Generation Y", effective: transitionDate,
+        roots: [root("YR", key: 40, inStore: false), root("YE", key: 44, type: "ECDSA P-384", inStore: false)],
+        intermediates: (1...3).map { intermediate("YR\($0)", key: UInt8(40 + $0), root: "YR", servedWith: [yrByX1]) }
+            + [intermediate("YE1", key: 45, root: "YE", type: "ECDSA P-384", servedWith: [yeByX2, x2ByX1])],
         source: "https://example.test/generation-y")
 
     static func letsEncrypt(
