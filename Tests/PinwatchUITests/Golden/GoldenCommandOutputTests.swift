@@ -20,8 +20,8 @@ final class GoldenCommandOutputTests: XCTestCase {
     func testCatalogueListings() throws {
         let catalogue = GoldenFleet.catalogue
         let family = try XCTUnwrap(catalogue.families.first)
-        GoldenFile.assert(CatalogueListing.text(catalogue), matches: "catalogue.txt")
-        GoldenFile.assert(CatalogueListing.json(catalogue), matches: "catalogue.json")
+        GoldenFile.assert(CatalogueListing.text(catalogue, now: now), matches: "catalogue.txt")
+        GoldenFile.assert(CatalogueListing.json(catalogue, now: now), matches: "catalogue.json")
         GoldenFile.assert(CatalogueListing.showText(family), matches: "catalogue-show.txt")
         GoldenFile.assert(CatalogueListing.showJSON(family), matches: "catalogue-show.json")
     }
