@@ -48,6 +48,8 @@ public struct ClientSourceLoader: Sendable {
             return try NetworkSecurityConfigImporter.read(bytes, file: file)
         case .trustkit:
             return try TrustKitImporter.read(bytes, file: file)
+        case .ats:
+            return try AppTransportSecurityImporter.read(bytes, file: file)
         case .dynamicList:
             guard publicKey.count == 65 else {
                 throw ClientSourceError(file: file, message: "a signed list needs the app's public key (uncompressed P-256 point)")
@@ -75,8 +77,11 @@ public struct ClientSourceLoader: Sendable {
 
     /// The format of a file named on `pinwatch import`, from its contents.
     public static func detect(_ bytes: [UInt8]) -> ClientFormat? {
-        if bytes.starts(with: Array("bplist".utf8)) { return .trustkit }
         let head = String(decoding: bytes.prefix(65_536), as: UTF8.self)
+        // Binary plists keep their keys as ASCII strings, so the key names
+        // are found in them too.
+        if head.contains("NSPinnedDomains") && !head.contains("TSKPinnedDomains") { return .ats }
+        if PropertyListDocument.isBinary(bytes) { return .trustkit }
         if head.contains("<network-security-config") { return .nsc }
         if head.contains("<plist") || head.contains("TSKPinnedDomains") || head.contains("TSKConfiguration") { return .trustkit }
         if head.contains("\"fingerprints\"") { return .dynamicList }

@@ -15,6 +15,9 @@ public enum ClientFormat: String, Hashable, Sendable, CaseIterable {
     case hpkp
     /// A signed dynamic pin list (WultraSSLPinning's JSON).
     case dynamicList = "dynamic_list"
+    /// Apple's App Transport Security pins: `NSAppTransportSecurity` →
+    /// `NSPinnedDomains` in an Info.plist (XML or binary).
+    case ats
 
     /// What a person calls it, for comments and messages.
     public var title: String {
@@ -25,6 +28,7 @@ public enum ClientFormat: String, Hashable, Sendable, CaseIterable {
         case .curl: return "curl --pinnedpubkey"
         case .hpkp: return "HPKP header"
         case .dynamicList: return "signed dynamic pin list"
+        case .ats: return "App Transport Security NSPinnedDomains"
         }
     }
 }
@@ -46,10 +50,13 @@ public struct ClientPinRule: Hashable, Sendable {
     public var enforced: Bool
     /// Where it was read: `file:line` or `file: entry`.
     public var origin: String
+    /// Apple's two lists, each a check of its own (nil for every other
+    /// format, whose `pins` are one list any of which passes).
+    public var identities: PinnedIdentities?
 
     public init(
         domain: String, includeSubdomains: Bool = false, pins: [Pin], expiration: Date? = nil, enforced: Bool = true,
-        origin: String
+        origin: String, identities: PinnedIdentities? = nil
     ) {
         self.domain = domain
         self.includeSubdomains = includeSubdomains
@@ -57,6 +64,7 @@ public struct ClientPinRule: Hashable, Sendable {
         self.expiration = expiration
         self.enforced = enforced
         self.origin = origin
+        self.identities = identities
     }
 
     /// How specifically this rule names `host` (higher wins), nil when it
@@ -74,8 +82,10 @@ public struct ClientPinRule: Hashable, Sendable {
             return host.dropLast(parent.count + 1).contains(".") ? nil : parent.count + 1
         }
         if host == domain { return Int.max }
-        if includeSubdomains, host.hasSuffix("." + domain) { return domain.count }
-        return nil
+        guard includeSubdomains, host.hasSuffix("." + domain) else { return nil }
+        // ATS's NSIncludesSubdomains covers one label below the domain, no deeper.
+        if identities != nil, host.dropLast(domain.count + 1).contains(".") { return nil }
+        return domain.count
     }
 
     /// A name that can be dialled: not a wildcard pattern.
@@ -133,12 +143,13 @@ public struct ClientPolicy: Hashable, Sendable {
 
     /// The rules that decide for `host`, as each library chooses them.
     /// OkHttp's `CertificatePinner` collects the pins of every pattern that
-    /// matches, and any one of them passes; Android, TrustKit and HPKP use
-    /// only the most specific domain (several pin-sets or list entries may
-    /// share it).
+    /// matches, and any one of them passes; ATS unites the identities of
+    /// the exact domain and of its parent when that one includes
+    /// subdomains; Android, TrustKit and HPKP use only the most specific
+    /// domain (several pin-sets or list entries may share it).
     public func rules(for host: String) -> [ClientPinRule] {
         let scored = pins.rules.compactMap { rule in rule.specificity(for: host).map { (rule, $0) } }
-        if pins.format == .okhttp { return scored.map(\.0) }
+        if pins.format == .okhttp || pins.format == .ats { return scored.map(\.0) }
         guard let best = scored.map(\.1).max() else { return [] }
         return scored.filter { $0.1 == best }.map(\.0)
     }

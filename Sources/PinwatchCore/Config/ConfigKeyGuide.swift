@@ -85,6 +85,7 @@ package enum ConfigKeyGuide {
             key("name", "required, unique: the release as people say it (android 5.2)"),
             key("nsc", "source: an Android network_security_config.xml"),
             key("trustkit", "source: a TrustKit Info.plist, its JSON export, or Swift/Objective-C source"),
+            key("ats", "source: an Info.plist (XML or binary) with NSAppTransportSecurity NSPinnedDomains"),
             key("okhttp", "source: Kotlin or Java source with CertificatePinner.Builder().add calls"),
             key("curl", "source: a script or file with --pinnedpubkey"),
             key("hpkp", "source: an HTTP response head with a Public-Key-Pins header"),

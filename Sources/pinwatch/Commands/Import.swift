@@ -13,10 +13,12 @@ extension Pinwatch {
             abstract: "Print the pinsets and hosts that apps' pin files carry, ready to paste into the configuration (yaml, json).",
             discussion: """
                 Reads an Android network_security_config.xml, a TrustKit Info.plist, JSON export or \
-                Swift/Objective-C initSharedInstance literal, Kotlin or Java sources with OkHttp \
+                Swift/Objective-C initSharedInstance literal, an Info.plist (XML or binary) with Apple's \
+                NSPinnedDomains, Kotlin or Java sources with OkHttp \
                 CertificatePinner.add(...), a curl --pinnedpubkey line, an HPKP Public-Key-Pins header, \
                 or a signed dynamic pin list (with --public-key). The format is recognised from the \
-                contents; --as names it. Pins go under auto:, so the live chain decides their tier. To \
+                contents; --as names it. Pins go under auto:, so the live chain decides their tier \
+                (NSPinnedDomains names its own: ca: and leaf:). To \
                 follow the files as they change, name them under clients: instead.
                 """
         )
@@ -29,7 +31,7 @@ extension Pinwatch {
 
         @Option(
             name: .customLong("as"),
-            help: ArgumentHelp("The files' format: nsc, trustkit, okhttp, curl, hpkp or dynamic_list.", valueName: "format"))
+            help: ArgumentHelp("The files' format: nsc, trustkit, ats, okhttp, curl, hpkp or dynamic_list.", valueName: "format"))
         var sourceFormat: ClientFormat?
 
         @Option(help: ArgumentHelp("The host of curl and HPKP pins that name none.", valueName: "name"))
