@@ -120,6 +120,14 @@ final class ClientPinsATSTests: LocalFleetTestCase {
         let lint = try fleet.run(["lint", "--config", config.path])
         XCTAssertEqual(lint.status, 1, "\(lint.stdout)\(lint.stderr)")
         XCTAssertTrue(lint.stdout.contains("NSPinnedCAIdentities: no identity: ATS refuses every chain for this domain"), lint.stdout)
+        XCTAssertTrue(
+            lint.stdout.contains(
+                "warning: ios 8: api.test: NSPinnedLeafIdentities pins the leaf: this release breaks at the next leaf key"),
+            lint.stdout)
+        XCTAssertTrue(
+            lint.stdout.contains(
+                "warning: ios 8: pay.test: this release refuses the host (ATS NSPinnedCAIdentities, the CA tier: matches;"),
+            lint.stdout)
 
         for file in ["Info.plist", "Info-binary.plist"] {
             let imported = try fleet.run(["import", file])

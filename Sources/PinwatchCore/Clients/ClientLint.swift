@@ -82,7 +82,16 @@ public enum ClientLint {
                 return findings
             }
             let dynamic = verdict.format == .dynamicList
-            if !dynamic, matchedLevels.allSatisfy({ $0.allSatisfy { $0 == 0 } }) {
+            if let tierNote = verdict.tierNote, verdict.report.status != .ok {
+                // ATS's lists are checks of their own: a pin that matches
+                // somewhere does not make the chain pass.
+                findings.append(
+                    finding(
+                        .warning,
+                        verdict.report.status == .leafOnly
+                            ? "NSPinnedLeafIdentities pins the leaf: this release breaks at the next leaf key (\(tierNote))"
+                            : "this release refuses the host (\(tierNote))"))
+            } else if !dynamic, matchedLevels.allSatisfy({ $0.allSatisfy { $0 == 0 } }) {
                 findings.append(finding(.warning, "only the leaf matches: this release breaks at the next leaf renewal"))
             }
             // A single pin is already flagged from the file (ruleFindings).
