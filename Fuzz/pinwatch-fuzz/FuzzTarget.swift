@@ -16,6 +16,7 @@ enum FuzzTarget: String, CaseIterable {
     case probeQuery = "probe-query"
     case networkSecurityConfig = "nsc"
     case trustKit = "trustkit"
+    case appTransportSecurity = "ats"
     case pinStrings = "pin-strings"
     case dynamicList = "dynamic-list"
     case httpResponse = "http-response"
@@ -36,6 +37,7 @@ enum FuzzTarget: String, CaseIterable {
         case .probeQuery: Self.probeQuery(text)
         case .networkSecurityConfig: Self.clientSource(bytes, format: .nsc)
         case .trustKit: Self.clientSource(bytes, format: .trustkit)
+        case .appTransportSecurity: Self.clientSource(bytes, format: .ats)
         case .pinStrings: Self.pinStrings(bytes)
         case .dynamicList: Self.dynamicList(bytes)
         case .httpResponse: Self.httpResponse(bytes)

@@ -7,8 +7,23 @@ import PinwatchSystem
 /// live in PinwatchProbe).
 public struct ClientSourceLoader: Sendable {
     /// Fetches a dynamic list URL (the source carries the proxy setting,
-    /// trust and timeout), bounded to `maximumBytes`.
-    public typealias Fetch = @Sendable (_ source: ClientSource, _ maximumBytes: Int) throws(ClientSourceError) -> [UInt8]
+    /// trust and timeout), bounded to `maximumBytes`, sending `challenge`
+    /// as `X-Cert-Pinning-Challenge`.
+    public typealias Fetch =
+        @Sendable (_ source: ClientSource, _ maximumBytes: Int, _ challenge: String) throws(ClientSourceError)
+        -> FetchedList
+
+    /// A list as downloaded: the body and, from a challenge-signing
+    /// server, its `X-Cert-Pinning-Signature`.
+    public struct FetchedList: Sendable {
+        public var body: [UInt8]
+        public var signature: String?
+
+        public init(body: [UInt8], signature: String? = nil) {
+            self.body = body
+            self.signature = signature
+        }
+    }
 
     /// App configurations are kilobytes; a larger file is a mistake or an attack.
     public static let maximumBytes = 4 * 1024 * 1024
@@ -28,21 +43,37 @@ public struct ClientSourceLoader: Sendable {
     /// A configured `clients:` entry.
     public func read(_ source: ClientSource) throws(ClientSourceError) -> ImportedPins {
         let bytes: [UInt8]
+        var signed: DynamicPinListImporter.ChallengeSignature?
         switch source.location {
         case .file(let path):
             bytes = try Self.readFile(path)
+            if let signature = source.listSignature, let challenge = source.listChallenge {
+                signed = DynamicPinListImporter.ChallengeSignature(challenge: challenge, signature: signature)
+            }
         case .url(let url):
             guard let fetch else { throw ClientSourceError(file: url, message: "downloading is not available here") }
-            bytes = try fetch(source, Self.maximumBytes)
+            // Fresh each time, so a recorded answer cannot be replayed.
+            let challenge = Self.freshChallenge()
+            let fetched = try fetch(source, Self.maximumBytes, challenge)
+            bytes = fetched.body
+            signed = fetched.signature.map { DynamicPinListImporter.ChallengeSignature(challenge: challenge, signature: $0) }
         }
         let key = source.publicKey.flatMap { Data(base64Encoded: $0) }.map(Array.init) ?? []
-        return try read(bytes, file: source.locationText, format: source.format, publicKey: key)
+        return try read(bytes, file: source.locationText, format: source.format, publicKey: key, signed: signed)
     }
 
-    /// Bytes already read, of a known format.
-    public func read(_ bytes: [UInt8], file: String, format: ClientFormat, publicKey: [UInt8] = []) throws(ClientSourceError)
-        -> ImportedPins
-    {
+    /// 16 random bytes in base64, as the SDK's own challenge.
+    static func freshChallenge() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return Data((0..<16).map { _ in UInt8.random(in: .min ... .max, using: &generator) }).base64EncodedString()
+    }
+
+    /// Bytes already read, of a known format; `signed` for a saved
+    /// challenge-signed list.
+    public func read(
+        _ bytes: [UInt8], file: String, format: ClientFormat, publicKey: [UInt8] = [],
+        signed: DynamicPinListImporter.ChallengeSignature? = nil
+    ) throws(ClientSourceError) -> ImportedPins {
         switch format {
         case .nsc:
             return try NetworkSecurityConfigImporter.read(bytes, file: file)
@@ -54,7 +85,7 @@ public struct ClientSourceLoader: Sendable {
             guard publicKey.count == 65 else {
                 throw ClientSourceError(file: file, message: "a signed list needs the app's public key (uncompressed P-256 point)")
             }
-            return try DynamicPinListImporter.read(bytes, file: file, publicKey: publicKey, now: now(), verify: verify)
+            return try DynamicPinListImporter.read(bytes, file: file, publicKey: publicKey, now: now(), verify: verify, signed: signed)
         case .okhttp, .curl, .hpkp:
             return try PinStringImporter.read(try Self.text(bytes, file: file), file: file, format: format)
         }

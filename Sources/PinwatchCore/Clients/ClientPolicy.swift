@@ -53,11 +53,15 @@ public struct ClientPinRule: Hashable, Sendable {
     /// Apple's two lists, each a check of its own (nil for every other
     /// format, whose `pins` are one list any of which passes).
     public var identities: PinnedIdentities?
+    /// The chain level a signed list's entry pins (0 the leaf, up to the
+    /// root): its fingerprint counts there and nowhere else.
+    public var depth: Int?
 
     public init(
         domain: String, includeSubdomains: Bool = false, pins: [Pin], expiration: Date? = nil, enforced: Bool = true,
-        origin: String, identities: PinnedIdentities? = nil
+        origin: String, identities: PinnedIdentities? = nil, depth: Int? = nil
     ) {
+        self.depth = depth
         self.domain = domain
         self.includeSubdomains = includeSubdomains
         self.pins = pins
@@ -86,6 +90,15 @@ public struct ClientPinRule: Hashable, Sendable {
         // ATS's NSIncludesSubdomains covers one label below the domain, no deeper.
         if identities != nil, host.dropLast(domain.count + 1).contains(".") { return nil }
         return domain.count
+    }
+
+    /// Whether a pin of this rule is the certificate at its `depth` of
+    /// `chain` (the verified chain, as the app's trust evaluation builds
+    /// it); a rule without a depth is not tied to a level.
+    public func matchesAtItsDepth(_ chain: [ChainCertificate]) -> Bool {
+        guard let depth else { return true }
+        guard depth < chain.count else { return false }
+        return pins.contains { chain[depth].facts.digest(for: $0.kind) == $0.digest }
     }
 
     /// A name that can be dialled: not a wildcard pattern.

@@ -81,7 +81,9 @@ public enum ClientVerdicts {
         var host = report.config
         let identities = client.pins.format == .ats ? PinnedIdentities.united(rules.compactMap(\.identities)) : nil
         // ATS names each list's tier; the others leave it to the chain.
-        host.pins = identities.map { PinSet(ca: $0.ca ?? [], leaf: $0.leaf ?? []) } ?? PinSet(auto: inForce.flatMap(\.pins))
+        // A signed list's fingerprint counts at its own depth and nowhere else.
+        let counted = client.leafPinsExpected ? inForce.filter { !$0.pins.isEmpty && $0.matchesAtItsDepth(report.result.chain) } : inForce
+        host.pins = identities.map { PinSet(ca: $0.ca ?? [], leaf: $0.leaf ?? []) } ?? PinSet(auto: counted.flatMap(\.pins))
         host.pinsetName = nil
         let plain = Verdict.report(
             for: host, result: report.result, now: now, warnDays: warnDays, criticalDays: criticalDays, catalogue: catalogue)
@@ -96,9 +98,10 @@ public enum ClientVerdicts {
             if status == .leafOnly {
                 status = .ok
                 alerts.removeAll { $0 == .leafOnly }
-            } else if inForce.allSatisfy(\.pins.isEmpty), status != .error {
-                // Every entry for the host expired or failed its signature:
-                // the app has nothing to accept.
+            } else if counted.isEmpty, status != .error {
+                // No entry in force has the certificate at its depth (or
+                // every one expired or failed its signature): the app
+                // accepts nothing.
                 status = .blocked
                 alerts.append(.noMatch)
             }

@@ -89,7 +89,10 @@ package enum ConfigKeyGuide {
             key("okhttp", "source: Kotlin or Java source with CertificatePinner.Builder().add calls"),
             key("curl", "source: a script or file with --pinnedpubkey"),
             key("hpkp", "source: an HTTP response head with a Public-Key-Pins header"),
-            key("dynamic_list", "source: a signed pin list, {url: https://... | file: PATH, public_key: BASE64}"),
+            key(
+                "dynamic_list",
+                "source: a signed pin list, {url: https://... | file: PATH, public_key: BASE64}; a saved challenge-signed list adds signature: and challenge:"
+            ),
             key("public_key", "of a dynamic_list: the app's uncompressed P-256 point, base64"),
             key("host", "for curl and hpkp sources that name no host"),
             key("skip", "host names the source pins that are not to be probed"),

@@ -16,7 +16,8 @@ extension Pinwatch {
                 Swift/Objective-C initSharedInstance literal, an Info.plist (XML or binary) with Apple's \
                 NSPinnedDomains, Kotlin or Java sources with OkHttp \
                 CertificatePinner.add(...), a curl --pinnedpubkey line, an HPKP Public-Key-Pins header, \
-                or a signed dynamic pin list (with --public-key). The format is recognised from the \
+                or a signed dynamic pin list (with --public-key; a saved challenge-signed one also with \
+                --signature and --challenge). The format is recognised from the \
                 contents; --as names it. Pins go under auto:, so the live chain decides their tier \
                 (NSPinnedDomains names its own: ca: and leaf:). To \
                 follow the files as they change, name them under clients: instead.
@@ -42,8 +43,19 @@ extension Pinwatch {
             help: ArgumentHelp("A signed list's signing key: uncompressed P-256 point, base64.", valueName: "base64"))
         var publicKey: String?
 
+        @Option(
+            help: ArgumentHelp(
+                "A saved challenge-signed list's X-Cert-Pinning-Signature header (base64); with --challenge.", valueName: "base64"))
+        var signature: String?
+
+        @Option(help: ArgumentHelp("The X-Cert-Pinning-Challenge the saved list answers; with --signature.", valueName: "text"))
+        var challenge: String?
+
         func validate() throws {
             guard !files.isEmpty else { throw ValidationError("name at least one file") }
+            guard (signature == nil) == (challenge == nil) else {
+                throw ValidationError("--signature and --challenge go together (a saved challenge-signed list)")
+            }
             if let host, let problem = HostNameCheck.problem(host) { throw ValidationError("--host: \(problem)") }
         }
 
@@ -69,7 +81,10 @@ extension Pinwatch {
                     }
                     return Array(bytes)
                 }
-                var pins = try ConfigFile.clientSources.read(bytes, file: path, format: kind, publicKey: key ?? [])
+                let signed = signature.flatMap { signature in
+                    challenge.map { DynamicPinListImporter.ChallengeSignature(challenge: $0, signature: signature) }
+                }
+                var pins = try ConfigFile.clientSources.read(bytes, file: path, format: kind, publicKey: key ?? [], signed: signed)
                 for index in pins.rules.indices where pins.rules[index].domain.isEmpty {
                     guard let host else {
                         throw ClientSourceError(file: pins.rules[index].origin, message: "names no host: give --host NAME")
