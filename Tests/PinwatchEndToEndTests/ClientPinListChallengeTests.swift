@@ -100,6 +100,10 @@ final class ClientPinListChallengeTests: LocalFleetTestCase {
         let wrongDepth = try fleet.run(["check", "--config", config.path, "--client", "web"])
         XCTAssertEqual(wrongDepth.status, 2, "\(wrongDepth.stdout)\(wrongDepth.stderr)")
         XCTAssertTrue(wrongDepth.stdout.contains("api.test:\(api.port) CRITICAL blocked: web: pinned clients refuse"), wrongDepth.stdout)
+        let lint = try fleet.run(["lint", "--config", config.path])
+        XCTAssertTrue(
+            lint.stdout.contains(
+                "warning: web: api.test: a list entry's certificate is in the chain at another depth than the entry gives"), lint.stdout)
 
         served.set(body: body(fingerprint: fleet.root.certificate.facts.certSHA256, depth: 2), signer: signer)
         let root = try fleet.run(["check", "--config", config.path, "--client", "web"])

@@ -82,6 +82,18 @@ public enum ClientLint {
                 return findings
             }
             let dynamic = verdict.format == .dynamicList
+            let chain = verdict.report.result.chain
+            let misplaced = verdict.rules.contains { rule in
+                !rule.matchesAtItsDepth(chain)
+                    && rule.pins.contains { pin in chain.contains { $0.facts.digest(for: pin.kind) == pin.digest } }
+            }
+            if dynamic, verdict.report.status == .blocked, misplaced {
+                findings.append(
+                    finding(
+                        .warning,
+                        "a list entry's certificate is in the chain at another depth than the entry gives: this release refuses the host"))
+                return findings
+            }
             if let tierNote = verdict.tierNote, verdict.report.status != .ok {
                 // ATS's lists are checks of their own: a pin that matches
                 // somewhere does not make the chain pass.
