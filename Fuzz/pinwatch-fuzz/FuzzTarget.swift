@@ -18,6 +18,7 @@ enum FuzzTarget: String, CaseIterable {
     case trustKit = "trustkit"
     case appTransportSecurity = "ats"
     case pinStrings = "pin-strings"
+    case crossPlatform = "cross-platform"
     case dynamicList = "dynamic-list"
     case httpResponse = "http-response"
     case catalogueFamily = "catalogue-family"
@@ -39,6 +40,7 @@ enum FuzzTarget: String, CaseIterable {
         case .trustKit: Self.clientSource(bytes, format: .trustkit)
         case .appTransportSecurity: Self.clientSource(bytes, format: .ats)
         case .pinStrings: Self.pinStrings(bytes)
+        case .crossPlatform: Self.crossPlatform(bytes)
         case .dynamicList: Self.dynamicList(bytes)
         case .httpResponse: Self.httpResponse(bytes)
         case .catalogueFamily: Self.catalogueFamily(text)

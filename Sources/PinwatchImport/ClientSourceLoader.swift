@@ -81,6 +81,12 @@ public struct ClientSourceLoader: Sendable {
             return try TrustKitImporter.read(bytes, file: file)
         case .ats:
             return try AppTransportSecurityImporter.read(bytes, file: file)
+        case .rnSSLManager:
+            return try ReactNativeSSLManagerImporter.read(bytes, file: file)
+        case .rnPinning:
+            return try ReactNativePinningImporter.read(bytes, file: file)
+        case .flutter:
+            return try FlutterPinningImporter.read(bytes, file: file)
         case .dynamicList:
             guard publicKey.count == 65 else {
                 throw ClientSourceError(file: file, message: "a signed list needs the app's public key (uncompressed P-256 point)")
@@ -116,6 +122,9 @@ public struct ClientSourceLoader: Sendable {
         if head.contains("<network-security-config") { return .nsc }
         if head.contains("<plist") || head.contains("TSKPinnedDomains") || head.contains("TSKConfiguration") { return .trustkit }
         if head.contains("\"fingerprints\"") { return .dynamicList }
+        if head.contains("\"sha256Keys\"") { return .rnSSLManager }
+        if head.contains("initializeSslPinning") { return .rnPinning }
+        if head.contains("allowedSHAFingerprints") { return .flutter }
         return PinStringImporter.detect(head)
     }
 }

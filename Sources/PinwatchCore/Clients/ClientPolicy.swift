@@ -18,6 +18,13 @@ public enum ClientFormat: String, Hashable, Sendable, CaseIterable {
     /// Apple's App Transport Security pins: `NSAppTransportSecurity` →
     /// `NSPinnedDomains` in an Info.plist (XML or binary).
     case ats
+    /// react-native-ssl-manager's `ssl_config.json`.
+    case rnSSLManager = "rn_ssl_manager"
+    /// react-native-ssl-public-key-pinning's `initializeSslPinning({…})`
+    /// literal in JavaScript or TypeScript.
+    case rnPinning = "rn_pinning"
+    /// Flutter `http_certificate_pinning`'s `allowedSHAFingerprints`.
+    case flutter
 
     /// What a person calls it, for comments and messages.
     public var title: String {
@@ -29,6 +36,9 @@ public enum ClientFormat: String, Hashable, Sendable, CaseIterable {
         case .hpkp: return "HPKP header"
         case .dynamicList: return "signed dynamic pin list"
         case .ats: return "App Transport Security NSPinnedDomains"
+        case .rnSSLManager: return "react-native-ssl-manager ssl_config.json"
+        case .rnPinning: return "react-native-ssl-public-key-pinning initializeSslPinning"
+        case .flutter: return "Flutter http_certificate_pinning"
         }
     }
 }
@@ -156,13 +166,15 @@ public struct ClientPolicy: Hashable, Sendable {
 
     /// The rules that decide for `host`, as each library chooses them.
     /// OkHttp's `CertificatePinner` collects the pins of every pattern that
-    /// matches, and any one of them passes; ATS unites the identities of
+    /// matches, and any one of them passes (so do the React Native
+    /// libraries, which hand their pins to it on Android, and Flutter's
+    /// list of fingerprints); ATS unites the identities of
     /// the exact domain and of its parent when that one includes
     /// subdomains; Android, TrustKit and HPKP use only the most specific
     /// domain (several pin-sets or list entries may share it).
     public func rules(for host: String) -> [ClientPinRule] {
         let scored = pins.rules.compactMap { rule in rule.specificity(for: host).map { (rule, $0) } }
-        if pins.format == .okhttp || pins.format == .ats { return scored.map(\.0) }
+        if [.okhttp, .ats, .rnSSLManager, .rnPinning, .flutter].contains(pins.format) { return scored.map(\.0) }
         guard let best = scored.map(\.1).max() else { return [] }
         return scored.filter { $0.1 == best }.map(\.0)
     }

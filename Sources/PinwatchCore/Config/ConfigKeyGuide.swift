@@ -86,6 +86,9 @@ package enum ConfigKeyGuide {
             key("nsc", "source: an Android network_security_config.xml"),
             key("trustkit", "source: a TrustKit Info.plist, its JSON export, or Swift/Objective-C source"),
             key("ats", "source: an Info.plist (XML or binary) with NSAppTransportSecurity NSPinnedDomains"),
+            key("rn_ssl_manager", "source: react-native-ssl-manager's ssl_config.json (sha256Keys, domains)"),
+            key("rn_pinning", "source: JavaScript or TypeScript with react-native-ssl-public-key-pinning's initializeSslPinning({...})"),
+            key("flutter", "source: Dart with http_certificate_pinning's allowedSHAFingerprints (certificate fingerprints)"),
             key("okhttp", "source: Kotlin or Java source with CertificatePinner.Builder().add calls"),
             key("curl", "source: a script or file with --pinnedpubkey"),
             key("hpkp", "source: an HTTP response head with a Public-Key-Pins header"),
@@ -94,7 +97,7 @@ package enum ConfigKeyGuide {
                 "source: a signed pin list, {url: https://... | file: PATH, public_key: BASE64}; a saved challenge-signed list adds signature: and challenge:"
             ),
             key("public_key", "of a dynamic_list: the app's uncompressed P-256 point, base64"),
-            key("host", "for curl and hpkp sources that name no host"),
+            key("host", "for curl, hpkp and flutter sources that name no host"),
             key("skip", "host names the source pins that are not to be probed"),
             key("optional", "true: a source that cannot be read is left out with a warning"),
         ])

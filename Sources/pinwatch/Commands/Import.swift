@@ -14,7 +14,8 @@ extension Pinwatch {
             discussion: """
                 Reads an Android network_security_config.xml, a TrustKit Info.plist, JSON export or \
                 Swift/Objective-C initSharedInstance literal, an Info.plist (XML or binary) with Apple's \
-                NSPinnedDomains, Kotlin or Java sources with OkHttp \
+                NSPinnedDomains, a react-native-ssl-manager ssl_config.json, an initializeSslPinning literal, \
+                Flutter allowedSHAFingerprints, Kotlin or Java sources with OkHttp \
                 CertificatePinner.add(...), a curl --pinnedpubkey line, an HPKP Public-Key-Pins header, \
                 or a signed dynamic pin list (with --public-key; a saved challenge-signed one also with \
                 --signature and --challenge). The format is recognised from the \
@@ -32,10 +33,12 @@ extension Pinwatch {
 
         @Option(
             name: .customLong("as"),
-            help: ArgumentHelp("The files' format: nsc, trustkit, ats, okhttp, curl, hpkp or dynamic_list.", valueName: "format"))
+            help: ArgumentHelp(
+                "The files' format: nsc, trustkit, ats, rn_ssl_manager, rn_pinning, flutter, okhttp, curl, hpkp or dynamic_list.",
+                valueName: "format"))
         var sourceFormat: ClientFormat?
 
-        @Option(help: ArgumentHelp("The host of curl and HPKP pins that name none.", valueName: "name"))
+        @Option(help: ArgumentHelp("The host of curl, HPKP and Flutter pins that name none.", valueName: "name"))
         var host: String?
 
         @Option(
