@@ -99,6 +99,8 @@ final class ClientPinsATSTests: LocalFleetTestCase {
     func testSnapshotCarriesTheReleasesViewPerHost() throws {
         let config = try writeConfig()
         let outcome = try fleet.run(["snapshot", "--config", config.path, "--format", "json"])
+        let schema = try SnapshotSchema.validate(try fleet.write(outcome.stdout, to: "ats.json").path)
+        XCTAssertEqual(schema.status, 0, "the ats format is in the schema: \(schema.stderr)")
         let document = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any])
         let rows = try XCTUnwrap(document["hosts"] as? [[String: Any]])
         func statuses(_ host: String) -> [String] {

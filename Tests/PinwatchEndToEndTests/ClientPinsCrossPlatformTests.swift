@@ -80,6 +80,16 @@ final class ClientPinsCrossPlatformTests: LocalFleetTestCase {
         XCTAssertTrue(flutter.stdout.contains("api.test:\(api.port) WARNING leaf_only: flutter 2.0: only the leaf pin"), flutter.stdout)
     }
 
+    func testSnapshotJSONNamesEachFormatInTheSchema() throws {
+        let outcome = try fleet.run(["snapshot", "--config", config.path, "--format", "json"])
+        let schema = try SnapshotSchema.validate(try fleet.write(outcome.stdout, to: "cross.json").path)
+        XCTAssertEqual(schema.status, 0, schema.stderr)
+        for format in ["rn_ssl_manager", "rn_pinning", "flutter"] {
+            XCTAssertTrue(
+                outcome.stdout.contains("\"format\": \"\(format)\"") || outcome.stdout.contains("\"format\":\"\(format)\""), format)
+        }
+    }
+
     func testLintWarnsThatCertificateFingerprintsBreakAtEveryRenewal() throws {
         let lint = try fleet.run(["lint", "--config", config.path])
         XCTAssertEqual(lint.status, 1, "\(lint.stdout)\(lint.stderr)")
