@@ -59,7 +59,9 @@ public struct ClientSourceLoader: Sendable {
             signed = fetched.signature.map { DynamicPinListImporter.ChallengeSignature(challenge: challenge, signature: $0) }
         }
         let key = source.publicKey.flatMap { Data(base64Encoded: $0) }.map(Array.init) ?? []
-        return try read(bytes, file: source.locationText, format: source.format, publicKey: key, signed: signed)
+        return try read(
+            bytes, file: source.locationText, format: source.format, publicKey: key, signed: signed,
+            downloaded: { if case .url = source.location { return true } else { return false } }())
     }
 
     /// 16 random bytes in base64, as the SDK's own challenge.
@@ -72,7 +74,7 @@ public struct ClientSourceLoader: Sendable {
     /// challenge-signed list.
     public func read(
         _ bytes: [UInt8], file: String, format: ClientFormat, publicKey: [UInt8] = [],
-        signed: DynamicPinListImporter.ChallengeSignature? = nil
+        signed: DynamicPinListImporter.ChallengeSignature? = nil, downloaded: Bool = false
     ) throws(ClientSourceError) -> ImportedPins {
         switch format {
         case .nsc:
@@ -91,7 +93,8 @@ public struct ClientSourceLoader: Sendable {
             guard publicKey.count == 65 else {
                 throw ClientSourceError(file: file, message: "a signed list needs the app's public key (uncompressed P-256 point)")
             }
-            return try DynamicPinListImporter.read(bytes, file: file, publicKey: publicKey, now: now(), verify: verify, signed: signed)
+            return try DynamicPinListImporter.read(
+                bytes, file: file, publicKey: publicKey, now: now(), verify: verify, signed: signed, downloaded: downloaded)
         case .okhttp, .curl, .hpkp:
             return try PinStringImporter.read(try Self.text(bytes, file: file), file: file, format: format)
         }

@@ -38,7 +38,8 @@ public enum DynamicPinListImporter {
     static let maximumDepth = 16
 
     public static func read(
-        _ bytes: [UInt8], file: String, publicKey: [UInt8], now: Date, verify: SignatureCheck, signed: ChallengeSignature? = nil
+        _ bytes: [UInt8], file: String, publicKey: [UInt8], now: Date, verify: SignatureCheck, signed: ChallengeSignature? = nil,
+        downloaded: Bool = false
     ) throws(ClientSourceError) -> ImportedPins {
         if let signed {
             // The SDK checks the bytes as received, before any parsing.
@@ -93,8 +94,10 @@ public enum DynamicPinListImporter {
                 guard let signature = fields["signature"] as? String else {
                     throw ClientSourceError(
                         file: file, entry: entry,
-                        message: "has no signature: a challenge-signed list is checked whole; fetch it from its URL, "
-                            + "or give the saved list's signature: and challenge:")
+                        message: downloaded
+                            ? "has no signature, and the response no X-Cert-Pinning-Signature: the app accepts neither"
+                            : "has no signature: a challenge-signed list is checked whole; fetch it from its URL, "
+                                + "or give the saved list's signature: and challenge:")
                 }
                 guard let signatureBytes = Data(base64Encoded: signature).map(Array.init),
                     verify(Array("\(name)&\(fingerprint)&\(expires)".utf8), signatureBytes, publicKey)

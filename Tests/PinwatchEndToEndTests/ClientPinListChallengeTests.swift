@@ -24,7 +24,7 @@ final class ClientPinListChallengeTests: LocalFleetTestCase {
         private var storedSigner: PrivateKey?
         private var storedChallenges: [String] = []
 
-        func set(body: String, signer: PrivateKey) {
+        func set(body: String, signer: PrivateKey?) {
             lock.lock()
             defer { lock.unlock() }
             storedBody = body
@@ -117,6 +117,18 @@ final class ClientPinListChallengeTests: LocalFleetTestCase {
         XCTAssertEqual(outcome.status, 2, outcome.stderr)
         XCTAssertTrue(outcome.stderr.contains("\(url): X-Cert-Pinning-Signature: does not verify over the challenge"), outcome.stderr)
         XCTAssertTrue(outcome.stderr.contains("the app refuses this list"), outcome.stderr)
+    }
+
+    /// A server that signs nothing serves a list the app refuses.
+    func testAnUnsignedResponseIsRefused() throws {
+        served.set(body: body(fingerprint: fleet.issuing.certificate.facts.certSHA256, depth: 1), signer: nil)
+        let url = try listURL()
+        let outcome = try fleet.run(["validate", "--config", try config(url: url).path])
+        XCTAssertEqual(outcome.status, 2, outcome.stderr)
+        XCTAssertTrue(
+            outcome.stderr.contains(
+                "\(url): fingerprints[0]: has no signature, and the response no X-Cert-Pinning-Signature: the app accepts neither"),
+            outcome.stderr)
     }
 
     /// A body saved with the signature and challenge of its response, read
