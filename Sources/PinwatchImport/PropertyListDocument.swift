@@ -15,7 +15,11 @@ enum PropertyListDocument {
                     file: file,
                     message: "a binary property list: convert it first (plutil -convert xml1 FILE, or python3 -m plistlib)")
             }
-            return try propertyList(bytes, file: file)
+            do {
+                return try BinaryPropertyList.read(bytes)
+            } catch {
+                throw ClientSourceError(file: file, message: "malformed binary property list: \(error.reason)")
+            }
         }
         let firstByte = bytes.first { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }
         if firstByte == UInt8(ascii: "{") {

@@ -151,4 +151,45 @@ final class AppTransportSecurityImporterTests: XCTestCase {
         let json = ImportReport.json([try read(ImportFixtures.bytes(twoDomains))])
         XCTAssertTrue(json.contains("\"identities\""), json)
     }
+
+    /// bplist00 with the objects given (each a marker and its bytes), one-byte
+    /// offsets and references, the first object on top.
+    private func bplist(_ objects: [[UInt8]], top: UInt8 = 0) -> [UInt8] {
+        var bytes = Array("bplist00".utf8)
+        var offsets: [UInt8] = []
+        for object in objects {
+            offsets.append(UInt8(bytes.count))
+            bytes += object
+        }
+        let table = bytes.count
+        bytes += offsets
+        bytes += [0, 0, 0, 0, 0, 0, 1, 1]
+        bytes += [0, 0, 0, 0, 0, 0, 0, UInt8(objects.count), 0, 0, 0, 0, 0, 0, 0, top, 0, 0, 0, 0, 0, 0, 0, UInt8(table)]
+        return bytes
+    }
+
+    /// swift-corelibs-foundation's reader crashed on a set where a
+    /// dictionary was (a fuzzing finding, kept in Fuzz/corpus/ats): the
+    /// reader here refuses what it does not expect, and never loops.
+    func testAMalformedBinaryPlistIsAnErrorNeverACrash() {
+        func failure(_ bytes: [UInt8]) -> String? {
+            ImportFixtures.error { () throws(ClientSourceError) in try AppTransportSecurityImporter.read(bytes, file: "Info.plist") }?
+                .description
+        }
+        let set = bplist([[0xC1, 1], [0x51, UInt8(ascii: "a")]])
+        XCTAssertEqual(failure(set), "Info.plist: malformed binary property list: an unsupported value (set, UID or unknown)")
+        let loop = bplist([[0xA1, 0]])
+        XCTAssertEqual(failure(loop), "Info.plist: malformed binary property list: an object that contains itself")
+        let outOfRange = bplist([[0xA1, 9]])
+        XCTAssertEqual(failure(outOfRange), "Info.plist: malformed binary property list: a reference out of range")
+        let truncated = Array(binary.prefix(200))
+        XCTAssertNotNil(failure(truncated))
+        let hugeCount = bplist([[0x5F, 0x13, 0x7F, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF]])
+        XCTAssertEqual(failure(hugeCount), "Info.plist: malformed binary property list: truncated")
+        let dictionary = bplist([[0xD1, 1, 2], [0x51, UInt8(ascii: "k")], [0x09]])
+        XCTAssertEqual(
+            failure(dictionary),
+            "Info.plist: NSAppTransportSecurity.NSPinnedDomains: missing or not a dictionary: not an App Transport Security pin configuration",
+            "a well-formed file reads, and simply holds no pins")
+    }
 }

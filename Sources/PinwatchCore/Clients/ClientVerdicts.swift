@@ -80,9 +80,9 @@ public enum ClientVerdicts {
         let inForce = rules.filter { rule in rule.expiration.map { $0 > now } ?? true }
         var host = report.config
         let identities = client.pins.format == .ats ? PinnedIdentities.united(rules.compactMap(\.identities)) : nil
-        // ATS names each list's tier; the others leave it to the chain.
         // A signed list's fingerprint counts at its own depth and nowhere else.
         let counted = client.leafPinsExpected ? inForce.filter { !$0.pins.isEmpty && $0.matchesAtItsDepth(report.result.chain) } : inForce
+        // ATS names each list's tier; the others leave it to the chain.
         host.pins = identities.map { PinSet(ca: $0.ca ?? [], leaf: $0.leaf ?? []) } ?? PinSet(auto: counted.flatMap(\.pins))
         host.pinsetName = nil
         let plain = Verdict.report(
