@@ -178,8 +178,11 @@ struct LiteralCursor {
                 skipComma()
             } else {
                 complete = false
+                let before = index
                 skipValue()
                 skipComma()
+                // A closing bracket of another kind ends the list unread.
+                if index == before { break }
             }
         }
         _ = take("]")

@@ -97,4 +97,12 @@ final class CrossPlatformImporterTests: XCTestCase {
         XCTAssertEqual(Set(pins.rules.flatMap(\.pins)).count, 1, "colons, spaces and none are the same fingerprint")
         XCTAssertTrue(pins.notes.allSatisfy { $0.message.contains("break at every renewal, even one that keeps the key") })
     }
+
+    /// A list that a `)` ends looped forever (a fuzzing finding, kept in
+    /// Fuzz/corpus/cross-platform).
+    func testAListClosedByAnotherBracketEnds() throws {
+        let pins = try read("initializeSslPinning({ 'a.example': { publicKeyHashes: [f(), `x`) } })", .rnPinning, file: "p.ts")
+        XCTAssertEqual(pins.rules, [])
+        XCTAssertEqual(pins.notes.map(\.message), ["\"a.example\": publicKeyHashes is not a literal of this file: left out"])
+    }
 }
