@@ -39,6 +39,14 @@ extension FuzzTarget {
         clientSource(Array(bytes.dropFirst()), format: formats[Int(first) % formats.count])
     }
 
+    /// The first byte picks react-native-ssl-manager, the
+    /// initializeSslPinning literal or Flutter's fingerprints.
+    static func crossPlatform(_ bytes: [UInt8]) {
+        guard let first = bytes.first else { return }
+        let formats: [ClientFormat] = [.rnSSLManager, .rnPinning, .flutter]
+        clientSource(Array(bytes.dropFirst()), format: formats[Int(first) % formats.count])
+    }
+
     static func dynamicList(_ bytes: [UInt8]) {
         clientSource(bytes, format: .dynamicList, publicKey: [4] + [UInt8](repeating: 1, count: 64))
     }

@@ -16,7 +16,9 @@ enum FuzzTarget: String, CaseIterable {
     case probeQuery = "probe-query"
     case networkSecurityConfig = "nsc"
     case trustKit = "trustkit"
+    case appTransportSecurity = "ats"
     case pinStrings = "pin-strings"
+    case crossPlatform = "cross-platform"
     case dynamicList = "dynamic-list"
     case httpResponse = "http-response"
     case catalogueFamily = "catalogue-family"
@@ -36,7 +38,9 @@ enum FuzzTarget: String, CaseIterable {
         case .probeQuery: Self.probeQuery(text)
         case .networkSecurityConfig: Self.clientSource(bytes, format: .nsc)
         case .trustKit: Self.clientSource(bytes, format: .trustkit)
+        case .appTransportSecurity: Self.clientSource(bytes, format: .ats)
         case .pinStrings: Self.pinStrings(bytes)
+        case .crossPlatform: Self.crossPlatform(bytes)
         case .dynamicList: Self.dynamicList(bytes)
         case .httpResponse: Self.httpResponse(bytes)
         case .catalogueFamily: Self.catalogueFamily(text)

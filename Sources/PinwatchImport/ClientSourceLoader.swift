@@ -7,8 +7,23 @@ import PinwatchSystem
 /// live in PinwatchProbe).
 public struct ClientSourceLoader: Sendable {
     /// Fetches a dynamic list URL (the source carries the proxy setting,
-    /// trust and timeout), bounded to `maximumBytes`.
-    public typealias Fetch = @Sendable (_ source: ClientSource, _ maximumBytes: Int) throws(ClientSourceError) -> [UInt8]
+    /// trust and timeout), bounded to `maximumBytes`, sending `challenge`
+    /// as `X-Cert-Pinning-Challenge`.
+    public typealias Fetch =
+        @Sendable (_ source: ClientSource, _ maximumBytes: Int, _ challenge: String) throws(ClientSourceError)
+        -> FetchedList
+
+    /// A list as downloaded: the body and, from a challenge-signing
+    /// server, its `X-Cert-Pinning-Signature`.
+    public struct FetchedList: Sendable {
+        public var body: [UInt8]
+        public var signature: String?
+
+        public init(body: [UInt8], signature: String? = nil) {
+            self.body = body
+            self.signature = signature
+        }
+    }
 
     /// App configurations are kilobytes; a larger file is a mistake or an attack.
     public static let maximumBytes = 4 * 1024 * 1024
@@ -28,31 +43,58 @@ public struct ClientSourceLoader: Sendable {
     /// A configured `clients:` entry.
     public func read(_ source: ClientSource) throws(ClientSourceError) -> ImportedPins {
         let bytes: [UInt8]
+        var signed: DynamicPinListImporter.ChallengeSignature?
         switch source.location {
         case .file(let path):
             bytes = try Self.readFile(path)
+            if let signature = source.listSignature, let challenge = source.listChallenge {
+                signed = DynamicPinListImporter.ChallengeSignature(challenge: challenge, signature: signature)
+            }
         case .url(let url):
             guard let fetch else { throw ClientSourceError(file: url, message: "downloading is not available here") }
-            bytes = try fetch(source, Self.maximumBytes)
+            // Fresh each time, so a recorded answer cannot be replayed.
+            let challenge = Self.freshChallenge()
+            let fetched = try fetch(source, Self.maximumBytes, challenge)
+            bytes = fetched.body
+            signed = fetched.signature.map { DynamicPinListImporter.ChallengeSignature(challenge: challenge, signature: $0) }
         }
         let key = source.publicKey.flatMap { Data(base64Encoded: $0) }.map(Array.init) ?? []
-        return try read(bytes, file: source.locationText, format: source.format, publicKey: key)
+        return try read(
+            bytes, file: source.locationText, format: source.format, publicKey: key, signed: signed,
+            downloaded: { if case .url = source.location { return true } else { return false } }())
     }
 
-    /// Bytes already read, of a known format.
-    public func read(_ bytes: [UInt8], file: String, format: ClientFormat, publicKey: [UInt8] = []) throws(ClientSourceError)
-        -> ImportedPins
-    {
+    /// 16 random bytes in base64, as the SDK's own challenge.
+    static func freshChallenge() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return Data((0..<16).map { _ in UInt8.random(in: .min ... .max, using: &generator) }).base64EncodedString()
+    }
+
+    /// Bytes already read, of a known format; `signed` for a saved
+    /// challenge-signed list.
+    public func read(
+        _ bytes: [UInt8], file: String, format: ClientFormat, publicKey: [UInt8] = [],
+        signed: DynamicPinListImporter.ChallengeSignature? = nil, downloaded: Bool = false
+    ) throws(ClientSourceError) -> ImportedPins {
         switch format {
         case .nsc:
             return try NetworkSecurityConfigImporter.read(bytes, file: file)
         case .trustkit:
             return try TrustKitImporter.read(bytes, file: file)
+        case .ats:
+            return try AppTransportSecurityImporter.read(bytes, file: file)
+        case .rnSSLManager:
+            return try ReactNativeSSLManagerImporter.read(bytes, file: file)
+        case .rnPinning:
+            return try ReactNativePinningImporter.read(bytes, file: file)
+        case .flutter:
+            return try FlutterPinningImporter.read(bytes, file: file)
         case .dynamicList:
             guard publicKey.count == 65 else {
                 throw ClientSourceError(file: file, message: "a signed list needs the app's public key (uncompressed P-256 point)")
             }
-            return try DynamicPinListImporter.read(bytes, file: file, publicKey: publicKey, now: now(), verify: verify)
+            return try DynamicPinListImporter.read(
+                bytes, file: file, publicKey: publicKey, now: now(), verify: verify, signed: signed, downloaded: downloaded)
         case .okhttp, .curl, .hpkp:
             return try PinStringImporter.read(try Self.text(bytes, file: file), file: file, format: format)
         }
@@ -75,11 +117,17 @@ public struct ClientSourceLoader: Sendable {
 
     /// The format of a file named on `pinwatch import`, from its contents.
     public static func detect(_ bytes: [UInt8]) -> ClientFormat? {
-        if bytes.starts(with: Array("bplist".utf8)) { return .trustkit }
         let head = String(decoding: bytes.prefix(65_536), as: UTF8.self)
+        // Binary plists keep their keys as ASCII strings, so the key names
+        // are found in them too.
+        if head.contains("NSPinnedDomains") && !head.contains("TSKPinnedDomains") { return .ats }
+        if PropertyListDocument.isBinary(bytes) { return .trustkit }
         if head.contains("<network-security-config") { return .nsc }
         if head.contains("<plist") || head.contains("TSKPinnedDomains") || head.contains("TSKConfiguration") { return .trustkit }
         if head.contains("\"fingerprints\"") { return .dynamicList }
+        if head.contains("\"sha256Keys\"") { return .rnSSLManager }
+        if head.contains("initializeSslPinning") { return .rnPinning }
+        if head.contains("allowedSHAFingerprints") { return .flutter }
         return PinStringImporter.detect(head)
     }
 }

@@ -25,13 +25,7 @@ public enum ImportReport {
         for group in grouped(sources.flatMap(\.rules).filter { !$0.pins.isEmpty }) {
             pinsets.append("  # \(describe(group.rules))")
             pinsets.append("  \(PinStanza.scalar(group.domain)):")
-            pinsets.append("    auto:")
-            var seen = Set<Pin>()
-            for rule in group.rules {
-                for pin in rule.pins where seen.insert(pin).inserted {
-                    pinsets.append("      - \(PinStanza.scalar(pin.text))   # \(comment(rule.origin))")
-                }
-            }
+            pinsets += tiers(of: group.rules)
             if group.domain.hasPrefix("*") {
                 hosts.append("  # \(comment(group.domain)) is a pattern: list the hosts it covers with that pinset")
             } else if group.rules.allSatisfy(\.includeSubdomains) {
@@ -60,6 +54,32 @@ public enum ImportReport {
         return lines.joined(separator: "\n") + "\n"
     }
 
+    /// The pinset's lists: ATS names each identity's tier, so its pins go
+    /// under `ca:` and `leaf:`; every other format's under `auto:`.
+    private static func tiers(of rules: [ClientPinRule]) -> [String] {
+        var lines: [String] = []
+        let ats = rules.compactMap(\.identities)
+        let lists: [(key: String, pins: [(Pin, String)])]
+        if ats.isEmpty {
+            lists = [("auto", rules.flatMap { rule in rule.pins.map { ($0, rule.origin) } })]
+        } else {
+            // A pinset passes on any one pin; ATS wants each list to match.
+            lines.append("    # ATS checks these two lists apart and both must match: clients: with ats: judges that")
+            lists = [
+                ("ca", rules.flatMap { rule in (rule.identities?.ca ?? []).map { ($0, rule.origin) } }),
+                ("leaf", rules.flatMap { rule in (rule.identities?.leaf ?? []).map { ($0, rule.origin) } }),
+            ]
+        }
+        for list in lists where !list.pins.isEmpty {
+            lines.append("    \(list.key):")
+            var seen = Set<Pin>()
+            for (pin, origin) in list.pins where seen.insert(pin).inserted {
+                lines.append("      - \(PinStanza.scalar(pin.text))   # \(comment(origin))")
+            }
+        }
+        return lines
+    }
+
     public static func json(_ sources: [ImportedPins]) -> String {
         JSONValue.object([
             ("version", .int(1)),
@@ -82,14 +102,21 @@ public enum ImportReport {
     }
 
     private static func rule(_ rule: ClientPinRule) -> JSONValue {
-        .object([
-            ("domain", .string(rule.domain)),
-            ("include_subdomains", .bool(rule.includeSubdomains)),
-            ("pins", .array(rule.pins.map { .string($0.text) })),
-            ("expiration", .optional(rule.expiration.map(DateText.iso8601))),
-            ("enforced", .bool(rule.enforced)),
-            ("origin", .string(rule.origin)),
-        ])
+        .object(
+            [
+                ("domain", .string(rule.domain)),
+                ("include_subdomains", .bool(rule.includeSubdomains)),
+                ("pins", .array(rule.pins.map { .string($0.text) })),
+                ("expiration", .optional(rule.expiration.map(DateText.iso8601))),
+                ("enforced", .bool(rule.enforced)),
+                ("origin", .string(rule.origin)),
+            ] + (rule.identities.map { [("identities", identities($0))] } ?? []))
+    }
+
+    /// ATS's two lists: null when the key is absent, [] when it allows nothing.
+    private static func identities(_ identities: PinnedIdentities) -> JSONValue {
+        func list(_ pins: [Pin]?) -> JSONValue { pins.map { .array($0.map { .string($0.text) }) } ?? .null }
+        return .object([("ca", list(identities.ca)), ("leaf", list(identities.leaf))])
     }
 
     /// Rules of one source by domain, in first-seen order (a signed list
@@ -106,7 +133,8 @@ public enum ImportReport {
 
     private static func describe(_ rules: [ClientPinRule]) -> String {
         let first = rules[0]
-        var text = first.domain + (first.includeSubdomains ? " and its subdomains" : "")
+        let subdomains = first.identities == nil ? " and its subdomains" : " and the names one label below it"
+        var text = first.domain + (first.includeSubdomains ? subdomains : "")
         text += ", from " + rules.map(\.origin).joined(separator: ", ")
         if let expiration = rules.compactMap(\.expiration).max() {
             text += "; pins expire \(DateText.day(expiration))"

@@ -19,7 +19,9 @@ struct SourceTokens {
 
     private(set) var tokens: [Token] = []
 
-    init(_ bytes: [UInt8]) {
+    /// `quotes`: JavaScript, TypeScript and Dart write strings in single
+    /// quotes (and backticks) where Kotlin and Swift write characters.
+    init(_ bytes: [UInt8], singleQuotedStrings quotes: Bool = false) {
         var index = 0
         var line = 1
         func at(_ offset: Int) -> UInt8? { index + offset < bytes.count ? bytes[index + offset] : nil }
@@ -41,6 +43,11 @@ struct SourceTokens {
             case UInt8(ascii: "\""):
                 let start = line
                 let (value, template) = Self.stringLiteral(bytes, &index, &line)
+                tokens.append(Token(kind: .string(value, template: template), line: start))
+            case UInt8(ascii: "'"),
+                UInt8(ascii: "`") where quotes:
+                let start = line
+                let (value, template) = Self.quotedLiteral(bytes, &index, &line)
                 tokens.append(Token(kind: .string(value, template: template), line: start))
             case UInt8(ascii: "'"):
                 // A character literal: '"' must not open a string.
@@ -101,7 +108,7 @@ struct SourceTokens {
     private static func declares(_ kind: Kind, before earlier: Kind?) -> Bool {
         switch kind {
         case .name(let word):
-            return ["val", "var", "let", "String", "const"].contains(word)
+            return ["val", "var", "let", "String", "const", "final"].contains(word)
                 || (word == "define" && earlier == .punctuation(UInt8(ascii: "#")))
         case .punctuation(let byte): return byte == UInt8(ascii: "*")
         case .string: return false
@@ -111,6 +118,34 @@ struct SourceTokens {
     private static func isNameByte(_ byte: UInt8) -> Bool {
         (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
             || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "$")
+    }
+
+    /// From the opening `'` or backtick: a literal of that quote, escapes
+    /// read; a backtick's `${` makes it an expression.
+    private static func quotedLiteral(_ bytes: [UInt8], _ index: inout Int, _ line: inout Int) -> (String, Bool) {
+        let quote = bytes[index]
+        var value: [UInt8] = []
+        var template = false
+        index += 1
+        while index < bytes.count, bytes[index] != quote {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\n") {
+                guard quote == UInt8(ascii: "`") else { break }
+                line += 1
+            }
+            if byte == UInt8(ascii: "\\"), index + 1 < bytes.count {
+                value.append(bytes[index + 1])
+                index += 2
+                continue
+            }
+            if quote == UInt8(ascii: "`"), byte == UInt8(ascii: "$"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "{") {
+                template = true
+            }
+            value.append(byte)
+            index += 1
+        }
+        if index < bytes.count, bytes[index] == quote { index += 1 }
+        return (String(decoding: value, as: UTF8.self), template)
     }
 
     /// From the opening quote: a `"…"` literal (escapes read, ended by the

@@ -7,7 +7,7 @@ import PinwatchCore
 public enum TrustKitImporter {
     public static func read(_ bytes: [UInt8], file: String) throws(ClientSourceError) -> ImportedPins {
         if TrustKitCodeLiteral.isCode(bytes) { return try readCode(bytes, file: file) }
-        let root = try document(bytes, file: file)
+        let root = try PropertyListDocument.read(bytes, file: file, binary: false)
         guard let dictionary = root as? [String: Any] else {
             throw ClientSourceError(file: file, message: "the top level is not a dictionary")
         }
@@ -25,6 +25,11 @@ public enum TrustKitImporter {
             configuration = dictionary
         }
         guard let domains = configuration["TSKPinnedDomains"] as? [String: Any] else {
+            if AppTransportSecurityImporter.pinnedDomains(in: dictionary) != nil {
+                throw ClientSourceError(
+                    file: file, entry: "NSAppTransportSecurity.NSPinnedDomains",
+                    message: "Apple's own pins, not TrustKit's: read them as ats (--as ats, or ats: in clients:)")
+            }
             throw ClientSourceError(
                 file: file, entry: keyPath + "TSKPinnedDomains", message: "missing or not a dictionary: not a TrustKit configuration")
         }
@@ -87,35 +92,6 @@ public enum TrustKitImporter {
                     origin: "\(file): \(entry)"))
         }
         return ImportedPins(file: file, format: .trustkit, rules: rules, notes: notes)
-    }
-
-    private static func document(_ bytes: [UInt8], file: String) throws(ClientSourceError) -> Any {
-        if bytes.starts(with: Array("bplist".utf8)) {
-            throw ClientSourceError(
-                file: file,
-                message: "a binary property list: convert it first (plutil -convert xml1 FILE, or python3 -m plistlib)")
-        }
-        let firstByte = bytes.first { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }
-        if firstByte == UInt8(ascii: "{") {
-            do {
-                return try JSONSerialization.jsonObject(with: Data(bytes))
-            } catch {
-                throw ClientSourceError(file: file, message: "malformed JSON: \(detail(error))")
-            }
-        }
-        try XMLSafety.refuseEntities(in: bytes, file: file)
-        do {
-            return try PropertyListSerialization.propertyList(from: Data(bytes), options: [], format: nil)
-        } catch {
-            throw ClientSourceError(file: file, message: "malformed property list: \(detail(error))")
-        }
-    }
-
-    /// The parser's own words (they carry the line), else its code.
-    private static func detail(_ error: Error) -> String {
-        let info = (error as NSError).userInfo
-        if let debug = info["NSDebugDescription"] as? String { return EchoedInput.shortened(debug) }
-        return "error \((error as NSError).code)"
     }
 
     private static func flag(_ value: Any?, entry: String, file: String) throws(ClientSourceError) -> Bool? {

@@ -123,6 +123,28 @@ final class ClientVerdictTests: XCTestCase {
         XCTAssertEqual(apply([badSignature]).status, .blocked, "entries that fail their signature accept nothing")
     }
 
+    /// Cert digests are key + 200: the leaf 201, the intermediate 202, the root 203.
+    func testASignedListsFingerprintCountsAtItsDepthOnly() {
+        func list(_ entries: [(digest: UInt8, depth: Int)]) -> ClientPolicy {
+            let rules = entries.map { entry in
+                ClientPinRule(
+                    domain: "api.example.com",
+                    pins: [Pin(kind: .cert, digest: Fixtures.digest(entry.digest), text: "cert:x\(entry.digest)")],
+                    expiration: now.addingTimeInterval(60 * Fixtures.day), origin: "pins.json: fingerprints[0]", depth: entry.depth)
+            }
+            return ClientPolicy(name: "web", pins: ImportedPins(file: "pins.json", format: .dynamicList, rules: rules))
+        }
+        let intermediate = apply([list([(202, 1)])]).clients.first?.report
+        XCTAssertEqual(intermediate?.status, .ok, "the intermediate at depth 1")
+        XCTAssertEqual(intermediate?.matchedTiers, [.ca])
+        XCTAssertEqual(apply([list([(203, 2)])]).clients.first?.report.status, .ok, "the root from the trust store at depth 2")
+        XCTAssertEqual(
+            apply([list([(202, 2)])]).clients.first?.report.status, .blocked, "the intermediate's fingerprint at the root's depth")
+        XCTAssertEqual(apply([list([(201, 1)])]).clients.first?.report.status, .blocked, "the leaf's fingerprint at depth 1")
+        XCTAssertEqual(apply([list([(203, 5)])]).clients.first?.report.status, .blocked, "a depth past the chain")
+        XCTAssertEqual(apply([list([(202, 2), (201, 0)])]).clients.first?.report.status, .ok, "any one entry at its depth passes")
+    }
+
     func testSHA1PinsMatchTheSPKIsSHA1() {
         var chain = Fixtures.chain()
         chain[1].facts.spkiSHA1 = [UInt8](repeating: 7, count: 20)

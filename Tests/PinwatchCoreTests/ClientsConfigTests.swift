@@ -130,6 +130,18 @@ final class ClientsConfigTests: XCTestCase {
                 "credentials in the URL are not supported"
             ),
             ("clients:\n  - {name: a, dynamic_list: {url: \"https:///l\", public_key: \"\(key)\"}}\n", "is not a URL with a host"),
+            (
+                "clients:\n  - {name: a, dynamic_list: {url: \"https://x.example/l\", public_key: \"\(key)\", signature: AAAA, challenge: c}}\n",
+                "signature: and challenge: are for a saved list (file:); a URL is fetched with a fresh challenge"
+            ),
+            (
+                "clients:\n  - {name: a, dynamic_list: {file: l.json, public_key: \"\(key)\", signature: AAAA}}\n",
+                "a saved challenge-signed list needs both signature: and challenge:"
+            ),
+            (
+                "clients:\n  - {name: a, dynamic_list: {file: l.json, public_key: \"\(key)\", signature: AAAA, challenge: \"a b\"}}\n",
+                "expected the X-Cert-Pinning-Challenge header's value"
+            ),
             ("clients:\n  - {name: a, nsc: a.xml, optional: maybe}\n", "expected true or false, found \"maybe\""),
             ("clients:\n  - {name: a, curl: a.sh, host: \"bad host\"}\n", "is not a host name"),
         ]

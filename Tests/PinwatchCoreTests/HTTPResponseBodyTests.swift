@@ -50,4 +50,12 @@ final class HTTPResponseBodyTests: XCTestCase {
             HTTPResponseBody.isComplete(Array("HTTP/1.0 200 ok\r\n\r\nbody".utf8), maximumBodyBytes: 100), "to the end of stream")
         XCTAssertTrue(HTTPResponseBody.isComplete(Array(repeating: 0x41, count: 20_000), maximumBodyBytes: 100), "no head in 16 KiB")
     }
+
+    func testAHeaderIsReadFromTheHeadInAnyCase() throws {
+        let response = Array("HTTP/1.1 200 OK\r\nx-cert-pinning-SIGNATURE:  MEUCIQ==  \r\nContent-Length: 2\r\n\r\n{}".utf8)
+        let parsed = try HTTPResponseBody.parse(response, maximumBodyBytes: 100, header: "X-Cert-Pinning-Signature")
+        XCTAssertEqual(parsed.body, Array("{}".utf8))
+        XCTAssertEqual(parsed.header, "MEUCIQ==")
+        XCTAssertNil(try HTTPResponseBody.parse(response, maximumBodyBytes: 100, header: "X-Other").header)
+    }
 }

@@ -8,7 +8,7 @@ import XCTest
 final class FuzzCorpusReplayTests: XCTestCase {
     private static let targets = [
         "config", "pin", "certificate", "proxy-url", "no-proxy", "connect-reply", "socks5-reply", "probe-query",
-        "nsc", "trustkit", "pin-strings", "dynamic-list", "http-response", "catalogue-family", "prometheus-answer",
+        "nsc", "trustkit", "ats", "pin-strings", "cross-platform", "dynamic-list", "http-response", "catalogue-family", "prometheus-answer",
         "starttls-reply",
     ]
 

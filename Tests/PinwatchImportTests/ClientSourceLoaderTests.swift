@@ -44,20 +44,24 @@ final class ClientSourceLoaderTests: XCTestCase {
         XCTAssertEqual(failure?.description, "pins.json: a signed list needs the app's public key (uncompressed P-256 point)")
     }
 
-    func testAListURLGoesThroughTheInjectedFetchWithTheSizeBound() throws {
-        let seen = LockedBox<(String, Int)?>(nil)
+    func testAListURLGoesThroughTheInjectedFetchWithTheSizeBoundAndAFreshChallenge() throws {
+        let seen = LockedBox<[(String, Int, String)]>([])
         let fetching = ClientSourceLoader(
             verify: { _, _, _ in true },
-            fetch: { source, limit throws(ClientSourceError) in
-                seen.set((source.locationText, limit))
-                return Array("{\"fingerprints\": []}".utf8)
+            fetch: { source, limit, challenge throws(ClientSourceError) in
+                seen.set(seen.get() + [(source.locationText, limit, challenge)])
+                return ClientSourceLoader.FetchedList(body: Array("{\"fingerprints\": []}".utf8))
             })
         let key = Data(repeating: 4, count: 65).base64EncodedString()
         let source = ClientSource(name: "web", format: .dynamicList, location: .url("https://pins.example.com/list"), publicKey: key)
         let pins = try fetching.read(source)
+        _ = try fetching.read(source)
         XCTAssertEqual(pins.rules, [])
-        XCTAssertEqual(seen.get()?.0, "https://pins.example.com/list")
-        XCTAssertEqual(seen.get()?.1, ClientSourceLoader.maximumBytes)
+        XCTAssertEqual(seen.get().first?.0, "https://pins.example.com/list")
+        XCTAssertEqual(seen.get().first?.1, ClientSourceLoader.maximumBytes)
+        let challenges = seen.get().map(\.2)
+        XCTAssertEqual(challenges.compactMap { Data(base64Encoded: $0)?.count }, [16, 16], "16 random bytes, as the SDK sends")
+        XCTAssertNotEqual(challenges.first, challenges.last, "a fresh challenge each time")
 
         let offline = ImportFixtures.error { () throws(ClientSourceError) in try loader.read(source) }
         XCTAssertEqual(offline?.file, "https://pins.example.com/list")

@@ -95,7 +95,7 @@ final class DynamicPinListImporterTests: XCTestCase {
             ("{\"fingerprints\": [", "pins.json: malformed JSON"),
             ("{\"pins\": []}", "pins.json: fingerprints: missing or not an array"),
             ("{\"fingerprints\": [7]}", "pins.json: fingerprints[0]: is not an object"),
-            ("{\"fingerprints\": [\(good), {\"name\": \"a.example\"}]}", "fingerprints[1]: needs name, fingerprint, expires and signature"),
+            ("{\"fingerprints\": [\(good), {\"name\": \"a.example\"}]}", "fingerprints[1]: needs name, fingerprint and expires"),
             (
                 "{\"fingerprints\": [{\"name\": \"a\", \"fingerprint\": \"AA==\", \"expires\": \"soon\", \"signature\": \"\"}]}",
                 "fingerprints[0].expires: expected unix seconds"
@@ -117,5 +117,64 @@ final class DynamicPinListImporterTests: XCTestCase {
     func testAValidlySignedEntryMustStillNameAHost() {
         let failure = ImportFixtures.error { () throws(ClientSourceError) in try self.read([self.entry("bad host", 1, expires: 1)]) }
         XCTAssertEqual(failure?.description, "pins.json: fingerprints[0] (bad host): name is not a host name")
+    }
+
+    // MARK: challenge-signed lists (WultraSSLPinning 1.9)
+
+    private func challengeSigned(_ body: String, challenge: String = "Q2hhbGxlbmdlIDE2IGJ5dGVz")
+        -> DynamicPinListImporter.ChallengeSignature
+    {
+        let signature = Array("signed:".utf8) + Array("\(challenge)&\(body)".utf8)
+        return DynamicPinListImporter.ChallengeSignature(challenge: challenge, signature: Data(signature).base64EncodedString())
+    }
+
+    private func readSigned(_ body: String, _ signed: DynamicPinListImporter.ChallengeSignature) throws(ClientSourceError)
+        -> ImportedPins
+    {
+        try DynamicPinListImporter.read(
+            ImportFixtures.bytes(body), file: "pins.json", publicKey: key, now: now, verify: Self.verify, signed: signed)
+    }
+
+    func testAChallengeSignedListIsCheckedWholeAndCarriesDepths() throws {
+        let later = 1_800_000_000 + 30 * 86_400
+        let body =
+            "{\"fingerprints\":[{\"name\":\"api.example.com\",\"fingerprint\":\"\(ImportFixtures.base64(1))\",\"expires\":\(later),\"depth\":0},"
+            + "{\"name\":\"api.example.com\",\"fingerprint\":\"\(ImportFixtures.base64(2))\",\"expires\":\(later),\"depth\":1},"
+            + "{\"name\":\"api.example.com\",\"fingerprint\":\"\(ImportFixtures.base64(3))\",\"expires\":\(later)}],"
+            + "\"timestamp\":1800000000}"
+        let pins = try readSigned(body, challengeSigned(body))
+        XCTAssertEqual(pins.rules.map(\.depth), [0, 1, 0], "no depth is the leaf, as in the SDK")
+        XCTAssertEqual(pins.rules[1].origin, "pins.json: fingerprints[1] (api.example.com, depth 1)")
+        XCTAssertEqual(pins.notes, [])
+
+        let otherChallenge = challengeSigned(body, challenge: "b3RoZXI=")
+        let replayed = DynamicPinListImporter.ChallengeSignature(challenge: "ZnJlc2g=", signature: otherChallenge.signature)
+        let failure = ImportFixtures.error { () throws(ClientSourceError) in try self.readSigned(body, replayed) }
+        XCTAssertTrue(
+            failure?.description.hasPrefix(
+                "pins.json: X-Cert-Pinning-Signature: does not verify over the challenge \"ZnJlc2g=\" and the body") == true,
+            String(describing: failure))
+        let tampered = ImportFixtures.error { () throws(ClientSourceError) in
+            try self.readSigned(body.replacingOccurrences(of: "\"depth\":1", with: "\"depth\":2"), self.challengeSigned(body))
+        }
+        XCTAssertNotNil(tampered, "a changed body fails the signature")
+    }
+
+    func testAnEntryWithoutItsOwnSignatureNeedsTheChallengeSignature() {
+        let body = "{\"fingerprints\":[{\"name\":\"a.example\",\"fingerprint\":\"\(ImportFixtures.base64(1))\",\"expires\":1}]}"
+        let failure = ImportFixtures.error { () throws(ClientSourceError) in
+            try DynamicPinListImporter.read(
+                ImportFixtures.bytes(body), file: "pins.json", publicKey: self.key, now: self.now, verify: Self.verify)
+        }
+        XCTAssertEqual(
+            failure?.description,
+            "pins.json: fingerprints[0]: has no signature: a challenge-signed list is checked whole; fetch it from its URL, "
+                + "or give the saved list's signature: and challenge:")
+        let badDepth =
+            "{\"fingerprints\":[{\"name\":\"a.example\",\"fingerprint\":\"\(ImportFixtures.base64(1))\",\"expires\":1,\"depth\":-1}]}"
+        let depthFailure = ImportFixtures.error { () throws(ClientSourceError) in
+            try self.readSigned(badDepth, self.challengeSigned(badDepth))
+        }
+        XCTAssertEqual(depthFailure?.description, "pins.json: fingerprints[0].depth: expected a chain level, 0 (the leaf) to 16")
     }
 }

@@ -94,7 +94,28 @@ public enum ClientLint {
                 return findings
             }
             let dynamic = verdict.format == .dynamicList
-            if !dynamic, matchedLevels.allSatisfy({ $0.allSatisfy { $0 == 0 } }) {
+            let chain = verdict.report.result.chain
+            let misplaced = verdict.rules.contains { rule in
+                !rule.matchesAtItsDepth(chain)
+                    && rule.pins.contains { pin in chain.contains { $0.facts.digest(for: pin.kind) == pin.digest } }
+            }
+            if dynamic, verdict.report.status == .blocked, misplaced {
+                findings.append(
+                    finding(
+                        .warning,
+                        "a list entry's certificate is in the chain at another depth than the entry gives: this release refuses the host"))
+                return findings
+            }
+            if let tierNote = verdict.tierNote, verdict.report.status != .ok {
+                // ATS's lists are checks of their own: a pin that matches
+                // somewhere does not make the chain pass.
+                findings.append(
+                    finding(
+                        .warning,
+                        verdict.report.status == .leafOnly
+                            ? "NSPinnedLeafIdentities pins the leaf: this release breaks at the next leaf key (\(tierNote))"
+                            : "this release refuses the host (\(tierNote))"))
+            } else if !dynamic, matchedLevels.allSatisfy({ $0.allSatisfy { $0 == 0 } }) {
                 findings.append(finding(.warning, "only the leaf matches: this release breaks at the next leaf renewal"))
             }
             // A single pin is already flagged from the file (ruleFindings).

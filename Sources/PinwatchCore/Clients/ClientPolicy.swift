@@ -15,6 +15,16 @@ public enum ClientFormat: String, Hashable, Sendable, CaseIterable {
     case hpkp
     /// A signed dynamic pin list (WultraSSLPinning's JSON).
     case dynamicList = "dynamic_list"
+    /// Apple's App Transport Security pins: `NSAppTransportSecurity` →
+    /// `NSPinnedDomains` in an Info.plist (XML or binary).
+    case ats
+    /// react-native-ssl-manager's `ssl_config.json`.
+    case rnSSLManager = "rn_ssl_manager"
+    /// react-native-ssl-public-key-pinning's `initializeSslPinning({…})`
+    /// literal in JavaScript or TypeScript.
+    case rnPinning = "rn_pinning"
+    /// Flutter `http_certificate_pinning`'s `allowedSHAFingerprints`.
+    case flutter
 
     /// What a person calls it, for comments and messages.
     public var title: String {
@@ -25,6 +35,10 @@ public enum ClientFormat: String, Hashable, Sendable, CaseIterable {
         case .curl: return "curl --pinnedpubkey"
         case .hpkp: return "HPKP header"
         case .dynamicList: return "signed dynamic pin list"
+        case .ats: return "App Transport Security NSPinnedDomains"
+        case .rnSSLManager: return "react-native-ssl-manager ssl_config.json"
+        case .rnPinning: return "react-native-ssl-public-key-pinning initializeSslPinning"
+        case .flutter: return "Flutter http_certificate_pinning"
         }
     }
 }
@@ -46,17 +60,25 @@ public struct ClientPinRule: Hashable, Sendable {
     public var enforced: Bool
     /// Where it was read: `file:line` or `file: entry`.
     public var origin: String
+    /// Apple's two lists, each a check of its own (nil for every other
+    /// format, whose `pins` are one list any of which passes).
+    public var identities: PinnedIdentities?
+    /// The chain level a signed list's entry pins (0 the leaf, up to the
+    /// root): its fingerprint counts there and nowhere else.
+    public var depth: Int?
 
     public init(
         domain: String, includeSubdomains: Bool = false, pins: [Pin], expiration: Date? = nil, enforced: Bool = true,
-        origin: String
+        origin: String, identities: PinnedIdentities? = nil, depth: Int? = nil
     ) {
+        self.depth = depth
         self.domain = domain
         self.includeSubdomains = includeSubdomains
         self.pins = pins
         self.expiration = expiration
         self.enforced = enforced
         self.origin = origin
+        self.identities = identities
     }
 
     /// How specifically this rule names `host` (higher wins), nil when it
@@ -74,8 +96,19 @@ public struct ClientPinRule: Hashable, Sendable {
             return host.dropLast(parent.count + 1).contains(".") ? nil : parent.count + 1
         }
         if host == domain { return Int.max }
-        if includeSubdomains, host.hasSuffix("." + domain) { return domain.count }
-        return nil
+        guard includeSubdomains, host.hasSuffix("." + domain) else { return nil }
+        // ATS's NSIncludesSubdomains covers one label below the domain, no deeper.
+        if identities != nil, host.dropLast(domain.count + 1).contains(".") { return nil }
+        return domain.count
+    }
+
+    /// Whether a pin of this rule is the certificate at its `depth` of
+    /// `chain` (the verified chain, as the app's trust evaluation builds
+    /// it); a rule without a depth is not tied to a level.
+    public func matchesAtItsDepth(_ chain: [ChainCertificate]) -> Bool {
+        guard let depth else { return true }
+        guard depth < chain.count else { return false }
+        return pins.contains { chain[depth].facts.digest(for: $0.kind) == $0.digest }
     }
 
     /// A name that can be dialled: not a wildcard pattern.
@@ -136,12 +169,15 @@ public struct ClientPolicy: Hashable, Sendable {
 
     /// The rules that decide for `host`, as each library chooses them.
     /// OkHttp's `CertificatePinner` collects the pins of every pattern that
-    /// matches, and any one of them passes; Android, TrustKit and HPKP use
-    /// only the most specific domain (several pin-sets or list entries may
-    /// share it).
+    /// matches, and any one of them passes (so do the React Native
+    /// libraries, which hand their pins to it on Android, and Flutter's
+    /// list of fingerprints); ATS unites the identities of
+    /// the exact domain and of its parent when that one includes
+    /// subdomains; Android, TrustKit and HPKP use only the most specific
+    /// domain (several pin-sets or list entries may share it).
     public func rules(for host: String) -> [ClientPinRule] {
         let scored = pins.rules.compactMap { rule in rule.specificity(for: host).map { (rule, $0) } }
-        if pins.format == .okhttp { return scored.map(\.0) }
+        if [.okhttp, .ats, .rnSSLManager, .rnPinning, .flutter].contains(pins.format) { return scored.map(\.0) }
         guard let best = scored.map(\.1).max() else { return [] }
         return scored.filter { $0.1 == best }.map(\.0)
     }

@@ -20,7 +20,7 @@ public enum ClientSelection {
     public static func reports(of name: String, in reports: [HostReport], now: Date) -> [HostReport] {
         reports.compactMap { report in
             report.clients.first { $0.client == name }.map { verdict in
-                var own = verdict.report.replacing(decidedBy: .some(name), now: now)
+                var own = verdict.report.replacing(decidedBy: .some(verdict.decidedBy), now: now)
                 own.config = report.config
                 return own
             }

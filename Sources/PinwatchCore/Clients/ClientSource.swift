@@ -14,6 +14,11 @@ public struct ClientSource: Hashable, Sendable {
     public var location: Location
     /// A dynamic list's signing key: an uncompressed P-256 point, base64.
     public var publicKey: String?
+    /// A saved challenge-signed list (WultraSSLPinning 1.9): the
+    /// `X-Cert-Pinning-Signature` the server returned, base64, and the
+    /// `X-Cert-Pinning-Challenge` it answered. A URL gets a fresh challenge.
+    public var listSignature: String?
+    public var listChallenge: String?
     /// The host of a curl or HPKP source that names none.
     public var host: String?
     /// Names the source pins that do not join the poll (lowercase).

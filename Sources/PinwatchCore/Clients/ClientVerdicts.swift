@@ -15,9 +15,13 @@ public struct ClientHostVerdict: Hashable, Sendable {
     public var enforced: Bool
     /// The earliest expiration among the deciding rules still in force.
     public var pinsExpire: Date?
+    /// How the format's own checks map onto pinwatch's tiers and what each
+    /// said (ATS's two lists); nil where one list decides.
+    public var tierNote: String?
 
     public init(
-        client: String, format: ClientFormat, report: HostReport, rules: [ClientPinRule], enforced: Bool, pinsExpire: Date?
+        client: String, format: ClientFormat, report: HostReport, rules: [ClientPinRule], enforced: Bool, pinsExpire: Date?,
+        tierNote: String? = nil
     ) {
         self.client = client
         self.format = format
@@ -25,12 +29,16 @@ public struct ClientHostVerdict: Hashable, Sendable {
         self.rules = rules
         self.enforced = enforced
         self.pinsExpire = pinsExpire
+        self.tierNote = tierNote
     }
+
+    /// What leads the host's reason when this release decides it.
+    public var decidedBy: String { tierNote.map { "\(client) (\($0))" } ?? client }
 
     /// One line for the client view and `check --client`: what breaks and when.
     public var summary: String {
         "\(client): \(report.status.rawValue) on \(report.config.serverName)"
-            + (report.status == .leafOnly ? " — breaks at next renewal" : "")
+            + (report.status == .leafOnly ? " — breaks at next renewal" : "") + (tierNote.map { " (\($0))" } ?? "")
     }
 }
 
@@ -56,7 +64,7 @@ public enum ClientVerdicts {
         let worst = verdicts.max { $0.report.severity.rank < $1.report.severity.rank } ?? verdicts[0]
         let hostHasOwnPins = !report.config.pins.isEmpty
         if report.status != .error && (!hostHasOwnPins || worst.report.severity.rank > report.severity.rank) {
-            var decided = worst.report.replacing(decidedBy: .some(worst.client), now: now)
+            var decided = worst.report.replacing(decidedBy: .some(worst.decidedBy), now: now)
             decided.config = report.config
             combined = decided
         }
@@ -73,7 +81,11 @@ public enum ClientVerdicts {
         guard !rules.isEmpty else { return nil }
         let inForce = rules.filter { rule in rule.expiration.map { $0 > now } ?? true }
         var host = report.config
-        host.pins = PinSet(auto: inForce.flatMap(\.pins))
+        let identities = client.pins.format == .ats ? PinnedIdentities.united(rules.compactMap(\.identities)) : nil
+        // A signed list's fingerprint counts at its own depth and nowhere else.
+        let counted = client.leafPinsExpected ? inForce.filter { !$0.pins.isEmpty && $0.matchesAtItsDepth(report.result.chain) } : inForce
+        // ATS names each list's tier; the others leave it to the chain.
+        host.pins = identities.map { PinSet(ca: $0.ca ?? [], leaf: $0.leaf ?? []) } ?? PinSet(auto: counted.flatMap(\.pins))
         host.pinsetName = nil
         let plain = Verdict.report(
             for: host, result: report.result, now: now, warnDays: warnDays, criticalDays: criticalDays, catalogue: catalogue,
@@ -81,15 +93,18 @@ public enum ClientVerdicts {
         var status = plain.status
         var alerts = plain.alerts
         let expires = inForce.compactMap(\.expiration).min()
-        if client.leafPinsExpected {
+        if let identities {
+            (status, alerts) = atsStatus(identities, plain: plain)
+        } else if client.leafPinsExpected {
             // A signed list pins leaves by design and is republished before
             // each renewal; expired entries simply stop counting.
             if status == .leafOnly {
                 status = .ok
                 alerts.removeAll { $0 == .leafOnly }
-            } else if inForce.allSatisfy(\.pins.isEmpty), status != .error {
-                // Every entry for the host expired or failed its signature:
-                // the app has nothing to accept.
+            } else if counted.isEmpty, status != .error {
+                // No entry in force has the certificate at its depth (or
+                // every one expired or failed its signature): the app
+                // accepts nothing.
                 status = .blocked
                 alerts.append(.noMatch)
             }
@@ -101,9 +116,10 @@ public enum ClientVerdicts {
         if let expires, status != .error, expires.timeIntervalSince(now) <= Double(warnDays) * 86_400 {
             alerts.append(.pinsExpiring)
         }
-        let viewed = plain.replacing(status: status, alerts: alerts, now: now)
+        let tierNote = plain.status == .error ? nil : identities?.explanation(of: plain.result.chain)
+        let viewed = plain.replacing(status: status, alerts: alerts, decidedBy: .some(tierNote), now: now)
         return ClientHostVerdict(
             client: client.name, format: client.pins.format, report: viewed, rules: rules,
-            enforced: rules.contains(where: \.enforced), pinsExpire: expires)
+            enforced: rules.contains(where: \.enforced), pinsExpire: expires, tierNote: tierNote)
     }
 }

@@ -25,6 +25,21 @@ public enum HTTPResponseBody {
     /// malformed head or body, or a body over `maximumBodyBytes` fails with
     /// words fit for a configuration error.
     public static func parse(_ received: [UInt8], maximumBodyBytes: Int) throws(ResponseError) -> [UInt8] {
+        try parseWithHead(received, maximumBodyBytes: maximumBodyBytes).body
+    }
+
+    /// The body, and the value of the first header line named `name` (any
+    /// case) in the response head: a challenge-signed list's signature.
+    public static func parse(_ received: [UInt8], maximumBodyBytes: Int, header name: String) throws(ResponseError) -> (
+        body: [UInt8], header: String?
+    ) {
+        let response = try parseWithHead(received, maximumBodyBytes: maximumBodyBytes)
+        return (response.body, header(name.lowercased(), in: response.lines))
+    }
+
+    private static func parseWithHead(_ received: [UInt8], maximumBodyBytes: Int) throws(ResponseError) -> (
+        body: [UInt8], lines: [String]
+    ) {
         guard let head = headEnd(received) else {
             if received.isEmpty { throw ResponseError("the server closed without answering") }
             throw ResponseError(received.count > maximumHeadBytes ? "response head larger than 16 KiB" : "not an HTTP response")
@@ -41,15 +56,15 @@ public enum HTTPResponseBody {
         }
         let body = Array(received[(head + 4)...])
         if header("transfer-encoding", in: lines)?.lowercased().contains("chunked") == true {
-            return try dechunk(body, maximumBodyBytes: maximumBodyBytes)
+            return (try dechunk(body, maximumBodyBytes: maximumBodyBytes), lines)
         }
         if let length = try contentLength(lines) {
             guard length <= maximumBodyBytes else { throw tooLarge(maximumBodyBytes) }
             guard body.count >= length else { throw ResponseError("the body ended after \(body.count) of \(length) bytes") }
-            return Array(body.prefix(length))
+            return (Array(body.prefix(length)), lines)
         }
         guard body.count <= maximumBodyBytes else { throw tooLarge(maximumBodyBytes) }
-        return body
+        return (body, lines)
     }
 
     private static func tooLarge(_ limit: Int) -> ResponseError {

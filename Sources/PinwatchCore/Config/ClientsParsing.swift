@@ -73,6 +73,8 @@ extension ConfigDocumentParser {
             guard let list = dynamicList(sourceNode, key: sourceKey, publicKey: values["public_key"]) else { return nil }
             source.location = list.location
             source.publicKey = list.publicKey
+            source.listSignature = list.signature
+            source.listChallenge = list.challenge
         } else {
             if values["public_key"] != nil {
                 report(values["public_key"]!, key: "\(key).public_key", "only a dynamic_list has a public_key")
@@ -84,12 +86,16 @@ extension ConfigDocumentParser {
         return source
     }
 
-    /// `{url: https://… | file: path, public_key: BASE64}`.
-    private mutating func dynamicList(_ node: Node, key: String, publicKey: Node?) -> (location: ClientSource.Location, publicKey: String)?
-    {
+    /// `{url: https://… | file: path, public_key: BASE64}`; a saved
+    /// challenge-signed list adds `signature:` and `challenge:`.
+    private mutating func dynamicList(_ node: Node, key: String, publicKey: Node?) -> (
+        location: ClientSource.Location, publicKey: String, signature: String?, challenge: String?
+    )? {
         guard let pairs = mapping(node, key: key) else { return nil }
         var location: ClientSource.Location?
         var keyText: String?
+        var signature: String?
+        var challenge: String?
         if let publicKey { keyText = string(publicKey, key: "\(key).public_key") }
         for pair in pairs {
             switch pair.key {
@@ -114,13 +120,37 @@ extension ConfigDocumentParser {
                 location = .file(resolve(path))
             case "public_key":
                 keyText = string(pair.value, key: "\(key).public_key")
+            case "signature":
+                guard let text = string(pair.value, key: "\(key).signature") else { return nil }
+                guard PinText.decodeBase64(text)?.isEmpty == false else {
+                    report(pair.value, key: "\(key).signature", "expected the X-Cert-Pinning-Signature header's base64")
+                    return nil
+                }
+                signature = text
+            case "challenge":
+                guard let text = string(pair.value, key: "\(key).challenge") else { return nil }
+                guard !text.isEmpty, text.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F }) else {
+                    report(pair.value, key: "\(key).challenge", "expected the X-Cert-Pinning-Challenge header's value")
+                    return nil
+                }
+                challenge = text
             default:
-                report(pair.keyNode, key: "\(key).\(pair.key)", "unknown key (expected url or file, and public_key)")
+                report(
+                    pair.keyNode, key: "\(key).\(pair.key)",
+                    "unknown key (expected url or file, public_key, and for a saved challenge-signed list signature and challenge)")
                 return nil
             }
         }
         guard let location else {
             report(node, key: key, "give url: or file: for the signed list")
+            return nil
+        }
+        if case .url = location, signature != nil || challenge != nil {
+            report(node, key: key, "signature: and challenge: are for a saved list (file:); a URL is fetched with a fresh challenge")
+            return nil
+        }
+        guard (signature == nil) == (challenge == nil) else {
+            report(node, key: key, "a saved challenge-signed list needs both signature: and challenge:")
             return nil
         }
         guard let keyText else {
@@ -131,7 +161,7 @@ extension ConfigDocumentParser {
             report(node, key: "\(key).public_key", "expected an uncompressed P-256 point in base64 (65 bytes starting 0x04)")
             return nil
         }
-        return (location, keyText)
+        return (location, keyText, signature, challenge)
     }
 
     /// `skip: [name, …]`: host names, as the source writes them.

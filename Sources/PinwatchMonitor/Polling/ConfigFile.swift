@@ -18,13 +18,16 @@ package enum ConfigFile {
     /// through the probes' proxy rules and trust.
     package static let clientSources = ClientSourceLoader(
         verify: { message, signature, key in SignedListSignature.verify(message: message, signature: signature, publicKey: key) },
-        fetch: { source, limit throws(ClientSourceError) in try SignedListDownload.fetch(source, maximumBytes: limit) })
+        fetch: { source, limit, challenge throws(ClientSourceError) in
+            let fetched = try SignedListDownload.fetch(source, maximumBytes: limit, challenge: challenge)
+            return ClientSourceLoader.FetchedList(body: fetched.body, signature: fetched.signature)
+        })
 
     /// The same without downloads, for commands that promise to dial
     /// nothing (`preflight`): a list URL is reported as not fetched.
     package static let offlineClientSources = ClientSourceLoader(
         verify: { message, signature, key in SignedListSignature.verify(message: message, signature: signature, publicKey: key) },
-        fetch: { source, _ throws(ClientSourceError) in
+        fetch: { source, _, _ throws(ClientSourceError) in
             throw ClientSourceError(
                 file: source.locationText,
                 message: "not downloaded: this command dials nothing (with `optional: true` the release is left out instead)")

@@ -13,10 +13,16 @@ import PinwatchSystem
 /// caller, but never past the deadline: every socket wait is a `poll`
 /// bounded by it.
 package enum SignedListDownload {
-    package static func fetch(_ source: ClientSource, maximumBytes: Int) throws(ClientSourceError) -> [UInt8] {
+    /// The list's body and its `X-Cert-Pinning-Signature`, if the server
+    /// sent one. `challenge` goes out as `X-Cert-Pinning-Challenge` (a
+    /// challenge-signed list, WultraSSLPinning 1.9); a server of the old
+    /// per-entry-signed lists ignores it.
+    package static func fetch(_ source: ClientSource, maximumBytes: Int, challenge: String? = nil) throws(ClientSourceError) -> (
+        body: [UInt8], signature: String?
+    ) {
         let url = source.locationText
         do throws(ProbeFailure) {
-            return try Attempt(source: source, maximumBytes: maximumBytes).run()
+            return try Attempt(source: source, maximumBytes: maximumBytes, challenge: challenge).run()
         } catch {
             throw ClientSourceError(file: url, message: "cannot download the list: \(error.message)")
         }
@@ -46,9 +52,15 @@ package enum SignedListDownload {
         let endpoint: Endpoint
         let maximumBytes: Int
         let deadline: UInt64
+        let challenge: String?
         private var socket: Socket?
 
-        init(source: ClientSource, maximumBytes: Int) throws(ProbeFailure) {
+        init(source: ClientSource, maximumBytes: Int, challenge: String?) throws(ProbeFailure) {
+            // A header value holds no line break: it would end the head.
+            guard challenge?.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) ?? true else {
+                throw ProbeFailure(kind: .tls, message: "the challenge is not a header value")
+            }
+            self.challenge = challenge
             self.source = source
             endpoint = try Endpoint(source.locationText)
             self.maximumBytes = maximumBytes
@@ -59,17 +71,19 @@ package enum SignedListDownload {
             socket?.close()
         }
 
-        func run() throws(ProbeFailure) -> [UInt8] {
+        func run() throws(ProbeFailure) -> (body: [UInt8], signature: String?) {
             let route = ProxyResolver(environment: ProcessEnvironment.current).route(forHost: endpoint.host, setting: source.proxy)
             try connect(host: route?.host ?? endpoint.host, port: route?.port ?? endpoint.port, viaProxy: route != nil)
             if let route { try tunnel(route) }
             let request = Array(
                 ("GET \(endpoint.pathAndQuery) HTTP/1.1\r\nHost: \(hostHeader)\r\nUser-Agent: pinwatch\r\n"
-                    + "Accept: application/json\r\nConnection: close\r\n\r\n").utf8)
+                    + "Accept: application/json\r\n" + (challenge.map { "X-Cert-Pinning-Challenge: \($0)\r\n" } ?? "")
+                    + "Connection: close\r\n\r\n").utf8)
             let limit = maximumBytes + HTTPResponseBody.maximumHeadBytes
             let response = endpoint.secure ? try exchangeTLS(request, limit: limit) : try exchangePlain(request, limit: limit)
             do {
-                return try HTTPResponseBody.parse(response, maximumBodyBytes: maximumBytes)
+                let parsed = try HTTPResponseBody.parse(response, maximumBodyBytes: maximumBytes, header: "X-Cert-Pinning-Signature")
+                return (parsed.body, parsed.header)
             } catch {
                 throw ProbeFailure(kind: .tls, message: error.description)
             }

@@ -13,10 +13,14 @@ extension Pinwatch {
             abstract: "Print the pinsets and hosts that apps' pin files carry, ready to paste into the configuration (yaml, json).",
             discussion: """
                 Reads an Android network_security_config.xml, a TrustKit Info.plist, JSON export or \
-                Swift/Objective-C initSharedInstance literal, Kotlin or Java sources with OkHttp \
+                Swift/Objective-C initSharedInstance literal, an Info.plist (XML or binary) with Apple's \
+                NSPinnedDomains, a react-native-ssl-manager ssl_config.json, an initializeSslPinning literal, \
+                Flutter allowedSHAFingerprints, Kotlin or Java sources with OkHttp \
                 CertificatePinner.add(...), a curl --pinnedpubkey line, an HPKP Public-Key-Pins header, \
-                or a signed dynamic pin list (with --public-key). The format is recognised from the \
-                contents; --as names it. Pins go under auto:, so the live chain decides their tier. To \
+                or a signed dynamic pin list (with --public-key; a saved challenge-signed one also with \
+                --signature and --challenge). The format is recognised from the \
+                contents; --as names it. Pins go under auto:, so the live chain decides their tier \
+                (NSPinnedDomains names its own: ca: and leaf:). To \
                 follow the files as they change, name them under clients: instead.
                 """
         )
@@ -29,10 +33,12 @@ extension Pinwatch {
 
         @Option(
             name: .customLong("as"),
-            help: ArgumentHelp("The files' format: nsc, trustkit, okhttp, curl, hpkp or dynamic_list.", valueName: "format"))
+            help: ArgumentHelp(
+                "The files' format: nsc, trustkit, ats, rn_ssl_manager, rn_pinning, flutter, okhttp, curl, hpkp or dynamic_list.",
+                valueName: "format"))
         var sourceFormat: ClientFormat?
 
-        @Option(help: ArgumentHelp("The host of curl and HPKP pins that name none.", valueName: "name"))
+        @Option(help: ArgumentHelp("The host of curl, HPKP and Flutter pins that name none.", valueName: "name"))
         var host: String?
 
         @Option(
@@ -40,8 +46,19 @@ extension Pinwatch {
             help: ArgumentHelp("A signed list's signing key: uncompressed P-256 point, base64.", valueName: "base64"))
         var publicKey: String?
 
+        @Option(
+            help: ArgumentHelp(
+                "A saved challenge-signed list's X-Cert-Pinning-Signature header (base64); with --challenge.", valueName: "base64"))
+        var signature: String?
+
+        @Option(help: ArgumentHelp("The X-Cert-Pinning-Challenge the saved list answers; with --signature.", valueName: "text"))
+        var challenge: String?
+
         func validate() throws {
             guard !files.isEmpty else { throw ValidationError("name at least one file") }
+            guard (signature == nil) == (challenge == nil) else {
+                throw ValidationError("--signature and --challenge go together (a saved challenge-signed list)")
+            }
             if let host, let problem = HostNameCheck.problem(host) { throw ValidationError("--host: \(problem)") }
         }
 
@@ -67,7 +84,10 @@ extension Pinwatch {
                     }
                     return Array(bytes)
                 }
-                var pins = try ConfigFile.clientSources.read(bytes, file: path, format: kind, publicKey: key ?? [])
+                let signed = signature.flatMap { signature in
+                    challenge.map { DynamicPinListImporter.ChallengeSignature(challenge: $0, signature: signature) }
+                }
+                var pins = try ConfigFile.clientSources.read(bytes, file: path, format: kind, publicKey: key ?? [], signed: signed)
                 for index in pins.rules.indices where pins.rules[index].domain.isEmpty {
                     guard let host else {
                         throw ClientSourceError(file: pins.rules[index].origin, message: "names no host: give --host NAME")

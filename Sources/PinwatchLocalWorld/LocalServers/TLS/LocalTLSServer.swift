@@ -15,6 +15,10 @@ package final class LocalTLSServer: LocalServer, @unchecked Sendable {
     package let core: ListeningServerCore
     private let current: CurrentContext
 
+    /// Answers the bytes a client sent after the handshake (all of them
+    /// so far), or nil to wait for more: an HTTPS peer in one closure.
+    package typealias Responder = @Sendable (_ request: [UInt8]) -> [UInt8]?
+
     /// Starts listening at once; `stallTimeout` bounds how long one
     /// connection may take, handshake and close included. `port` 0 lets
     /// the kernel choose; another port is taken even from TIME_WAIT.
@@ -25,15 +29,18 @@ package final class LocalTLSServer: LocalServer, @unchecked Sendable {
     /// plaintext dialogue, as a mail, chat or database server does, and
     /// starts TLS when asked; `offersStartTLS` false plays a server that
     /// does not offer it.
+    ///
+    /// With a `responder`, each connection reads a request after the
+    /// handshake and sends the responder's answer before closing.
     package init(
         identity: Identity, stallTimeout: TimeInterval = 5, port: Int = 0, loopback: String = "127.0.0.1",
-        starttls: StartTLSProtocol? = nil, offersStartTLS: Bool = true
+        starttls: StartTLSProtocol? = nil, offersStartTLS: Bool = true, responder: Responder? = nil
     ) throws {
         let current = CurrentContext(try ServerTLSContext(identity: identity))
         core = try ListeningServerCore(port: port, loopback: loopback) { socket, owner in
             TLSServerConnection(
                 socket: socket, context: current.context, owner: owner, stallTimeout: stallTimeout,
-                dialogue: starttls.map { StartTLSServerDialogue(dialogue: $0, offersTLS: offersStartTLS) })
+                dialogue: starttls.map { StartTLSServerDialogue(dialogue: $0, offersTLS: offersStartTLS) }, responder: responder)
         }
         self.current = current
     }

@@ -9,6 +9,8 @@ import PinwatchProbe
 final class TLSServerConnection: ServerConnection {
     private enum Phase {
         case handshaking
+        /// Handshake over, reading the request a `responder` answers.
+        case answering
         /// Handshake over (or failed): flush what OpenSSL wrote, half-close,
         /// then read until the client hangs up, so the close is a FIN and
         /// never a reset that could hide the chain from the client.
@@ -31,11 +33,14 @@ final class TLSServerConnection: ServerConnection {
     private var readBuffer = [UInt8](repeating: 0, count: 16 * 1024)
     /// The plaintext dialogue before TLS (`starttls:` peers); nil once TLS starts.
     private var dialogue: StartTLSServerDialogue?
+    private let responder: LocalTLSServer.Responder?
+    private var request: [UInt8] = []
 
     init?(
         socket: Socket, context: ServerTLSContext, owner: ListeningServerCore, stallTimeout: TimeInterval,
-        dialogue: StartTLSServerDialogue? = nil
+        dialogue: StartTLSServerDialogue? = nil, responder: LocalTLSServer.Responder? = nil
     ) {
+        self.responder = responder
         guard let session = TLSSession(context: context.pointer, role: .server) else { return nil }
         self.session = session
         self.socket = socket
@@ -85,7 +90,7 @@ final class TLSServerConnection: ServerConnection {
                     let (reply, startTLS) = plaintext.receive(Array(readBuffer.prefix(count)))
                     outbound += reply
                     dialogue = startTLS ? nil : plaintext
-                } else if phase == .handshaking {
+                } else if phase == .handshaking || phase == .answering {
                     readBuffer.withUnsafeBytes { session.feed(UnsafeRawBufferPointer(rebasing: $0.prefix(count))) }
                     // A client hello is a few KB; a flood is not a client.
                     if session.bufferedInput > Self.maximumBufferedInput {
@@ -101,10 +106,19 @@ final class TLSServerConnection: ServerConnection {
     }
 
     private func advance() {
+        if phase == .answering {
+            answer()
+            return
+        }
         guard phase == .handshaking, dialogue == nil else { return }
         switch session.handshake() {
         case .finished:
             owner.statistics.handshakeCompleted()
+            if responder != nil {
+                phase = .answering
+                answer()
+                return
+            }
             session.shutdown()
             phase = .lingering
         case .wantsInput where !peerClosed:
@@ -114,6 +128,26 @@ final class TLSServerConnection: ServerConnection {
             // then close like a finished one.
             phase = .lingering
         }
+    }
+
+    /// Reads the request until the responder has its answer, then closes
+    /// like a handshake; a client that hangs up or floods gets none.
+    private func answer() {
+        guard let responder else { return }
+        reading: while request.count <= Self.maximumBufferedInput {
+            switch session.read(into: &request, maximum: 16 * 1024) {
+            case .bytes:
+                continue
+            case .wantsInput where !peerClosed:
+                guard let reply = responder(request) else { return }
+                _ = session.write(reply)
+                break reading
+            case .wantsInput, .closed, .failed:
+                break reading
+            }
+        }
+        session.shutdown()
+        phase = .lingering
     }
 
     private func flush() {

@@ -1,0 +1,2 @@
+const K = 'QUFBQUFBQUFBQUFBQUFBQUFBA$raQUFBQUFBQUFBQUFBQUFBQUE='A$raQUFBQUFBQUFBQUFBQUFBQUE=';
+initializeSslPinning({ 'ÿÿÿúample': { includeSubdomains: true, publicKeyHashes: [K, `QUFBQUFBQUFBQUFBQUFBQUFBQUF?QUFBQUFBQUFBQUFBQUE=`Bool)] }, b: 7,s: ['x'
