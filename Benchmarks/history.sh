@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Benchmarks/history.sh [HOSTS] [DAYS]: figures for the history store
-# (issue 11), from the release build:
+# from the release build:
 #   - store work for a cycle of 1,000 unchanged hosts (one transaction),
 #     beside the cost of the same cycle's verdicts, measured in the same run;
 #   - HOSTS × DAYS daily leaf renewals with a new key each time (the worst

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Benchmarks/run.sh [--quick]: pinwatch against a C reference scanner and the shell method.
 #
-# One run prints one Markdown table (issue 5): for each N, pinwatch snapshot,
+# One run prints one Markdown table: for each N, pinwatch snapshot,
 # the C reference scan and the shell method (N <= SHELL_MAX), interleaved,
 # RUNS timed runs each after one warm-up, medians; then the dashboard figures.
 # Every timed run's output is checked against the farm's PKI, so a fast but

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Benchmarks/serve.sh [HOSTS]: figures for `pinwatch serve` (issue 10).
+# Benchmarks/serve.sh [HOSTS]: figures for `pinwatch serve`.
 #
 #   - /metrics render time for HOSTS synthetic hosts with full chains
 #     (pinwatch-metrics-bench, the same renderer serve keeps);

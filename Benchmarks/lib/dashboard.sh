@@ -1,4 +1,4 @@
-# Dashboard figures of issue 5, sourced by run.sh (needs: PINWATCH, FRAME_BENCH, RESULTS, IDLE_SECS).
+# Dashboard figures (README.md, "Performance"), sourced by run.sh (needs: PINWATCH, FRAME_BENCH, RESULTS, IDLE_SECS).
 #
 # Each figure is one function that appends one row to $RESULTS/dashboard.tsv,
 # so each can be swapped for a better probe (e.g. a timing hook in pinwatch)

@@ -4,7 +4,7 @@
 Reads RESULTS_DIR/runs.tsv (one line per timed run: n, tool, run, wall_s,
 user_s, sys_s, maxrss_kb) and RESULTS_DIR/dashboard.tsv (metric, value, unit,
 note), writes RESULTS_DIR/summary.json and prints the table plus the target
-checks of product issue 5. Medians, so one disturbed run of three cannot move
+checks (the goals README.md, "Performance", states). Medians, so one disturbed run of three cannot move
 a figure; the table is computed from files, so it can be re-made without
 re-running anything.
 """
@@ -16,7 +16,7 @@ import statistics
 import sys
 
 TOOLS = ("pinwatch", "reference", "shell")
-# Targets the snapshot half can check (issue 5; the ratio is issue 14's:
+# Targets the snapshot half can check (README.md, "Performance"; the ratio's goal:
 # at least as fast as the C reference on the same job).
 RATIO_TARGET, RATIO_AT = 1.0, (200, 1000)
 FLATNESS_TARGET = 0.20

@@ -4,7 +4,7 @@ import XCTest
 
 @testable import PinwatchCore
 
-/// Issue 29, "Hosts from more than one file": `include:` and `file_sd:`,
+/// docs/CONFIGURATION.md, "Hosts from more than one file": `include:` and `file_sd:`,
 /// read through the same injected reader and directory lister as the
 /// commands use, on files in a temporary folder.
 final class ConfigIncludesTests: XCTestCase {

@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 
-/// Issue 25: Core is pure, so command lines are read by the executables;
+/// DESIGN §9: Core is pure, so command lines are read by the executables;
 /// Core gets their values, never the words.
 final class CoreReadsNoArgvTests: XCTestCase {
     func testNoCoreSourceReadsTheCommandLine() throws {

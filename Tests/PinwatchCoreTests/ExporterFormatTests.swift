@@ -4,7 +4,7 @@ import XCTest
 @testable import PinwatchCore
 
 /// The pure parts of `serve`: exposition text, shards, `/probe` queries,
-/// hook configuration and events (issue 10).
+/// hook configuration and events (DESIGN §15, §16).
 final class ExporterFormatTests: XCTestCase {
     private typealias F = Fixtures
 
@@ -35,7 +35,7 @@ final class ExporterFormatTests: XCTestCase {
         XCTAssertFalse(text.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" })
     }
 
-    /// Issue 24, item 3: two backends behind one name (`connect:`) were one
+    /// Two backends behind one name (`connect:`) were once one
     /// label set, and Prometheus kept only one of them.
     func testHostsThatDifferOnlyByConnectAreDistinctSeries() throws {
         let hosts = ["10.0.0.1", "10.0.0.2"].map { address in
@@ -63,7 +63,7 @@ final class ExporterFormatTests: XCTestCase {
         XCTAssertTrue(plainObject["connect"] is NSNull, "connect is null without connect:")
     }
 
-    /// Issue 24, item 6: the reason as an info series (what alert
+    /// The reason as an info series (what alert
     /// annotations quote), the configured interval (what the staleness
     /// rule compares with), and a probe_success that reads 0 for a host
     /// pinned clients refuse.
@@ -194,7 +194,7 @@ final class ExporterFormatTests: XCTestCase {
         let configured = try? parse([("target", "API.example.com:8443"), ("pinset", "le")]).get().host(in: config).get()
         XCTAssertEqual(configured?.serverName, "sni.example", "the configured host's SNI and address are used")
         XCTAssertEqual(configured?.connectAddress, "10.0.0.1")
-        // Issue 24: the named set replaces the host's pins (README: "or"),
+        // As docs/DECISIONS.md says, the named set replaces the host's pins (README: "or"),
         // so a leaf pin of the host cannot hide that the set misses.
         XCTAssertEqual(configured?.pins, PinSet(ca: [F.spkiPin(3)]))
         let own = try? parse([("target", "api.example.com:8443")]).get().host(in: config).get()

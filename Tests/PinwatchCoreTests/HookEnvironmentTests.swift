@@ -2,7 +2,7 @@ import Foundation
 import PinwatchCore
 import XCTest
 
-/// A hook's environment: the minimal set plus its `env:` (issue 30).
+/// A hook's environment: the minimal set plus its `env:` (DESIGN §15).
 final class HookEnvironmentTests: XCTestCase {
     func testOnlyTheMinimalSetAndTheAllowedNamesPass() {
         let process = [

@@ -2,7 +2,7 @@ import PinwatchCore
 import XCTest
 
 /// Host names hold letters, digits, `-`, `_` and `.`, or are IP addresses
-/// (issue 30): nothing else reaches a metric label, a log or a hook.
+/// (README, "Limits and hostile input"): nothing else reaches a metric label, a log or a hook.
 final class HostNameCheckTests: XCTestCase {
     func testCharactersNoHostNameHasAreRefusedByName() throws {
         for character in ["@", ":", "\"", " ", "\\", "<", ">", "&", "$", "(", ")", ";", "|", "{", "}", "=", ",", "'", "`", "/", "*", "%"] {

@@ -4,7 +4,7 @@ import XCTest
 
 @testable import PinwatchCore
 
-/// Issue 16's attacks that Core must turn away, without sockets or terminals.
+/// The attacks of a past attack run that Core must turn away, without sockets or terminals.
 final class HostileInputTests: XCTestCase {
     private var directory = ""
 

@@ -161,7 +161,7 @@ final class JSONReportTests: XCTestCase {
         XCTAssertEqual(leaf["subject"] as? String, hostile)
     }
 
-    /// Issue 16: bidi and zero-width characters make a look-alike subject;
+    /// DESIGN §8: bidi and zero-width characters make a look-alike subject;
     /// they are escaped, and still round-trip.
     func testHiddenFormattingCharactersAreEscaped() throws {
         let hostile = "CN=pay\u{200B}ments\u{202E}moc.\u{2066}x\u{FEFF}\u{E0041}"

@@ -3,7 +3,7 @@ import XCTest
 
 @testable import PinwatchCore
 
-/// Issue 29, "Metrics": the per-cycle count of failed probes is no longer
+/// README's metrics table: the per-cycle count of failed probes is no longer
 /// one letter from the per-host series, the standard `process_*` series
 /// are rendered from given figures, and help texts say when a series is
 /// absent.

@@ -3,7 +3,7 @@ import XCTest
 
 @testable import PinwatchCore
 
-/// Issue 25: each thing a report says is derived once, and every output
+/// Each thing a report says is derived once, and every output
 /// reads it from there.
 final class OneReportWordingTests: XCTestCase {
     private typealias F = Fixtures

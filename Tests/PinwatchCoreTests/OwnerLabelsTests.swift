@@ -4,7 +4,7 @@ import XCTest
 
 @testable import PinwatchCore
 
-/// `labels:` and `runbook:` per host or pin set (issue 29, "Owners and
+/// `labels:` and `runbook:` per host or pin set (docs/CONFIGURATION.md, "Owners and
 /// runbooks"): parsed and validated, inherited, and carried into the
 /// metrics, the snapshot JSON and the hook JSON.
 final class OwnerLabelsTests: XCTestCase {

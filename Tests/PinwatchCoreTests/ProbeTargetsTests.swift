@@ -1,7 +1,7 @@
 import PinwatchCore
 import XCTest
 
-/// `probe_targets:` (issue 30): what `/probe` may dial.
+/// `probe_targets:` (DESIGN §16): what `/probe` may dial.
 final class ProbeTargetsTests: XCTestCase {
     private func load(_ yaml: String) throws -> Config {
         try ConfigLoader { _ in [] }.load(yaml: yaml, path: "/etc/pinwatch.yaml")

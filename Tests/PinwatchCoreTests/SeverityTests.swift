@@ -2,7 +2,7 @@ import XCTest
 
 @testable import PinwatchCore
 
-/// Issue 8: severity and reason are decided once, in the verdict, for every
+/// DESIGN §5: severity and reason are decided once, in the verdict, for every
 /// status × alert combination.
 final class SeverityTests: XCTestCase {
     private typealias F = Fixtures
@@ -106,7 +106,7 @@ final class SeverityTests: XCTestCase {
         }
     }
 
-    /// Issue 24, item 5: a renewal estimated in the past is due now, not
+    /// DESIGN §13: a renewal estimated in the past is due now, not
     /// "in ~0 days"; the leaf's own days still follow.
     func testOverdueRenewalIsDueNowInTheLeafOnlyReason() {
         let report = F.report(F.host(leaf: [F.spkiPin(1)]), F.result(chain: F.chain(leafDaysLeft: 20.5)))

@@ -3,7 +3,7 @@ import XCTest
 
 @testable import PinwatchCore
 
-/// `silence:` per host (issue 29): its dates, its problems, and the
+/// `silence:` per host (DESIGN §14): its dates, its problems, and the
 /// warning `validate` gives for one whose date has passed.
 final class SilenceConfigTests: XCTestCase {
     private let path = NSTemporaryDirectory() + "pinwatch-silence-config/pinwatch.yaml"

@@ -3,7 +3,7 @@ import XCTest
 
 @testable import PinwatchCore
 
-/// Issue 27 §3: `vantage:` names the network an instance watches from; it
+/// DESIGN §11: `vantage:` names the network an instance watches from; it
 /// labels every host series, the build info and the JSON document, and the
 /// reason series carries what a remote dashboard's row shows.
 final class VantageTests: XCTestCase {

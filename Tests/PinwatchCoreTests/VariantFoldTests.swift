@@ -3,7 +3,7 @@ import XCTest
 
 @testable import PinwatchCore
 
-/// Issue 27 §1 and §2: a host with `addresses: all` or `key_types:` is
+/// DESIGN §11: a host with `addresses: all` or `key_types:` is
 /// several probes; its verdict is the worst of theirs, its row says how
 /// they agree, and its reason names the divergence.
 final class VariantFoldTests: XCTestCase {

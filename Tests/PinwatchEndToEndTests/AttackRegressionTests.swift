@@ -3,7 +3,7 @@ import PinwatchProbe
 import PinwatchTestSupport
 import XCTest
 
-/// Issue 16: each attack of the attack run, replayed on the real binary.
+/// Each attack of a past attack run on pinwatch, replayed on the real binary.
 final class AttackRegressionTests: LocalFleetTestCase {
 
     // MARK: 1. A flooding server beside healthy ones

@@ -5,7 +5,7 @@ import PinwatchProbe
 import PinwatchTestSupport
 import XCTest
 
-/// Issue 12 end to end: pins read from the apps' own files, two hosts on
+/// App releases' pins (DESIGN §12) end to end: pins read from the apps' own files, two hosts on
 /// local servers, releases that see different things.
 ///
 /// api.test and cdn.test are served by leaves of the fleet's issuing CA.

@@ -4,7 +4,7 @@ import PinwatchProbe
 import PinwatchTestSupport
 import XCTest
 
-/// `pinwatch init` (issue 29): a first configuration from live local
+/// `pinwatch init` (DESIGN §7): a first configuration from live local
 /// chains that validates, checks ok, and says whose pins it holds.
 final class CommandsInitTests: LocalFleetTestCase {
     /// A server whose leaf names 127.0.0.1, so `init 127.0.0.1:PORT` verifies

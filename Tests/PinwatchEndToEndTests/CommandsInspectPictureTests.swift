@@ -7,7 +7,7 @@ import XCTest
 import FoundationXML
 #endif
 
-/// `inspect --format svg|html` (issue 29): the detail view of a live host
+/// `inspect --format svg|html`: the detail view of a live host
 /// as a picture for a runbook, with the certificate's text escaped.
 final class CommandsInspectPictureTests: LocalFleetTestCase {
     private static let hostileUnit = "<script>alert(1)</script> ]]> & \"quoted\""

@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 
-/// The messages a newcomer meets first (issue 13): each says what was
+/// The messages a newcomer meets first: each says what was
 /// wrong, where, and what to do.
 final class CommandsMessagesTests: LocalFleetTestCase {
     func testMissingConfigurationFileIsNamedPlainly() throws {

@@ -2,7 +2,7 @@ import Foundation
 import PinwatchTestSupport
 import XCTest
 
-/// Issue 29, "Hosts from more than one file": a running `serve` takes the
+/// docs/CONFIGURATION.md, "Hosts from more than one file": a running `serve` takes the
 /// hosts of a file added to `conf.d/` and of a `file_sd` list on SIGHUP,
 /// and keeps its configuration when an included file is broken.
 final class ConfigIncludesEndToEndTests: LocalFleetTestCase {

@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 
-/// The dashboard's cycle timer (issue 30).
+/// The dashboard's cycle timer.
 final class DashboardCycleTimingTests: LocalFleetTestCase {
     /// `timeout` equal to `interval` and a host that never answers: the
     /// footer says once that cycles outlast the interval, and no cycle is

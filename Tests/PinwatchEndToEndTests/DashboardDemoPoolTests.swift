@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 
-/// Issue 26 §6 under tmux: shop.demo is pinned only to Demo Pool CA 1, one
+/// The demo's pool host (README, "Set up") under tmux: shop.demo is pinned only to Demo Pool CA 1, one
 /// of the five intermediates its CA issues from; after the fourth cycle the
 /// demo renews it under a sibling (Demo Pool CA 3) and it turns blocked.
 final class DashboardDemoPoolTests: XCTestCase {
@@ -20,7 +20,7 @@ final class DashboardDemoPoolTests: XCTestCase {
                 $0.range(of: #"^ \S [a-z_…]+ +shop\.demo:"#, options: .regularExpression) != nil
             }
         }
-        // Clients accept it today, but the pool makes it a warning (issue 26 §3).
+        // Clients accept it today, but the pool makes it a warning (DESIGN §10).
         let before = try session.waitForScreen(timeout: 15) { shopRow($0)?.contains("⚠ intermed") == true }
         XCTAssertFalse(before.contains("BLOCKED shop.demo"), before)
 
@@ -40,7 +40,7 @@ final class DashboardDemoPoolTests: XCTestCase {
     /// Before the rotation shop.demo is not simply ok: only its intermediate
     /// pin matches and the demo catalogue's pool has four intermediates it
     /// misses, so it carries the `intermediate_pool` warning naming the root
-    /// to add. (The alert comes from the next-chain reasoning of issue 26 §2–3.)
+    /// to add. (The alert comes from the next-chain reasoning of DESIGN §10.)
     func testThePoolPinnedHostCarriesTheIntermediatePoolWarningBeforeTheRotation() throws {
         let outcome = try PinwatchBinary.run(["demo", "--snapshot", "--format", "json"], timeout: 30)
         XCTAssertEqual(outcome.status, 0, outcome.stderr)

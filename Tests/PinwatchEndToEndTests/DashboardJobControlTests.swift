@@ -2,7 +2,7 @@ import Foundation
 import XCTest
 
 /// Ctrl-Z, `fg`, `q` from a real interactive shell: the shell's terminal
-/// modes after the dashboard are the ones it had before (issue 16, item 8:
+/// modes after the dashboard are the ones it had before (before a fix,
 /// about one run in four used to leave `-icanon -echo`).
 final class DashboardJobControlTests: XCTestCase {
     func testSuspendResumeRoundsLeaveTheShellModesAsTheyWere() throws {

@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 
-/// SIGHUP in the dashboard (issue 10): a valid configuration takes effect
+/// SIGHUP in the dashboard (DESIGN §4, reload): a valid configuration takes effect
 /// on the next cycle and hosts that stay keep their state; an invalid one
 /// is refused on screen and the old one keeps running.
 final class DashboardReloadTests: XCTestCase {

@@ -2,7 +2,7 @@ import Foundation
 import XCTest
 
 /// A dashboard whose terminal goes away at any moment (a cycle, a reload, a
-/// hook starting) leaves (issue 30: one outlived its tmux window once in
+/// hook starting) leaves (one outlived its tmux window once in
 /// ten tries). Many tries, each at a random moment, each bounded.
 final class DashboardTerminalLossTests: LocalFleetTestCase {
     func testTheDashboardLeavesWhateverItWasDoingWhenTheTerminalGoes() throws {

@@ -4,7 +4,7 @@ import PinwatchLocalWorld
 import PinwatchTestSupport
 import XCTest
 
-/// Issue 27 §1: a rolling rotation, address by address. `rolling.test`
+/// DESIGN §11 (addresses: all): a rolling rotation, address by address. `rolling.test`
 /// resolves to 127.0.0.2 and 127.0.0.3 (a hosts file of the test's own,
 /// bound over /etc/hosts in a private mount namespace: root and `unshare`,
 /// which CI has), and the two addresses serve different chains on the same

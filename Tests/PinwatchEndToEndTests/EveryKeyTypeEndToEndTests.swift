@@ -3,7 +3,7 @@ import PinwatchLocalWorld
 import PinwatchTestSupport
 import XCTest
 
-/// Issue 27 §2: one nginx holding an ECDSA and an RSA certificate under
+/// DESIGN §11 (key_types:): one nginx holding an ECDSA and an RSA certificate under
 /// different intermediates (nginx-light, installed by .ci/run). With
 /// `key_types: [ecdsa, rsa]` each family is a handshake of its own, both
 /// chains are judged, and the one no pin matches is named.

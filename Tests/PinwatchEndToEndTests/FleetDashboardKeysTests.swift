@@ -43,8 +43,11 @@ final class FleetDashboardKeysTests: XCTestCase {
         ]
         .map(TmuxSession.quote).joined(separator: " ")
         let inner = "cd \(TmuxSession.quote(directory.path)) && " + invocation
+        // Colour on whatever NO_COLOR the runner has: without colour `t`
+        // explains that instead of reaching the theme.
         let tmux = try TmuxSession(
-            command: "bash -c " + TmuxSession.quote(inner + "; echo EXITED:$?; sleep 30"), columns: 160, rows: 30)
+            command: "bash -c " + TmuxSession.quote(inner + "; echo EXITED:$?; sleep 30"), columns: 160, rows: 30,
+            environment: ["NO_COLOR": ""])
         defer { tmux.close() }
         try tmux.waitForScreen(timeout: 20) { $0.contains("api.test") }
         try tmux.send("t")

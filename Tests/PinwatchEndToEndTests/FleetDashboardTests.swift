@@ -4,7 +4,7 @@ import PinwatchProbe
 import PinwatchTestSupport
 import XCTest
 
-/// Issue 27 §3: `watch --prometheus` over a real Prometheus scraping three
+/// The fleet view (DESIGN §17): `watch --prometheus` over a real Prometheus scraping three
 /// `serve` instances: two shards of the `lan` vantage, and an `office`
 /// vantage whose traffic goes through a TLS-intercepting proxy.
 final class FleetDashboardTests: XCTestCase {

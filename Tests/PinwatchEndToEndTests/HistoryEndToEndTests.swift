@@ -72,7 +72,7 @@ final class HistoryEndToEndTests: LocalFleetTestCase {
 
         let snapshot = try fleet.run(["snapshot", "--format", "text", "--state", statePath])
         XCTAssertEqual(snapshot.status, 0, snapshot.stderr)
-        // Issue 29, "Quiet cron": the held store is read read-only, quietly.
+        // Beside a writer (DESIGN §13), the held store is read read-only, quietly.
         XCTAssertEqual(snapshot.stderr, "", snapshot.stderr)
         let check = try fleet.run(["check", "--state", statePath])
         XCTAssertEqual(check.status, 0, check.stdout)

@@ -2,8 +2,8 @@ import Foundation
 import PinwatchTestSupport
 import XCTest
 
-/// A hook started by `pinwatch serve` owns nothing of the exporter's (issue
-/// 30): no descriptor past 0/1/2, no blocked or ignored signal, and a
+/// A hook started by `pinwatch serve` owns nothing of the exporter's
+/// (DESIGN §15): no descriptor past 0/1/2, no blocked or ignored signal, and a
 /// timeout ends it together with everything it started.
 final class HookIsolationTests: LocalFleetTestCase {
     private var serve: BackgroundProcess?

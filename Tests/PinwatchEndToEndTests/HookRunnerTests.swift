@@ -4,7 +4,7 @@ import PinwatchMonitor
 import PinwatchService
 import XCTest
 
-/// `HookRunner` in this process, with real child processes (issue 30).
+/// `HookRunner` in this process, with real child processes (DESIGN §15).
 final class HookRunnerTests: XCTestCase {
     private var directory: URL!
 
@@ -125,7 +125,7 @@ final class HookRunnerTests: XCTestCase {
         XCTAssertEqual(hosts.sorted(), [8, 9, 10], "the newest three ran")
     }
 
-    /// Issue 29: a retry is the same event (same id and sequence number),
+    /// DESIGN §15: a retry is the same event (same id and sequence number),
     /// so a receiver that got a failed attempt can tell it from a new one.
     func testARetryCarriesTheSameIdAndSequence() throws {
         // Fails twice, keeping what it was given each time; the third

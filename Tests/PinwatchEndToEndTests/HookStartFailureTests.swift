@@ -5,7 +5,7 @@ import PinwatchService
 import PinwatchTestSupport
 import XCTest
 
-/// A hook that cannot start (no descriptor left, issue 30) is a failure
+/// A hook that cannot start (no descriptor left) is a failure
 /// to count and say, never a crash.
 final class HookStartFailureTests: LocalFleetTestCase {
     private static let descriptorLimit = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)

@@ -5,7 +5,7 @@ import PinwatchTestSupport
 import XCTest
 
 /// Every hostile peer the tests know, in one cycle beside good hosts
-/// (issue 15, item 5): the good hosts stay `ok`, each hostile one ends
+/// (README, "Hostile peers together"): the good hosts stay `ok`, each hostile one ends
 /// within its timeout with an error that says what happened, the cycle
 /// ends within the timeout plus a margin, and no raw control byte reaches
 /// any output a person reads.

@@ -6,7 +6,7 @@ import PinwatchProbe
 import PinwatchTestSupport
 import XCTest
 
-/// Issue 26: a snapshot with known next chains — a pooled intermediate pin
+/// DESIGN §10 and §8: a snapshot with known next chains — a pooled intermediate pin
 /// with its recommended root, a release that survives, another that does
 /// not — validates against docs/snapshot.schema.json.
 final class NextChainSchemaTests: XCTestCase {

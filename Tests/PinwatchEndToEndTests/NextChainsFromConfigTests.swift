@@ -4,7 +4,7 @@ import PinwatchLocalWorld
 import PinwatchProbe
 import XCTest
 
-/// Issue 26 end to end through the binary: a private PKI's five-intermediate
+/// Next chains (DESIGN §10) end to end through the binary: a private PKI's five-intermediate
 /// pool declared with `catalogue:` in the configuration, and hosts on local
 /// TLS servers judged against it by `snapshot`.
 final class NextChainsFromConfigTests: XCTestCase {

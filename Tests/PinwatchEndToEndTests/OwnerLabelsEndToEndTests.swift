@@ -2,7 +2,7 @@ import Foundation
 import PinwatchTestSupport
 import XCTest
 
-/// Issue 29, "Owners and runbooks": a host's `labels:` and `runbook:` (its
+/// docs/CONFIGURATION.md, "Owners and runbooks": a host's `labels:` and `runbook:` (its
 /// own over its pin set's) reach a hook's event and, through a real
 /// Prometheus evaluating the shipped rules, the alert Alertmanager routes.
 final class OwnerLabelsEndToEndTests: LocalFleetTestCase {

@@ -5,7 +5,7 @@ import PinwatchProbe
 import PinwatchTestSupport
 import XCTest
 
-/// Issue 26 §4: `preflight` judges a chain that is not deployed yet.
+/// DESIGN §12: `preflight` judges a chain that is not deployed yet.
 ///
 /// The fleet's root issues from a pool of five intermediates. api.test is
 /// configured with the root pinned; app 2.0 pins the root too, app 1.9 only

@@ -3,7 +3,7 @@ import PinwatchLocalWorld
 import PinwatchProbe
 import XCTest
 
-/// What a proxy on the way lets pinwatch say (issue 30): a wrong pin seen
+/// What a proxy on the way lets pinwatch say (DESIGN §6): a wrong pin seen
 /// through an honest CONNECT tunnel is a wrong pin, not an interception;
 /// an untrusted chain through an inspecting proxy still is one.
 final class ProxyVerdictTests: LocalFleetTestCase {

@@ -3,7 +3,7 @@ import PinwatchLocalWorld
 import PinwatchTestSupport
 import XCTest
 
-/// Issue 29, "Quiet cron": next to a running `serve` that holds the
+/// DESIGN §13 (one writer; README, "One writer"): next to a running `serve` that holds the
 /// history store, `check` and `snapshot` read the store read-only and say
 /// nothing on stderr, and `watch` opens it read-only instead of refusing.
 final class QuietCronTests: LocalFleetTestCase {

@@ -3,7 +3,7 @@ import PinwatchCore
 import PinwatchTestSupport
 import XCTest
 
-/// `serve` with a `silence:` (issue 29): the transition it acknowledges
+/// `serve` with a `silence:` (DESIGN §14): the transition it acknowledges
 /// still reaches the hook, marked, and the exporter says so in a series a
 /// real Prometheus scrapes.
 final class ServeAcknowledgementTests: LocalFleetTestCase {

@@ -2,7 +2,7 @@ import Foundation
 import PinwatchTestSupport
 import XCTest
 
-/// `pinwatch serve`'s cycle timer (issue 30).
+/// `pinwatch serve`'s cycle timer.
 final class ServeCycleTimingTests: LocalFleetTestCase {
     private var serve: BackgroundProcess?
 

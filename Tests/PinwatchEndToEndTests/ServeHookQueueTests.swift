@@ -2,7 +2,7 @@ import Foundation
 import PinwatchTestSupport
 import XCTest
 
-/// `pinwatch serve`'s hooks under reloads (issue 30): one cap of four for
+/// `pinwatch serve`'s hooks under reloads (DESIGN §15): one cap of four for
 /// the process, however many reloads, and what never ran said at exit.
 final class ServeHookQueueTests: LocalFleetTestCase {
     private var serve: BackgroundProcess?

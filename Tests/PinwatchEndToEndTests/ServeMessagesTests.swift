@@ -3,7 +3,7 @@ import PinwatchProbe
 import PinwatchTestSupport
 import XCTest
 
-/// Issue 29, "First steps and messages": what `serve` says when it cannot
+/// What `serve` says when it cannot
 /// listen, and what `/probe` says to a URL, through the built binary.
 final class ServeMessagesTests: ServeOnFleetTestCase {
     func testAnAddressInUseIsSaidInPlainWordsWithTheAddress() throws {

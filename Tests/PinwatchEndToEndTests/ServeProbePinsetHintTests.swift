@@ -2,7 +2,7 @@ import Foundation
 import PinwatchTestSupport
 import XCTest
 
-/// `/probe?pinset=NAME` with a misspelt name (issue 29): the same "did you
+/// `/probe?pinset=NAME` with a misspelt name: the same "did you
 /// mean" the configuration gives, through the real exporter.
 final class ServeProbePinsetHintTests: ServeOnFleetTestCase {
     func testAMisspeltPinsetGetsTheNearestName() throws {

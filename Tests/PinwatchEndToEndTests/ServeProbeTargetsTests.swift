@@ -3,7 +3,7 @@ import PinwatchProbe
 import PinwatchTestSupport
 import XCTest
 
-/// `/probe` is no port scanner (issue 30): only configured hosts by
+/// `/probe` is no port scanner (DESIGN §16): only configured hosts by
 /// default, any target when `probe_targets: any`, and with networks only
 /// targets whose resolved address lies inside one.
 final class ServeProbeTargetsTests: ServeOnFleetTestCase {

@@ -5,7 +5,7 @@ import PinwatchTestSupport
 import XCTest
 
 /// `pinwatch serve`, `--format prometheus` and the shipped Prometheus
-/// files, against a real promtool and a real Prometheus (issue 10).
+/// files, against a real promtool and a real Prometheus (DESIGN §16).
 final class ServeTests: LocalFleetTestCase {
     private var processes: [BackgroundProcess] = []
 
@@ -55,7 +55,7 @@ final class ServeTests: LocalFleetTestCase {
         XCTAssertTrue(config.output.contains("SUCCESS: 1 rule files found"), config.output)
     }
 
-    /// Issue 24, item 6: the rules fire on what pinwatch decided (its
+    /// DESIGN §16: the rules fire on what pinwatch decided (its
     /// alerts follow warn_days), at once for what does not flap, and quote
     /// pinwatch's reason; `promtool test rules` runs their unit tests.
     func testShippedRulesPassTheirUnitTests() throws {
@@ -74,7 +74,7 @@ final class ServeTests: LocalFleetTestCase {
         let outcome = try SpawnedCommand.run(amtool, ["check-config", file.path])
         XCTAssertEqual(outcome.status, 0, outcome.output)
         XCTAssertTrue(outcome.output.contains("4 inhibit rules"), outcome.output)
-        // Issue 26: a next-chain risk opens a ticket; it pages no one.
+        // A next-chain risk (DESIGN §10, §16) opens a ticket; it pages no one.
         for (labels, receiver, other) in [
             (["severity=ticket", "alertname=PinnedClientsBreakOnNextChain"], "tickets", "on-call"),
             (["severity=warning", "alertname=PinnedClientsBreakAtNextLeafRenewal"], "on-call", "tickets"),
@@ -126,7 +126,7 @@ final class ServeTests: LocalFleetTestCase {
         }
     }
 
-    /// Issue 29, "Metrics": `/metrics` carries the standard `process_*`
+    /// README's metrics table: `/metrics` carries the standard `process_*`
     /// series of the running exporter, read at the scrape, and the cycle's
     /// error counts under a name apart from the per-host series.
     func testMetricsCarryProcessSeriesAndCycleProbeErrors() throws {
@@ -171,7 +171,7 @@ final class ServeTests: LocalFleetTestCase {
         XCTAssertTrue(probed.body.contains("status=\"ok\"} 1"), probed.body)
         let check = try promtool(["check", "metrics"], input: probed.body)
         XCTAssertEqual(check.status, 0, check.output)
-        // Issue 24: the named set replaces ok.test's own pins (which match),
+        // As docs/DECISIONS.md says, the named set replaces ok.test's own pins (which match),
         // and a host pinned clients refuse is no probe success.
         let missed = try LoopbackHTTP.get(port: port, "/probe?target=ok.test:\(ok.port)&pinset=unrelated")
         XCTAssertTrue(missed.body.contains("status=\"blocked\"} 1"), missed.body)

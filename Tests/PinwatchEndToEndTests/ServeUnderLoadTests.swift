@@ -3,7 +3,7 @@ import PinwatchTestSupport
 import XCTest
 
 /// `pinwatch-serve` under a flood of connections, with a descriptor limit
-/// low enough to run out of (issue 30).
+/// low enough to run out of.
 final class ServeUnderLoadTests: LocalFleetTestCase {
     private var processes: [BackgroundProcess] = []
 

@@ -3,7 +3,7 @@ import PinwatchLocalWorld
 import PinwatchProbe
 import XCTest
 
-/// Issue 8 on the real binary: no more false "fine".
+/// DESIGN §5's severity on the real binary: no host reads "fine" while it is not.
 final class SeverityEndToEndTests: LocalFleetTestCase {
 
     /// A TLS-inspecting proxy: every CONNECT ends at a server whose chain
@@ -34,7 +34,7 @@ final class SeverityEndToEndTests: LocalFleetTestCase {
         XCTAssertEqual(proxy.connectTargets, ["127.0.0.1:\(api.port)", "127.0.0.1:\(api.port)"], "connect: is the CONNECT target")
     }
 
-    /// Issue 24, item 2: through an intercepting proxy the forged leaf's
+    /// DESIGN §5 (an intercepted host has no days): through an intercepting proxy the forged leaf's
     /// dates are not the server's. Its 5 days must not become the host's
     /// days, perfdata or expiry metrics, and the reason says where the
     /// chain came from.

@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 
-/// Issue 27 §3: `vantage:` reaches what the commands print: the JSON
+/// DESIGN §11: `vantage:` reaches what the commands print: the JSON
 /// document (valid against docs/snapshot.schema.json) and every host
 /// series of the Prometheus text.
 final class VantageEndToEndTests: LocalFleetTestCase {

@@ -4,7 +4,7 @@ import XCTest
 
 @testable import PinwatchFleet
 
-/// Issue 27 §3: Prometheus' instant-query JSON read back into a row per
+/// DESIGN §17: Prometheus' instant-query JSON read back into a row per
 /// host and vantage, untrusted and bounded.
 final class FleetSnapshotTests: XCTestCase {
     private let now = Date(timeIntervalSince1970: 1_800_000_000)

@@ -21,7 +21,7 @@ final class HistoryStoreTests: XCTestCase {
         try? FileManager.default.removeItem(atPath: folder)
     }
 
-    /// Issue 29, "Quiet cron": beside the writer that holds the file, a
+    /// DESIGN §13 (one writer): beside the writer that holds the file, a
     /// reader's `record` gives reports the history the writer recorded
     /// (its chain change included) and writes nothing.
     func testAReaderRecordsNothingAndGivesTheWritersHistory() throws {

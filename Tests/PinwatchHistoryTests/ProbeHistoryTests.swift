@@ -4,7 +4,7 @@ import XCTest
 
 @testable import PinwatchHistory
 
-/// Issue 27 §1: the history of a host with `addresses: all` records each
+/// DESIGN §11 and §13: the history of a host with `addresses: all` records each
 /// address's chain, so `pinwatch history HOST` shows a rolling rotation
 /// address by address, across restarts.
 final class ProbeHistoryTests: XCTestCase {

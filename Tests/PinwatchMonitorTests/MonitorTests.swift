@@ -237,7 +237,7 @@ final class MonitorTests: XCTestCase {
         XCTAssertEqual(told, expected, "the front end hears of the same transitions")
     }
 
-    /// Issue 29: each event the hooks hear of has an id of its own and the
+    /// DESIGN §15: each event the hooks hear of has an id of its own and the
     /// next sequence number of the process, across reloads.
     func testEachTransitionHasItsOwnIdAndTheNextSequenceNumber() throws {
         let first = Self.config(hosts: ["a.test", "b.test"])

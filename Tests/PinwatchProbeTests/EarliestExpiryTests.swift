@@ -5,7 +5,7 @@ import PinwatchProbe
 import PinwatchTestSupport
 import XCTest
 
-/// Issue 24, item 1: a pinned client fails when any certificate of the
+/// DESIGN §5, days left: a pinned client fails when any certificate of the
 /// verified chain expires, so an intermediate that ends before the leaf is
 /// the expiry every output reports, named by its level.
 final class EarliestExpiryTests: XCTestCase {

@@ -5,7 +5,7 @@ import PinwatchProbe
 import PinwatchTestSupport
 import XCTest
 
-/// An oversized handshake message is named for what it is (issue 30): a
+/// An oversized handshake message is named for what it is: a
 /// 16 MB ServerHello is no certificate message.
 final class HandshakeMessageSizeTests: XCTestCase {
     private let engine = ProbeEngine(concurrency: 2)

@@ -7,7 +7,7 @@ import PinwatchTestSupport
 import XCTest
 
 /// The poll pipeline `watch` and `serve` share, when pinwatch itself runs
-/// out of descriptors (issue 30): the host is not reported, so its last
+/// out of descriptors: the host is not reported, so its last
 /// verdict stands, and the cycle says why it failed.
 final class HostPollerShortageTests: XCTestCase {
     private func cycle(_ poller: HostPoller) -> (reports: [HostReport], outcome: HostPoller.CycleOutcome?) {

@@ -6,7 +6,7 @@ import PinwatchProbe
 import PinwatchTestSupport
 import XCTest
 
-/// Issue 26, end to end on local TLS servers: a user catalogue family with
+/// Next chains (DESIGN §10), end to end on local TLS servers: a user catalogue family with
 /// a five-intermediate pool, real chains served on 127.0.0.1, and the
 /// poller's verdict on the pins.
 final class NextChainProbeTests: XCTestCase {

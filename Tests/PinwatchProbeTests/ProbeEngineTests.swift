@@ -404,7 +404,7 @@ final class ProbeEngineTests: XCTestCase {
         XCTAssertEqual(arrivals.results.values.filter(\.trusted).count, 20)
     }
 
-    /// Attack run, issue 16: a server streaming records OpenSSL skips kept
+    /// Found by an attack run: a server streaming records OpenSSL skips kept
     /// one loop thread inside a single SSL_connect, so every other probe
     /// on that thread missed its deadline.
     func testFloodingServersDoNotHoldUpTheirNeighbours() throws {

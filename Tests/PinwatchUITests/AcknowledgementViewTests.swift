@@ -3,7 +3,7 @@ import XCTest
 
 @testable import PinwatchUI
 
-/// An acknowledged host on the dashboard (issue 29): dimmed and marked in
+/// An acknowledged host on the dashboard (DESIGN §14): dimmed and marked in
 /// every theme and picture, out of the banner, the severity counts and the
 /// bell; and `a`'s footer prompt.
 final class AcknowledgementViewTests: XCTestCase {

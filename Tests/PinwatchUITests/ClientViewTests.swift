@@ -50,7 +50,7 @@ final class ClientViewTests: XCTestCase {
         XCTAssertEqual(state.view, .table, "c again goes back")
     }
 
-    /// Issue 24, item 5: a release that sees an `ok` host whose leaf
+    /// DESIGN §5 (headline): a release that sees an `ok` host whose leaf
     /// expires in 15 days is summed up as `expiring`, as its row says.
     func testClientSummaryUsesTheHeadlineOfItsRows() throws {
         let host = Fixture.host("soon.example")

@@ -178,7 +178,7 @@ final class KeyHandlingTests: XCTestCase {
         XCTAssertTrue(lines[3].contains("host"), lines[3])
     }
 
-    /// Issue 25: a paint hands the state what it measured; clicks and
+    /// A paint hands the state what it measured; clicks and
     /// scrolling follow the banner the paint drew and the detail lines it
     /// built, without the state calling the layout.
     func testAPaintHandsTheStateItsMeasures() {

@@ -59,7 +59,7 @@ final class LayoutTests: XCTestCase {
         XCTAssertTrue(foxtrot.contains("… waiting"), foxtrot)
     }
 
-    /// Issue 24: the days column is the chain's earliest expiry, marked
+    /// DESIGN §5 (days left): the days column is the chain's earliest expiry, marked
     /// with the role that ends first when that is not the leaf.
     func testDaysColumnMarksAnIntermediateThatExpiresFirst() {
         let host = Fixture.host("short.example")
@@ -82,7 +82,7 @@ final class LayoutTests: XCTestCase {
         XCTAssertTrue(help.contains("intermediate / root expires first"), help)
     }
 
-    /// Issue 24, item 4: one word per host. An `ok` host whose leaf ends
+    /// DESIGN §5 (headline): one word per host. An `ok` host whose leaf ends
     /// in 4 days and a `leaf_only` host whose leaf ends in 3 are counted,
     /// tagged, shown and filtered as `expiring`; `/status:ok` finds
     /// neither, and JSON says the same word.
@@ -121,7 +121,7 @@ final class LayoutTests: XCTestCase {
         XCTAssertEqual(headlines, ["expiring", "expiring", "ok"])
     }
 
-    /// Issue 25: a host's status cell and its banner line read one
+    /// DESIGN §5 (headline): a host's status cell and its banner line read one
     /// headline, so they show the same symbol and the same cause.
     func testTableCellAndBannerLineNameTheSameHeadline() {
         let hosts = [Fixture.host("leafy.example"), Fixture.host("soon.example"), Fixture.host("cut.example")]
@@ -309,7 +309,7 @@ final class LayoutTests: XCTestCase {
         XCTAssertEqual(snapshot.filter { $0.contains("BLOCKED down") }.count, 4, "the snapshot keeps one line per host")
     }
 
-    /// Issue 8: a host going ok → error was silent; now it gets a banner
+    /// A host going ok → error is not silent: it gets a banner
     /// line with its reason, and the header counts it as unknown.
     func testHostGoingDarkGetsABannerLine() {
         let host = Fixture.host("api.example")
@@ -325,7 +325,7 @@ final class LayoutTests: XCTestCase {
         XCTAssertTrue(lines[0].contains("1 unknown"), lines[0])
     }
 
-    /// Issue 13: once the user moves the selection, it stays on that host
+    /// Once the user moves the selection, it stays on that host
     /// when the rows re-sort.
     func testChosenSelectionFollowsItsHostAcrossReSorts() {
         var state = Fixture.mixedState()
@@ -338,7 +338,7 @@ final class LayoutTests: XCTestCase {
         XCTAssertNotEqual(state.visibleHostIndices.firstIndex(of: 3), 1)
     }
 
-    /// Issue 13: a snapshot says the day and the zone of its cycle; the
+    /// A snapshot says the day and the zone of its cycle; the
     /// live screen keeps the short clock.
     func testSnapshotHeaderIsSelfDated() {
         let state = Fixture.mixedState()
@@ -455,7 +455,7 @@ final class LayoutTests: XCTestCase {
         let live = DashboardLayout.frame(for: state, width: 80, height: 24, now: now)
         let selectedRows = (0..<live.height).filter { row in live.row(row).contains { $0.style.selected } }
         XCTAssertEqual(selectedRows.count, 1)
-        // Issue 13: the selection starts on the top row of the sorted table
+        // The selection starts on the top row of the sorted table
         // (the worst host), not on the first configured one.
         XCTAssertTrue(live.text(ofRow: selectedRows[0]).contains("charlie.example"), live.text(ofRow: selectedRows[0]))
         let snapshot = DashboardLayout.snapshotFrame(for: state, width: 80, now: now)
@@ -632,7 +632,7 @@ final class LayoutTests: XCTestCase {
         XCTAssertFalse(text.contains("press y"), "no chain, no stanza to offer: \(text)")
     }
 
-    /// Issue 24, item 5: the detail view agrees with the row. An `ok` host
+    /// The detail view agrees with the row. An `ok` host
     /// whose leaf expires in 4 days, past its estimated renewal, is not
     /// "ok since" nor "renews ~today"; a level without pins has one `·`,
     /// not two; the probe's time carries its zone.

@@ -4,30 +4,14 @@ import XCTest
 
 @testable import PinwatchUI
 
-/// Issue 26: the detail view's "next chains" section and recommended pins,
+/// DESIGN §10: the detail view's "next chains" section and recommended pins,
 /// and the client view's per-release survival line.
 final class NextChainViewTests: XCTestCase {
     private let now = Fixture.now
 
     /// The fixture chain (leaf 0, intermediate 40, root 80) as one of a
     /// pool of five intermediates under its root.
-    private var catalogue: Catalogue {
-        // Seeds 0, 40, 80: the fixture chain before any pin decides the verdict.
-        let chain = Fixture.result(for: Fixture.host("pool.example"), status: .blocked).chain.map(\.facts)
-        let root = CatalogueCertificate(name: "Test Root", facts: chain[2], file: "root.pem")
-        let pool =
-            [CatalogueCertificate(name: "R10", facts: chain[1], file: "r10.pem")]
-            + (1...4).map { index -> CatalogueCertificate in
-                var facts = Fixture.facts(subject: "CN=R1\(index)", daysLeft: 900, seed: UInt8(40 + index))
-                facts.issuer = chain[2].subject
-                return CatalogueCertificate(name: "R1\(index)", facts: facts, file: "r.pem")
-            }
-        return Catalogue(families: [
-            CatalogueFamily(
-                name: "test", displayName: "Test CA", roots: [root],
-                intermediates: pool.map { CatalogueIntermediate(certificate: $0, state: .active, root: "Test Root") }, origin: "test")
-        ])
-    }
+    private var catalogue: Catalogue { Fixture.poolCatalogue }
 
     private func report(pins: PinSet, clients: [ClientPolicy] = []) -> HostReport {
         let host = Fixture.host("pool.example", pins: pins)

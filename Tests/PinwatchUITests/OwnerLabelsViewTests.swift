@@ -4,7 +4,7 @@ import XCTest
 
 @testable import PinwatchUI
 
-/// Issue 29, "Owners and runbooks": the detail view names a host's owners
+/// docs/CONFIGURATION.md, "Owners and runbooks": the detail view names a host's owners
 /// and runbook, with the configuration's text made safe for the terminal.
 final class OwnerLabelsViewTests: XCTestCase {
     private let now = Fixture.now

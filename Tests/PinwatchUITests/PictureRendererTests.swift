@@ -8,7 +8,7 @@ import XCTest
 import FoundationXML
 #endif
 
-/// `snapshot --format svg|html` (issue 13's runbook export): the same
+/// `snapshot --format svg|html` (the runbook export): the same
 /// Frame as the screen, as a standalone picture.
 final class PictureRendererTests: XCTestCase {
     private let now = Fixture.now

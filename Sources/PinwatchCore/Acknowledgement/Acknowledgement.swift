@@ -1,6 +1,6 @@
 import Foundation
 
-/// A known problem acknowledged until a date (issue 29): from `silence:`
+/// A known problem acknowledged until a date (DESIGN §14): from `silence:`
 /// in the configuration or the dashboard's `a`. It holds only while the
 /// host is still in the state it acknowledged (`AcknowledgementBook`).
 public struct Acknowledgement: Hashable, Sendable {

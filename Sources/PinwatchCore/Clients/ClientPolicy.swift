@@ -1,6 +1,6 @@
 import Foundation
 
-/// The file formats pins are imported from (issue 12; README "Pins from
+/// The file formats pins are imported from (DESIGN §12; README "Pins from
 /// your apps").
 public enum ClientFormat: String, Hashable, Sendable, CaseIterable {
     /// Android `res/xml/network_security_config.xml`.

@@ -30,7 +30,7 @@ public enum HostAlert: String, Sendable, Codable, CaseIterable {
     /// A client's pins (or signed-list entry) expire within `warn_days`.
     case pinsExpiring = "pins_expiring"
     /// CA pins match only at a pooled intermediate: a renewal under a
-    /// sibling intermediate breaks pinned clients (issue 26).
+    /// sibling intermediate breaks pinned clients (DESIGN §10).
     case intermediatePool = "intermediate_pool"
     /// The family announced a new hierarchy that no pin covers.
     case rootTransition = "root_transition"

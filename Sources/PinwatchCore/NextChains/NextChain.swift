@@ -1,6 +1,6 @@
 import Foundation
 
-/// The kinds of chain a host may serve next (issue 26 §2).
+/// The kinds of chain a host may serve next (DESIGN §10).
 public enum NextChainScenario: String, Sendable, Hashable, CaseIterable, Codable {
     /// A new leaf key under the intermediate served today.
     case leafRenewal = "leaf_renewal"

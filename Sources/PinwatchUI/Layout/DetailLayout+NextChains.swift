@@ -2,7 +2,7 @@ import PinwatchCore
 
 extension DetailLayout {
     /// The chains a renewal may land on, whether the pins survive each,
-    /// and the pins that would make them all survive (issue 26).
+    /// and the pins that would make them all survive (DESIGN §10).
     static func appendNextChains(of report: HostReport, to lines: inout [StyledLine]) {
         guard let nextChains = report.nextChains else { return }
         lines.append([])

@@ -2,7 +2,7 @@ import XCTest
 
 @testable import PinwatchCore
 
-/// Issue 26: `pinwatch_next_chain_survives{scenario}` is 1 or 0 where the
+/// DESIGN §10: `pinwatch_next_chain_survives{scenario}` is 1 or 0 where the
 /// catalogue can judge, and absent where it cannot.
 final class NextChainMetricsTests: XCTestCase {
     private typealias C = CatalogueFixtures

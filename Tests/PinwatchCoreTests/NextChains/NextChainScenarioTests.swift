@@ -2,7 +2,7 @@ import XCTest
 
 @testable import PinwatchCore
 
-/// Issue 26: every combination of pinned level × what the catalogue knows
+/// DESIGN §10: every combination of pinned level × what the catalogue knows
 /// → which next chains survive, and the alerts the verdict raises.
 final class NextChainScenarioTests: XCTestCase {
     private typealias C = CatalogueFixtures

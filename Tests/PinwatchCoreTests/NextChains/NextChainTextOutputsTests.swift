@@ -2,7 +2,7 @@ import XCTest
 
 @testable import PinwatchCore
 
-/// Issue 26: the recommended pins in the stanza (`y`, `inspect`), in
+/// DESIGN §10: the recommended pins in the stanza (`y`, `inspect`), in
 /// `lint`, and each release's survival in `check --client`.
 final class NextChainTextOutputsTests: XCTestCase {
     private typealias C = CatalogueFixtures

@@ -2,7 +2,7 @@ import XCTest
 
 @testable import PinwatchCore
 
-/// Issue 26: JSON v1 gains `next_chains`, `survives` and
+/// DESIGN §8 and §10: JSON v1 gains `next_chains`, `survives` and
 /// `recommended_pins` per host, and `survives` per client release.
 final class NextChainsJSONTests: XCTestCase {
     private typealias C = CatalogueFixtures

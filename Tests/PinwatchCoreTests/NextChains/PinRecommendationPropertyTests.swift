@@ -2,7 +2,7 @@ import XCTest
 
 @testable import PinwatchCore
 
-/// Issue 26: on random catalogues and random pins, the recommended pins
+/// DESIGN §10 (recommended pins): on random catalogues and random pins, the recommended pins
 /// make every known next chain survive, and no smaller set (nor a set as
 /// small with more roots) would.
 final class PinRecommendationPropertyTests: XCTestCase {

@@ -2,7 +2,7 @@ import XCTest
 
 @testable import PinwatchCore
 
-/// Issue 26: `provider:` on a host or a pin set, checked against the
+/// DESIGN §10: `provider:` on a host or a pin set, checked against the
 /// catalogue with the file and line of the name.
 final class ProviderConfigTests: XCTestCase {
     private let isrg = "sha256/C5+lpZ7tcVwmwQIMcRtPbsQtWLABXhQzejna0wHFr8M="
