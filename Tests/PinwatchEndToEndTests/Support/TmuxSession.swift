@@ -8,6 +8,7 @@ import XCTest
 /// server they did not start, and `close()` ends only that server.
 final class TmuxSession {
     let socket: String
+    private let statusPath: String
     private(set) var closed = false
     private var stateHome: String?
 
@@ -19,8 +20,13 @@ final class TmuxSession {
         var exports = ["LANG=C.UTF-8", "TERM=xterm-256color"]
         exports += environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
         // `remain-on-exit` keeps the pane after the program exits, so a test
-        // can read the exit status and what the terminal looked like.
-        let script = "env \(exports.map(Self.quote).joined(separator: " ")) \(command)"
+        // can read what the terminal looked like. The exit status is the
+        // shell's to write: tmux can mark a pane dead (its terminal closed)
+        // without ever giving its status (`pane_dead_status` stayed empty
+        // in about one run in six of a dashboard quitting at once).
+        statusPath = NSTemporaryDirectory() + "\(socket).status"
+        let script =
+            "env \(exports.map(Self.quote).joined(separator: " ")) \(command); echo $? > \(Self.quote(statusPath))"
         try tmux(["-f", "/dev/null", "new-session", "-d", "-x", "\(columns)", "-y", "\(rows)", "sh", "-c", script])
         try tmux(["set-option", "-g", "remain-on-exit", "on"])
     }
@@ -31,6 +37,7 @@ final class TmuxSession {
         guard !closed else { return }
         closed = true
         _ = try? tmux(["kill-server"])
+        try? FileManager.default.removeItem(atPath: statusPath)
         IsolatedStateHome.remove(stateHome)
     }
 
@@ -52,14 +59,11 @@ final class TmuxSession {
         try tmux(["capture-pane", "-p", "-t", "0"] + (escapes ? ["-e"] : []))
     }
 
-    /// The pane's program has exited; its status, else nil.
+    /// The pane's program has exited; its status (128 + the signal that
+    /// ended it, as the shell says), else nil.
     func exitStatus() throws -> Int32? {
-        let out = try tmux(["display-message", "-p", "-t", "0", "#{pane_dead} #{pane_dead_status}"])
-        let parts = out.split(separator: " ")
-        guard parts.first == "1", parts.count > 1, let status = Int32(parts[1].trimmingCharacters(in: .whitespacesAndNewlines)) else {
-            return nil
-        }
-        return status
+        guard let text = try? String(contentsOfFile: statusPath, encoding: .utf8) else { return nil }
+        return Int32(text.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
     /// Polls the screen until `predicate` holds or `timeout` passes; returns the last screen.
