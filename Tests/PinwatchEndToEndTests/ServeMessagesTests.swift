@@ -57,4 +57,16 @@ final class ServeMessagesTests: ServeOnFleetTestCase {
         let (_, quiet) = try startServeProcess()
         XCTAssertFalse(quiet.stderr.contains("overrides"), "nothing to say when the file sets neither: \(quiet.stderr)")
     }
+
+    /// A transition's log line names the entry as its series do: two
+    /// backends of one name (`connect:`) are told apart.
+    func testATransitionsLogLineNamesTheAddressItDialled() throws {
+        let leafOnly = try fleet.addLeafOnly("leaf.test")
+        try fleet.writeConfig()
+        let (_, process) = try startServeProcess()
+        try waitUntil(timeout: 20, "a transition logged: \(process.stderr)") { process.stderr.contains("msg=\"severity changed\"") }
+        let line = try XCTUnwrap(process.stderr.split(separator: "\n").first { $0.contains("msg=\"severity changed\"") })
+        XCTAssertTrue(line.contains("host=leaf.test:\(leafOnly.port)"), String(line))
+        XCTAssertTrue(line.contains("address=127.0.0.1"), String(line))
+    }
 }

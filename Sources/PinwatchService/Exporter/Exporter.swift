@@ -144,14 +144,18 @@ public final class Exporter: @unchecked Sendable {
         }
     }
 
+    /// With the SNI and the connect address where the host's series carry
+    /// them: two backends behind one name are two entries, told apart here
+    /// as in the metrics.
     private func logTransition(_ transition: SeverityTransition) {
         let report = transition.report
-        logger.notice(
-            "severity changed",
-            metadata: [
-                "host": "\(report.config.displayName)", "from": "\(transition.previous?.severity.rawValue ?? "none")",
-                "to": "\(report.severity.rawValue)", "status": "\(report.status.rawValue)", "reason": "\(report.reason)",
-            ])
+        var metadata: Logger.Metadata = [
+            "host": "\(report.config.displayName)", "from": "\(transition.previous?.severity.rawValue ?? "none")",
+            "to": "\(report.severity.rawValue)", "status": "\(report.status.rawValue)", "reason": "\(report.reason)",
+        ]
+        if report.config.serverName != report.config.host { metadata["sni"] = "\(report.config.serverName)" }
+        if let address = report.config.connectAddress { metadata["address"] = "\(address)" }
+        logger.notice("severity changed", metadata: metadata)
     }
 
     private func publish(_ end: MonitorEvent.CycleEnd) {
