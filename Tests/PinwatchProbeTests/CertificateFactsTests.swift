@@ -198,6 +198,22 @@ final class CertificateFactsTests: XCTestCase {
         }
     }
 
+    /// A full cache makes room for the file read now: a process that read
+    /// more files than it holds (configurations changed over a long run,
+    /// or this test process) still parses each current file once.
+    func testAFullCacheKeepsTheFileReadNow() throws {
+        let first = try makeCertificate(name: "first", keyOptions: "ec -pkeyopt ec_paramgen_curve:P-256", subject: "/CN=first")
+        let paths = (0...CertificateFileCache.capacity).map { folder.path("bundle-\($0).pem") }
+        for path in paths {
+            try ShellCommand.run("cp '\(first)' '\(path)'")
+            _ = try CertificateReader.certificates(inFile: path)
+        }
+        let newest = try XCTUnwrap(paths.last)
+        let read = try CertificateReader.certificates(inFile: newest)
+        let again = try CertificateReader.certificates(inFile: newest)
+        XCTAssertTrue(read.first === again.first, "the newest of \(paths.count) files is served from its first parse")
+    }
+
     func testUnreadableFilesGiveClearErrors() throws {
         let missing = folder.path("missing.pem")
         XCTAssertThrowsError(try CertificateReader.certificates(inFile: missing)) { error in

@@ -12,8 +12,11 @@ import Foundation
 /// `X509Certificate` is immutable.
 final class CertificateFileCache: @unchecked Sendable {
     static let shared = CertificateFileCache()
-    /// More than a configuration's trust and `file:` pin files; a path
-    /// beyond it is parsed at each lookup instead of growing the cache.
+    /// More than a configuration's trust and `file:` pin files. Past it the
+    /// path parsed longest ago makes room: a long-running process whose
+    /// configurations named other files over time keeps caching the ones
+    /// it reads now, instead of being full for good of files it no longer
+    /// reads.
     static let capacity = 32
 
     private struct Entry {
@@ -23,6 +26,8 @@ final class CertificateFileCache: @unchecked Sendable {
 
     private let lock = NSLock()
     private var entries: [String: Entry] = [:]
+    /// The cached paths, the one parsed longest ago first.
+    private var order: [String] = []
 
     func certificates(inFile path: String) throws -> [X509Certificate] {
         let bytes = try CertificateReader.contents(of: path)
@@ -31,9 +36,11 @@ final class CertificateFileCache: @unchecked Sendable {
         let certificates = try CertificateReader.certificates(in: bytes, source: path)
         lock.lock()
         defer { lock.unlock() }
-        if entries[path] != nil || entries.count < Self.capacity {
-            entries[path] = Entry(contentDigest: digest, certificates: certificates)
+        if entries[path] == nil {
+            if entries.count >= Self.capacity, !order.isEmpty { entries[order.removeFirst()] = nil }
+            order.append(path)
         }
+        entries[path] = Entry(contentDigest: digest, certificates: certificates)
         return certificates
     }
 
