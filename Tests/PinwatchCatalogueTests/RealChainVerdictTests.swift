@@ -100,10 +100,15 @@ final class RealChainVerdictTests: XCTestCase {
         XCTAssertEqual(next.survives(.leafRenewal), false, "the same path as today's: the X2 pin is not on it")
         XCTAssertEqual(next.survives(.intermediateRotation), false)
         // Generation Y's ECDSA chain (YE1 ← Root YE ← ISRG Root X2) does put
-        // X2 on the path: said as a match of a pin that fails today.
-        let carried = next.chains.filter { !$0.carriedBy.isEmpty }
-        XCTAssertEqual(carried.map(\.via), ["Generation Y"])
-        XCTAssertEqual(carried.first?.reason, "carried only by a pin that fails today: clients refuse the host until this chain is served")
+        // X2 on the path, but a host refused today has no next chain
+        // "carried by" a pin that fails today: unjudged, with what it would match.
+        XCTAssertTrue(next.chains.allSatisfy { $0.carriedBy.isEmpty }, "\(next.chains)")
+        let wouldMatch = next.chains.filter { $0.reason?.contains("a pin no level matches now") == true }
+        XCTAssertEqual(wouldMatch.map(\.via), ["Generation Y"])
+        XCTAssertEqual(wouldMatch.first?.survives, nil)
+        XCTAssertEqual(
+            wouldMatch.first?.reason,
+            "clients refuse the host today; this chain would put \(pin(x2).text), a pin no level matches now, on their path")
         XCTAssertEqual(next.recommended.first?.subject, "ISRG Root X1")
 
         let pinnedX1 = try report(served: leaf + [e6ByX1], anchor: x1, pins: [pin(x1)], on: day("2025-07-01"))

@@ -74,11 +74,18 @@ public enum NextChainAnalysis {
         }
         // A pin no level matches today may still be on a next chain's path
         // (Generation Y's YE1 ← Root YE ← ISRG Root X2 for an X2 pin on the
-        // E6 ← X1 chain): say so, so the line is not read as "survives".
-        let matchedToday = Set(levels.flatMap(\.matches).map(\.pin))
-        for index in chains.indices where !chains[index].carriedBy.isEmpty {
-            guard chains[index].carriedBy.allSatisfy({ !matchedToday.contains($0) }) else { continue }
-            chains[index].reason = "carried only by a pin that fails today: clients refuse the host until this chain is served"
+        // E6 ← X1 chain). Clients refuse the host today, so nothing of
+        // theirs "survives" and no failing pin "carries" anything: the
+        // chain is unjudged, and the reason says what it would match.
+        // A host with a matching pin today keeps its carriers: a backup pin
+        // for the next CA is the point of having one.
+        let refusedToday = levels.allSatisfy { $0.matches.isEmpty }
+        for index in chains.indices where refusedToday && !chains[index].carriedBy.isEmpty {
+            guard let pin = chains[index].carriedBy.first else { continue }
+            chains[index].survives = nil
+            chains[index].carriedBy = []
+            chains[index].reason =
+                "clients refuse the host today; this chain would put \(pin.text), a pin no level matches now, on their path"
         }
         let recommended = trusted ? recommendation(chains, pins: pinList) : []
         return NextChains(
