@@ -9,7 +9,8 @@ import PinwatchSystem
 /// derived anew), offline. Nothing is written unless the result loads:
 /// every certificate a family names verified against its parent.
 package enum CatalogueUpdate {
-    /// A yearly PEM report is ~1 MiB; the V5 information report ~10 MiB.
+    /// Well above any report CCADB publishes, so that a wrong file named
+    /// by mistake cannot fill memory.
     static let maximumReportBytes = 64 * 1024 * 1024
 
     package struct Result {

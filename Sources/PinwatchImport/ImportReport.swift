@@ -16,7 +16,8 @@ public enum ImportReport {
         var hosts: [String] = []
         for source in sources {
             header.append(
-                "# \(comment(source.file)): \(source.format.title), \(source.rules.count) rule\(source.rules.count == 1 ? "" : "s")")
+                "# \(FileText.comment(source.file)): \(source.format.title), \(source.rules.count) rule\(source.rules.count == 1 ? "" : "s")"
+            )
         }
         // One pinset per domain, whichever files name it: a host takes one
         // pinset, and `clients:` is the way to keep releases apart.
@@ -27,11 +28,11 @@ public enum ImportReport {
             pinsets.append("  \(PinStanza.scalar(group.domain)):")
             pinsets += tiers(of: group.rules)
             if group.domain.hasPrefix("*") {
-                hosts.append("  # \(comment(group.domain)) is a pattern: list the hosts it covers with that pinset")
+                hosts.append("  # \(FileText.comment(group.domain)) is a pattern: list the hosts it covers with that pinset")
             } else if group.rules.allSatisfy(\.includeSubdomains) {
                 // As under clients:, the base may not even resolve.
                 hosts.append(
-                    "  # \(comment(group.domain)) and its subdomains is a pattern: list the hosts the app calls with that pinset")
+                    "  # \(FileText.comment(group.domain)) and its subdomains is a pattern: list the hosts the app calls with that pinset")
             } else {
                 hosts.append("  - host: \(PinStanza.scalar(group.domain))")
                 hosts.append("    pinset: \(PinStanza.scalar(group.domain))")
@@ -41,14 +42,15 @@ public enum ImportReport {
         let notes = sources.flatMap(\.notes)
         if !notes.isEmpty {
             lines.append("# notes:")
-            lines += notes.map { "#   \(comment($0.origin)): \(comment($0.message))" }
+            lines += notes.map { "#   \(FileText.comment($0.origin)): \(FileText.comment($0.message))" }
         }
         lines.append("# or read the files live, so the pins never drift from the app:")
         lines.append("# clients:")
         for source in sources {
             let key =
                 source.format == .dynamicList
-                ? "dynamic_list: {file: \(comment(source.file)), public_key: …}" : "\(source.format.rawValue): \(comment(source.file))"
+                ? "dynamic_list: {file: \(FileText.comment(source.file)), public_key: …}"
+                : "\(source.format.rawValue): \(FileText.comment(source.file))"
             lines.append("#   - {name: \"<release>\", \(key)}")
         }
         return lines.joined(separator: "\n") + "\n"
@@ -74,7 +76,7 @@ public enum ImportReport {
             lines.append("    \(list.key):")
             var seen = Set<Pin>()
             for (pin, origin) in list.pins where seen.insert(pin).inserted {
-                lines.append("      - \(PinStanza.scalar(pin.text))   # \(comment(origin))")
+                lines.append("      - \(PinStanza.scalar(pin.text))   # \(FileText.comment(origin))")
             }
         }
         return lines
@@ -140,11 +142,6 @@ public enum ImportReport {
             text += "; pins expire \(DateText.day(expiration))"
         }
         if !rules.contains(where: \.enforced) { text += "; not enforced (report only)" }
-        return comment(text)
-    }
-
-    /// One line that cannot leave the comment.
-    private static func comment(_ text: String) -> String {
-        FileText.comment(text)
+        return FileText.comment(text)
     }
 }

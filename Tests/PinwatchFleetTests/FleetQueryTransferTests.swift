@@ -49,8 +49,8 @@ final class FleetQueryTransferTests: XCTestCase {
     /// The connection the query opened is closed by the client soon after
     /// the query ends: nothing goes on being read in the background.
     private func waitForClosedConnections(_ peer: any LocalServer) {
-        let deadline = Date().addingTimeInterval(5)
-        while peer.openConnections > 0, Date() < deadline { usleep(50_000) }
+        let closed = XCTNSPredicateExpectation(predicate: NSPredicate { _, _ in peer.openConnections == 0 }, object: nil)
+        wait(for: [closed], timeout: 5)
         XCTAssertEqual(peer.openConnections, 0, "the transfer goes on after the query ended")
     }
 

@@ -16,21 +16,15 @@ final class AppTransportSecurityImporterTests: XCTestCase {
     }
 
     private func plist(_ domains: String) -> String {
-        """
-        <?xml version="1.0" encoding="UTF-8"?>
-        <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
-        <plist version="1.0">
-        <dict>
-          <key>CFBundleName</key><string>Shop</string>
-          <key>NSAppTransportSecurity</key>
-          <dict>
-            <key>NSAllowsArbitraryLoads</key><false/>
-            <key>NSPinnedDomains</key>
-            <dict>\(domains)</dict>
-          </dict>
-        </dict>
-        </plist>
-        """
+        ImportFixtures.infoPlist(
+            """
+              <key>NSAppTransportSecurity</key>
+              <dict>
+                <key>NSAllowsArbitraryLoads</key><false/>
+                <key>NSPinnedDomains</key>
+                <dict>\(domains)</dict>
+              </dict>
+            """)
     }
 
     private var twoDomains: String {

@@ -24,4 +24,19 @@ enum ImportFixtures {
             return error
         }
     }
+
+    /// An app's Info.plist (XML) holding `body`, the keys of one top-level
+    /// dictionary beside the bundle's name.
+    static func infoPlist(_ body: String) -> String {
+        """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+        <plist version="1.0">
+        <dict>
+          <key>CFBundleName</key><string>Shop</string>
+        \(body)
+        </dict>
+        </plist>
+        """
+    }
 }

@@ -21,7 +21,7 @@ public enum PinStanza {
         // Pinning a chain no client accepts pins what an attacker or a
         // misconfiguration put there: nothing is suggested until it verifies.
         if let untrusted {
-            lines.append("    # the chain is not trusted (\(TerminalText.sanitize(untrusted))): fix the trust first; no pins to suggest")
+            lines.append("    # the chain is not trusted (\(FileText.comment(untrusted))): fix the trust first; no pins to suggest")
             return lines.joined(separator: "\n") + "\n"
         }
         lines.append("    pins:")
