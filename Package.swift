@@ -49,6 +49,8 @@ let package = Package(
         .systemLibrary(name: "CLinux"),
         // The history store's database: the system's libsqlite3, one
         // small C API instead of a Swift database package (see DECISIONS).
+        // libcurl, for the fleet dashboard's one query.
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // The dashboard's ncursesw and the tinfo it needs; no pkgConfig:
         // ncursesw's .pc adds -D flags SwiftPM refuses.
@@ -157,10 +159,11 @@ let package = Package(
             swiftSettings: startupSettings
         ),
         // `watch --prometheus`: a fleet's verdicts read back from a
-        // Prometheus server (Foundation's URLSession; no HTTP of our own).
+        // Prometheus server, through the system's libcurl (no HTTP of our
+        // own; see DECISIONS for why not URLSession).
         .target(
             name: "PinwatchFleet",
-            dependencies: ["PinwatchCore"],
+            dependencies: ["PinwatchCore", "CCurl"],
             swiftSettings: startupSettings
         ),
         .target(

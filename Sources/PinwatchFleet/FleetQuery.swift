@@ -1,12 +1,8 @@
 import Foundation
 import PinwatchCore
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// `watch --prometheus URL [--match SELECTOR]`: one instant query for every
-/// series the dashboard shows, through Foundation's URLSession, within a
+/// series the dashboard shows, through libcurl, within a
 /// deadline of its own and a bound on the answer's size.
 public final class FleetQuery: @unchecked Sendable {
     /// Room for the largest fleet the configuration limits allow, in
@@ -17,7 +13,6 @@ public final class FleetQuery: @unchecked Sendable {
     public let selector: String
     /// The whole query's deadline, from the request to the answer's last byte.
     public let timeout: TimeInterval
-    private let configuration: URLSessionConfiguration
     private let lock = NSLock()
     private var inFlight: [ObjectIdentifier: FleetTransfer] = [:]
 
@@ -28,12 +23,6 @@ public final class FleetQuery: @unchecked Sendable {
         self.server = server
         self.selector = Self.matchers(selector)
         self.timeout = timeout
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = timeout
-        configuration.timeoutIntervalForResource = timeout
-        configuration.urlCache = nil
-        configuration.httpCookieStorage = nil
-        self.configuration = configuration
     }
 
     /// Why `text` cannot be `--prometheus`, or nil.
@@ -61,7 +50,7 @@ public final class FleetQuery: @unchecked Sendable {
         return components?.url
     }
 
-    /// Calls `completion` once, on a URLSession queue or the deadline's,
+    /// Calls `completion` once, on the transfer's thread,
     /// with the fleet or why it could not be read; at the latest
     /// `timeout` after the call.
     public func fetch(_ completion: @escaping @Sendable (Result<FleetSnapshot, FleetQueryProblem>) -> Void) {
@@ -69,8 +58,6 @@ public final class FleetQuery: @unchecked Sendable {
             completion(.failure(FleetQueryProblem("cannot build a query URL from \(server.absoluteString)")))
             return
         }
-        var request = URLRequest(url: url)
-        request.setValue("application/json", forHTTPHeaderField: "Accept")
         let timeout = timeout
         let probeSeries = !selector.isEmpty
         let transfer = FleetTransfer(limit: Self.maximumBody)
@@ -78,7 +65,7 @@ public final class FleetQuery: @unchecked Sendable {
         lock.lock()
         inFlight[key] = transfer
         lock.unlock()
-        transfer.start(request, configuration: configuration, timeout: timeout) { [weak self] ending in
+        transfer.start(url, timeout: timeout) { [weak self] ending in
             self?.lock.lock()
             self?.inFlight[key] = nil
             self?.lock.unlock()
@@ -100,8 +87,8 @@ public final class FleetQuery: @unchecked Sendable {
                 FleetQueryProblem(
                     "Prometheus redirected the query to \(PrometheusVector.bounded(location)): not followed (give that URL to --prometheus)"
                 ))
-        case .failed(let error):
-            return .failure(FleetQueryProblem("Prometheus unreachable: \(error.localizedDescription)"))
+        case .failed(let reason):
+            return .failure(FleetQueryProblem("Prometheus unreachable: \(reason)"))
         case .answered(let body, let status):
             return outcome(body: body, status: status, probeSeries: probeSeries)
         }

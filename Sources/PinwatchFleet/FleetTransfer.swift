@@ -1,92 +1,125 @@
+import CCurl
 import Foundation
+import PinwatchCore
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
-/// One query's transfer, in a URLSession of its own, ended once: by its
-/// answer, its error, a redirect, the size bound or its deadline. On
-/// Linux a cancelled task's transfer goes on being delivered, so the
-/// bound and the deadline do not wait for the task: they invalidate the
-/// session (no more delivery to this delegate, the connection closed),
-/// drop what was read and answer at once.
-final class FleetTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+/// One query's transfer through libcurl, on a thread of its own, ended
+/// once: by its answer, its error, a redirect (never followed), the size
+/// bound or its deadline. libcurl hands over the body as it reads it and
+/// reads no further once the bound is passed, so memory stays at the
+/// bound; Foundation's URLSession on Linux queued every chunk it read for
+/// its delegate, gigabytes of them against a server that never ends
+/// (Benchmarks/README.md, "A Prometheus answer that never ends").
+final class FleetTransfer: @unchecked Sendable {
     enum Ending {
         case answered(Data, status: Int)
-        case failed(Error)
+        case failed(String)
         case tooLarge
         case timedOut
         case redirected(String)
     }
 
+    private static let initialised: CURLcode = curl_global_init(Int(CURL_GLOBAL_ALL))
+
     private let limit: Int
     private let lock = NSLock()
+    private var abandoned = false
+    /// Read and written on the transfer's thread only.
     private var body = Data()
-    private var session: URLSession?
-    private var completion: ((Ending) -> Void)?
+    private var passedTheBound = false
 
     init(limit: Int) {
         self.limit = limit
     }
 
-    func start(
-        _ request: URLRequest, configuration: URLSessionConfiguration, timeout: TimeInterval, completion: @escaping (Ending) -> Void
-    ) {
-        let session = URLSession(configuration: configuration, delegate: self, delegateQueue: nil)
-        lock.lock()
-        self.session = session
-        self.completion = completion
-        lock.unlock()
-        DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { [weak self] in self?.end(.timedOut) }
-        session.dataTask(with: request).resume()
+    /// Calls `completion` once, on the transfer's thread, unless the
+    /// transfer is abandoned first.
+    func start(_ url: URL, timeout: TimeInterval, completion: @escaping @Sendable (Ending) -> Void) {
+        let thread = Thread { [self] in
+            let ending = perform(url, timeout: timeout)
+            if !isAbandoned { completion(ending) }
+        }
+        thread.name = "pinwatch-fleet-query"
+        thread.start()
     }
 
-    /// Ends the transfer without an answer.
+    /// Ends the transfer at libcurl's next progress call (a second at
+    /// most), without an answer.
     func abandon() {
         lock.lock()
-        completion = nil
+        abandoned = true
         lock.unlock()
-        end(.timedOut)
     }
 
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+    private var isAbandoned: Bool {
         lock.lock()
-        guard completion != nil else { return lock.unlock() }
-        let tooLarge = body.count + data.count > limit
-        // In place: the body is this object's, never copied per chunk.
-        if !tooLarge { body.append(data) }
-        lock.unlock()
-        if tooLarge { end(.tooLarge) }
+        defer { lock.unlock() }
+        return abandoned
     }
 
-    func urlSession(
-        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse, newRequest request: URLRequest,
-        completionHandler: @escaping (URLRequest?) -> Void
-    ) {
-        completionHandler(nil)
-        let location = response.value(forHTTPHeaderField: "Location") ?? request.url?.absoluteString ?? "an unnamed location"
-        end(.redirected(location))
+    private func perform(_ url: URL, timeout: TimeInterval) -> Ending {
+        guard Self.initialised == CURLE_OK, let handle = curl_easy_init() else { return .failed("libcurl could not start") }
+        defer { curl_easy_cleanup(handle) }
+        let headers = curl_slist_append(nil, "Accept: application/json")
+        defer { curl_slist_free_all(headers) }
+        let errorText = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE))
+        errorText.initialize(to: 0)
+        defer { errorText.deallocate() }
+        let context = Unmanaged.passUnretained(self).toOpaque()
+
+        _ = pinwatch_curl_set_string(handle, CURLOPT_URL, url.absoluteString)
+        _ = pinwatch_curl_set_string(handle, CURLOPT_PROTOCOLS_STR, "http,https")
+        _ = pinwatch_curl_set_pointer(handle, CURLOPT_HTTPHEADER, headers)
+        // Prometheus compresses large answers; the bound is on what they unpack to.
+        _ = pinwatch_curl_set_string(handle, CURLOPT_ACCEPT_ENCODING, "")
+        _ = pinwatch_curl_set_string(handle, CURLOPT_USERAGENT, "pinwatch")
+        _ = pinwatch_curl_set_long(handle, CURLOPT_FOLLOWLOCATION, 0)
+        _ = pinwatch_curl_set_long(handle, CURLOPT_TIMEOUT_MS, WholeNumber.clamped(max(timeout, 0.001) * 1_000, .up))
+        // Threads: no SIGALRM for name lookups.
+        _ = pinwatch_curl_set_long(handle, CURLOPT_NOSIGNAL, 1)
+        _ = pinwatch_curl_set_pointer(handle, CURLOPT_ERRORBUFFER, errorText)
+        _ = pinwatch_curl_set_write(handle, Self.receive)
+        _ = pinwatch_curl_set_pointer(handle, CURLOPT_WRITEDATA, context)
+        _ = pinwatch_curl_set_long(handle, CURLOPT_NOPROGRESS, 0)
+        _ = pinwatch_curl_set_progress(handle, Self.progress)
+        _ = pinwatch_curl_set_pointer(handle, CURLOPT_XFERINFODATA, context)
+
+        let code = withExtendedLifetime(self) { curl_easy_perform(handle) }
+        if passedTheBound { return .tooLarge }
+        switch code {
+        case CURLE_OK:
+            let status = pinwatch_curl_response_code(handle)
+            if (300..<400).contains(status) {
+                let location = pinwatch_curl_redirect_url(handle).map { String(cString: $0) }
+                return .redirected(location ?? "an unnamed location")
+            }
+            return .answered(body, status: status)
+        case CURLE_OPERATION_TIMEDOUT:
+            return .timedOut
+        default:
+            let detail = String(cString: errorText)
+            return .failed(detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail)
+        }
     }
 
-    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
-        if let error { return end(.failed(error)) }
-        lock.lock()
-        let body = self.body
-        lock.unlock()
-        end(.answered(body, status: (task.response as? HTTPURLResponse)?.statusCode ?? 0))
+    /// libcurl's write callback: a count other than the one given ends
+    /// the transfer.
+    private static let receive: @convention(c) (UnsafeMutablePointer<CChar>?, Int, Int, UnsafeMutableRawPointer?) -> Int = {
+        bytes, size, count, context in
+        guard let bytes, let context else { return 0 }
+        let transfer = Unmanaged<FleetTransfer>.fromOpaque(context).takeUnretainedValue()
+        let length = size * count
+        guard transfer.body.count + length <= transfer.limit else {
+            transfer.passedTheBound = true
+            return 0
+        }
+        bytes.withMemoryRebound(to: UInt8.self, capacity: length) { transfer.body.append($0, count: length) }
+        return length
     }
 
-    /// The first ending wins; every later one (the deadline after an
-    /// answer, data after the bound) finds nothing left to end.
-    private func end(_ ending: Ending) {
-        lock.lock()
-        let completion = self.completion
-        let session = self.session
-        self.completion = nil
-        self.session = nil
-        body = Data()
-        lock.unlock()
-        session?.invalidateAndCancel()
-        completion?(ending)
+    /// libcurl's progress callback: non-zero ends the transfer.
+    private static let progress: @convention(c) (UnsafeMutableRawPointer?, curl_off_t, curl_off_t, curl_off_t, curl_off_t) -> Int32 = {
+        context, _, _, _, _ in
+        guard let context else { return 0 }
+        return Unmanaged<FleetTransfer>.fromOpaque(context).takeUnretainedValue().isAbandoned ? 1 : 0
     }
 }

@@ -9,7 +9,7 @@ import XCTest
 /// The query against servers on 127.0.0.1 that answer too much, too
 /// slowly, somewhere else, or with values no pinwatch series holds: it
 /// ends within its own deadline and bound, says which, and the transfer
-/// stops with it (on Linux URLSession's cancel alone did not stop it).
+/// stops with it.
 final class FleetQueryTransferTests: XCTestCase {
     private var peers: [any LocalServer] = []
 
