@@ -3,9 +3,9 @@ import PinwatchCore
 import PinwatchProbe
 
 /// Prints, for each PEM file named (`catalogue/FAMILY/FILE.pem`), its
-/// certificate's facts as a Swift dictionary entry keyed by its path under
-/// catalogue/: what scripts/catalogue-embed writes into
-/// BuiltinCatalogueData.swift, so a command reads the built-in catalogue's
+/// certificate's facts as a Swift statement storing them under its path in
+/// catalogue/ (one statement each, so each type-checks on its own): what
+/// scripts/catalogue-embed writes into BuiltinCatalogueData.swift, so a command reads the built-in catalogue's
 /// facts instead of decoding its certificates. Computed by the probe's own
 /// code (`X509Certificate.facts`); BuiltinCatalogueTests recomputes them.
 
@@ -26,9 +26,11 @@ func literal(_ text: String) -> String {
 /// One line: certificates that share a key (a root and its cross-sign, a
 /// root re-issued with the same dates) then share a few lines, not a block
 /// `scripts/duplicates` would report; the key and certificate digests go on
-/// one line with the certificate's own, which differs.
+/// one line with the certificate's own, which differs. Hex in a string
+/// literal: arrays of byte literals made the generated file cost gigabytes
+/// to type-check.
 func bytes(_ digest: [UInt8]) -> String {
-    "[" + digest.map { String(format: "0x%02x", $0) }.joined(separator: ", ") + "]"
+    "digest(\"" + digest.map { String(format: "%02x", $0) }.joined() + "\")"
 }
 
 func seconds(_ date: Date) -> String {
@@ -52,15 +54,15 @@ for path in CommandLine.arguments.dropFirst() {
     let facts = certificates[0].facts
     print(
         """
-                \(literal(key)): CertificateFacts(
-                    subject: \(literal(facts.subject)),
-                    issuer: \(literal(facts.issuer)),
-                    notBefore: Date(timeIntervalSince1970: \(seconds(facts.notBefore))),
-                    notAfter: Date(timeIntervalSince1970: \(seconds(facts.notAfter))),
-                    keyDescription: \(literal(facts.keyDescription)), spkiSHA256: \(bytes(facts.spkiSHA256)), keySHA256: \(bytes(facts.keySHA256)), certSHA256: \(bytes(facts.certSHA256)),
-                    subjectAltNames: [\(facts.subjectAltNames.map(literal).joined(separator: ", "))],
-                    isCA: \(facts.isCA), isSelfSigned: \(facts.isSelfSigned),
-                    spkiSHA1: \(bytes(facts.spkiSHA1))),
+            facts[\(literal(key))] = CertificateFacts(
+                subject: \(literal(facts.subject)),
+                issuer: \(literal(facts.issuer)),
+                notBefore: Date(timeIntervalSince1970: \(seconds(facts.notBefore))),
+                notAfter: Date(timeIntervalSince1970: \(seconds(facts.notAfter))),
+                keyDescription: \(literal(facts.keyDescription)), spkiSHA256: \(bytes(facts.spkiSHA256)), keySHA256: \(bytes(facts.keySHA256)), certSHA256: \(bytes(facts.certSHA256)),
+                subjectAltNames: [\(facts.subjectAltNames.map(literal).joined(separator: ", "))],
+                isCA: \(facts.isCA), isSelfSigned: \(facts.isSelfSigned),
+                spkiSHA1: \(bytes(facts.spkiSHA1)))
         """)
 }
 exit(failed ? 1 : 0)
