@@ -82,12 +82,12 @@ public struct FleetSnapshot: Hashable, Sendable {
     public var pollInterval: TimeInterval? { instances.compactMap(\.pollInterval).min() }
 
     /// The names the query asks for: everything the dashboard shows.
-    public static let seriesNames = [
-        "pinwatch_host_reason_info", "pinwatch_host_alert", "pinwatch_probe_error", "pinwatch_chain_level_info",
-        "pinwatch_chain_level_not_after_timestamp_seconds", "pinwatch_pin_match", "pinwatch_last_cycle_timestamp_seconds",
-        "pinwatch_poll_interval_seconds", "pinwatch_host_acknowledged", "pinwatch_host_labels", "pinwatch_address_status",
-        "pinwatch_probe_duration_seconds",
+    package static let families: [MetricFamilyName] = [
+        .hostReasonInfo, .hostAlert, .probeError, .chainLevelInfo, .chainLevelNotAfter, .pinMatch, .lastCycle, .pollInterval,
+        .hostAcknowledged, .hostLabels, .addressStatus, .probeDuration,
     ]
+
+    public static var seriesNames: [String] { families.map(\.rawValue) }
 
     /// Labels of `pinwatch_host_labels` that name the series, not the
     /// host's `labels:`.
@@ -130,13 +130,14 @@ public struct FleetSnapshot: Hashable, Sendable {
             let job = sample.labels["job"] ?? ""
             let instance = sample.labels["instance"] ?? ""
             let exporter = "\(job)\u{0}\(instance)"
-            switch sample.name {
-            case "pinwatch_last_cycle_timestamp_seconds":
+            let family = MetricFamilyName(rawValue: sample.name)
+            switch family {
+            case .lastCycle:
                 let finished = Date(timeIntervalSince1970: sample.value)
                 let known = cycles[exporter]?.lastCycle ?? finished
                 cycles[exporter] = FleetInstance(job: job, instance: instance, lastCycle: min(known, finished))
                 continue
-            case "pinwatch_poll_interval_seconds":
+            case .pollInterval:
                 if sample.value > 0 { intervals[exporter] = sample.value }
                 continue
             default:
@@ -149,8 +150,8 @@ public struct FleetSnapshot: Hashable, Sendable {
                 continue
             }
             let key = Self.rowKey(sample.labels, host: host, port: port)
-            switch sample.name {
-            case "pinwatch_host_reason_info":
+            switch family {
+            case .hostReasonInfo:
                 guard rows[key] == nil, rows.count < Self.maximumHosts, var row = Self.row(sample.labels, host: host, port: port) else {
                     skipped += 1
                     continue
@@ -159,16 +160,16 @@ public struct FleetSnapshot: Hashable, Sendable {
                 row.instance = instance
                 rows[key] = row
                 order.append(key)
-            case "pinwatch_host_alert":
+            case .hostAlert:
                 // A host scraped twice (two jobs) lists each alert once.
                 if sample.value == 1, let alert = sample.labels["alert"].flatMap(HostAlert.init(rawValue:)),
                     !(alerts[key] ?? []).contains(alert)
                 {
                     alerts[key, default: []].append(alert)
                 }
-            case "pinwatch_probe_error":
+            case .probeError:
                 if sample.value == 1 { failures[key] = sample.labels["kind"].flatMap(ProbeErrorKind.init(rawValue:)) }
-            case "pinwatch_chain_level_info":
+            case .chainLevelInfo:
                 guard let level = sample.labels["level"].flatMap(Int.init), (0..<64).contains(level),
                     let role = sample.labels["role"].flatMap(ChainRole.init(rawValue:))
                 else {
@@ -178,19 +179,19 @@ public struct FleetSnapshot: Hashable, Sendable {
                 let spki = sample.labels["spki_sha256"].flatMap { Data(base64Encoded: $0) }.map { [UInt8]($0) } ?? []
                 levels[key, default: [:]][level] = FleetLevel(
                     level: level, role: role, subject: sample.labels["subject"] ?? "", spkiSHA256: spki.count == 32 ? spki : [])
-            case "pinwatch_chain_level_not_after_timestamp_seconds":
+            case .chainLevelNotAfter:
                 if let level = sample.labels["level"].flatMap(Int.init) {
                     expiries[key, default: [:]][level] = Date(timeIntervalSince1970: sample.value)
                 }
-            case "pinwatch_pin_match":
+            case .pinMatch:
                 if let level = sample.labels["level"].flatMap(Int.init), let tier = sample.labels["tier"].flatMap(PinTier.init(rawValue:)) {
                     matches[key, default: [:]][level] = (tier, sample.value == 1)
                 }
-            case "pinwatch_host_acknowledged":
+            case .hostAcknowledged:
                 if sample.value == 1 { acknowledged.insert(key) }
-            case "pinwatch_host_labels":
+            case .hostLabels:
                 owners[key] = sample.labels.filter { !Self.identityLabels.contains($0.key) || $0.key == "runbook" }
-            case "pinwatch_address_status":
+            case .addressStatus:
                 // Its `address` label is the probe's, not the row's: the
                 // row is the one without it (or with its `connect:`).
                 let row = Self.rowKey(sample.labels.filter { $0.key != "address" }, host: host, port: port)
@@ -198,7 +199,7 @@ public struct FleetSnapshot: Hashable, Sendable {
                     let address = sample.labels["address"], (probes[row]?.count ?? 0) < 256
                 else { continue }
                 probes[row, default: []].append(SeriesFacts.Probe(address: address, keyType: sample.labels["key_type"], status: status))
-            case "pinwatch_probe_duration_seconds":
+            case .probeDuration:
                 if sample.value >= 0 { durations[key] = sample.value }
             default:
                 skipped += 1

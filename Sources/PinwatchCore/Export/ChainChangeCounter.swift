@@ -30,15 +30,13 @@ public struct ChainChangeCounter: Sendable {
     /// One series per host, zeros included: a counter that first appears
     /// at 1 would hide its first increase from `increase()`.
     public func exposition(_ reports: [HostReport], vantage: String? = nil) -> String {
-        var out = """
-            # HELP pinwatch_chain_changes_total Changes of a host's CA-level keys (what chain_changed warns of) since start.
-            # TYPE pinwatch_chain_changes_total counter
-
-            """
+        let family = MetricFamily.of(.chainChanges)
+        var out = ExpositionBuffer(capacity: 0)
+        out.family(family)
         for report in reports {
-            out +=
-                "pinwatch_chain_changes_total{\(PrometheusExposition.hostLabels(report, vantage: vantage))} \(total(for: report.config))\n"
+            let labels = Array(PrometheusExposition.hostLabels(report, vantage: vantage).utf8)
+            out.sample(family.nameBytes, labels, nil, nil, Double(total(for: report.config)))
         }
-        return out
+        return String(decoding: out.bytes, as: UTF8.self)
     }
 }

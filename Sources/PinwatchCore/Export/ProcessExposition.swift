@@ -27,21 +27,15 @@ public struct ProcessFigures: Sendable, Equatable {
 }
 
 extension PrometheusExposition {
-    /// The `process_*` families, with the names, types and help texts of
-    /// the Prometheus client libraries.
+    /// The `process_*` families of the table, with the names, types and
+    /// help texts of the Prometheus client libraries.
     public static func process(_ figures: ProcessFigures) -> String {
         var text = ""
-        func family(_ name: String, _ type: String, _ help: String, _ value: Double?) {
-            guard let value else { return }
+        for family in MetricFamily.all {
+            guard case .scrape(let read) = family.scope, let value = read(figures) else { continue }
             let number = value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(format: "%.3f", value)
-            text += "# HELP \(name) \(help)\n# TYPE \(name) \(type)\n\(name) \(number)\n"
+            text += String(decoding: family.header, as: UTF8.self) + "\(family.name.rawValue) \(number)\n"
         }
-        family("process_cpu_seconds_total", "counter", "Total user and system CPU time spent in seconds.", figures.cpuSeconds)
-        family("process_open_fds", "gauge", "Number of open file descriptors.", figures.openDescriptors.map(Double.init))
-        family("process_max_fds", "gauge", "Maximum number of open file descriptors.", figures.maximumDescriptors.map(Double.init))
-        family("process_resident_memory_bytes", "gauge", "Resident memory size in bytes.", figures.residentMemoryBytes.map(Double.init))
-        family(
-            "process_start_time_seconds", "gauge", "Start time of the process since unix epoch in seconds.", figures.startTime)
         return text
     }
 }

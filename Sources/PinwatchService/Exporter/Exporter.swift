@@ -97,11 +97,7 @@ public final class Exporter: @unchecked Sendable {
         let report = await withCheckedContinuation { (continuation: CheckedContinuation<HostReport, Never>) in
             poller.probeOnce(host) { continuation.resume(returning: $0) }
         }
-        var text = PrometheusExposition.render([report], cycle: nil, version: version, vantage: poller.config.vantage)
-        // blackbox_exporter's convention, as its users read it: healthy or not.
-        text += "# HELP pinwatch_probe_success 1 when a chain was obtained and the host is not critical, else 0.\n"
-        text += "# TYPE pinwatch_probe_success gauge\npinwatch_probe_success \(PrometheusExposition.probeSuccess(report) ? 1 : 0)\n"
-        return .success(Data(text.utf8))
+        return .success(Data(PrometheusExposition.probeAnswer(report, version: version, vantage: poller.config.vantage)))
     }
 
     /// At exit: hooks still running are killed, and what never ran is said.

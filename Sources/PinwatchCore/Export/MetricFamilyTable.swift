@@ -1,0 +1,374 @@
+import Foundation
+
+/// Every metric family's name, in the order an exposition lists them.
+/// A new family is a case here and its row in `definition` below (the
+/// compiler holds the two together); README's metrics table names it too
+/// (`MetricTableTests` holds the README to this list).
+package enum MetricFamilyName: String, CaseIterable, Sendable {
+    case hostStatus = "pinwatch_host_status"
+    case hostSeverity = "pinwatch_host_severity"
+    case hostReasonInfo = "pinwatch_host_reason_info"
+    case hostLabels = "pinwatch_host_labels"
+    case hostAlert = "pinwatch_host_alert"
+    case leafNotAfter = "pinwatch_leaf_not_after_timestamp_seconds"
+    case leafNotAfterDeprecated = "pinwatch_leaf_not_after_seconds"
+    case chainLevelNotAfter = "pinwatch_chain_level_not_after_timestamp_seconds"
+    case chainLevelNotBefore = "pinwatch_chain_level_not_before_timestamp_seconds"
+    case chainLevelInfo = "pinwatch_chain_level_info"
+    case pinMatch = "pinwatch_pin_match"
+    case nextChainSurvives = "pinwatch_next_chain_survives"
+    case probeDuration = "pinwatch_probe_duration_seconds"
+    case probeError = "pinwatch_probe_error"
+    case addressStatus = "pinwatch_address_status"
+    case hostAcknowledged = "pinwatch_host_acknowledged"
+    case hosts = "pinwatch_hosts"
+    case hostsBySeverity = "pinwatch_hosts_by_severity"
+    case cycleProbeErrors = "pinwatch_cycle_probe_errors"
+    case cycleProbeErrorsDeprecated = "pinwatch_probe_errors"
+    case cycleDuration = "pinwatch_cycle_duration_seconds"
+    case lastCycle = "pinwatch_last_cycle_timestamp_seconds"
+    case cycles = "pinwatch_cycles_total"
+    case pollInterval = "pinwatch_poll_interval_seconds"
+    case cycleFailures = "pinwatch_cycle_failures_total"
+    case buildInfo = "pinwatch_build_info"
+    case historyWriteErrors = "pinwatch_history_write_errors_total"
+    case chainChanges = "pinwatch_chain_changes_total"
+    case processCPUSeconds = "process_cpu_seconds_total"
+    case processOpenDescriptors = "process_open_fds"
+    case processMaximumDescriptors = "process_max_fds"
+    case processResidentMemory = "process_resident_memory_bytes"
+    case processStartTime = "process_start_time_seconds"
+    case probeSuccess = "pinwatch_probe_success"
+}
+
+extension MetricFamilyName {
+    /// The table: one row per family.
+    var definition: MetricFamily {
+        typealias Exposition = PrometheusExposition
+        switch self {
+        case .hostStatus:
+            return MetricFamily(
+                self, .gauge, help: "Status of each host: 1 for the status it has now, 0 for the others.", absence: .never,
+                .host { out, name, report, host in
+                    for (position, value) in HostStatus.allCases.enumerated() {
+                        out.append(name)
+                        out.append("{")
+                        out.append(host.labels)
+                        out.append(host.render.statusTails[position])
+                        out.append(report.status == value ? "1\n" : "0\n")
+                    }
+                })
+        case .hostSeverity:
+            return MetricFamily(
+                self, .gauge, help: "Severity of each host (critical, unknown, warning, ok): 1 for its own, 0 for the others.",
+                absence: .never,
+                .host { out, name, report, host in
+                    for (position, value) in HostSeverity.worstFirst.enumerated() {
+                        out.append(name)
+                        out.append("{")
+                        out.append(host.labels)
+                        out.append(host.render.severityTails[position])
+                        out.append(report.severity == value ? "1\n" : "0\n")
+                    }
+                })
+        case .hostReasonInfo:
+            // Everything a remote dashboard's row shows, in one series per
+            // host: the labels change together when the verdict does.
+            return MetricFamily(
+                self, .gauge,
+                help:
+                    "Each host's verdict as labels: status, severity, headline, matched pin tiers and the sentence alert annotations quote.",
+                absence: .never,
+                .host { out, name, report, host in
+                    out.append(name)
+                    out.append("{")
+                    out.append(host.labels)
+                    out.append(",status=\"")
+                    out.append(string: report.status.rawValue)
+                    out.append("\",severity=\"")
+                    out.append(string: report.severity.rawValue)
+                    out.append("\",headline=\"")
+                    out.append(string: report.headline.rawValue)
+                    out.append("\",tiers=\"")
+                    out.append(string: report.matchedTiers.map(\.rawValue).joined(separator: ","))
+                    out.append("\",reason=\"")
+                    out.append(string: Exposition.escape(ReasonLabel.text(report)))
+                    out.append("\"} 1\n")
+                })
+        case .hostLabels:
+            return MetricFamily(
+                self, .gauge,
+                help:
+                    "Each host's labels: and runbook: as labels, for joins (group_left); every series has every label name, empty where a host has none.",
+                absence: .never,
+                .host { out, name, report, host in
+                    out.append(name)
+                    out.append("{")
+                    out.append(host.labels)
+                    out.append(string: Exposition.ownerLabels(report.config, names: host.render.ownerLabelNames))
+                    out.append("} 1\n")
+                })
+        case .hostAlert:
+            return MetricFamily(
+                self, .gauge, help: "Alerts a host has now (only present alerts are exported).", absence: .someHosts,
+                .host { out, name, report, host in
+                    for alert in report.alerts {
+                        out.sample(name, host.labels, "alert", alert.rawValue, 1)
+                    }
+                })
+        case .leafNotAfter, .leafNotAfterDeprecated:
+            return MetricFamily(
+                self, .gauge,
+                help: self == .leafNotAfter
+                    ? "Expiry of each host's leaf certificate, Unix time (absent without a chain or when a proxy forged it)."
+                    : "Deprecated, removed in the next release: pinwatch_leaf_not_after_timestamp_seconds under its old name.",
+                absence: .someHosts,
+                .host { out, name, report, host in
+                    // A forged chain's dates are the proxy's, not the server's.
+                    guard !report.proxy.intercepted else { return }
+                    for level in report.levels where level.level == 0 {
+                        out.sample(name, host.labels, nil, nil, level.certificate.facts.notAfter.timeIntervalSince1970)
+                    }
+                })
+        case .chainLevelNotAfter:
+            return MetricFamily(
+                self, .gauge,
+                help:
+                    "Expiry of each certificate of each host's chain, Unix time: the earliest one is when pinned clients fail (absent when a proxy forged the chain).",
+                absence: .someHosts,
+                .host { out, name, report, host in
+                    guard !report.proxy.intercepted else { return }
+                    for level in report.levels {
+                        out.levelSample(name, host.labels, level, level.certificate.facts.notAfter.timeIntervalSince1970)
+                    }
+                })
+        case .chainLevelNotBefore:
+            return MetricFamily(
+                self, .gauge,
+                help:
+                    "Start of validity of each certificate of each host's chain, Unix time: with its not_after, the lifetime and the share used (absent when a proxy forged the chain).",
+                absence: .someHosts,
+                .host { out, name, report, host in
+                    guard !report.proxy.intercepted else { return }
+                    for level in report.levels {
+                        out.levelSample(name, host.labels, level, level.certificate.facts.notBefore.timeIntervalSince1970)
+                    }
+                })
+        case .chainLevelInfo:
+            return MetricFamily(
+                self, .gauge, help: "One series per certificate of each host's chain, with its role and SPKI pin.",
+                absence: .someHosts,
+                .host { out, name, report, host in
+                    for level in report.levels {
+                        let facts = level.certificate.facts
+                        out.append(name)
+                        out.append("{")
+                        out.append(host.labels)
+                        out.append(",level=\"")
+                        out.append(integer: Int64(level.level))
+                        out.append("\",role=\"")
+                        out.append(string: level.role.rawValue)
+                        out.append("\",spki_sha256=\"")
+                        out.append(base64: facts.spkiSHA256)
+                        out.append("\",subject=\"")
+                        out.append(string: Exposition.escape(facts.subject))
+                        out.append("\"} 1\n")
+                    }
+                })
+        case .pinMatch:
+            return MetricFamily(
+                self, .gauge,
+                help:
+                    "Whether a configured pin of the tier that applies matches the chain level (leaf tier at level 0, CA tier above; only levels whose tier has pins).",
+                absence: .someHosts,
+                .host { out, name, report, host in
+                    let pins = report.config.pins
+                    for level in report.levels {
+                        let tier: PinTier = level.role == .leaf ? .leaf : .ca
+                        guard !pins.pins(in: tier).isEmpty else { continue }
+                        out.append(name)
+                        out.append("{")
+                        out.append(host.labels)
+                        out.append(",level=\"")
+                        out.append(integer: Int64(level.level))
+                        out.append("\",tier=\"")
+                        out.append(string: tier.rawValue)
+                        out.append(level.matches.contains { $0.tier == tier } ? "\"} 1\n" : "\"} 0\n")
+                    }
+                })
+        case .nextChainSurvives:
+            return MetricFamily(
+                self, .gauge,
+                help:
+                    "Whether the configured pins still match the chains a renewal may land on, per scenario (absent when the catalogue cannot tell).",
+                absence: .someHosts,
+                .host { out, name, report, host in
+                    guard let judged = report.nextChains else { return }
+                    // Absent, not 0, where the catalogue cannot judge: an
+                    // unknown is not a break to alert on.
+                    for scenario in NextChainScenario.allCases {
+                        guard let survives = judged.survives(scenario) else { continue }
+                        out.sample(name, host.labels, "scenario", scenario.rawValue, survives ? 1 : 0)
+                    }
+                })
+        case .probeDuration:
+            return MetricFamily(
+                self, .gauge, help: "How long the last probe of each host took.", absence: .never,
+                .host { out, name, report, host in
+                    out.sample(name, host.labels, nil, nil, max(0, report.result.elapsed))
+                })
+        case .probeError:
+            return MetricFamily(
+                self, .gauge, help: "Hosts whose last probe failed, by kind of failure (only failed hosts are exported).",
+                absence: .someHosts,
+                .host { out, name, report, host in
+                    guard let failure = report.result.failure else { return }
+                    out.sample(name, host.labels, "kind", failure.kind.rawValue, 1)
+                })
+        case .addressStatus:
+            return MetricFamily(
+                self, .gauge,
+                help:
+                    "Status of each address of a host with addresses: all (and of each key type with key_types:): 1 for its status, 0 for the others; only those hosts are exported.",
+                absence: .someHosts,
+                .host { out, name, report, host in
+                    guard report.config.probesEveryAddress else { return }
+                    // One series per status for each probe, so a rotation
+                    // shows address by address.
+                    for verdict in report.variants {
+                        var probeLabels = ",address=\"\(Exposition.escape(verdict.variant.address ?? ""))\""
+                        if let keyType = verdict.variant.keyType { probeLabels += ",key_type=\"\(keyType.rawValue)\"" }
+                        let probe = Array(probeLabels.utf8)
+                        for (position, value) in HostStatus.allCases.enumerated() {
+                            out.append(name)
+                            out.append("{")
+                            out.append(host.labels)
+                            out.append(probe)
+                            out.append(host.render.statusTails[position])
+                            out.append(verdict.status == value ? "1\n" : "0\n")
+                        }
+                    }
+                })
+        case .hostAcknowledged:
+            return MetricFamily(
+                self, .gauge,
+                help:
+                    "1 while a host's problem is acknowledged (silence: or the dashboard's a) and unchanged (only acknowledged hosts are exported).",
+                absence: .someHosts,
+                .host { out, name, report, host in
+                    guard report.acknowledgement != nil else { return }
+                    out.sample(name, host.labels, nil, nil, 1)
+                })
+        case .hosts:
+            return MetricFamily(
+                self, .gauge, help: "Hosts by status.", absence: .never,
+                .exposition { out, name, render in
+                    let counts = StatusSummary(render.reports)
+                    for value in StatusSummary.reportingOrder {
+                        out.sample(name, [], "status", value.rawValue, Double(counts.count(of: value)))
+                    }
+                })
+        case .hostsBySeverity:
+            return MetricFamily(
+                self, .gauge, help: "Hosts by severity.", absence: .never,
+                .exposition { out, name, render in
+                    let counts = SeveritySummary(render.reports)
+                    for value in HostSeverity.worstFirst {
+                        out.sample(name, [], "severity", value.rawValue, Double(counts.count(of: value)))
+                    }
+                })
+        case .cycleProbeErrors, .cycleProbeErrorsDeprecated:
+            // Named apart from the per-host `pinwatch_probe_error`, which the
+            // old name differed from by one letter.
+            return MetricFamily(
+                self, .gauge,
+                help: self == .cycleProbeErrors
+                    ? "Failed probes of the last cycle, by kind (every kind, 0 included)."
+                    : "Deprecated, removed in the next release: pinwatch_cycle_probe_errors under its old name.",
+                absence: .never,
+                .exposition { out, name, render in
+                    for kind in ProbeErrorKind.allCases {
+                        out.sample(name, [], "kind", kind.rawValue, Double(render.errorCounts[kind] ?? 0))
+                    }
+                })
+        case .cycleDuration:
+            return MetricFamily(
+                self, .gauge, help: "How long the last completed cycle took (absent from /probe).", absence: .withoutCycle,
+                .exposition { out, name, render in
+                    guard let cycle = render.cycle else { return }
+                    out.sample(name, nil, nil, nil, cycle.duration)
+                })
+        case .lastCycle:
+            return MetricFamily(
+                self, .gauge, help: "When the last cycle completed, Unix time (absent from /probe).", absence: .withoutCycle,
+                .exposition { out, name, render in
+                    guard let cycle = render.cycle else { return }
+                    out.sample(name, nil, nil, nil, cycle.finishedAt.timeIntervalSince1970)
+                })
+        case .cycles:
+            return MetricFamily(
+                self, .counter, help: "Cycles completed since start (absent from /probe).", absence: .withoutCycle,
+                .exposition { out, name, render in
+                    guard let cycle = render.cycle else { return }
+                    out.sample(name, nil, nil, nil, Double(cycle.completedCycles))
+                })
+        case .pollInterval:
+            return MetricFamily(
+                self, .gauge, help: "The configured interval between cycles (serve only).", absence: .withoutInterval,
+                .exposition { out, name, render in
+                    guard let interval = render.cycle?.interval else { return }
+                    out.sample(name, nil, nil, nil, interval)
+                })
+        case .cycleFailures:
+            return MetricFamily(
+                self, .counter,
+                help: "Cycles that failed because pinwatch itself ran out of a resource; their unprobed hosts kept their verdicts.",
+                absence: .withoutCycle,
+                .exposition { out, name, render in
+                    guard let cycle = render.cycle else { return }
+                    for shortage in LocalResourceShortage.allCases {
+                        out.sample(name, [], "reason", shortage.rawValue, Double(cycle.failures[shortage] ?? 0))
+                    }
+                })
+        case .buildInfo:
+            return MetricFamily(
+                self, .gauge, help: "The running pinwatch's version.", absence: .never,
+                .exposition { out, name, render in
+                    let labels = render.vantage.map { Array("vantage=\"\(Exposition.escape($0))\"".utf8) } ?? []
+                    out.sample(name, labels, "version", Exposition.escape(render.version), 1)
+                })
+        case .historyWriteErrors:
+            return MetricFamily(
+                self, .counter, help: "History recordings that failed (full disk, read-only file system) since start.",
+                absence: .withoutHistory, .history)
+        case .chainChanges:
+            return MetricFamily(
+                self, .counter, help: "Changes of a host's CA-level keys (what chain_changed warns of) since start.",
+                absence: .withoutHistory, .history)
+        case .processCPUSeconds:
+            return MetricFamily(
+                self, .counter, help: "Total user and system CPU time spent in seconds.", absence: .outsideScrapes,
+                .scrape { $0.cpuSeconds })
+        case .processOpenDescriptors:
+            return MetricFamily(
+                self, .gauge, help: "Number of open file descriptors.", absence: .outsideScrapes,
+                .scrape { $0.openDescriptors.map(Double.init) })
+        case .processMaximumDescriptors:
+            return MetricFamily(
+                self, .gauge, help: "Maximum number of open file descriptors.", absence: .outsideScrapes,
+                .scrape { $0.maximumDescriptors.map(Double.init) })
+        case .processResidentMemory:
+            return MetricFamily(
+                self, .gauge, help: "Resident memory size in bytes.", absence: .outsideScrapes,
+                .scrape { $0.residentMemoryBytes.map(Double.init) })
+        case .processStartTime:
+            return MetricFamily(
+                self, .gauge, help: "Start time of the process since unix epoch in seconds.", absence: .outsideScrapes,
+                .scrape { $0.startTime })
+        case .probeSuccess:
+            return MetricFamily(
+                self, .gauge, help: "1 when a chain was obtained and the host is not critical, else 0.", absence: .outsideProbe,
+                .probe)
+        }
+    }
+}
