@@ -50,24 +50,9 @@ package enum ConfigKeyGuide {
             key("utc", "true: every time the dashboard and snapshot show is in UTC (--utc)"),
         ])
 
+    /// The entry parser's own table: a host key and its line are one row.
     package static let hosts = Section(
-        title: "hosts: entries",
-        keys: [
-            key("host", "required: a DNS name or IP address; name:port and [v6]:port set the port too"),
-            key("port", "1 to 65535 (default 443)"),
-            key("sni", "the name sent in the ClientHello and verified (default: host)"),
-            key("connect", "the address dialled instead of resolving host"),
-            key("trust", "system or a PEM bundle (default: the top-level trust)"),
-            key("pinset", "the name of a pinsets: entry whose pins are added to the host's own"),
-            key("pins", "{ca: [PIN...], leaf: [PIN...], auto: [PIN...]}; without any pin the host is unpinned"),
-            key("provider", "the catalogue provider that picks the CA of the host's next certificate"),
-            key("labels", "owner key/values (team, env), over its pin set's; in hooks, JSON and pinwatch_host_labels"),
-            key("runbook", "an http(s) URL for the on-call; over its pin set's"),
-            key("addresses", "first or all (default: the top-level addresses)"),
-            key("key_types", "[ecdsa, rsa] or [] (default: the top-level key_types)"),
-            key("starttls", "smtp, imap, xmpp or postgres: the plaintext dialogue before the handshake"),
-            key("silence", "{until: DATE, reason: TEXT}: acknowledge the host's present problem until DATE"),
-        ])
+        title: "hosts: entries", keys: HostKey.all.map { Key(name: $0.name, line: $0.line) })
 
     package static let pins = Section(
         title: "pins: and pinsets: tiers",
