@@ -7,14 +7,14 @@ import PinwatchSystem
 /// (a family there replaces the built-in one of the same name), then the
 /// configuration's `catalogue:` families. Any problem fails the whole
 /// load, with its file and line.
-public enum CatalogueLoader {
+package enum CatalogueLoader {
     /// What `ConfigFile.load` calls once the configuration parsed.
-    public static let builder: CatalogueBuilder = { sources throws(ConfigError) in
+    package static let builder: CatalogueBuilder = { sources throws(ConfigError) in
         try load(sources: sources, userFolder: userFolder(environment: ProcessEnvironment.current))
     }
 
     /// `$XDG_DATA_HOME/pinwatch/catalogue`, else `~/.local/share/pinwatch/catalogue`.
-    public static func userFolder(environment: [String: String]) -> String? {
+    package static func userFolder(environment: [String: String]) -> String? {
         if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") {
             return (data as NSString).appendingPathComponent("pinwatch/catalogue")
         }
@@ -24,7 +24,7 @@ public enum CatalogueLoader {
 
     /// `verifyBuiltIn` checks the built-in data's signatures too (the
     /// tests do; a command need not, see `CatalogueFolder.verifiesSignatures`).
-    public static func load(sources: [CatalogueSource], userFolder: String?, verifyBuiltIn: Bool = false) throws(ConfigError)
+    package static func load(sources: [CatalogueSource], userFolder: String?, verifyBuiltIn: Bool = false) throws(ConfigError)
         -> Catalogue
     {
         var problems: [ConfigProblem] = []

@@ -4,29 +4,29 @@ import PinwatchCore
 /// `watch --prometheus URL [--match SELECTOR]`: one instant query for every
 /// series the dashboard shows, through libcurl, within a
 /// deadline of its own and a bound on the answer's size.
-public final class FleetQuery: @unchecked Sendable {
+package final class FleetQuery: @unchecked Sendable {
     /// Room for the largest fleet the configuration limits allow, in
     /// several vantages; an answer past it is not the dashboard's query.
-    public static let maximumBody = 64 << 20
+    package static let maximumBody = 64 << 20
 
-    public let server: URL
-    public let selector: String
+    package let server: URL
+    package let selector: String
     /// The whole query's deadline, from the request to the answer's last byte.
-    public let timeout: TimeInterval
+    package let timeout: TimeInterval
     private let lock = NSLock()
     private var inFlight: [ObjectIdentifier: FleetTransfer] = [:]
 
     /// `server` is the Prometheus base URL (`http://prom:9090`, or under a
     /// path prefix); `selector` extra matchers (`job="pinwatch"`, with or
     /// without braces).
-    public init(server: URL, selector: String?, timeout: TimeInterval) {
+    package init(server: URL, selector: String?, timeout: TimeInterval) {
         self.server = server
         self.selector = Self.matchers(selector)
         self.timeout = timeout
     }
 
     /// Why `text` cannot be `--prometheus`, or nil.
-    public static func problem(_ text: String) -> String? {
+    package static func problem(_ text: String) -> String? {
         PrometheusServer.problem(text)
     }
 
@@ -37,7 +37,7 @@ public final class FleetQuery: @unchecked Sendable {
     }
 
     /// The PromQL sent: every name the dashboard reads, with `--match`.
-    public var promQL: String {
+    package var promQL: String {
         let names = FleetSnapshot.seriesNames.joined(separator: "|")
         return "{__name__=~\"\(names)\"\(selector.isEmpty ? "" : ",\(selector)")}"
     }
@@ -53,7 +53,7 @@ public final class FleetQuery: @unchecked Sendable {
     /// Calls `completion` once, on the transfer's thread,
     /// with the fleet or why it could not be read; at the latest
     /// `timeout` after the call.
-    public func fetch(_ completion: @escaping @Sendable (Result<FleetSnapshot, FleetQueryProblem>) -> Void) {
+    package func fetch(_ completion: @escaping @Sendable (Result<FleetSnapshot, FleetQueryProblem>) -> Void) {
         guard let url = requestURL else {
             completion(.failure(FleetQueryProblem("cannot build a query URL from \(server.absoluteString)")))
             return
@@ -111,7 +111,7 @@ public final class FleetQuery: @unchecked Sendable {
     }
 
     /// Ends every query still running; their completions are not called.
-    public func close() {
+    package func close() {
         lock.lock()
         let transfers = Array(inFlight.values)
         inFlight.removeAll()

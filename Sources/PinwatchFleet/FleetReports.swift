@@ -5,7 +5,7 @@ extension FleetHost {
     /// The row as the local dashboard's value: the host (with its vantage,
     /// labels and runbook), the chain the series describe, and the verdict
     /// as `serve` decided it.
-    public var config: HostConfig {
+    package var config: HostConfig {
         var config = HostConfig(host: host, port: port, serverName: sni, connectAddress: address)
         config.vantage = vantage
         config.labels = labels
@@ -17,7 +17,7 @@ extension FleetHost {
     /// the SPKI pin, start of validity, trust) are left empty and named in
     /// `series`: the detail view says "not exported" for them, nothing
     /// invented.
-    public func report(now: Date) -> HostReport {
+    package func report(now: Date) -> HostReport {
         let certificates = levels.map { level in
             let notAfter = level.notAfter ?? .distantFuture
             let facts = CertificateFacts(

@@ -2,84 +2,84 @@ import Foundation
 import PinwatchCore
 
 /// One certificate of a host's chain as its series describe it.
-public struct FleetLevel: Hashable, Sendable {
-    public var level: Int
-    public var role: ChainRole
-    public var subject: String
-    public var spkiSHA256: [UInt8]
-    public var notAfter: Date?
+package struct FleetLevel: Hashable, Sendable {
+    package var level: Int
+    package var role: ChainRole
+    package var subject: String
+    package var spkiSHA256: [UInt8]
+    package var notAfter: Date?
     /// `pinwatch_pin_match`: nil where the host has no pin of the tier.
-    public var pinMatches: Bool?
-    public var tier: PinTier?
+    package var pinMatches: Bool?
+    package var tier: PinTier?
 }
 
 /// One host as one vantage's `serve` reported it.
-public struct FleetHost: Hashable, Sendable {
-    public var host: String
-    public var port: Int
-    public var sni: String?
-    public var address: String?
-    public var vantage: String?
-    public var status: HostStatus
-    public var severity: HostSeverity
-    public var headline: HostHeadline
-    public var matchedTiers: [PinTier]
-    public var reason: String
-    public var alerts: [HostAlert]
-    public var failure: ProbeErrorKind?
-    public var levels: [FleetLevel]
+package struct FleetHost: Hashable, Sendable {
+    package var host: String
+    package var port: Int
+    package var sni: String?
+    package var address: String?
+    package var vantage: String?
+    package var status: HostStatus
+    package var severity: HostSeverity
+    package var headline: HostHeadline
+    package var matchedTiers: [PinTier]
+    package var reason: String
+    package var alerts: [HostAlert]
+    package var failure: ProbeErrorKind?
+    package var levels: [FleetLevel]
     /// The exporter the row came from: Prometheus' `job` and `instance`.
-    public var job = ""
-    public var instance = ""
+    package var job = ""
+    package var instance = ""
     /// `pinwatch_host_acknowledged`.
-    public var acknowledged = false
+    package var acknowledged = false
     /// `pinwatch_host_labels`: the host's `labels:` and `runbook:`.
-    public var labels: [String: String] = [:]
-    public var runbook: String?
+    package var labels: [String: String] = [:]
+    package var runbook: String?
     /// `pinwatch_address_status`: each probe's status, for hosts of several.
-    public var probes: [SeriesFacts.Probe] = []
+    package var probes: [SeriesFacts.Probe] = []
     /// `pinwatch_probe_duration_seconds`.
-    public var elapsed: TimeInterval?
+    package var elapsed: TimeInterval?
     /// The instance is gone: this is its last-known row, from then.
-    public var staleSince: Date?
+    package var staleSince: Date?
     /// Its instance's `pinwatch_last_cycle_timestamp_seconds`: when the
     /// verdict was decided.
-    public var lastCycle: Date?
+    package var lastCycle: Date?
 
     /// The host across vantages: what the vantages are compared on.
-    public var hostKey: String { "\(host.lowercased()):\(port)/\((sni ?? host).lowercased())@\(address ?? "")" }
+    package var hostKey: String { "\(host.lowercased()):\(port)/\((sni ?? host).lowercased())@\(address ?? "")" }
 }
 
 /// One `serve` instance of the answer (its `pinwatch_last_cycle_timestamp_seconds`).
-public struct FleetInstance: Hashable, Sendable {
-    public var job: String
-    public var instance: String
-    public var lastCycle: Date
+package struct FleetInstance: Hashable, Sendable {
+    package var job: String
+    package var instance: String
+    package var lastCycle: Date
     /// `pinwatch_poll_interval_seconds`.
-    public var pollInterval: TimeInterval?
+    package var pollInterval: TimeInterval?
 }
 
 /// The fleet's latest state from one query: a row per host and vantage.
-public struct FleetSnapshot: Hashable, Sendable {
-    public var hosts: [FleetHost]
+package struct FleetSnapshot: Hashable, Sendable {
+    package var hosts: [FleetHost]
     /// `hostKey`s whose verdict (headline) differs between vantages.
-    public var disagreeing: Set<String>
+    package var disagreeing: Set<String>
     /// Every instance that reported a cycle, by `job` then `instance`.
-    public var instances: [FleetInstance]
+    package var instances: [FleetInstance]
     /// Samples without the labels a host needs (`host`, `port`), with
     /// label values outside pinwatch's vocabulary, or with a value out of
     /// `PrometheusVector.valueRange`: not shown, counted.
-    public var skipped: Int
+    package var skipped: Int
     /// Rows of `/probe` scrapes left out (see `init`).
-    public var probeRows = 0
+    package var probeRows = 0
 
     /// The oldest last cycle of the instances: how old the least fresh part
     /// of the screen is.
-    public var oldestCycle: Date? { instances.map(\.lastCycle).min() }
+    package var oldestCycle: Date? { instances.map(\.lastCycle).min() }
 
     /// The shortest interval the instances poll at: how often the answer
     /// can change.
-    public var pollInterval: TimeInterval? { instances.compactMap(\.pollInterval).min() }
+    package var pollInterval: TimeInterval? { instances.compactMap(\.pollInterval).min() }
 
     /// The names the query asks for: everything the dashboard shows.
     package static let families: [MetricFamilyName] = [
@@ -87,7 +87,7 @@ public struct FleetSnapshot: Hashable, Sendable {
         .hostAcknowledged, .hostLabels, .addressStatus, .probeDuration,
     ]
 
-    public static var seriesNames: [String] { families.map(\.rawValue) }
+    package static var seriesNames: [String] { families.map(\.rawValue) }
 
     /// Labels of `pinwatch_host_labels` that name the series, not the
     /// host's `labels:`.
@@ -95,22 +95,22 @@ public struct FleetSnapshot: Hashable, Sendable {
 
     /// At most this many rows: a selector that matches another fleet by
     /// mistake must not take the terminal's memory with it.
-    public static let maximumHosts = 50_000
+    package static let maximumHosts = 50_000
 
     /// `probeSeries` false leaves out the rows of exporters that report no
     /// cycle: `/probe` scrapes, whose series share the host rules' names
     /// but are one ad-hoc probe, not a watched host.
-    public init(_ answer: VectorAnswer, probeSeries: Bool) {
+    package init(_ answer: VectorAnswer, probeSeries: Bool) {
         self.init(answer.samples, probeSeries: probeSeries)
         skipped += answer.skipped
     }
 
     /// Every row, `/probe` ones too.
-    public init(_ answer: VectorAnswer) {
+    package init(_ answer: VectorAnswer) {
         self.init(answer, probeSeries: true)
     }
 
-    public init(_ samples: [VectorSample], probeSeries: Bool = true) {
+    package init(_ samples: [VectorSample], probeSeries: Bool = true) {
         var rows: [String: FleetHost] = [:]
         var order: [String] = []
         var skipped = 0

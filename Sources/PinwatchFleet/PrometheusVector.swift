@@ -3,34 +3,34 @@ import PinwatchCore
 
 /// One sample of an instant query's answer: its labels (metric name under
 /// `__name__`), made safe for a terminal, and its value.
-public struct VectorSample: Hashable, Sendable {
-    public var labels: [String: String]
-    public var value: Double
+package struct VectorSample: Hashable, Sendable {
+    package var labels: [String: String]
+    package var value: Double
 
-    public init(labels: [String: String], value: Double) {
+    package init(labels: [String: String], value: Double) {
         self.labels = labels
         self.value = value
     }
 
-    public var name: String { labels["__name__"] ?? "" }
+    package var name: String { labels["__name__"] ?? "" }
 }
 
 /// Why an answer could not be read; said in the dashboard's banner.
-public struct FleetQueryProblem: Error, Hashable, Sendable, CustomStringConvertible {
-    public var description: String
+package struct FleetQueryProblem: Error, Hashable, Sendable, CustomStringConvertible {
+    package var description: String
 
-    public init(_ description: String) {
+    package init(_ description: String) {
         self.description = TerminalText.sanitize(description)
     }
 }
 
 /// An answer's samples, and how many it held that were not read: not the
 /// documented shape, or a value no pinwatch series has.
-public struct VectorAnswer: Hashable, Sendable {
-    public var samples: [VectorSample]
-    public var skipped: Int
+package struct VectorAnswer: Hashable, Sendable {
+    package var samples: [VectorSample]
+    package var skipped: Int
 
-    public init(samples: [VectorSample], skipped: Int = 0) {
+    package init(samples: [VectorSample], skipped: Int = 0) {
         self.samples = samples
         self.skipped = skipped
     }
@@ -40,18 +40,18 @@ public struct VectorAnswer: Hashable, Sendable {
 /// {"resultType":"vector","result":[{"metric":{…},"value":[t,"1"]}]}}`).
 /// What comes back is untrusted: every label is sanitised and bounded, a
 /// sample that is not the documented shape is skipped, not trusted.
-public enum PrometheusVector {
+package enum PrometheusVector {
     /// More than any label pinwatch writes (a reason sentence, a subject).
-    public static let maximumLabelLength = 1_024
-    public static let maximumLabels = 32
+    package static let maximumLabelLength = 1_024
+    package static let maximumLabels = 32
     /// Every value pinwatch exports is a flag, a count, a number of
     /// seconds or a moment between the years 1 and 9999 (a certificate's
     /// `notAfter` may be 9999-12-31): anything past that, NaN or an
     /// infinity is not one of its series, and would only reach the
     /// arithmetic of ages and days left.
-    public static let valueRange: ClosedRange<Double> = -62_135_596_800...253_402_300_799
+    package static let valueRange: ClosedRange<Double> = -62_135_596_800...253_402_300_799
 
-    public static func parse(_ body: Data) -> Result<VectorAnswer, FleetQueryProblem> {
+    package static func parse(_ body: Data) -> Result<VectorAnswer, FleetQueryProblem> {
         guard let root = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else {
             return .failure(FleetQueryProblem("the answer is not a JSON object (is the URL a Prometheus server?)"))
         }

@@ -6,16 +6,16 @@ import PinwatchSystem
 /// through a connection of their own: `serve` and `check` read them while
 /// another pinwatch holds the store, and the dashboard writes them from its
 /// own queue while its poller records on another.
-public enum AcknowledgementTable {
+package enum AcknowledgementTable {
     /// More rows than any fleet has hosts is a damaged or hostile file.
     static let rowLimit = 100_000
     /// As `silence:`'s reason: one line on a table row.
-    public static let reasonCharacters = 200
+    package static let reasonCharacters = 200
     /// A login name, with room to spare.
     static let byCharacters = 64
 
     /// The file `setting` (or `override`) names; nil with history off.
-    public static func path(
+    package static func path(
         _ setting: StateSetting, override: String?, environment: [String: String] = ProcessEnvironment.current
     ) -> String? {
         switch override.map({ text in StateSetting.parse(text) { $0 } }) ?? setting {
@@ -27,7 +27,7 @@ public enum AcknowledgementTable {
 
     /// Every acknowledgement stored; none when the file or its table does
     /// not exist yet (nothing was ever acknowledged there).
-    public static func read(path: String) throws(HistoryError) -> [Acknowledgement] {
+    package static func read(path: String) throws(HistoryError) -> [Acknowledgement] {
         guard path != HistoryStore.inMemoryPath, FileManager.default.fileExists(atPath: path) else { return [] }
         do {
             let connection = try SQLiteConnection(path: path, readOnly: true)
@@ -54,7 +54,7 @@ public enum AcknowledgementTable {
     }
 
     /// Stores `acknowledgement` in place of any earlier one of its host.
-    public static func store(_ acknowledgement: Acknowledgement, path: String) throws(HistoryError) {
+    package static func store(_ acknowledgement: Acknowledgement, path: String) throws(HistoryError) {
         guard let state = acknowledgement.state else { return }
         let values: [SQLiteValue] = [
             .text(acknowledgement.hostIdentity), .integer(Int64(acknowledgement.until.timeIntervalSince1970)),
@@ -70,7 +70,7 @@ public enum AcknowledgementTable {
     }
 
     /// Removes the acknowledgement of the host `identity` (`A`, or one spent).
-    public static func remove(hostIdentity identity: String, path: String) throws(HistoryError) {
+    package static func remove(hostIdentity identity: String, path: String) throws(HistoryError) {
         try write(path) { try $0.query("DELETE FROM acknowledgement WHERE identity = ?1", [.text(identity)]) }
     }
 

@@ -4,16 +4,16 @@ import PinwatchSystem
 
 /// Why the state file cannot be used; every message names the path and
 /// the way out.
-public struct HistoryError: Error, CustomStringConvertible {
-    public var description: String
+package struct HistoryError: Error, CustomStringConvertible {
+    package var description: String
     /// Another pinwatch writes to this file now: one-shot commands go on
     /// without recording instead of failing.
-    public var isInUse = false
+    package var isInUse = false
     /// The place cannot hold a state file (no folder can be made, nothing
     /// can be written); unlike a damaged or foreign file, nothing is at risk.
-    public var isUnavailable = false
+    package var isUnavailable = false
     /// With `isInUse`: the PID the lock file names, when it names one.
-    public var holderPID: Int32?
+    package var holderPID: Int32?
 
     init(_ path: String, _ problem: String, inUse: Bool = false, unavailable: Bool = false, holderPID: Int32? = nil) {
         description = "\(path): \(problem); set `state: off` (or --state off) to run without history"
@@ -29,8 +29,8 @@ public struct HistoryError: Error, CustomStringConvertible {
 ///
 /// Not thread-safe: the poller records on one serial queue, and commands
 /// read from their own thread.
-public final class HistoryStore: HostHistoryRecorder {
-    public enum Mode: Sendable {
+package final class HistoryStore: HostHistoryRecorder {
+    package enum Mode: Sendable {
         /// `watch`, `serve`, `snapshot`, `check`: records, holds the lock.
         case writer
         /// `history`, and `snapshot`, `check` and `watch` while another
@@ -41,16 +41,16 @@ public final class HistoryStore: HostHistoryRecorder {
     }
 
     /// Opened as a `reader`: `record` writes nothing.
-    public var isReadOnly: Bool { !writes }
+    package var isReadOnly: Bool { !writes }
 
-    public static let schemaVersion: Int32 = 5
+    package static let schemaVersion: Int32 = 5
     /// `PRAGMA application_id`: "pwat". A SQLite file without it is not ours.
     static let applicationID: Int32 = 0x7077_6174
-    public static let inMemoryPath = ":memory:"
+    package static let inMemoryPath = ":memory:"
 
     /// The store `setting` (or `override`, a path relative to the working
     /// directory, or `off`) names; nil when history is off.
-    public static func open(
+    package static func open(
         _ setting: StateSetting, override: String?, historyDays: Int, mode: Mode = .writer,
         environment: [String: String] = ProcessEnvironment.current, catalogue: Catalogue = .empty
     ) throws(HistoryError) -> HistoryStore? {
@@ -65,10 +65,10 @@ public final class HistoryStore: HostHistoryRecorder {
         return store
     }
 
-    public let path: String
+    package let path: String
     /// The CA families the configuration knows (`Config.catalogue`): their
     /// lifetime schedules bring renewal estimates forward.
-    public var catalogue: Catalogue = .empty
+    package var catalogue: Catalogue = .empty
     private(set) var connection: SQLiteConnection
     /// The file's schema: a reader does not migrate, so it may read an older one.
     private var fileVersion: Int32 = HistoryStore.schemaVersion
@@ -120,7 +120,7 @@ public final class HistoryStore: HostHistoryRecorder {
     }
 
     /// `$XDG_STATE_HOME/pinwatch/state.sqlite`, else `~/.local/state/…`.
-    public static func defaultPath(environment: [String: String] = ProcessEnvironment.current) -> String {
+    package static func defaultPath(environment: [String: String] = ProcessEnvironment.current) -> String {
         if let base = environment["XDG_STATE_HOME"], base.hasPrefix("/") {
             return "\(base)/pinwatch/state.sqlite"
         }
@@ -131,7 +131,7 @@ public final class HistoryStore: HostHistoryRecorder {
     /// Opens (creating when missing) and prunes entries older than
     /// `historyDays`. Refuses, without touching it, a file that is not a
     /// pinwatch state file, is damaged, or comes from a newer pinwatch.
-    public init(path: String, mode: Mode, historyDays: Int = 400, now: Date = Date()) throws(HistoryError) {
+    package init(path: String, mode: Mode, historyDays: Int = 400, now: Date = Date()) throws(HistoryError) {
         self.path = path
         writes = mode == .writer
         let inMemory = path == Self.inMemoryPath
@@ -339,7 +339,7 @@ public final class HistoryStore: HostHistoryRecorder {
     /// A failed write (disk full, file system gone read-only…) rolls back
     /// and leaves the reports without history; the next call tries again,
     /// so recording resumes by itself once the space is back.
-    public func record(_ reports: [HostReport], at date: Date) -> [HostReport] {
+    package func record(_ reports: [HostReport], at date: Date) -> [HostReport] {
         // The transaction rolls back whole on failure: so must what this
         // store remembers of it (row ids, last chains), or the next cycle
         // would skip the changes that were never written.
@@ -372,7 +372,7 @@ public final class HistoryStore: HostHistoryRecorder {
         }
     }
 
-    public var writeHealth: HistoryWriteHealth {
+    package var writeHealth: HistoryWriteHealth {
         healthLock.lock()
         defer { healthLock.unlock() }
         return health
@@ -479,7 +479,7 @@ public final class HistoryStore: HostHistoryRecorder {
     /// `check` records (the same host, port, SNI and connect address).
     /// The status's start is given only while the recorded status is the
     /// report's, so a live result is never dated by an older one.
-    public func recordedHistory(of report: HostReport, now: Date) throws(HistoryError) -> HostReport {
+    package func recordedHistory(of report: HostReport, now: Date) throws(HistoryError) -> HostReport {
         let stored: HostState?
         do {
             stored = try storedHostState(for: report.config, at: now)
@@ -794,7 +794,7 @@ public final class HistoryStore: HostHistoryRecorder {
 
     /// Every recorded host named `host` (on `port`, when given), whole:
     /// one per SNI/connect combination.
-    public func timelines(host: String, port: Int?, now: Date = Date()) throws(HistoryError) -> [HostTimeline] {
+    package func timelines(host: String, port: Int?, now: Date = Date()) throws(HistoryError) -> [HostTimeline] {
         var timelines: [HostTimeline] = []
         try forEachTimeline(
             host: host, port: port, window: .all, now: now, heading: { heading, _ in timelines.append(heading) },
@@ -807,7 +807,7 @@ public final class HistoryStore: HostHistoryRecorder {
     /// `entry` for each entry shown, oldest first. Status rows are read
     /// one at a time, never all at once. Returns the number of hosts.
     @discardableResult
-    public func forEachTimeline(
+    package func forEachTimeline(
         host: String, port: Int?, window: HistoryWindow, now: Date = Date(), heading: (HostTimeline, _ omitted: Int) -> Void,
         entry: (TimelineEntry) -> Void
     ) throws(HistoryError) -> Int {

@@ -10,8 +10,8 @@ import PinwatchCore
 /// that is not a dictionary of base64 text, a domain that is not a
 /// dictionary) is skipped here too, with a note, so the lists judged are
 /// the lists the app enforces.
-public enum AppTransportSecurityImporter {
-    public static func read(_ bytes: [UInt8], file: String) throws(ClientSourceError) -> ImportedPins {
+package enum AppTransportSecurityImporter {
+    package static func read(_ bytes: [UInt8], file: String) throws(ClientSourceError) -> ImportedPins {
         let root = try PropertyListDocument.read(bytes, file: file, binary: true)
         guard let dictionary = root as? [String: Any] else {
             throw ClientSourceError(file: file, message: "the top level is not a dictionary")

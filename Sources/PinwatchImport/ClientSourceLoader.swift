@@ -5,34 +5,34 @@ import PinwatchSystem
 /// Reads a client source of any format: bounded, then handed to its
 /// importer. Signatures and downloads are injected (OpenSSL and sockets
 /// live in PinwatchProbe).
-public struct ClientSourceLoader: Sendable {
+package struct ClientSourceLoader: Sendable {
     /// Fetches a dynamic list URL (the source carries the proxy setting,
     /// trust and timeout), bounded to `maximumBytes`, sending `challenge`
     /// as `X-Cert-Pinning-Challenge`.
-    public typealias Fetch =
+    package typealias Fetch =
         @Sendable (_ source: ClientSource, _ maximumBytes: Int, _ challenge: String) throws(ClientSourceError)
         -> FetchedList
 
     /// A list as downloaded: the body and, from a challenge-signing
     /// server, its `X-Cert-Pinning-Signature`.
-    public struct FetchedList: Sendable {
-        public var body: [UInt8]
-        public var signature: String?
+    package struct FetchedList: Sendable {
+        package var body: [UInt8]
+        package var signature: String?
 
-        public init(body: [UInt8], signature: String? = nil) {
+        package init(body: [UInt8], signature: String? = nil) {
             self.body = body
             self.signature = signature
         }
     }
 
     /// App configurations are kilobytes; a larger file is a mistake or an attack.
-    public static let maximumBytes = 4 * 1024 * 1024
+    package static let maximumBytes = 4 * 1024 * 1024
 
     private let verify: DynamicPinListImporter.SignatureCheck
     private let fetch: Fetch?
     private let now: @Sendable () -> Date
 
-    public init(
+    package init(
         verify: @escaping DynamicPinListImporter.SignatureCheck, fetch: Fetch? = nil, now: @escaping @Sendable () -> Date = Date.init
     ) {
         self.verify = verify
@@ -41,7 +41,7 @@ public struct ClientSourceLoader: Sendable {
     }
 
     /// A configured `clients:` entry.
-    public func read(_ source: ClientSource) throws(ClientSourceError) -> ImportedPins {
+    package func read(_ source: ClientSource) throws(ClientSourceError) -> ImportedPins {
         let bytes: [UInt8]
         var signed: DynamicPinListImporter.ChallengeSignature?
         switch source.location {
@@ -72,7 +72,7 @@ public struct ClientSourceLoader: Sendable {
 
     /// Bytes already read, of a known format; `signed` for a saved
     /// challenge-signed list.
-    public func read(
+    package func read(
         _ bytes: [UInt8], file: String, format: ClientFormat, publicKey: [UInt8] = [],
         signed: DynamicPinListImporter.ChallengeSignature? = nil, downloaded: Bool = false
     ) throws(ClientSourceError) -> ImportedPins {
@@ -100,7 +100,7 @@ public struct ClientSourceLoader: Sendable {
         }
     }
 
-    public static func readFile(_ path: String) throws(ClientSourceError) -> [UInt8] {
+    package static func readFile(_ path: String) throws(ClientSourceError) -> [UInt8] {
         do {
             return try RegularFile.read(path, limit: maximumBytes)
         } catch {
@@ -116,7 +116,7 @@ public struct ClientSourceLoader: Sendable {
     }
 
     /// The format of a file named on `pinwatch import`, from its contents.
-    public static func detect(_ bytes: [UInt8]) -> ClientFormat? {
+    package static func detect(_ bytes: [UInt8]) -> ClientFormat? {
         let head = String(decoding: bytes.prefix(65_536), as: UTF8.self)
         // Binary plists keep their keys as ASCII strings, so the key names
         // are found in them too.

@@ -15,29 +15,29 @@ import PinwatchCore
 ///   ignored.
 ///
 /// Both ECDSA P-256 with SHA-256, DER signatures in base64.
-public enum DynamicPinListImporter {
+package enum DynamicPinListImporter {
     /// Checks one signature: message, DER signature, the app's public key
     /// (uncompressed point). Injected: signatures need OpenSSL.
-    public typealias SignatureCheck = @Sendable (_ message: [UInt8], _ signature: [UInt8], _ publicKey: [UInt8]) -> Bool
+    package typealias SignatureCheck = @Sendable (_ message: [UInt8], _ signature: [UInt8], _ publicKey: [UInt8]) -> Bool
 
     /// The signature of a challenge-signed list and the challenge it answers.
-    public struct ChallengeSignature: Hashable, Sendable {
-        public var challenge: String
+    package struct ChallengeSignature: Hashable, Sendable {
+        package var challenge: String
         /// `X-Cert-Pinning-Signature`, base64.
-        public var signature: String
+        package var signature: String
 
-        public init(challenge: String, signature: String) {
+        package init(challenge: String, signature: String) {
             self.challenge = challenge
             self.signature = signature
         }
     }
 
     /// A list larger than this is not a pin list.
-    public static let maximumEntries = 10_000
+    package static let maximumEntries = 10_000
     /// Deeper than any chain pinwatch follows (16 levels).
     static let maximumDepth = 16
 
-    public static func read(
+    package static func read(
         _ bytes: [UInt8], file: String, publicKey: [UInt8], now: Date, verify: SignatureCheck, signed: ChallengeSignature? = nil,
         downloaded: Bool = false
     ) throws(ClientSourceError) -> ImportedPins {

@@ -8,8 +8,8 @@ import PinwatchCore
 /// pin, which a renewed certificate breaks even when it keeps its key.
 /// The host is the call's `serverURL:` literal; without one (Dio's
 /// interceptor), the entry's `host:`.
-public enum FlutterPinningImporter {
-    public static func read(_ bytes: [UInt8], file: String) throws(ClientSourceError) -> ImportedPins {
+package enum FlutterPinningImporter {
+    package static func read(_ bytes: [UInt8], file: String) throws(ClientSourceError) -> ImportedPins {
         let source = SourceTokens(bytes, singleQuotedStrings: true)
         var cursor = LiteralCursor(tokens: source.tokens, constants: source.stringConstants())
         var imported = ImportedPins(file: file, format: .flutter, rules: [])

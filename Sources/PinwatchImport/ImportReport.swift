@@ -2,12 +2,12 @@ import Foundation
 import PinwatchCore
 
 /// `pinwatch import`'s output: a configuration stanza to paste, or JSON.
-public enum ImportReport {
+package enum ImportReport {
     /// `pinsets:` (one per domain pattern, pins under `auto:` since a
     /// client file does not say which level a pin is for) and `hosts:` for
     /// every concrete name, with comments naming sources, patterns and
     /// expirations. Every value from a file is quoted or in a comment.
-    public static func yaml(_ sources: [ImportedPins]) -> String {
+    package static func yaml(_ sources: [ImportedPins]) -> String {
         var header = [
             "# pinwatch import: tiers are decided by the live chain (auto:): a pin that",
             "# matches the leaf counts as leaf (leaf_only), any other level as ca (ok).",
@@ -82,7 +82,7 @@ public enum ImportReport {
         return lines
     }
 
-    public static func json(_ sources: [ImportedPins]) -> String {
+    package static func json(_ sources: [ImportedPins]) -> String {
         JSONValue.object([
             ("version", .int(1)),
             (

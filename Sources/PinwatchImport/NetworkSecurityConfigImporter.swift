@@ -5,8 +5,8 @@ import PinwatchCore
 /// with its `<domain>`s and `<pin-set>`, nested configs inheriting the
 /// pin-set of their parent; `<debug-overrides>` ignored (release builds
 /// do not use it).
-public enum NetworkSecurityConfigImporter {
-    public static func read(_ bytes: [UInt8], file: String) throws(ClientSourceError) -> ImportedPins {
+package enum NetworkSecurityConfigImporter {
+    package static func read(_ bytes: [UInt8], file: String) throws(ClientSourceError) -> ImportedPins {
         try XMLSafety.requireUTF8(bytes, file: file)
         try XMLSafety.refuseDeclarations(in: bytes, file: file)
         let reader = Reader(file: file)

@@ -8,8 +8,8 @@ import PinwatchCore
 ///
 /// A curl or HPKP pin that names no host gets the domain "" and the
 /// client entry's `host:` (or `import --host`) fills it in.
-public enum PinStringImporter {
-    public static func read(_ text: String, file: String, format: ClientFormat) throws(ClientSourceError) -> ImportedPins {
+package enum PinStringImporter {
+    package static func read(_ text: String, file: String, format: ClientFormat) throws(ClientSourceError) -> ImportedPins {
         let lines = SourceLines.split(text)
         var imported = ImportedPins(file: file, format: format, rules: [])
         switch format {
@@ -25,7 +25,7 @@ public enum PinStringImporter {
     }
 
     /// Which of the three a text holds, if any.
-    public static func detect(_ text: String) -> ClientFormat? {
+    package static func detect(_ text: String) -> ClientFormat? {
         if text.range(of: "public-key-pins", options: .caseInsensitive) != nil { return .hpkp }
         if text.contains("--pinnedpubkey") || text.contains("CURLOPT_PINNEDPUBLICKEY") { return .curl }
         if text.contains("CertificatePinner") || text.contains(".add(") && (text.contains("\"sha256/") || text.contains("\"sha1/")) {

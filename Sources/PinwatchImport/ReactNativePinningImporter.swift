@@ -11,8 +11,8 @@ import PinwatchCore
 /// passes; iOS hands the same map to TrustKit, which refuses a host with
 /// fewer than two hashes. A host whose value is anything else is named and
 /// left out.
-public enum ReactNativePinningImporter {
-    public static func read(_ bytes: [UInt8], file: String) throws(ClientSourceError) -> ImportedPins {
+package enum ReactNativePinningImporter {
+    package static func read(_ bytes: [UInt8], file: String) throws(ClientSourceError) -> ImportedPins {
         let source = SourceTokens(bytes, singleQuotedStrings: true)
         var cursor = LiteralCursor(tokens: source.tokens, constants: source.stringConstants())
         var imported = ImportedPins(file: file, format: .rnPinning, rules: [])

@@ -12,8 +12,8 @@ import PinwatchCore
 /// matching pattern passing); `enforcePinning: false` reports without
 /// refusing; after `expirationDate` (the day itself still enforced) the
 /// host is not pinned.
-public enum ReactNativeSSLManagerImporter {
-    public static func read(_ bytes: [UInt8], file: String) throws(ClientSourceError) -> ImportedPins {
+package enum ReactNativeSSLManagerImporter {
+    package static func read(_ bytes: [UInt8], file: String) throws(ClientSourceError) -> ImportedPins {
         guard let root = try PropertyListDocument.read(bytes, file: file, binary: false) as? [String: Any] else {
             throw ClientSourceError(file: file, message: "the top level is not an object")
         }

@@ -4,8 +4,8 @@ import PinwatchCore
 /// TrustKit's `TSKConfiguration`, from an Info.plist (XML) or a JSON
 /// export: `TSKPinnedDomains` → `TSKPublicKeyHashes`,
 /// `TSKIncludeSubdomains`, `TSKEnforcePinning`, `TSKExpirationDate`.
-public enum TrustKitImporter {
-    public static func read(_ bytes: [UInt8], file: String) throws(ClientSourceError) -> ImportedPins {
+package enum TrustKitImporter {
+    package static func read(_ bytes: [UInt8], file: String) throws(ClientSourceError) -> ImportedPins {
         if TrustKitCodeLiteral.isCode(bytes) { return try readCode(bytes, file: file) }
         let root = try PropertyListDocument.read(bytes, file: file, binary: false)
         guard let dictionary = root as? [String: Any] else {

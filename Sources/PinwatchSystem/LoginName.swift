@@ -8,9 +8,9 @@ import Darwin
 /// `LOGNAME`, then the password entry of the effective user, so that a
 /// service account, `sudo -u` or a cron-started shell without `USER`
 /// still signs what it acknowledges.
-public enum LoginName {
+package enum LoginName {
     /// `passwordEntry` is asked only when neither variable names anyone.
-    public static func resolve(environment: [String: String], passwordEntry: () -> String? = effectiveUserEntry) -> String? {
+    package static func resolve(environment: [String: String], passwordEntry: () -> String? = effectiveUserEntry) -> String? {
         for variable in ["USER", "LOGNAME"] {
             if let name = environment[variable], !name.isEmpty { return name }
         }
@@ -19,7 +19,7 @@ public enum LoginName {
 
     /// The effective user's name from the password database (NSS: files,
     /// LDAP, sssd), nil when the uid has no entry (a container's bare uid).
-    public static func effectiveUserEntry() -> String? {
+    package static func effectiveUserEntry() -> String? {
         var entry = passwd()
         var found: UnsafeMutablePointer<passwd>?
         var buffer = [CChar](repeating: 0, count: 4096)

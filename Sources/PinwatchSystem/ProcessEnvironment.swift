@@ -10,8 +10,8 @@ import Darwin
 /// call alone was a measurable part of a `check`, mostly the Swift runtime
 /// resolving the generic types Foundation's code names by mangled name
 /// (Benchmarks/README.md, "Figures moved out of code comments").
-public enum ProcessEnvironment {
-    public static let current: [String: String] = read()
+package enum ProcessEnvironment {
+    package static let current: [String: String] = read()
 
     /// `NAME=value` entries; the first of a repeated name wins, as getenv
     /// does; an entry without `=` is not a variable.

@@ -18,7 +18,7 @@ extension ProcessFigures {
     private static let ticksPerSecond = Double(sysconf(Int32(_SC_CLK_TCK)))
 
     /// Now; a figure /proc does not give is nil.
-    public static func readOwn() -> ProcessFigures {
+    package static func readOwn() -> ProcessFigures {
         var figures = ProcessFigures(startTime: ownStartTime)
         if let stat = procFields(), stat.count > 21 {
             if let user = Double(stat[11]), let system = Double(stat[12]), ticksPerSecond > 0 {

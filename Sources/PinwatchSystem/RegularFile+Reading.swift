@@ -11,7 +11,7 @@ import Glibc
 /// without end and a directory has no contents: each is reported by name,
 /// and a regular file is read only up to `limit` bytes.
 extension RegularFile {
-    public static func read(_ path: String, limit: Int) throws(ReadError) -> [UInt8] {
+    package static func read(_ path: String, limit: Int) throws(ReadError) -> [UInt8] {
         // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer.
         let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else {
@@ -51,7 +51,7 @@ extension RegularFile {
     }
 
     /// Decodes UTF-8 text, naming the line of the first byte that is not.
-    public static func readText(_ path: String, limit: Int) throws(ReadError) -> String {
+    package static func readText(_ path: String, limit: Int) throws(ReadError) -> String {
         let bytes = try read(path, limit: limit)
         if let text = String(validating: bytes, as: UTF8.self) {
             return text
@@ -87,7 +87,7 @@ extension RegularFile {
 extension RegularFile {
     /// The names in the directory `path` (hidden ones included, `.` and
     /// `..` not), refusing one with more than `limit` entries.
-    public static func listDirectory(_ path: String, limit: Int) throws(ReadError) -> [String] {
+    package static func listDirectory(_ path: String, limit: Int) throws(ReadError) -> [String] {
         guard let directory = opendir(path) else {
             let reason = errno == ENOTDIR ? "not a directory" : errno == ENOENT ? "no such directory" : String(cString: strerror(errno))
             throw ReadError(path: path, reason: reason)

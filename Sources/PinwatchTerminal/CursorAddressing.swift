@@ -4,14 +4,14 @@ internal import CNCurses
 /// anywhere (terminfo's `cup`), which `dumb`, emacs' shell buffers and
 /// printing terminals cannot. Asked before the screen is taken over, so a
 /// refusal leaves the terminal as it was.
-public enum CursorAddressing: Equatable, Sendable {
+package enum CursorAddressing: Equatable, Sendable {
     case supported
     /// The terminfo entry has no `cup`.
     case unsupported
     /// TERM is unset, empty or names no terminfo entry.
     case unknownTerminal
 
-    public static func of(term: String?) -> CursorAddressing {
+    package static func of(term: String?) -> CursorAddressing {
         guard let term, !term.isEmpty else { return .unknownTerminal }
         switch pinwatch_terminal_addresses_cursor(term) {
         case 1: return .supported

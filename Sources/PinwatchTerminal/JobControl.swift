@@ -9,8 +9,8 @@ import Foundation
 /// only writes a byte to a pipe; the main queue reads it between two
 /// paints, gives the terminal back, stops the process with the default
 /// action, and takes the terminal again once continued.
-public final class JobControl {
-    public enum Event {
+package final class JobControl {
+    package enum Event {
         /// SIGTSTP: give the terminal back, then call `stopProcess()`.
         case stopRequested
         /// SIGCONT: the terminal may have changed while stopped (or the
@@ -30,7 +30,7 @@ public final class JobControl {
         signal(SIGTSTP, SIG_IGN)
     }
 
-    public init(queue: DispatchQueue, handler: @escaping (Event) -> Void) throws {
+    package init(queue: DispatchQueue, handler: @escaping (Event) -> Void) throws {
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else {
             throw TerminalError("cannot set up job control: \(String(cString: strerror(errno)))")
@@ -57,7 +57,7 @@ public final class JobControl {
 
     /// Stops the process as Ctrl-Z would have, and returns once it is
     /// continued (`fg`, `bg`, SIGCONT).
-    public func stopProcess() {
+    package func stopProcess() {
         signal(SIGTSTP, SIG_DFL)
         // Thread-directed, with SIGTSTP unblocked on this thread for the
         // moment: after dispatchMain the main queue runs on a Dispatch

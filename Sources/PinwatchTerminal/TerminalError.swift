@@ -1,8 +1,8 @@
 /// Why the dashboard could not take over the terminal.
-public struct TerminalError: Error, CustomStringConvertible, Sendable {
-    public var description: String
+package struct TerminalError: Error, CustomStringConvertible, Sendable {
+    package var description: String
 
-    public init(_ description: String) {
+    package init(_ description: String) {
         self.description = description
     }
 }

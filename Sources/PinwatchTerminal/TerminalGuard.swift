@@ -5,7 +5,7 @@ import Foundation
 /// (async-signal-safe) and the alternate screen and cursor are reset with a
 /// plain write, then the signal is raised again so the process still dies
 /// with it (and dumps core where configured).
-public enum TerminalGuard {
+package enum TerminalGuard {
     /// Written once, before any handler is installed; read only by the
     /// handlers, which cannot take arguments. Heap memory with room to
     /// spare rather than a `termios` global: AddressSanitizer caught
@@ -18,7 +18,7 @@ public enum TerminalGuard {
     }()
     nonisolated(unsafe) private static var hasSavedModes = false
 
-    public static func install() {
+    package static func install() {
         guard tcgetattr(STDIN_FILENO, savedModes) == 0 else { return }
         hasSavedModes = true
         for fatal in [SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE] {
@@ -48,7 +48,7 @@ public enum TerminalGuard {
     }
 
     /// Dies of `signalNumber` as if it had never been handled.
-    public static func reraise(_ signalNumber: Int32) -> Never {
+    package static func reraise(_ signalNumber: Int32) -> Never {
         signal(signalNumber, SIG_DFL)
         var unblock = sigset_t()
         sigemptyset(&unblock)

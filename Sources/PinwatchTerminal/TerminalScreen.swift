@@ -7,7 +7,7 @@ import PinwatchUI
 /// One owner for the SCREEN pointer, used from one thread (the controller's
 /// main loop). Everything it draws was laid out and sanitised by
 /// PinwatchUI; this class only maps cells and styles onto curses calls.
-public final class TerminalScreen {
+package final class TerminalScreen {
     private let screen: OpaquePointer
     private var window: UnsafeMutablePointer<WINDOW>
     private var isRestored = false
@@ -17,9 +17,9 @@ public final class TerminalScreen {
     private let maxPairs: Int
 
     /// True when the terminal can show colours at all.
-    public let supportsColor: Bool
+    package let supportsColor: Bool
     /// Colours the terminal has (0 without colour): 8, 16, 256 …
-    public let colorCount: Int
+    package let colorCount: Int
     private let hasDefaultColors: Bool
 
     private struct PairKey: Hashable {
@@ -37,7 +37,7 @@ public final class TerminalScreen {
     /// SIGTSTP handler out (`JobControl` handles Ctrl-Z instead).
     /// `mouse`: report the wheel and clicks (`--no-mouse` leaves the
     /// terminal's own selection alone).
-    public init(mouse: Bool = true) throws {
+    package init(mouse: Bool = true) throws {
         TerminalGuard.install()
         JobControl.keepCursesHandlerOut()
         Self.chooseUTF8Locale()
@@ -107,7 +107,7 @@ public final class TerminalScreen {
     }
 
     /// The terminal's size as curses knows it.
-    public var size: (rows: Int, columns: Int) {
+    package var size: (rows: Int, columns: Int) {
         var rows: Int32 = 0
         var columns: Int32 = 0
         pinwatch_getmaxyx(window, &rows, &columns)
@@ -118,7 +118,7 @@ public final class TerminalScreen {
     ///
     /// A frame larger than the terminal is clipped, a smaller one leaves the
     /// rest blank, so a resize between layout and paint never crashes.
-    public func paint(_ frame: Frame, theme: Theme) {
+    package func paint(_ frame: Frame, theme: Theme) {
         guard !isRestored else { return }
         werase(window)
         let (rows, columns) = size
@@ -167,7 +167,7 @@ public final class TerminalScreen {
     }
 
     /// Every key waiting in the input queue, without blocking.
-    public func readKeys() -> [Key] {
+    package func readKeys() -> [Key] {
         guard !isRestored else { return [] }
         var keys: [Key] = []
         // Bounded: a paste of thousands of characters is read over several frames.
@@ -225,7 +225,7 @@ public final class TerminalScreen {
     ///
     /// Needed when SIGWINCH was handled by the controller rather than by
     /// curses' own KEY_RESIZE.
-    public func handleResize() {
+    package func handleResize() {
         guard !isRestored else { return }
         var rows: Int32 = 0
         var columns: Int32 = 0
@@ -235,7 +235,7 @@ public final class TerminalScreen {
         clearok(window, true)
     }
 
-    public func bell() {
+    package func bell() {
         guard !isRestored else { return }
         beep()
     }
@@ -246,7 +246,7 @@ public final class TerminalScreen {
     /// by tmux 3.3+ unless `allow-passthrough` is set. GNU screen needs its
     /// DCS wrapper. Returns how many bytes of text were sent.
     @discardableResult
-    public func sendClipboard(_ text: String) -> Int {
+    package func sendClipboard(_ text: String) -> Int {
         guard !isRestored else { return 0 }
         let payload = Data(text.utf8).base64EncodedString()
         let environment = ProcessInfo.processInfo.environment
@@ -277,7 +277,7 @@ public final class TerminalScreen {
 
     /// Gives the terminal back for a while (Ctrl-Z): the shell's modes and
     /// main screen return; `resume` takes them again.
-    public func suspend() {
+    package func suspend() {
         guard !isRestored else { return }
         curs_set(1)
         endwin()
@@ -286,7 +286,7 @@ public final class TerminalScreen {
 
     /// Takes the terminal again after `suspend`; the next paint redraws
     /// everything at the terminal's current size.
-    public func resume() {
+    package func resume() {
         guard !isRestored else { return }
         handleResize()
         curs_set(0)
@@ -294,7 +294,7 @@ public final class TerminalScreen {
 
     /// Gives the terminal back (endwin). Idempotent, and safe from a fatal
     /// error path: it only calls endwin once.
-    public func restore() {
+    package func restore() {
         guard !isRestored else { return }
         isRestored = true
         curs_set(1)

@@ -7,7 +7,7 @@ import PinwatchCore
 /// kept across reloads (one ledger, however many pollers).
 ///
 /// `@unchecked Sendable`: the book is guarded by `lock`.
-public final class AcknowledgementLedger: @unchecked Sendable {
+package final class AcknowledgementLedger: @unchecked Sendable {
     private let lock = NSLock()
     private var book = AcknowledgementBook()
     private let readStored: (@Sendable () -> [Acknowledgement]?)?
@@ -15,20 +15,20 @@ public final class AcknowledgementLedger: @unchecked Sendable {
 
     /// `readStored`: the store's acknowledgements, nil when they could not
     /// be read (the ones read before are kept); itself nil with history off.
-    public init(readStored: (@Sendable () -> [Acknowledgement]?)? = nil, now: @escaping @Sendable () -> Date = { Date() }) {
+    package init(readStored: (@Sendable () -> [Acknowledgement]?)? = nil, now: @escaping @Sendable () -> Date = { Date() }) {
         self.readStored = readStored
         self.now = now
     }
 
     /// Reads the store's acknowledgements again.
-    public func reload() {
+    package func reload() {
         guard let stored = readStored?() else { return }
         lock.lock()
         book.replaceStored(stored)
         lock.unlock()
     }
 
-    public func apply(_ reports: [HostReport]) -> [HostReport] {
+    package func apply(_ reports: [HostReport]) -> [HostReport] {
         let date = now()
         lock.lock()
         defer { lock.unlock() }
@@ -36,7 +36,7 @@ public final class AcknowledgementLedger: @unchecked Sendable {
     }
 
     /// Stored acknowledgements whose host changed state since the last call.
-    public func takeNewlySpent() -> [Acknowledgement] {
+    package func takeNewlySpent() -> [Acknowledgement] {
         lock.lock()
         defer { lock.unlock() }
         return book.takeNewlySpent()

@@ -3,10 +3,10 @@ import PinwatchCore
 
 /// The modification times of the client pin files a configuration reads,
 /// so the Monitor reads them again when an app's pins change on disk.
-public struct ClientSourceStamps: Equatable, Sendable {
+package struct ClientSourceStamps: Equatable, Sendable {
     private var stamps: [String: Date?]
 
-    public init(_ config: Config) {
+    package init(_ config: Config) {
         var stamps: [String: Date?] = [:]
         for source in config.clientSources {
             guard case .file(let path) = source.location else { continue }
@@ -16,7 +16,7 @@ public struct ClientSourceStamps: Equatable, Sendable {
     }
 
     /// True when a file changed, appeared or went away since these were taken.
-    public var changedOnDisk: Bool {
+    package var changedOnDisk: Bool {
         stamps.contains { path, stamp in Self.modified(path) != stamp }
     }
 

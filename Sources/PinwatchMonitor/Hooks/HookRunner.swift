@@ -19,35 +19,35 @@ import PinwatchSystem
 /// so no descriptor, is needed to go on when descriptors run out.
 ///
 /// `@unchecked Sendable`: every member below `condition` is guarded by it.
-public final class HookRunner: @unchecked Sendable {
-    public struct Report: Sendable {
-        public var command: String
-        public var host: String
-        public var attempt: Int
-        public var outcome: String
-        public var succeeded: Bool
-        public var stderr: String
+package final class HookRunner: @unchecked Sendable {
+    package struct Report: Sendable {
+        package var command: String
+        package var host: String
+        package var attempt: Int
+        package var outcome: String
+        package var succeeded: Bool
+        package var stderr: String
     }
 
     /// What happened to events since the runner started.
-    public struct Counts: Sendable, Equatable {
-        public var running = 0
-        public var waiting = 0
+    package struct Counts: Sendable, Equatable {
+        package var running = 0
+        package var waiting = 0
         /// Events that replaced one still waiting for the same hook and host.
-        public var merged = 0
+        package var merged = 0
         /// Runs dropped for the queue's limit or because their hook was
         /// removed by a reload.
-        public var dropped = 0
+        package var dropped = 0
         /// Runs that could not start (no descriptor, no such program, …).
-        public var failedStarts = 0
+        package var failedStarts = 0
 
-        public init() {}
+        package init() {}
     }
 
     /// Runs at once, whatever the number of reloads; more wait their turn.
-    public static let parallelism = 4
+    package static let parallelism = 4
     /// Attempts per event and hook, the first included.
-    public static let attempts = 3
+    package static let attempts = 3
 
     private struct Key: Hashable {
         var hook: HookCommand
@@ -83,7 +83,7 @@ public final class HookRunner: @unchecked Sendable {
     /// `report` is called (on a worker thread) after every attempt, except
     /// failed starts past the first in `failureReportInterval`, which are
     /// counted in the next one reported.
-    public init(
+    package init(
         hooks: [HookCommand], environment: [String: String] = ProcessEnvironment.current, backoff: TimeInterval = 1,
         queueLimit: Int = 10_000, failureReportInterval: TimeInterval = 10, report: @escaping @Sendable (Report) -> Void
     ) {
@@ -97,7 +97,7 @@ public final class HookRunner: @unchecked Sendable {
 
     /// A reload's hooks: runs waiting for a hook that stays keep their
     /// place; those for a removed hook are dropped.
-    public func replaceHooks(_ newHooks: [HookCommand]) {
+    package func replaceHooks(_ newHooks: [HookCommand]) {
         condition.lock()
         defer { condition.unlock() }
         hooks = newHooks
@@ -110,7 +110,7 @@ public final class HookRunner: @unchecked Sendable {
         counts.waiting = waiting.count
     }
 
-    public func run(for transitions: [SeverityTransition]) {
+    package func run(for transitions: [SeverityTransition]) {
         guard !transitions.isEmpty else { return }
         condition.lock()
         defer { condition.unlock() }
@@ -124,7 +124,7 @@ public final class HookRunner: @unchecked Sendable {
         condition.broadcast()
     }
 
-    public var currentCounts: Counts {
+    package var currentCounts: Counts {
         condition.lock()
         defer { condition.unlock() }
         return counts
@@ -133,7 +133,7 @@ public final class HookRunner: @unchecked Sendable {
     /// At exit: nothing more starts, running hooks are killed with their
     /// process groups; what was running and waiting is returned.
     @discardableResult
-    public func stop() -> Counts {
+    package func stop() -> Counts {
         condition.lock()
         defer { condition.unlock() }
         stopped = true

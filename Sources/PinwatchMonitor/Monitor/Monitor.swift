@@ -12,8 +12,8 @@ import PinwatchCore
 /// Every member is touched only on `queue`: call `start`, `requestReload`
 /// and `refreshNow` there. `@unchecked Sendable` for the poller's and the
 /// reader's callbacks, which hop back onto `queue`.
-public final class Monitor<Poller: MonitorPoller>: @unchecked Sendable {
-    public typealias ConfigReader = @Sendable () throws -> Config
+package final class Monitor<Poller: MonitorPoller>: @unchecked Sendable {
+    package typealias ConfigReader = @Sendable () throws -> Config
 
     private let queue: DispatchQueue
     private let makePoller: (Config) -> Poller
@@ -25,8 +25,8 @@ public final class Monitor<Poller: MonitorPoller>: @unchecked Sendable {
     private let onEvent: (MonitorEvent) -> Void
 
     /// The running configuration is the poller's own.
-    public private(set) var poller: Poller
-    public var config: Config { poller.config }
+    package private(set) var poller: Poller
+    package var config: Config { poller.config }
     private var pendingConfig: Config?
     /// Whether a request (SIGHUP, the dashboard) is among the reads behind
     /// `pendingConfig`: its first cycle then starts as soon as it applies.
@@ -38,7 +38,7 @@ public final class Monitor<Poller: MonitorPoller>: @unchecked Sendable {
     /// A tick came while a cycle ran: the next starts as that one ends.
     private var cycleDue = false
     /// Ticks that came while a cycle still ran, since start.
-    public private(set) var lateTicks = 0
+    package private(set) var lateTicks = 0
     private var finishedCycles = 0
     private var cycleStartedAt: Date
     private var cycleReports: [HostReport?] = []
@@ -59,12 +59,12 @@ public final class Monitor<Poller: MonitorPoller>: @unchecked Sendable {
     /// A requested reload's cycle never starts sooner than this after the
     /// previous cycle's start (nor than the interval, if shorter): a burst of
     /// SIGHUPs is not a burst of cycles.
-    public static var reloadCycleGap: TimeInterval { 5 }
+    package static var reloadCycleGap: TimeInterval { 5 }
 
     /// `readConfig` nil: nothing to reload (the demo). `readQueue`: where
     /// the configuration is read, never `queue` (a signed pin list may be
     /// downloaded). `timer` nil: a Dispatch timer on `queue`.
-    public init(
+    package init(
         config: Config, queue: DispatchQueue, makePoller: @escaping (Config) -> Poller, hooks: MonitorHooks,
         readConfig: ConfigReader?, timer: MonitorTimer? = nil, now: @escaping () -> Date = Date.init,
         readQueue: DispatchQueue = .global(qos: .userInitiated), onEvent: @escaping (MonitorEvent) -> Void
@@ -85,7 +85,7 @@ public final class Monitor<Poller: MonitorPoller>: @unchecked Sendable {
     }
 
     /// The first cycle now, then one per interval.
-    public func start() {
+    package func start() {
         timer.setHandler { [weak self] in self?.tick() }
         nextTick = now()
         timer.schedule(after: 0, repeating: interval)
@@ -94,7 +94,7 @@ public final class Monitor<Poller: MonitorPoller>: @unchecked Sendable {
     /// Reads the configuration again off `queue`; false when there is no
     /// reader. The result is told as `reloadRead` or `reloadFailed`.
     @discardableResult
-    public func requestReload(because cause: MonitorEvent.ReloadCause = .requested) -> Bool {
+    package func requestReload(because cause: MonitorEvent.ReloadCause = .requested) -> Bool {
         guard let readConfig else { return false }
         guard !reading else {
             readAgain = readAgain ?? cause
@@ -110,7 +110,7 @@ public final class Monitor<Poller: MonitorPoller>: @unchecked Sendable {
 
     /// A cycle now, the regular ones counted from now; false while one runs.
     @discardableResult
-    public func refreshNow() -> Bool {
+    package func refreshNow() -> Bool {
         guard !cycleRunning else { return false }
         nextTick = now()
         timer.schedule(after: 0, repeating: interval)

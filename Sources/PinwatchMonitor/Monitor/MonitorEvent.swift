@@ -2,9 +2,9 @@ import Foundation
 import PinwatchCore
 
 /// What a `Monitor` tells its front end, always on the monitor's queue.
-public enum MonitorEvent {
+package enum MonitorEvent {
     /// Why a configuration was read again.
-    public enum ReloadCause: Sendable, Equatable {
+    package enum ReloadCause: Sendable, Equatable {
         /// SIGHUP (or any caller's request).
         case requested
         /// A client pin file changed, appeared or went away on disk.
@@ -14,13 +14,13 @@ public enum MonitorEvent {
     /// How a cycle ended, with every configured host's latest report (this
     /// cycle's, else the one before it: a host left without a report keeps
     /// its previous verdict).
-    public struct CycleEnd {
+    package struct CycleEnd {
         /// Cycles finished since start, failed ones included (1, 2, …).
-        public var number: Int
-        public var outcome: HostPoller.CycleOutcome
-        public var startedAt: Date
-        public var finishedAt: Date
-        public var reports: [HostReport]
+        package var number: Int
+        package var outcome: HostPoller.CycleOutcome
+        package var startedAt: Date
+        package var finishedAt: Date
+        package var reports: [HostReport]
     }
 
     case cycleStarted(hosts: Int, at: Date)

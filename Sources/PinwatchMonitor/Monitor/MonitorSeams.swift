@@ -4,7 +4,7 @@ import PinwatchCore
 
 /// The poll pipeline as a `Monitor` drives it: `HostPoller` in the product,
 /// a scripted poller in the tests.
-public protocol MonitorPoller: AnyObject {
+package protocol MonitorPoller: AnyObject {
     var config: Config { get }
     /// Polls every host once: batches on `queue`, then the finish once.
     func pollCycle(
@@ -13,7 +13,7 @@ public protocol MonitorPoller: AnyObject {
 }
 
 extension HostPoller: MonitorPoller {
-    public func pollCycle(
+    package func pollCycle(
         on queue: DispatchQueue, onReports: @escaping (HostPoller.Batch) -> Void,
         onFinish: @escaping (HostPoller.CycleOutcome) -> Void
     ) {
@@ -22,7 +22,7 @@ extension HostPoller: MonitorPoller {
 }
 
 /// Where transitions go: `HookRunner` in the product.
-public protocol MonitorHooks: AnyObject {
+package protocol MonitorHooks: AnyObject {
     func run(for transitions: [SeverityTransition])
     func replaceHooks(_ hooks: [HookCommand])
     /// What happened to runs since the start (see `HookRunner.Counts`).
@@ -33,7 +33,7 @@ extension HookRunner: MonitorHooks {}
 
 /// The interval's ticks: a Dispatch timer in the product, fired by hand in
 /// the tests. Every tick is delivered on the monitor's queue.
-public protocol MonitorTimer: AnyObject {
+package protocol MonitorTimer: AnyObject {
     func setHandler(_ handler: @escaping () -> Void)
     /// The first tick after `delay` seconds, then one every `interval`;
     /// replaces any earlier plan.
@@ -41,19 +41,19 @@ public protocol MonitorTimer: AnyObject {
 }
 
 /// A `DispatchSourceTimer` on the monitor's queue.
-public final class DispatchMonitorTimer: MonitorTimer {
+package final class DispatchMonitorTimer: MonitorTimer {
     private let timer: DispatchSourceTimer
     private var resumed = false
 
-    public init(queue: DispatchQueue) {
+    package init(queue: DispatchQueue) {
         timer = DispatchSource.makeTimerSource(queue: queue)
     }
 
-    public func setHandler(_ handler: @escaping () -> Void) {
+    package func setHandler(_ handler: @escaping () -> Void) {
         timer.setEventHandler(handler: handler)
     }
 
-    public func schedule(after delay: TimeInterval, repeating interval: TimeInterval) {
+    package func schedule(after delay: TimeInterval, repeating interval: TimeInterval) {
         timer.schedule(deadline: .now() + max(0, delay), repeating: interval, leeway: .milliseconds(100))
         guard !resumed else { return }
         resumed = true

@@ -3,7 +3,7 @@ import PinwatchCore
 
 extension ConfigLocator {
     /// DESIGN §4's lookup, asking the disk which candidates are files.
-    public static func locate(explicit: String?, currentDirectory: String, environment: [String: String]) -> String? {
+    package static func locate(explicit: String?, currentDirectory: String, environment: [String: String]) -> String? {
         locate(explicit: explicit, currentDirectory: currentDirectory, environment: environment) { path in
             var isDirectory: ObjCBool = false
             return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && !isDirectory.boolValue

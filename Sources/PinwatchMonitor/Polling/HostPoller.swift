@@ -16,30 +16,30 @@ import PinwatchSystem
 ///
 /// `@unchecked Sendable`: the configuration is immutable; what a cycle
 /// gathers is guarded by locks of its own.
-public final class HostPoller: @unchecked Sendable {
-    public typealias Batch = [(index: Int, report: HostReport)]
+package final class HostPoller: @unchecked Sendable {
+    package typealias Batch = [(index: Int, report: HostReport)]
 
     /// How a cycle ended. A probe that failed for want of a local resource
     /// (descriptors, memory) says nothing about its host: that host gets no
     /// report this cycle, so its previous verdict stands and no transition
     /// fires, and the cycle counts as failed.
-    public struct CycleOutcome: Sendable {
+    package struct CycleOutcome: Sendable {
         /// Hosts left without a report, by what ran out.
-        public var shortages: [LocalResourceShortage: Int] = [:]
+        package var shortages: [LocalResourceShortage: Int] = [:]
 
-        public init(shortages: [LocalResourceShortage: Int] = [:]) {
+        package init(shortages: [LocalResourceShortage: Int] = [:]) {
             self.shortages = shortages
         }
 
-        public var failed: Bool { !shortages.isEmpty }
+        package var failed: Bool { !shortages.isEmpty }
     }
 
-    public let config: Config
+    package let config: Config
     /// Records each cycle and adds history to its reports; nil with
     /// `state: off`.
-    public let history: HostHistoryRecorder?
+    package let history: HostHistoryRecorder?
     /// Marks the reports whose problem is acknowledged; nil: none is.
-    public let acknowledgements: AcknowledgementLedger?
+    package let acknowledgements: AcknowledgementLedger?
     private let environment: [String: String]
     private let targets: [ProbeTarget]
     private let engine: ProbeEngine
@@ -50,7 +50,7 @@ public final class HostPoller: @unchecked Sendable {
     /// `adHocProbes`: `serve`'s /probe adds targets of its own, so its
     /// engine keeps every thread however few hosts are configured. `now`:
     /// the clock reports are judged and recorded by.
-    public init(
+    package init(
         config: Config, environment: [String: String] = ProcessEnvironment.current, history: HostHistoryRecorder? = nil,
         adHocProbes: Bool = false, acknowledgements: AcknowledgementLedger? = nil,
         now: @escaping @Sendable () -> Date = { Date() }
@@ -67,7 +67,7 @@ public final class HostPoller: @unchecked Sendable {
         finishing = ReportFinishing(config: config, history: history, acknowledgements: acknowledgements, now: now)
     }
 
-    public var hosts: [HostConfig] { config.hosts }
+    package var hosts: [HostConfig] { config.hosts }
 
     /// Chains served from the verified-chain cache, and verified in full.
     package var verifiedChainCounts: (hits: Int, anchored: Int, misses: Int) { engine.verifiedChainCounts }
@@ -110,7 +110,7 @@ public final class HostPoller: @unchecked Sendable {
 
     /// Polls every host once and returns the reports in configuration
     /// order: the same cycle `watch` and `serve` run, waited for.
-    public func runCycle() -> [HostReport] {
+    package func runCycle() -> [HostReport] {
         let collected = CollectedReports(count: config.hosts.count)
         let done = DispatchSemaphore(value: 0)
         let cycle = startCycle(
@@ -163,7 +163,7 @@ public final class HostPoller: @unchecked Sendable {
     /// poller's engine, proxy rules and timeout: `serve`'s `/probe`. It
     /// gets the verdict a configured host's cycle gets, without the store
     /// or acknowledgements: an ad hoc probe is nobody's cycle.
-    public func probeOnce(_ host: HostConfig, completion: @escaping @Sendable (HostReport) -> Void) {
+    package func probeOnce(_ host: HostConfig, completion: @escaping @Sendable (HostReport) -> Void) {
         var single = config
         single.hosts = [host]
         var judging = finishing
@@ -176,7 +176,7 @@ public final class HostPoller: @unchecked Sendable {
 
     /// The verdict with each client release's view folded in, as a cycle
     /// makes it: `preflight`'s chain nobody served yet (`ServedChain`).
-    public static func report(for host: HostConfig, result: ProbeResult, config: Config) -> HostReport {
+    package static func report(for host: HostConfig, result: ProbeResult, config: Config) -> HostReport {
         let finishing = ReportFinishing(
             config: config, history: nil, acknowledgements: nil, now: { Date() }, steps: ReportFinishing.oneChain)
         return finishing.finish([FinishingHost(index: 0, host: host, outcomes: [(ProbeVariant(), result)])])[0]

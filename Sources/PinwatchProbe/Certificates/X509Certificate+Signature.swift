@@ -5,7 +5,7 @@ extension X509Certificate {
     /// catalogue trusts an intermediate only once it verifies against the
     /// root it is declared under. Names and validity are not checked (a
     /// catalogue keeps certificates that expire).
-    public func isSigned(by issuer: X509Certificate) -> Bool {
+    package func isSigned(by issuer: X509Certificate) -> Bool {
         withPointer { certificate in
             issuer.withPointer { issuerCertificate in
                 guard let key = X509_get0_pubkey(issuerCertificate) else {

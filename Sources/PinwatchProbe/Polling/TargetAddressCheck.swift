@@ -5,9 +5,9 @@ import PinwatchCore
 /// `2130706433` and `0x7f000001` all read as 127.0.0.1), and one inside
 /// the networks is chosen. The probe then dials that address, with the name
 /// still sent as SNI, so no second lookup can lead it elsewhere.
-public enum TargetAddressCheck {
+package enum TargetAddressCheck {
     /// Blocks for the lookup: call it off any event loop.
-    public static func allowedAddress(host: String, port: Int, networks: [IPNetwork]) -> Result<String, ProbeQueryError> {
+    package static func allowedAddress(host: String, port: Int, networks: [IPNetwork]) -> Result<String, ProbeQueryError> {
         var bare = host
         if bare.hasPrefix("["), bare.hasSuffix("]") { bare = String(bare.dropFirst().dropLast()) }
         switch NameResolver.lookUp(host: bare, port: port) {

@@ -12,7 +12,7 @@ import PinwatchProbe
 /// Scrapes never probe: they read the text the last cycle left. Every
 /// other member is touched only on `queue`, the monitor's. `@unchecked
 /// Sendable` for that reason; `published` has its own lock.
-public final class Exporter: @unchecked Sendable {
+package final class Exporter: @unchecked Sendable {
     private let queue = DispatchQueue(label: "pinwatch.exporter")
     private let version: String
     private let logger: Logger
@@ -37,7 +37,7 @@ public final class Exporter: @unchecked Sendable {
 
     /// `readConfig` reads the configuration again (SIGHUP, a changed client
     /// pin file); nil leaves the first one running.
-    public init(
+    package init(
         config: Config, environment: [String: String], version: String, logger: Logger, history: HostHistoryRecorder? = nil,
         readConfig: Monitor<HostPoller>.ConfigReader? = nil, acknowledgements: AcknowledgementLedger? = nil
     ) {
@@ -54,25 +54,25 @@ public final class Exporter: @unchecked Sendable {
     }
 
     /// Ready once the first cycle has completed (`/-/ready`).
-    public var isReady: Bool { published.isReady }
+    package var isReady: Bool { published.isReady }
 
     /// The last completed cycle as Prometheus text, with a number that
     /// changes whenever the text does (so a server can keep its own copy).
-    public var metrics: (text: Data, generation: Int) { published.metrics }
+    package var metrics: (text: Data, generation: Int) { published.metrics }
 
-    public func startPolling() {
+    package func startPolling() {
         queue.async { [self] in monitor.start() }
     }
 
     /// Reads the configuration again for the next cycle; hosts that stay
     /// keep their state, and an invalid one is refused and logged.
-    public func requestReload() {
+    package func requestReload() {
         queue.async { [self] in monitor.requestReload() }
     }
 
     /// Probes one target now, with the configured pins for it or a named
     /// pinset: `/probe`. At most 16 at once; the rest are turned away.
-    public func probe(_ query: ProbeQuery) async -> Result<Data, ProbeQueryError> {
+    package func probe(_ query: ProbeQuery) async -> Result<Data, ProbeQueryError> {
         let poller = await withCheckedContinuation { continuation in queue.async { continuation.resume(returning: self.monitor.poller) } }
         var host: HostConfig
         switch query.host(in: poller.config) {
@@ -101,7 +101,7 @@ public final class Exporter: @unchecked Sendable {
     }
 
     /// At exit: hooks still running are killed, and what never ran is said.
-    public func stopHooks() -> HookRunner.Counts {
+    package func stopHooks() -> HookRunner.Counts {
         hooks.stop()
     }
 

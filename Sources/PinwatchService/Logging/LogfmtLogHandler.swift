@@ -6,28 +6,28 @@ import PinwatchCore
 /// `time=… level=info msg="…" key=value…`, which journald, Loki and
 /// humans all read. Values are sanitised: a host or a hook's stderr cannot
 /// forge a line or an escape sequence.
-public struct LogfmtLogHandler: LogHandler {
-    public var metadata: Logger.Metadata = [:]
-    public var logLevel: Logger.Level = .info
+package struct LogfmtLogHandler: LogHandler {
+    package var metadata: Logger.Metadata = [:]
+    package var logLevel: Logger.Level = .info
     private let label: String
     private let sink: @Sendable (String) -> Void
 
-    public init(label: String, sink: @escaping @Sendable (String) -> Void = LogfmtLogHandler.standardError) {
+    package init(label: String, sink: @escaping @Sendable (String) -> Void = LogfmtLogHandler.standardError) {
         self.label = label
         self.sink = sink
     }
 
-    public static let standardError: @Sendable (String) -> Void = { line in
+    package static let standardError: @Sendable (String) -> Void = { line in
         let bytes = Array(line.utf8)
         _ = bytes.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
     }
 
-    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+    package subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }
         set { metadata[key] = newValue }
     }
 
-    public func log(
+    package func log(
         level: Logger.Level, message: Logger.Message, metadata explicit: Logger.Metadata?, source: String,
         file: String, function: String, line: UInt
     ) {

@@ -4,9 +4,9 @@
 /// combining marks none; a layout that counted `Character`s would misalign
 /// every column after a CJK subject. This is a small table, good enough for
 /// CJK, Hangul, kana, fullwidth forms and emoji, not a full UAX #11.
-public enum DisplayWidth {
+package enum DisplayWidth {
     /// Cells for one grapheme cluster: 0, 1 or 2.
-    public static func of(_ character: Character) -> Int {
+    package static func of(_ character: Character) -> Int {
         let scalars = character.unicodeScalars
         guard let first = scalars.first else { return 0 }
         // Nearly every cell is printable ASCII: skip the property lookups.
@@ -23,7 +23,7 @@ public enum DisplayWidth {
     }
 
     /// Cells for a whole string.
-    public static func of(_ text: String) -> Int {
+    package static func of(_ text: String) -> Int {
         text.reduce(0) { $0 + of($1) }
     }
 

@@ -1,17 +1,17 @@
 import PinwatchCore
 
 /// One terminal cell.
-public struct Cell: Hashable, Sendable {
+package struct Cell: Hashable, Sendable {
     /// One grapheme cluster, or "" for the second half of a wide character.
-    public var text: String
-    public var style: Style
+    package var text: String
+    package var style: Style
 
-    public init(text: String, style: Style = .normal) {
+    package init(text: String, style: Style = .normal) {
         self.text = text
         self.style = style
     }
 
-    public static let blank = Cell(text: " ")
+    package static let blank = Cell(text: " ")
 }
 
 /// A screen's worth of styled cells: what every output draws.
@@ -19,27 +19,27 @@ public struct Cell: Hashable, Sendable {
 /// The dashboard, `snapshot --format text` and `--format ansi` all render the
 /// same Frame, so they cannot disagree. `put` is the only way text gets in,
 /// and it sanitises, which makes it the single choke point DESIGN §9 asks for.
-public struct Frame: Hashable, Sendable {
-    public let width: Int
-    public let height: Int
-    public private(set) var cells: [Cell]
+package struct Frame: Hashable, Sendable {
+    package let width: Int
+    package let height: Int
+    package private(set) var cells: [Cell]
 
-    public init(width: Int, height: Int) {
+    package init(width: Int, height: Int) {
         self.width = max(0, width)
         self.height = max(0, height)
         cells = Array(repeating: .blank, count: self.width * self.height)
     }
 
-    public subscript(row: Int, column: Int) -> Cell {
+    package subscript(row: Int, column: Int) -> Cell {
         cells[row * width + column]
     }
 
-    public func row(_ row: Int) -> ArraySlice<Cell> {
+    package func row(_ row: Int) -> ArraySlice<Cell> {
         cells[(row * width)..<((row + 1) * width)]
     }
 
     /// The visible text of one row (wide characters once), trailing spaces kept.
-    public func text(ofRow row: Int) -> String {
+    package func text(ofRow row: Int) -> String {
         self.row(row).map(\.text).joined()
     }
 
@@ -50,7 +50,7 @@ public struct Frame: Hashable, Sendable {
     /// does not fit ends with `…`; a wide character is never split, the cell
     /// it would have half-filled stays blank.
     @discardableResult
-    public mutating func put(_ text: String, row: Int, column: Int, maxWidth: Int? = nil, style: Style = .normal) -> Int {
+    package mutating func put(_ text: String, row: Int, column: Int, maxWidth: Int? = nil, style: Style = .normal) -> Int {
         guard row >= 0, row < height, column >= 0, column < width else { return 0 }
         let limit = min(maxWidth ?? width, width - column)
         guard limit > 0 else { return 0 }
@@ -88,7 +88,7 @@ public struct Frame: Hashable, Sendable {
     }
 
     /// Paints `style` over a span of cells, keeping their text (selection bars, header bars).
-    public mutating func fill(row: Int, from column: Int = 0, width span: Int? = nil, style: Style) {
+    package mutating func fill(row: Int, from column: Int = 0, width span: Int? = nil, style: Style) {
         guard row >= 0, row < height else { return }
         let start = max(0, column)
         let end = min(width, start + (span ?? width))
@@ -99,7 +99,7 @@ public struct Frame: Hashable, Sendable {
     }
 
     /// Applies `transform` to the style of every cell of a row (the selection bar).
-    public mutating func restyle(row: Int, _ transform: (Style) -> Style) {
+    package mutating func restyle(row: Int, _ transform: (Style) -> Style) {
         guard row >= 0, row < height else { return }
         for index in (row * width)..<((row + 1) * width) {
             cells[index].style = transform(cells[index].style)
@@ -109,7 +109,7 @@ public struct Frame: Hashable, Sendable {
     /// Every glyph in its ASCII stand-in (`ASCIIGlyphs`), for `--ascii` and
     /// a C locale; a wide character becomes `?` in each of its two cells,
     /// so the columns stay where they were.
-    public mutating func useASCIIOnly() {
+    package mutating func useASCIIOnly() {
         for index in cells.indices {
             let text = cells[index].text
             if text.isEmpty {

@@ -3,7 +3,7 @@
 /// Layout code asks for a meaning and the theme decides how it looks, so a
 /// monochrome or colour-blind theme can keep every distinction (htop's
 /// `CRT.h` colour elements work the same way).
-public enum StyleRole: String, CaseIterable, Hashable, Sendable {
+package enum StyleRole: String, CaseIterable, Hashable, Sendable {
     case normal
     case header
     case banner
@@ -21,27 +21,27 @@ public enum StyleRole: String, CaseIterable, Hashable, Sendable {
 
 /// A cell's look as the layout asks for it: a role plus the flags that
 /// combine with any role.
-public struct Style: Hashable, Sendable {
-    public var role: StyleRole
-    public var bold: Bool
+package struct Style: Hashable, Sendable {
+    package var role: StyleRole
+    package var bold: Bool
     /// Drawn on the selection bar: the theme's `selected` look over the role.
-    public var selected: Bool
+    package var selected: Bool
 
-    public init(_ role: StyleRole = .normal, bold: Bool = false, selected: Bool = false) {
+    package init(_ role: StyleRole = .normal, bold: Bool = false, selected: Bool = false) {
         self.role = role
         self.bold = bold
         self.selected = selected
     }
 
-    public static let normal = Style()
+    package static let normal = Style()
 
-    public func with(selected: Bool) -> Style {
+    package func with(selected: Bool) -> Style {
         var copy = self
         copy.selected = selected
         return copy
     }
 
-    public func with(bold: Bool) -> Style {
+    package func with(bold: Bool) -> Style {
         var copy = self
         copy.bold = bold
         return copy

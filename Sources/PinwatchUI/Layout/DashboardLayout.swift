@@ -5,24 +5,24 @@ import PinwatchCore
 ///
 /// The live dashboard and `pinwatch snapshot --format text|ansi` both come
 /// from here, so a runbook's snapshot shows exactly what the on-call saw.
-public enum DashboardLayout {
+package enum DashboardLayout {
     /// Below this the table cannot say anything useful; a message is drawn instead.
-    public static let minimumWidth = 40
-    public static let minimumHeight = 8
+    package static let minimumWidth = 40
+    package static let minimumHeight = 8
     /// Banner lines on the live screen before they group by kind: a
     /// quarter of the screen, at least three.
     static func liveBannerLimit(height: Int) -> Int { max(3, height / 4) }
 
     /// The live screen at `width`×`height`, with what it measured handed
     /// to the state: the controller's one call per paint.
-    public static func paint(_ state: inout DashboardState, width: Int, height: Int, now: Date) -> Frame {
+    package static func paint(_ state: inout DashboardState, width: Int, height: Int, now: Date) -> Frame {
         let (frame, metrics) = layout(for: state, width: width, height: height, now: now)
         state.apply(metrics)
         return frame
     }
 
     /// The live screen at `width`×`height`.
-    public static func frame(for state: DashboardState, width: Int, height: Int, now: Date) -> Frame {
+    package static func frame(for state: DashboardState, width: Int, height: Int, now: Date) -> Frame {
         layout(for: state, width: width, height: height, now: now).frame
     }
 
@@ -80,7 +80,7 @@ public enum DashboardLayout {
 
     /// The snapshot: the same layout, tall enough for every row, without
     /// selection bar or key footer. Narrower than `minimumWidth` is widened.
-    public static func snapshotFrame(for state: DashboardState, width: Int, now: Date) -> Frame {
+    package static func snapshotFrame(for state: DashboardState, width: Int, now: Date) -> Frame {
         let width = max(width, minimumWidth)
         var table = state
         table.view = .table
@@ -103,7 +103,7 @@ public enum DashboardLayout {
     /// One host's detail view whole (`inspect --format svg|html`): the
     /// dated header, the view's title and every one of its lines, unscrolled,
     /// without the keys that only mean something on a live screen.
-    public static func detailSnapshotFrame(for state: DashboardState, hostIndex: Int, width: Int, now: Date) -> Frame {
+    package static func detailSnapshotFrame(for state: DashboardState, hostIndex: Int, width: Int, now: Date) -> Frame {
         let width = max(width, minimumWidth)
         let lines = DetailLayout.lines(for: state, hostIndex: hostIndex, now: now, live: false)
         var frame = Frame(width: width, height: HeaderLayout.height + 1 + lines.count)

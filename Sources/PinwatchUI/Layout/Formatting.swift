@@ -2,10 +2,10 @@ import Foundation
 import PinwatchCore
 
 /// Small text helpers shared by the table, the banner and the detail view.
-public enum Formatting {
+package enum Formatting {
     /// `42s`, `5m`, `3h`, `12d`: an age that fits five cells. Total: an
     /// age from another machine's clock may be anything a Double holds.
-    public static func duration(_ seconds: TimeInterval) -> String {
+    package static func duration(_ seconds: TimeInterval) -> String {
         let value = max(0, WholeNumber.clamped(seconds))
         if value < 60 { return "\(value)s" }
         if value < 3600 { return "\(value / 60)m" }
@@ -26,7 +26,7 @@ public enum Formatting {
 
     /// `14:03:07 CET` in the dashboard's time zone, named: over ssh the
     /// server's zone is rarely the on-call's, and other times are UTC.
-    public static func clock(_ date: Date, timeZone: TimeZone) -> String {
+    package static func clock(_ date: Date, timeZone: TimeZone) -> String {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
         let parts = calendar.dateComponents([.hour, .minute, .second], from: date)

@@ -1,18 +1,18 @@
 import PinwatchCore
 
 /// A run of text in one style.
-public struct Span: Hashable, Sendable {
-    public var text: String
-    public var style: Style
+package struct Span: Hashable, Sendable {
+    package var text: String
+    package var style: Style
 
-    public init(_ text: String, _ style: Style = .normal) {
+    package init(_ text: String, _ style: Style = .normal) {
         self.text = text
         self.style = style
     }
 }
 
 /// One line of spans, laid out left to right.
-public typealias StyledLine = [Span]
+package typealias StyledLine = [Span]
 
 extension Frame {
     /// Draws spans one after another within `maxWidth` cells; the span that

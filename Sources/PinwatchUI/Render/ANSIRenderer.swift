@@ -1,9 +1,9 @@
 /// A Frame as text with SGR colours from a theme, reset at each line end so
 /// that a pager or a `grep` never inherits a colour.
-public enum ANSIRenderer {
+package enum ANSIRenderer {
     /// `colorCount` decides how `#rrggbb` colours are mapped; 256 suits
     /// every terminal a runbook is likely to be pasted into.
-    public static func render(_ frame: Frame, theme: Theme, colorCount: Int = 256) -> String {
+    package static func render(_ frame: Frame, theme: Theme, colorCount: Int = 256) -> String {
         var output = ""
         for row in 0..<frame.height {
             let cells = Array(frame.row(row))

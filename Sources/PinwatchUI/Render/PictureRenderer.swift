@@ -7,7 +7,7 @@ import PinwatchCore
 ///
 /// Cell text was sanitised when it entered the Frame; here it is escaped for
 /// XML, so a certificate subject with `<script>` or `]]>` stays text.
-public enum PictureRenderer {
+package enum PictureRenderer {
     /// A dark terminal's default colours, which the themes assume.
     static let defaultForeground = PictureColors.hex(PictureColors.defaultForeground)
     static let defaultBackground = PictureColors.hex(PictureColors.defaultBackground)
@@ -15,7 +15,7 @@ public enum PictureRenderer {
     static let cellHeight = 17.0
     static let fontSize = 14
 
-    public static func svg(_ frame: Frame, theme: Theme, title: String = "pinwatch") -> String {
+    package static func svg(_ frame: Frame, theme: Theme, title: String = "pinwatch") -> String {
         let width = Double(frame.width) * cellWidth + 16
         let height = Double(frame.height) * cellHeight + 16
         var out = """
@@ -48,7 +48,7 @@ public enum PictureRenderer {
         return out + "</svg>\n"
     }
 
-    public static func html(_ frame: Frame, theme: Theme, title: String = "pinwatch") -> String {
+    package static func html(_ frame: Frame, theme: Theme, title: String = "pinwatch") -> String {
         var out = """
             <!DOCTYPE html>
             <html lang="en">

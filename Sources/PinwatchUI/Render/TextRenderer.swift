@@ -1,6 +1,6 @@
 /// A Frame as plain text: no escape sequences at all, trailing spaces trimmed.
-public enum TextRenderer {
-    public static func render(_ frame: Frame) -> String {
+package enum TextRenderer {
+    package static func render(_ frame: Frame) -> String {
         var output = ""
         for row in 0..<frame.height {
             var line = frame.text(ofRow: row)

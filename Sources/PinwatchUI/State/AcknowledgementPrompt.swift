@@ -3,29 +3,29 @@ import PinwatchCore
 
 /// `a` on a troubled host: the footer asks until when, then why. Both
 /// answers are typed text, bounded and kept free of control characters.
-public struct AcknowledgementPrompt: Hashable, Sendable {
-    public enum Field: Hashable, Sendable {
+package struct AcknowledgementPrompt: Hashable, Sendable {
+    package enum Field: Hashable, Sendable {
         case until
         case reason
     }
 
     /// The host by configuration index.
-    public var hostIndex: Int
-    public var field: Field = .until
+    package var hostIndex: Int
+    package var field: Field = .until
     /// A week: long enough for a planned release, short enough to be seen again.
-    public static let defaultUntil = "7d"
-    public var until = Self.defaultUntil
+    package static let defaultUntil = "7d"
+    package var until = Self.defaultUntil
     /// The default stands preselected, as readline and dialog boxes offer
     /// one: Enter takes it, the first key typed replaces it, Backspace
     /// clears it. Appending to it would make `7d12h`, a date nobody meant.
-    public var untilIsPreselected = true
-    public var reason = ""
+    package var untilIsPreselected = true
+    package var reason = ""
     /// Why the last Enter was refused, shown until the next key.
-    public var problem: String?
+    package var problem: String?
 
     static let untilCharacters = 40
 
-    public init(hostIndex: Int) {
+    package init(hostIndex: Int) {
         self.hostIndex = hostIndex
     }
 }
@@ -127,5 +127,5 @@ extension DashboardState {
 
 extension AcknowledgementPrompt {
     /// As `silence:`'s reason: one line on a table row.
-    public static let reasonCharacters = 200
+    package static let reasonCharacters = 200
 }

@@ -6,7 +6,7 @@ extension DashboardState {
     static let wheelStep = 3
 
     /// Applies one key and returns what the controller must do.
-    public mutating func handle(_ key: Key) -> [DashboardCommand] {
+    package mutating func handle(_ key: Key) -> [DashboardCommand] {
         // Quit from anywhere: Ctrl-C, Q, F10 (htop's key). `q` quits from
         // the table and goes back from the detail view and help.
         if key == .ctrlC || key == .function(10) { return [.quit] }

@@ -65,7 +65,7 @@ extension DashboardState {
 
     /// `worst first`, `by days`, `by days, reversed`: the header's and
     /// footer's words for the order the rows are in.
-    public var sortDescription: String {
+    package var sortDescription: String {
         let base: String
         switch sortOrder {
         case .worstFirst: base = sortReversed ? "best first" : "worst first"

@@ -6,45 +6,45 @@ import PinwatchCore
 /// The controller feeds it results and keys and has `DashboardLayout` paint
 /// it into a Frame (handing back the paint's `LayoutMetrics`); nothing here touches the terminal or the clock, so every screen is
 /// a pure function of this value and a `now`, and tests can build any of them.
-public struct DashboardState: Sendable {
+package struct DashboardState: Sendable {
     // MARK: Configuration facts
-    public var configPath: String
-    public var warnDays: Int
-    public var criticalDays: Int
+    package var configPath: String
+    package var warnDays: Int
+    package var criticalDays: Int
     /// e.g. `proxy http://proxy:3128 (https_proxy)`; nil when the environment has none.
-    public var proxyIndicator: String?
-    public private(set) var hosts: [HostConfig] {
+    package var proxyIndicator: String?
+    package private(set) var hosts: [HostConfig] {
         didSet { hostLabels = HostLabels(hosts) }
     }
     /// Row labels and their widest, worked out once per host list.
     private(set) var hostLabels = HostLabels([])
     /// Clock times in the header and detail view.
-    public var timeZone: TimeZone
+    package var timeZone: TimeZone
     /// `--ascii` or a C locale: every glyph drawn in its ASCII stand-in.
-    public var asciiOnly = false
+    package var asciiOnly = false
 
     // MARK: Results
     /// Latest report per host, by configuration index.
-    public private(set) var reports: [HostReport?]
+    package private(set) var reports: [HostReport?]
     /// When each host entered its current status.
-    public private(set) var statusSince: [Date?]
-    public private(set) var isProbing = false
-    public private(set) var cycleTotal = 0
-    public private(set) var cycleCompleted = 0
-    public private(set) var lastCycleFinishedAt: Date?
-    public var nextCycleAt: Date?
+    package private(set) var statusSince: [Date?]
+    package private(set) var isProbing = false
+    package private(set) var cycleTotal = 0
+    package private(set) var cycleCompleted = 0
+    package private(set) var lastCycleFinishedAt: Date?
+    package var nextCycleAt: Date?
 
     // MARK: Interaction
-    public var sortOrder: SortOrder = .worstFirst {
+    package var sortOrder: SortOrder = .worstFirst {
         didSet { derived = DerivedRows() }
     }
     /// `I` (htop's invert): the sort column's order the other way round.
-    public var sortReversed = false {
+    package var sortReversed = false {
         didSet { derived = DerivedRows() }
     }
     /// The filter as typed. A text that is no filter (a bad regex) leaves
     /// the previous one in force and says why in `filterProblem`.
-    public var filter = "" {
+    package var filter = "" {
         didSet {
             switch HostFilter.parse(filter) {
             case .success(let parsed):
@@ -59,14 +59,14 @@ public struct DashboardState: Sendable {
     /// The filter the rows follow: the latest text that parsed.
     private var activeFilter = HostFilter()
     /// Why the text typed is not the filter in force, for the footer.
-    public private(set) var filterProblem: String?
-    public private(set) var isEditingFilter = false
+    package private(set) var filterProblem: String?
+    package private(set) var isEditingFilter = false
     /// `a`: the footer asking until when and why; nil otherwise.
-    public internal(set) var acknowledgementPrompt: AcknowledgementPrompt?
+    package internal(set) var acknowledgementPrompt: AcknowledgementPrompt?
     /// False with history off: `a` says why instead of asking.
-    public var canStoreAcknowledgements = true
+    package var canStoreAcknowledgements = true
     /// Leaving a view takes its footer message with it (`footerMessage`).
-    public var view: DashboardView = .table {
+    package var view: DashboardView = .table {
         didSet {
             if let scope = footerMessageScope, scope != view.messageScope { footerMessage = nil }
         }
@@ -74,22 +74,22 @@ public struct DashboardState: Sendable {
     /// Selected host by configuration index, so the bar follows the host
     /// when rows re-sort. Until the user moves it, the selection is the
     /// top row of the table as sorted now (the worst host, by default).
-    public var selectedHost: Int? {
+    package var selectedHost: Int? {
         chosenHost ?? visibleHostIndices.first
     }
     /// Set once the user moves the selection; nil follows the top row.
     private var chosenHost: Int?
     /// First visible table row.
-    public private(set) var scrollOffset = 0
+    package private(set) var scrollOffset = 0
     /// First visible line of the detail view.
-    public private(set) var detailScroll = 0
+    package private(set) var detailScroll = 0
     /// The latest paint's measures: page sizes, where rows are, how long
     /// the scrolled view is.
-    public private(set) var metrics = LayoutMetrics()
+    package private(set) var metrics = LayoutMetrics()
     /// One line for the footer, e.g. the demo's "rotated the intermediate of payments.demo".
     /// It belongs to the view that raised it: a stanza copied in the detail
     /// view is not announced over the table, nor a table's notice over a detail view.
-    public var footerMessage: String? {
+    package var footerMessage: String? {
         didSet {
             footerMessageScope = footerMessage == nil ? nil : view.messageScope
             footerMessageAcknowledgement = nil
@@ -103,22 +103,22 @@ public struct DashboardState: Sendable {
     private var footerMessageAcknowledgement: String?
     /// `watch --prometheus`: where the rows come from and how old they
     /// are (the header), and why the source cannot answer (the banner).
-    public var sourceNote: String?
-    public var sourceProblem: String?
+    package var sourceNote: String?
+    package var sourceProblem: String?
     /// Why the history shown is not this dashboard's own: another pinwatch
     /// (a `serve`) holds the store, read here read-only (the header).
-    public var historyNote: String?
+    package var historyNote: String?
     /// The CA catalogue's data date (`CA data 2026-08-21`, `(stale)` past
     /// half a year), so a verdict on stale data does not pass as current.
-    public var catalogueNote: String?
-    public var catalogueStale = false
-    public var themeName: String
+    package var catalogueNote: String?
+    package var catalogueStale = false
+    package var themeName: String
     /// The `pins:` stanza for the detail view, set by the controller after `.copyPins`.
-    public var stanzaText: String?
+    package var stanzaText: String?
     /// The client releases of `clients:`, in configuration order.
-    public var clients: [(name: String, format: ClientFormat)] = []
+    package var clients: [(name: String, format: ClientFormat)] = []
 
-    public init(
+    package init(
         configPath: String, hosts: [HostConfig], warnDays: Int = 21, criticalDays: Int = 7,
         proxyIndicator: String? = nil, themeName: String = "default", timeZone: TimeZone = .current
     ) {
@@ -134,7 +134,7 @@ public struct DashboardState: Sendable {
         statusSince = Array(repeating: nil, count: hosts.count)
     }
 
-    public init(config: Config, proxyIndicator: String? = nil, themeName: String? = nil, timeZone: TimeZone = .current) {
+    package init(config: Config, proxyIndicator: String? = nil, themeName: String? = nil, timeZone: TimeZone = .current) {
         self.init(
             configPath: config.path ?? "(built-in)", hosts: config.hosts, warnDays: config.warnDays,
             criticalDays: config.criticalDays, proxyIndicator: proxyIndicator, themeName: themeName ?? config.theme,
@@ -144,14 +144,14 @@ public struct DashboardState: Sendable {
 
     /// A footer message about the acknowledgement of host `index`: it
     /// stays while that acknowledgement holds, and goes with it.
-    public mutating func announceAcknowledgement(_ message: String, ofHost index: Int) {
+    package mutating func announceAcknowledgement(_ message: String, ofHost index: Int) {
         footerMessage = message
         if hosts.indices.contains(index) { footerMessageAcknowledgement = hosts[index].identityKey }
     }
 
     // MARK: Cycles
 
-    public mutating func beginCycle(total: Int, at date: Date) {
+    package mutating func beginCycle(total: Int, at date: Date) {
         isProbing = true
         cycleTotal = max(0, total)
         cycleCompleted = 0
@@ -162,7 +162,7 @@ public struct DashboardState: Sendable {
     /// per transition. A first result counts as coming from ok, so a
     /// dashboard started while a pin is already failing rings too.
     @discardableResult
-    public mutating func record(_ report: HostReport, forHost index: Int, at date: Date) -> Bool {
+    package mutating func record(_ report: HostReport, forHost index: Int, at date: Date) -> Bool {
         guard hosts.indices.contains(index) else { return false }
         let previous = reports[index]
         if let since = report.history?.statusSince {
@@ -184,7 +184,7 @@ public struct DashboardState: Sendable {
     /// A reloaded configuration: hosts that stay (same name, port, SNI and
     /// address) keep their report, their "since" and the selection; new
     /// hosts wait for their first result; removed ones are gone.
-    public mutating func replaceHosts(_ newHosts: [HostConfig], warnDays: Int, criticalDays: Int) {
+    package mutating func replaceHosts(_ newHosts: [HostConfig], warnDays: Int, criticalDays: Int) {
         var byIdentity: [String: (report: HostReport?, since: Date?)] = [:]
         for (index, host) in hosts.enumerated() {
             byIdentity[host.identityKey] = (reports[index], statusSince[index])
@@ -206,13 +206,13 @@ public struct DashboardState: Sendable {
         clampScroll()
     }
 
-    public mutating func finishCycle(at date: Date) {
+    package mutating func finishCycle(at date: Date) {
         isProbing = false
         lastCycleFinishedAt = date
     }
 
     /// What a paint measured, so paging and scrolling match what is drawn.
-    public mutating func apply(_ metrics: LayoutMetrics) {
+    package mutating func apply(_ metrics: LayoutMetrics) {
         self.metrics = metrics
         clampScroll()
     }
@@ -225,7 +225,7 @@ public struct DashboardState: Sendable {
     private var derived = DerivedRows()
 
     /// Configuration indices of the rows shown, filtered and in display order.
-    public var visibleHostIndices: [Int] {
+    package var visibleHostIndices: [Int] {
         if let rows = derived.rows { return rows }
         let rows = computeVisibleHostIndices()
         derived.rows = rows
@@ -241,7 +241,7 @@ public struct DashboardState: Sendable {
     /// Per-headline counts of the latest results, with the worst severity
     /// among each headline's hosts: the header counts what the rows say, in
     /// the symbol they show (`✗ expiring` when one of them is critical).
-    public var headlineCounts: [HostHeadline: HeadlineTally] {
+    package var headlineCounts: [HostHeadline: HeadlineTally] {
         if let counts = derived.counts { return counts }
         var counts: [HostHeadline: HeadlineTally] = [:]
         for case let report? in reports {
@@ -256,7 +256,7 @@ public struct DashboardState: Sendable {
 
     /// Per-severity counts of the latest results, acknowledged hosts left
     /// out (the header counts those apart).
-    public var severityCounts: SeveritySummary {
+    package var severityCounts: SeveritySummary {
         if let counts = derived.severityCounts { return counts }
         let counts = SeveritySummary(reports.map { $0?.acknowledgement == nil ? $0 : nil })
         derived.severityCounts = counts
@@ -265,7 +265,7 @@ public struct DashboardState: Sendable {
 
     /// Hosts the banner speaks of: every host whose severity is not ok, by
     /// severity, in configuration order.
-    public var alertingHosts: AlertingHosts {
+    package var alertingHosts: AlertingHosts {
         if let hosts = derived.alerting { return hosts }
         var found = AlertingHosts()
         for (index, report) in reports.enumerated() {
@@ -285,7 +285,7 @@ public struct DashboardState: Sendable {
     }
 
     /// Position of the selection among `visibleHostIndices`, if it is visible.
-    public var selectedRow: Int? {
+    package var selectedRow: Int? {
         guard let selectedHost else { return nil }
         return visibleHostIndices.firstIndex(of: selectedHost)
     }
@@ -404,21 +404,21 @@ final class DerivedRows: @unchecked Sendable {
 }
 
 /// How many hosts show one headline, and the worst severity among them.
-public struct HeadlineTally: Hashable, Sendable {
-    public var count: Int
-    public var worst: HostSeverity
+package struct HeadlineTally: Hashable, Sendable {
+    package var count: Int
+    package var worst: HostSeverity
 }
 
 /// Configuration indices of the hosts that need the on-call, by severity.
-public struct AlertingHosts: Hashable, Sendable {
-    public var critical: [Int] = []
-    public var unknown: [Int] = []
-    public var warning: [Int] = []
+package struct AlertingHosts: Hashable, Sendable {
+    package var critical: [Int] = []
+    package var unknown: [Int] = []
+    package var warning: [Int] = []
     /// Troubled or not, out of the banner's count: their problem is known.
-    public var acknowledged: [Int] = []
+    package var acknowledged: [Int] = []
 
-    public var count: Int { critical.count + unknown.count + warning.count }
+    package var count: Int { critical.count + unknown.count + warning.count }
 
     /// Worst first, configuration order within a severity.
-    public var worstFirst: [Int] { critical + unknown + warning }
+    package var worstFirst: [Int] { critical + unknown + warning }
 }

@@ -1,5 +1,5 @@
 /// A key press as the dashboard understands it, whatever terminal sent it.
-public enum Key: Hashable, Sendable {
+package enum Key: Hashable, Sendable {
     case character(Character)
     case up, down, pageUp, pageDown, home, end
     case enter, escape, backspace
@@ -16,7 +16,7 @@ public enum Key: Hashable, Sendable {
 }
 
 /// What the state asks the controller to do; the state itself does no I/O.
-public enum DashboardCommand: Hashable, Sendable {
+package enum DashboardCommand: Hashable, Sendable {
     case quit
     case refresh
     case nextTheme
@@ -31,7 +31,7 @@ public enum DashboardCommand: Hashable, Sendable {
 }
 
 /// Row order of the table.
-public enum SortOrder: String, Hashable, Sendable {
+package enum SortOrder: String, Hashable, Sendable {
     /// HostStatus.severity, then configuration order; hosts still waiting last.
     case worstFirst
     case configuration
@@ -46,7 +46,7 @@ public enum SortOrder: String, Hashable, Sendable {
 }
 
 /// Which screen is showing.
-public enum DashboardView: Hashable, Sendable {
+package enum DashboardView: Hashable, Sendable {
     case table
     case detail(hostIndex: Int)
     case help

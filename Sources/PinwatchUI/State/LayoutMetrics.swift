@@ -3,22 +3,22 @@ import Foundation
 /// What one paint measured of the screen, handed to the state so paging,
 /// clicks and scrolling follow what the on-call sees. The layout reads the
 /// state; the state never calls the layout.
-public struct LayoutMetrics: Hashable, Sendable {
+package struct LayoutMetrics: Hashable, Sendable {
     /// Host rows the table shows at once: the page of PgUp/PgDn.
-    public var tableCapacity: Int
+    package var tableCapacity: Int
     /// The screen row of the table's first host row, for mouse clicks.
-    public var firstHostRow: Int
+    package var firstHostRow: Int
     /// Content lines the detail or client view shows at once.
-    public var scrolledCapacity: Int
+    package var scrolledCapacity: Int
     /// Lines the detail or client view has before scrolling (0 in the table).
-    public var scrolledLineCount: Int
+    package var scrolledLineCount: Int
     /// The moment the paint showed (its clock, the one the person reads):
     /// a date typed at the acknowledgement prompt is judged against it, the
     /// state itself having no clock. Nil before the first paint.
-    public var paintedAt: Date?
+    package var paintedAt: Date?
 
     /// Before the first paint: a 24-row terminal with no banner.
-    public init(
+    package init(
         tableCapacity: Int = 20, firstHostRow: Int = 3, scrolledCapacity: Int = 20, scrolledLineCount: Int = 0, paintedAt: Date? = nil
     ) {
         self.tableCapacity = tableCapacity

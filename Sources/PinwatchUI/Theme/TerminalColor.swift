@@ -1,7 +1,7 @@
 import Foundation
 
 /// A colour as a theme file names it, before it meets a terminal.
-public enum TerminalColor: Hashable, Sendable {
+package enum TerminalColor: Hashable, Sendable {
     /// The terminal's own foreground or background.
     case terminalDefault
     /// A palette index 0–255 (the 16 names are 0–15).
@@ -16,7 +16,7 @@ public enum TerminalColor: Hashable, Sendable {
     ]
 
     /// Parses `green`, `bright-blue`, `208`, `#ff8700` or `default`; nil if none of those.
-    public init?(parsing text: String) {
+    package init?(parsing text: String) {
         let word = text.trimmingCharacters(in: .whitespaces).lowercased().replacingOccurrences(of: "_", with: "-")
         if word == "default" || word == "none" {
             self = .terminalDefault
@@ -33,7 +33,7 @@ public enum TerminalColor: Hashable, Sendable {
 
     /// The palette index to use on a terminal with `colorCount` colours, or
     /// nil for the terminal's default (also when it has no colours at all).
-    public func paletteIndex(colorCount: Int) -> Int? {
+    package func paletteIndex(colorCount: Int) -> Int? {
         guard colorCount >= 8 else { return nil }
         switch self {
         case .terminalDefault:

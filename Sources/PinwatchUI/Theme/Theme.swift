@@ -1,12 +1,12 @@
 /// How one role looks.
-public struct RoleAppearance: Hashable, Sendable {
-    public var foreground: TerminalColor
-    public var background: TerminalColor
-    public var bold: Bool
-    public var reverse: Bool
-    public var underline: Bool
+package struct RoleAppearance: Hashable, Sendable {
+    package var foreground: TerminalColor
+    package var background: TerminalColor
+    package var bold: Bool
+    package var reverse: Bool
+    package var underline: Bool
 
-    public init(
+    package init(
         foreground: TerminalColor = .terminalDefault, background: TerminalColor = .terminalDefault,
         bold: Bool = false, reverse: Bool = false, underline: Bool = false
     ) {
@@ -17,15 +17,15 @@ public struct RoleAppearance: Hashable, Sendable {
         self.underline = underline
     }
 
-    public static let plain = RoleAppearance()
+    package static let plain = RoleAppearance()
 }
 
 /// A colour theme: role → colours and attributes.
-public struct Theme: Hashable, Sendable {
-    public var name: String
-    public var roles: [StyleRole: RoleAppearance]
+package struct Theme: Hashable, Sendable {
+    package var name: String
+    package var roles: [StyleRole: RoleAppearance]
 
-    public init(name: String, roles: [StyleRole: RoleAppearance]) {
+    package init(name: String, roles: [StyleRole: RoleAppearance]) {
         self.name = name
         self.roles = roles
     }
@@ -35,7 +35,7 @@ public struct Theme: Hashable, Sendable {
     ///
     /// Both the ANSI renderer and the ncurses painter use this, so a
     /// snapshot and the live screen agree on every colour.
-    public func appearance(for style: Style) -> RoleAppearance {
+    package func appearance(for style: Style) -> RoleAppearance {
         var look = roles[style.role] ?? .plain
         if style.bold { look.bold = true }
         if style.selected, style.role != .selected {

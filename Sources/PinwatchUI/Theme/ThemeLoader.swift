@@ -8,18 +8,18 @@ import PinwatchSystem
 /// (`./themes`) or per user (`$XDG_CONFIG_HOME`), and still find the
 /// installed copies when run from anywhere, with `default` and `mono`
 /// compiled in as the last resort.
-public enum ThemeLoader {
+package enum ThemeLoader {
     /// The default theme compiled into the binary.
-    public static let builtInDefault: Theme = builtIn(BuiltInThemes.defaultYAML, name: "default")
+    package static let builtInDefault: Theme = builtIn(BuiltInThemes.defaultYAML, name: "default")
 
     /// The colourless theme compiled into the binary.
-    public static let mono: Theme = builtIn(BuiltInThemes.monoYAML, name: "mono")
+    package static let mono: Theme = builtIn(BuiltInThemes.monoYAML, name: "mono")
 
     /// A theme is a few dozen lines.
     static let maximumFileBytes = 1024 * 1024
 
     /// Parses theme YAML; `file` is only used in error messages.
-    public static func parse(yaml: String, file: String) throws -> Theme {
+    package static func parse(yaml: String, file: String) throws -> Theme {
         let stem = ((file as NSString).lastPathComponent as NSString).deletingPathExtension
         return try ThemeParser.parse(yaml: yaml, file: file, fallbackName: stem)
     }
@@ -27,7 +27,7 @@ public enum ThemeLoader {
     /// Loads a theme: a path if `nameOrPath` contains `/` or ends in
     /// `.yaml`, else `NAME.yaml` in the `searchDirectories`, else a
     /// built-in one.
-    public static func load(
+    package static func load(
         nameOrPath requested: String, currentDirectory: String, environment: [String: String], executablePath: String?
     ) throws -> Theme {
         let nameOrPath = BuiltInThemes.aliases[requested] ?? requested
@@ -50,7 +50,7 @@ public enum ThemeLoader {
     }
 
     /// Where themes are looked for, in order.
-    public static func searchDirectories(currentDirectory: String, environment: [String: String], executablePath: String?) -> [String] {
+    package static func searchDirectories(currentDirectory: String, environment: [String: String], executablePath: String?) -> [String] {
         var directories = [(currentDirectory as NSString).appendingPathComponent("themes")]
         if let xdg = environment["XDG_CONFIG_HOME"], !xdg.isEmpty {
             directories.append((xdg as NSString).appendingPathComponent("pinwatch/themes"))
@@ -68,7 +68,7 @@ public enum ThemeLoader {
 
     /// Theme names for `t` to cycle through: `default` first, then every
     /// other theme found, alphabetically, without duplicates.
-    public static func availableNames(currentDirectory: String, environment: [String: String], executablePath: String?) -> [String] {
+    package static func availableNames(currentDirectory: String, environment: [String: String], executablePath: String?) -> [String] {
         var names = Set(BuiltInThemes.all.map(\.name))
         for directory in searchDirectories(currentDirectory: currentDirectory, environment: environment, executablePath: executablePath) {
             let entries = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
@@ -80,7 +80,7 @@ public enum ThemeLoader {
     }
 
     /// The name after `current` in `names`, wrapping around; `t` uses it.
-    public static func nextName(after current: String, in names: [String]) -> String {
+    package static func nextName(after current: String, in names: [String]) -> String {
         guard let index = names.firstIndex(of: current) else { return names.first ?? "default" }
         return names[(index + 1) % names.count]
     }
@@ -88,7 +88,7 @@ public enum ThemeLoader {
     /// True when colour must not be used: `NO_COLOR` is set and non-empty
     /// (no-color.org), or the terminal has fewer than 8 colours. The
     /// controller then loads `mono` instead of the configured theme.
-    public static func prefersMono(environment: [String: String], colorCount: Int) -> Bool {
+    package static func prefersMono(environment: [String: String], colorCount: Int) -> Bool {
         if let noColor = environment["NO_COLOR"], !noColor.isEmpty { return true }
         return colorCount < 8
     }

@@ -3,19 +3,19 @@ import PinwatchCore
 import Yams
 
 /// A theme file that cannot be used: which file, which line, what is wrong.
-public struct ThemeError: Error, Hashable, Sendable, CustomStringConvertible {
-    public var file: String
+package struct ThemeError: Error, Hashable, Sendable, CustomStringConvertible {
+    package var file: String
     /// 1-based; 0 when the problem is the file as a whole.
-    public var line: Int
-    public var message: String
+    package var line: Int
+    package var message: String
 
-    public init(file: String, line: Int, message: String) {
+    package init(file: String, line: Int, message: String) {
         self.file = file
         self.line = line
         self.message = message
     }
 
-    public var description: String {
+    package var description: String {
         line > 0 ? "\(file):\(line): \(message)" : "\(file): \(message)"
     }
 }
