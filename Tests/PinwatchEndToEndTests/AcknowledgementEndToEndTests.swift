@@ -4,7 +4,7 @@ import PinwatchSystem
 import PinwatchTestSupport
 import XCTest
 
-/// Snooze / acknowledge (issue 29) through the real binary: `silence:` in
+/// Snooze / acknowledge (docs/DESIGN.md §14) through the real binary: `silence:` in
 /// the configuration for `check` and `validate`, and the dashboard's `a`
 /// under tmux, stored in the history store that `check` then reads.
 final class AcknowledgementEndToEndTests: LocalFleetTestCase {
