@@ -21,6 +21,12 @@ extension DashboardTests {
     func testOnAWideTerminalTheHelpBoxShowsEveryEntryWhole() throws {
         try startDashboard()
         try session?.resize(columns: 200, rows: 40)
+        // A `?` typed before the dashboard has seen the resize opens a box
+        // laid out for the old size: wait for the footer on row 40 first.
+        try waitForScreen { screen in
+            let lines = screen.split(separator: "\n", omittingEmptySubsequences: false)
+            return lines.count >= 40 && lines[39].contains("q quit") && lines[39].contains("? help")
+        }
         try session?.send("?")
         let help = try waitForScreen { $0.contains("help — any key closes") }
         XCTAssertTrue(help.contains("acknowledge the host until… / remove"), help)
