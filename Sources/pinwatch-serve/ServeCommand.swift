@@ -132,7 +132,8 @@ struct ServeCommand: ParsableCommand {
         guard let setting else { return .success(nil) }
         guard let path = history?.path, path != HistoryStore.inMemoryPath else {
             return .failure(
-                ReportURIProblem("report_uri: reports are kept in the history store, and state is off: set state: to a file, or remove report_uri"))
+                ReportURIProblem(
+                    "report_uri: reports are kept in the history store, and state is off: set state: to a file, or remove report_uri"))
         }
         let text: String
         let source: String

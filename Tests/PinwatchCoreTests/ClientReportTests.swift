@@ -23,7 +23,8 @@ final class ClientReportTests: XCTestCase {
         XCTAssertEqual(trustKit.app, "com.example.bank 7.1")
         XCTAssertEqual(trustKit.outcome, "no pin matched")
         let hpkp = try parse([
-            "date-time": "2026-12-06T11:00:00Z", "hostname": "example.com", "port": 8443, "effective-expiration-date": "2027-01-01T00:00:00Z",
+            "date-time": "2026-12-06T11:00:00Z", "hostname": "example.com", "port": 8443,
+            "effective-expiration-date": "2027-01-01T00:00:00Z",
             "include-subdomains": false, "noted-hostname": "example.com", "served-certificate-chain": ["served"],
             "validated-certificate-chain": ["validated"], "known-pins": [],
         ]).get()
@@ -63,7 +64,8 @@ final class ClientReportTests: XCTestCase {
         let load = { (yaml: String) throws -> Config in try ConfigLoader { _ in [] }.load(yaml: yaml, path: "/etc/pinwatch/pinwatch.yaml") }
         let config = try load("report_uri: {path: /report, token_file: report.token}\n")
         XCTAssertEqual(config.reportURI, ReportURISetting(path: "/report", token: .file("/etc/pinwatch/report.token")))
-        XCTAssertEqual(try load("report_uri: {path: /r, token_env: PINWATCH_REPORT_TOKEN}\n").reportURI?.token, .environment("PINWATCH_REPORT_TOKEN"))
+        XCTAssertEqual(
+            try load("report_uri: {path: /r, token_env: PINWATCH_REPORT_TOKEN}\n").reportURI?.token, .environment("PINWATCH_REPORT_TOKEN"))
         XCTAssertNil(try load("interval: 1m\n").reportURI, "off unless configured")
         for (yaml, expected) in [
             ("report_uri: {path: /metrics, token_env: T}\n", "already answers"),

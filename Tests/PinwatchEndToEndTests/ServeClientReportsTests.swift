@@ -119,7 +119,8 @@ final class ServeClientReportsTests: ServeOnFleetTestCase {
                 metrics.contains("pinwatch_client_reports_total{host=\"fine.test\",port=\"\(finePort)\",client=\"\(client)\"} 1\n"),
                 metrics)
         }
-        XCTAssertTrue(metrics.contains("pinwatch_client_reports_total{host=\"blocked.test\",port=\"\(blockedPort)\",client=\"trustkit\"} 1\n"))
+        XCTAssertTrue(
+            metrics.contains("pinwatch_client_reports_total{host=\"blocked.test\",port=\"\(blockedPort)\",client=\"trustkit\"} 1\n"))
 
         try waitUntil(timeout: 20, "client_reports never raised on fine.test: \(serve.stderr)") {
             let metrics = (try? LoopbackHTTP.get(port: port, "/metrics", timeout: 2).body) ?? ""
@@ -133,7 +134,9 @@ final class ServeClientReportsTests: ServeOnFleetTestCase {
 
         let history = try fleet.run(["history", "fine.test", "--state", state])
         XCTAssertEqual(history.status, 0, history.stderr)
-        XCTAssertTrue(history.stdout.contains("client report from trustkit (com.example.bank 7.1; chain not trusted): CN=fine.test <- "), history.stdout)
+        XCTAssertTrue(
+            history.stdout.contains("client report from trustkit (com.example.bank 7.1; chain not trusted): CN=fine.test <- "),
+            history.stdout)
         XCTAssertTrue(history.stdout.contains("client report from hpkp: CN=fine.test"), history.stdout)
         XCTAssertTrue(history.stdout.contains("served key sha256/Y9mvm0exBk1JoQ57f9Vm28jKo5lFm/woKcVxrYxu80o="), history.stdout)
         XCTAssertTrue(history.stdout.contains("\\x1B[31m red\\u2028PINWATCH OK"), "escaped, still readable:\n\(history.stdout)")

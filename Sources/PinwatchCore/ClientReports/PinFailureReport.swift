@@ -82,7 +82,8 @@ extension PinFailureReport {
         } else if format != .sslManager {
             return .failure(PinFailureReportProblem("\(format.rawValue) report without a port"))
         }
-        let chainKey = format == .hpkp && fields["served-certificate-chain"] != nil ? "served-certificate-chain" : "validated-certificate-chain"
+        let chainKey =
+            format == .hpkp && fields["served-certificate-chain"] != nil ? "served-certificate-chain" : "validated-certificate-chain"
         let chain: [String]
         switch strings(fields[chainKey], key: chainKey, limit: maximumChainLength, bytes: maximumPEMBytes) {
         case .failure(let problem): return .failure(problem)
