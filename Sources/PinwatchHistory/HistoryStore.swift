@@ -43,7 +43,7 @@ package final class HistoryStore: HostHistoryRecorder {
     /// Opened as a `reader`: `record` writes nothing.
     package var isReadOnly: Bool { !writes }
 
-    package static let schemaVersion: Int32 = 5
+    package static let schemaVersion: Int32 = 6
     /// `PRAGMA application_id`: "pwat". A SQLite file without it is not ours.
     static let applicationID: Int32 = 0x7077_6174
     package static let inMemoryPath = ":memory:"
@@ -293,6 +293,15 @@ package final class HistoryStore: HostHistoryRecorder {
         """
         ALTER TABLE status_change ADD COLUMN headline TEXT;
         """,
+        // Clients' pin-failure reports (`ClientReportTable`), written by
+        // `serve`'s endpoint through a connection of its own.
+        """
+        CREATE TABLE client_report(
+            id INTEGER PRIMARY KEY, host TEXT NOT NULL, port INTEGER NOT NULL, at INTEGER NOT NULL,
+            client TEXT NOT NULL, format TEXT NOT NULL, app TEXT, reported_at TEXT, outcome TEXT, chain TEXT NOT NULL);
+        CREATE INDEX client_report_by_host ON client_report(host, port, at);
+        CREATE INDEX client_report_by_time ON client_report(at);
+        """,
     ]
 
     private func migrate(from version: Int32) throws {
@@ -331,6 +340,7 @@ package final class HistoryStore: HostHistoryRecorder {
                 OR (at < ?1 AND id NOT IN (SELECT max(id) FROM probe_chain_change GROUP BY host_id, probe))
                 """, [.integer(seconds)])
             try connection.query("DELETE FROM certificate WHERE not_after < ?1", [.integer(seconds)])
+            try ClientReportTable.prune(connection, olderThan: seconds)
         }
     }
 
@@ -347,7 +357,10 @@ package final class HistoryStore: HostHistoryRecorder {
         do {
             let annotated = try connection.transaction {
                 var unchanged: [Int64] = []
-                let annotated = try reports.map { try record($0, at: date, unchangedChains: &unchanged) }
+                let reported = try clientReportFacts(at: date)
+                let annotated = try reports.map {
+                    try record($0, at: date, clientReports: reported["\($0.config.host):\($0.config.port)"], unchangedChains: &unchanged)
+                }
                 // One statement for every chain seen again: most hosts, most cycles.
                 if writes, !unchanged.isEmpty {
                     try connection.query(
@@ -384,7 +397,16 @@ package final class HistoryStore: HostHistoryRecorder {
         healthLock.unlock()
     }
 
-    private func record(_ report: HostReport, at date: Date, unchangedChains: inout [Int64]) throws -> HostReport {
+    /// Clients' reports of the last day, by `host:port`; none in a file
+    /// from before they were kept (read without migrating).
+    private func clientReportFacts(at date: Date) throws -> [String: ClientReportFacts] {
+        guard fileVersion >= 6 else { return [:] }
+        return try ClientReportTable.recentFacts(connection, now: date)
+    }
+
+    private func record(
+        _ report: HostReport, at date: Date, clientReports: ClientReportFacts?, unchangedChains: inout [Int64]
+    ) throws -> HostReport {
         var state = try hostState(for: report.config, at: date)
         let seconds = Int64(date.timeIntervalSince1970)
         if let chain = ObservedChain(report) {
@@ -425,7 +447,9 @@ package final class HistoryStore: HostHistoryRecorder {
         // with the chain change this store decides. A status recorded
         // without it (ok while the hooks were told chain_changed) made the
         // first result after a restart a transition, announced again.
-        let announced = report.with(history: HostHistory(latestChainChange: state.latestChange), now: date)
+        var decided = HostHistory(latestChainChange: state.latestChange)
+        decided.clientReports = clientReports
+        let announced = report.with(history: decided, now: date)
         let current = (
             status: announced.status.rawValue, severity: announced.severity.rawValue, headline: announced.headline.rawValue
         )
@@ -471,6 +495,7 @@ package final class HistoryStore: HostHistoryRecorder {
             previousStatus: recordedBefore.flatMap { HostStatus(rawValue: $0.status) },
             previousSeverity: recordedBefore.flatMap { HostSeverity(rawValue: $0.severity) })
         history.probeChainsSince = state.probeChains.mapValues(\.since)
+        history.clientReports = clientReports
         return report.with(history: history, now: date)
     }
 
@@ -822,9 +847,10 @@ package final class HistoryStore: HostHistoryRecorder {
                 let changes = try chainChanges(hostID: row.id)
                 let served = changes.last.flatMap { last in chains.first { $0.id == last.chainID } } ?? chains.last
                 let renewal = Self.renewal(leafIssues: Self.leafIssues(in: chains), chain: served?.chain, catalogue: catalogue, now: now)
-                let timeline = HostTimeline(
+                var timeline = HostTimeline(
                     host: row.host, port: row.port, serverName: row.sni, connect: row.connect, entries: [], renewal: renewal,
                     firstSeen: chains.first?.firstSeen, lastSeen: chains.map(\.lastSeen).max())
+                if fileVersion >= 6 { timeline.clientReports = try ClientReportTable.reports(connection, host: row.host, port: row.port) }
                 try streamEntries(
                     hostID: row.id, chains: chains, changes: changes, window: window, heading: { heading(timeline, $0) }, entry: entry)
             }

@@ -179,6 +179,11 @@ private final class ExporterRequestHandler: ChannelInboundHandler {
     private let exporter: Exporter
     private let metrics: MetricsBuffer
     private var head: HTTPRequestHead?
+    /// A report's body as it comes in (`report_uri:`), bounded.
+    private var reportBody: Data?
+    /// A refused report's remaining parts: already answered, dropped.
+    private var discarding = false
+    private var discarded = 0
 
     init(exporter: Exporter, metrics: MetricsBuffer) {
         self.exporter = exporter
@@ -189,18 +194,90 @@ private final class ExporterRequestHandler: ChannelInboundHandler {
         switch unwrapInboundIn(data) {
         case .head(let requestHead):
             head = requestHead
-        case .body:
-            // GET has no body worth reading; whatever comes is dropped.
-            break
+            startReport(requestHead, context: context)
+        case .body(let part):
+            if discarding {
+                // Answered already; past the bound, the sender is not told twice.
+                discarded += part.readableBytes
+                if discarded > ClientReportIntake.maximumBodyBytes * 16 { context.close(promise: nil) }
+                break
+            }
+            // Only a report's body is read; a GET's is dropped.
+            guard let collected = reportBody, let intake = exporter.clientReports else { break }
+            guard collected.count + part.readableBytes <= ClientReportIntake.maximumBodyBytes else {
+                reportBody = nil
+                let answer = intake.tooLarge
+                intake.refused(answer, source: Self.source(of: context))
+                refuseReport(answer, context: context)
+                discarded = collected.count + part.readableBytes
+                break
+            }
+            reportBody?.append(contentsOf: part.readableBytesView)
         case .end:
             guard let requestHead = head else { return }
             head = nil
+            if discarding {
+                // What follows a refused report is not worth reading.
+                discarding = false
+                context.close(promise: nil)
+                return
+            }
+            if let body = reportBody, let intake = exporter.clientReports {
+                reportBody = nil
+                let answer = intake.receive(body: body, query: Self.query(of: requestHead), source: Self.source(of: context))
+                Self.respond(context: context, answer: answer, close: !requestHead.isKeepAlive)
+                return
+            }
             route(requestHead, context: context)
         }
     }
 
+    /// A POST to `report_uri:`'s path: the rate, the token and a declared
+    /// length are checked before any body is read, and a refusal closes
+    /// the connection rather than reading what follows.
+    private func startReport(_ request: HTTPRequestHead, context: ChannelHandlerContext) {
+        guard let intake = exporter.clientReports, request.method == .POST, Self.path(of: request) == intake.path else { return }
+        let declared = request.headers.first(name: "Content-Length").flatMap { Int($0) }
+        if let answer = intake.admit(query: Self.query(of: request), source: Self.source(of: context), declaredLength: declared) {
+            refuseReport(answer, context: context)
+            return
+        }
+        reportBody = Data()
+    }
+
+    /// Answers at once and drops the body still coming: closing with it
+    /// unread would reset the connection, and the client might lose the
+    /// answer. The connection closes once the request ends (or the
+    /// dropped body grows past sixteen times the bound).
+    private func refuseReport(_ answer: ClientReportIntake.Answer, context: ChannelHandlerContext) {
+        discarding = true
+        discarded = 0
+        Self.respond(context: context, answer: answer, close: false)
+    }
+
+    private static func path(of request: HTTPRequestHead) -> String {
+        String(request.uri.prefix { $0 != "?" })
+    }
+
+    private static func query(of request: HTTPRequestHead) -> String {
+        guard let mark = request.uri.firstIndex(of: "?") else { return "" }
+        return String(request.uri[request.uri.index(after: mark)...])
+    }
+
+    private static func source(of context: ChannelHandlerContext) -> String {
+        context.channel.remoteAddress?.ipAddress ?? "unknown"
+    }
+
+    private static func respond(context: ChannelHandlerContext, answer: ClientReportIntake.Answer, close: Bool) {
+        respond(context: context, status: HTTPResponseStatus(statusCode: answer.status), body: answer.text, close: close)
+    }
+
     private func route(_ request: HTTPRequestHead, context: ChannelHandlerContext) {
         let close = !request.isKeepAlive
+        if let intake = exporter.clientReports, Self.path(of: request) == intake.path {
+            Self.respond(context: context, status: .methodNotAllowed, body: "only POST: clients post their reports here\n", close: close)
+            return
+        }
         guard request.method == .GET else {
             Self.respond(context: context, status: .methodNotAllowed, body: "only GET\n", close: close)
             return
@@ -216,7 +293,9 @@ private final class ExporterRequestHandler: ChannelInboundHandler {
             let cycle = metrics.buffer(for: exporter.metrics, allocator: context.channel.allocator)
             // Read at each scrape, not each cycle: CPU time and descriptors
             // are the exporter's own now, whatever the interval.
-            let process = context.channel.allocator.buffer(string: PrometheusExposition.process(ProcessFigures.readOwn()))
+            var process = context.channel.allocator.buffer(string: PrometheusExposition.process(ProcessFigures.readOwn()))
+            // Counted as reports arrive, not per cycle: a report shows at the next scrape.
+            if let intake = exporter.clientReports { process.writeString(intake.exposition()) }
             Self.respond(
                 context: context, status: .ok, bodies: [cycle, process], contentType: PrometheusExposition.contentType, close: close)
         case "/probe":

@@ -52,6 +52,7 @@ struct ConfigDocumentParser: NodeReading {
         "include", "file_sd",
         "addresses", "key_types",
         "utc", "renew_share",
+        "report_uri",
     ]
 
     mutating func parse(_ root: Node?) -> Config {
@@ -121,6 +122,7 @@ struct ConfigDocumentParser: NodeReading {
             }
         }
         if let node = values["probe_targets"], let value = probeTargets(node) { config.probeTargets = value }
+        if let node = values["report_uri"] { config.reportURI = reportURI(node) }
         if let node = values["state"], let value = string(node, key: "state") {
             if value.isEmpty {
                 report(node, key: "state", "give a file path or off")

@@ -33,6 +33,7 @@ package enum ConfigKeyGuide {
             key("proxy", "auto (the environment, as curl reads it), off, or a proxy URL"),
             key("listen", "where pinwatch serve answers (default 127.0.0.1:9715)"),
             key("probe_targets", "what serve's /probe may dial: configured (default), any, or a list of networks"),
+            key("report_uri", "serve accepts clients' pin-failure reports: {path: /report, token_file: FILE} or token_env: NAME"),
             key("shard", "I/N: watch only shard I of N of the hosts; --shard overrides"),
             key("vantage", "the network this instance watches from: a vantage label on every host series"),
             key("prometheus", "a Prometheus server URL: watch shows the fleet's verdicts from it instead of probing"),

@@ -109,6 +109,8 @@ public struct Config: Hashable, Sendable {
     public var listen: String?
     /// `probe_targets:`: what `serve`'s `/probe` may dial.
     public var probeTargets: ProbeTargetPolicy = .configured
+    /// `report_uri:`: where `serve` accepts clients' pin-failure reports; nil: off.
+    public var reportURI: ReportURISetting?
     /// `shard:`: only the hosts of this shard are watched, once a command
     /// applies it with `keepingShard`.
     public var shard: Shard?

@@ -40,6 +40,9 @@ public enum HostAlert: String, Sendable, Codable, CaseIterable {
     /// still served, with more than `warn_days` left: its renewer should
     /// have replaced it, so renewal is failing whatever the days say.
     case renewalOverdue = "renewal_overdue"
+    /// Clients sent pin-failure reports (`report_uri:`) for a host that
+    /// pinwatch sees fine: some network serves them another chain.
+    case clientReports = "client_reports"
 }
 
 /// A configured pin that matched one level.
@@ -230,6 +233,14 @@ public struct HostReport: Hashable, Sendable {
             config: config, result: result, status: status, matchedTiers: matchedTiers, alerts: alerts, levels: levels,
             leafDaysLeft: leafDaysLeft, proxy: proxy, history: history, decidedBy: decidedBy,
             nextChains: nextChains, now: now)
+        // Only a host pinwatch sees fine: one it already warns of explains
+        // the reports, and they would only repeat its warning.
+        if history.clientReports != nil, copy.severity == .ok, status != .error, !alerts.contains(.clientReports) {
+            copy = HostReport(
+                config: config, result: result, status: status, matchedTiers: matchedTiers, alerts: alerts + [.clientReports],
+                levels: levels, leafDaysLeft: leafDaysLeft, proxy: proxy, history: history, decidedBy: decidedBy,
+                nextChains: nextChains, now: now)
+        }
         copy.clients = clients
         copy.carryVariants(of: self)
         return copy

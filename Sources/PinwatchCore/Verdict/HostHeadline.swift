@@ -19,6 +19,7 @@ public enum HostHeadline: String, Sendable, Codable, CaseIterable {
     case rootTransition = "root_transition"
     case caSwitch = "ca_switch"
     case renewalOverdue = "renewal_overdue"
+    case clientReports = "client_reports"
     case unpinned
 
     /// The header's order: ok, then the causes by what breaks clients
@@ -32,7 +33,7 @@ public enum HostHeadline: String, Sendable, Codable, CaseIterable {
     /// one client release's pins: never told as a release's finding.
     public var isHostFact: Bool {
         switch self {
-        case .expiring, .expired, .intercepted, .error, .chainChanged, .renewalOverdue: return true
+        case .expiring, .expired, .intercepted, .error, .chainChanged, .renewalOverdue, .clientReports: return true
         case .ok, .leafOnly, .blocked, .pinsExpiring, .pinsExpired, .intermediatePool, .rootTransition, .caSwitch, .unpinned:
             return false
         }
@@ -60,7 +61,7 @@ public enum HostHeadline: String, Sendable, Codable, CaseIterable {
         case .error: return "!"
         case .blocked, .expired, .intercepted: return "✗"
         case .leafOnly, .expiring, .chainChanged, .pinsExpiring, .pinsExpired, .intermediatePool, .rootTransition, .caSwitch,
-            .renewalOverdue:
+            .renewalOverdue, .clientReports:
             return "⚠"
         }
     }

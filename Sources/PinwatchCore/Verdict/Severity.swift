@@ -141,6 +141,11 @@ extension Verdict {
         if let nextChains, let warning = NextChainReasons.warning(alerts: has, nextChains: nextChains, levels: levels) {
             return warning
         }
+        if has.contains(.clientReports), let reports = history?.clientReports {
+            return HostAssessment(
+                severity: .warning,
+                reason: "clients on some network see a different chain: \(reports.sentence)", headline: .clientReports)
+        }
         if status == .unpinned {
             return HostAssessment(severity: .ok, reason: "no pins configured: inventory only", headline: .unpinned)
         }

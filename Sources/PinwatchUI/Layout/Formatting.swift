@@ -107,7 +107,7 @@ package enum Formatting {
         case .error: return Style(.error)
         case .blocked, .expired, .intercepted: return Style(.critical, bold: true)
         case .leafOnly, .expiring, .chainChanged, .pinsExpiring, .pinsExpired, .intermediatePool, .rootTransition, .caSwitch,
-            .renewalOverdue:
+            .renewalOverdue, .clientReports:
             return Style(.warn, bold: true)
         }
     }
