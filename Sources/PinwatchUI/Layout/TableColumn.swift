@@ -24,10 +24,12 @@ struct TableColumn: Sendable {
     enum Failure: Sendable {
         /// Its own cell, as for any row.
         case own
-        /// Shared with the adjacent columns that share it, to say the
-        /// failure when no column states it (their cells would all be "—").
+        /// Without a `states` column on screen, adjacent `shared` columns
+        /// become one cell that says the failure (their own cells would
+        /// all read "—").
         case shared
-        /// Its cell states the failure: the shared columns keep their own.
+        /// Its cell states the failure; while it is shown, `shared`
+        /// columns keep their own cells.
         case states
     }
 

@@ -8,9 +8,9 @@ enum TableLayout {
     /// gets its least width; it takes no more than the widest label
     /// (`labelWidth`), and what is left becomes the leftover column, so a
     /// wide screen says why for every row.
-    static func columns(width: Int, chainLevels: Int, labelWidth wanted: Int = .max, sortedBy sorted: TableColumn? = nil) -> [(
-        TableColumn, Int
-    )] {
+    static func columns(
+        width: Int, chainLevels: Int, labelWidth wanted: Int = .max, sortedBy sorted: TableColumn? = nil
+    ) -> [(TableColumn, Int)] {
         var columns = TableColumn.all.map { ($0, $0.width.cells(chainLevels: chainLevels)) }
         // The sorted column's title carries an arrow; a narrow column grows to hold it.
         if let sorted, let index = columns.firstIndex(where: { $0.0 == sorted }), columns[index].1 > 0 {
