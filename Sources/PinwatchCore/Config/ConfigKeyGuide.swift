@@ -28,6 +28,7 @@ package enum ConfigKeyGuide {
             key("warn_days", "days before expiry that warn, expiring (default 21)"),
             key("critical_days", "days before expiry that are critical, critical_expiry (default 7; at most warn_days)"),
             key("renew_share", "share of its lifetime past which a leaf still served is renewal_overdue (default 0.67; off)"),
+            key("revocation", "on (default) or off: the chain's CRLs fetched over HTTP and a stapled OCSP response read; per host too"),
             key("theme", "default, mono, high-contrast, colorblind, or a theme file"),
             key("trust", "system (OpenSSL's default store) or a PEM bundle; per host too"),
             key("proxy", "auto (the environment, as curl reads it), off, or a proxy URL"),
@@ -66,6 +67,7 @@ package enum ConfigKeyGuide {
             key("addresses", "first or all (default: the top-level addresses)"),
             key("key_types", "[ecdsa, rsa] or [] (default: the top-level key_types)"),
             key("starttls", "smtp, imap, xmpp or postgres: the plaintext dialogue before the handshake"),
+            key("revocation", "on or off: this host's CRLs and stapled OCSP response (default: the top-level key)"),
             key("silence", "{until: DATE, reason: TEXT}: acknowledge the host's present problem until DATE"),
         ])
 

@@ -54,6 +54,7 @@ extension ConfigDocumentParser {
         "addresses", "key_types",
         "silence",
         "starttls",
+        "revocation",
     ]
 
     private mutating func host(_ node: Node, key: @autoclosure () -> String, defaults: inout Config) -> HostConfig? {
@@ -72,6 +73,7 @@ extension ConfigDocumentParser {
         var keyTypesNode: Node?
         var silenceNode: Node?
         var starttlsNode: Node?
+        var revocationNode: Node?
         for pair in pairs {
             switch pair.key {
             case "host": hostNode = pair.value
@@ -88,6 +90,7 @@ extension ConfigDocumentParser {
             case "key_types": keyTypesNode = pair.value
             case "silence": silenceNode = pair.value
             case "starttls": starttlsNode = pair.value
+            case "revocation": revocationNode = pair.value
             default: report(pair.keyNode, key: "\(key()).\(pair.key)", "unknown key" + DidYouMean.hint(pair.key, among: Self.hostKeys))
             }
         }
@@ -115,6 +118,7 @@ extension ConfigDocumentParser {
         var entry = HostConfig(host: name, trust: defaults.trust, line: line(of: node))
         entry.addresses = defaults.addresses
         entry.keyTypes = defaults.keyTypes
+        entry.checksRevocation = defaults.checksRevocation
         var valid = true
         if let writtenPort { entry.port = writtenPort }
         if let node = portNode {
@@ -147,6 +151,9 @@ extension ConfigDocumentParser {
         }
         if let node = keyTypesNode {
             if let offers = keyTypes(node, key: "\(key()).key_types") { entry.keyTypes = offers } else { valid = false }
+        }
+        if let node = revocationNode {
+            if let value = boolean(node, key: "\(key()).revocation") { entry.checksRevocation = value } else { valid = false }
         }
         if let node = trustNode {
             if let trust = trust(node, key: "\(key()).trust") { entry.trust = trust } else { valid = false }
