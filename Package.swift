@@ -123,7 +123,7 @@ let package = Package(
         // poll pipeline (`HostPoller`), alert hooks, and the `Monitor` loop.
         .target(
             name: "PinwatchMonitor",
-            dependencies: ["PinwatchCore", "PinwatchSystem", "PinwatchProbe", "PinwatchImport", "CLinux"],
+            dependencies: ["PinwatchCore", "PinwatchSystem", "PinwatchProbe", "PinwatchImport", "PinwatchTransfer", "CLinux"],
             // Dispatch callbacks and a hook thread confined by locks.
             swiftSettings: [.swiftLanguageMode(.v5)] + startupSettings
         ),
@@ -158,12 +158,19 @@ let package = Package(
             dependencies: ["PinwatchCore", "PinwatchSystem", .product(name: "Yams", package: "Yams")],
             swiftSettings: startupSettings
         ),
+        // Bounded HTTP GETs through the system's libcurl (no HTTP of our
+        // own; see DECISIONS for why not URLSession): the fleet's query and
+        // the CRLs revocation is looked up in.
+        .target(
+            name: "PinwatchTransfer",
+            dependencies: ["PinwatchCore", "CCurl"],
+            swiftSettings: startupSettings
+        ),
         // `watch --prometheus`: a fleet's verdicts read back from a
-        // Prometheus server, through the system's libcurl (no HTTP of our
-        // own; see DECISIONS for why not URLSession).
+        // Prometheus server.
         .target(
             name: "PinwatchFleet",
-            dependencies: ["PinwatchCore", "CCurl"],
+            dependencies: ["PinwatchCore", "PinwatchTransfer"],
             swiftSettings: startupSettings
         ),
         .target(

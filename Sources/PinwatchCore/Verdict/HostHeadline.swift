@@ -19,6 +19,9 @@ public enum HostHeadline: String, Sendable, Codable, CaseIterable {
     case rootTransition = "root_transition"
     case caSwitch = "ca_switch"
     case renewalOverdue = "renewal_overdue"
+    case revoked
+    case crlUnavailable = "crl_unavailable"
+    case crlStale = "crl_stale"
     case unpinned
 
     /// The header's order: ok, then the causes by what breaks clients
@@ -32,7 +35,8 @@ public enum HostHeadline: String, Sendable, Codable, CaseIterable {
     /// one client release's pins: never told as a release's finding.
     public var isHostFact: Bool {
         switch self {
-        case .expiring, .expired, .intercepted, .error, .chainChanged, .renewalOverdue: return true
+        case .expiring, .expired, .intercepted, .error, .chainChanged, .renewalOverdue, .revoked, .crlUnavailable, .crlStale:
+            return true
         case .ok, .leafOnly, .blocked, .pinsExpiring, .pinsExpired, .intermediatePool, .rootTransition, .caSwitch, .unpinned:
             return false
         }
@@ -58,9 +62,9 @@ public enum HostHeadline: String, Sendable, Codable, CaseIterable {
         case .ok: return "✓"
         case .unpinned: return "○"
         case .error: return "!"
-        case .blocked, .expired, .intercepted: return "✗"
+        case .blocked, .expired, .intercepted, .revoked: return "✗"
         case .leafOnly, .expiring, .chainChanged, .pinsExpiring, .pinsExpired, .intermediatePool, .rootTransition, .caSwitch,
-            .renewalOverdue:
+            .renewalOverdue, .crlUnavailable, .crlStale:
             return "⚠"
         }
     }
