@@ -52,6 +52,9 @@ let package = Package(
         // libcurl, for the fleet dashboard's one query.
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // zlib, for `serve`'s gzip answers: the cycle's text deflated once
+        // per render (NIOHTTPCompression compresses each answer anew).
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // The dashboard's ncursesw and the tinfo it needs; no pkgConfig:
         // ncursesw's .pc adds -D flags SwiftPM refuses.
         .systemLibrary(name: "CNCurses", providers: [.apt(["libncurses-dev"])]),
@@ -144,7 +147,7 @@ let package = Package(
             name: "pinwatch-serve",
             dependencies: [
                 "PinwatchCore", "PinwatchSystem", "PinwatchProbe", "PinwatchMonitor", "PinwatchService", "PinwatchHistory",
-                "PinwatchCatalogue",
+                "PinwatchCatalogue", "CZlib",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
