@@ -11,6 +11,7 @@ public enum HostHeadline: String, Sendable, Codable, CaseIterable {
     case expired
     case blocked
     case intercepted
+    case revoked
     case error
     case chainChanged = "chain_changed"
     case pinsExpiring = "pins_expiring"
@@ -19,9 +20,8 @@ public enum HostHeadline: String, Sendable, Codable, CaseIterable {
     case rootTransition = "root_transition"
     case caSwitch = "ca_switch"
     case renewalOverdue = "renewal_overdue"
-    case revoked
-    case crlUnavailable = "crl_unavailable"
     case crlStale = "crl_stale"
+    case crlUnavailable = "crl_unavailable"
     case unpinned
 
     /// The header's order: ok, then the causes by what breaks clients
