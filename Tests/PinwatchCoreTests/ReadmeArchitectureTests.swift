@@ -3,7 +3,7 @@ import XCTest
 
 /// README's architecture block is the map a newcomer reads first: it names
 /// every target of Package.swift, and the sentences under it name exactly
-/// the targets whose sources import OpenSSL, libcurl, ncurses and SQLite.
+/// the targets whose sources import OpenSSL, libcurl, ncurses, SQLite and zlib.
 final class ReadmeArchitectureTests: XCTestCase {
     private static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
@@ -101,6 +101,7 @@ final class ReadmeArchitectureTests: XCTestCase {
             ("CCurl", "libcurl is called by", "."),
             ("CNCurses", "ncurses is touched by", ","),
             ("CSQLite", "SQLite by", ","),
+            ("CZlib", "zlib by", ","),
         ] {
             XCTAssertEqual(
                 try Self.named(after: lead, until: end, in: paragraph, among: targets).sorted(),

@@ -53,6 +53,7 @@ struct ConfigDocumentParser: NodeReading {
         "addresses", "key_types",
         "utc", "renew_share",
         "report_uri",
+        "revocation",
     ]
 
     mutating func parse(_ root: Node?) -> Config {
@@ -99,6 +100,7 @@ struct ConfigDocumentParser: NodeReading {
             report(node, key: "critical_days", "must not be more than warn_days (\(config.warnDays))")
         }
         if let node = values["renew_share"], let value = renewShare(node) { config.renewShare = value }
+        if let node = values["revocation"], let value = boolean(node, key: "revocation") { config.checksRevocation = value }
         if let node = values["theme"], let value = string(node, key: "theme") { config.theme = theme(value) }
         if let node = values["utc"], let value = boolean(node, key: "utc") { config.utc = value }
         if let node = values["trust"], let value = trust(node, key: "trust") { config.trust = value }

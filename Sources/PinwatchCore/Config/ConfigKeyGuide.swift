@@ -28,6 +28,7 @@ package enum ConfigKeyGuide {
             key("warn_days", "days before expiry that warn, expiring (default 21)"),
             key("critical_days", "days before expiry that are critical, critical_expiry (default 7; at most warn_days)"),
             key("renew_share", "share of its lifetime past which a leaf still served is renewal_overdue (default 0.67; off)"),
+            key("revocation", "on (default) or off: the chain's CRLs fetched over HTTP and a stapled OCSP response read; per host too"),
             key("theme", "default, mono, high-contrast, colorblind, or a theme file"),
             key("trust", "system (OpenSSL's default store) or a PEM bundle; per host too"),
             key("proxy", "auto (the environment, as curl reads it), off, or a proxy URL"),

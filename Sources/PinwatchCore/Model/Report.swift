@@ -40,6 +40,16 @@ public enum HostAlert: String, Sendable, Codable, CaseIterable {
     /// still served, with more than `warn_days` left: its renewer should
     /// have replaced it, so renewal is failing whatever the days say.
     case renewalOverdue = "renewal_overdue"
+    /// A level of the chain is listed as revoked by a CRL or stapled OCSP
+    /// response signed by its issuer: clients that check revocation refuse
+    /// it, and its reissue may bring a new key or intermediate.
+    case revoked
+    /// No verified CRL could be had for a level, and no other source vouched
+    /// for it: revocation is unknown, which is never taken for `revoked`.
+    case crlUnavailable = "crl_unavailable"
+    /// The issuer's CRL is past its nextUpdate: a revocation since it was
+    /// signed would not show.
+    case crlStale = "crl_stale"
     /// Clients sent pin-failure reports (`report_uri:`) for a host that
     /// pinwatch sees fine: some network serves them another chain.
     case clientReports = "client_reports"
