@@ -161,15 +161,31 @@ let package = Package(
         // `watch --prometheus`: a fleet's verdicts read back from a
         // Prometheus server, through the system's libcurl (no HTTP of our
         // own; see DECISIONS for why not URLSession).
+        // Bounded HTTP GETs through the system libcurl: the fleet's query
+        // and the CRLs revocation is looked up in.
+        .target(
+            name: "PinwatchTransfer",
+            dependencies: ["PinwatchCore", "CCurl"],
+            swiftSettings: startupSettings
+        ),
         .target(
             name: "PinwatchFleet",
-            dependencies: ["PinwatchCore", "CCurl"],
+            dependencies: ["PinwatchCore", "PinwatchTransfer"],
             swiftSettings: startupSettings
         ),
         .target(
             name: "PinwatchTerminal",
             dependencies: ["PinwatchUI", "CNCurses"],
             swiftSettings: [.swiftLanguageMode(.v5)] + startupSettings
+        ),
+        // Certificate Transparency: log lists, the RFC 6962 client (through
+        // PinwatchTransfer) and the Merkle tree checks that let only entries
+        // of a verified tree through; signatures are checked by PinwatchProbe
+        // (no OpenSSL here).
+        .target(
+            name: "PinwatchCT",
+            dependencies: ["PinwatchCore", "PinwatchProbe", "PinwatchTransfer"],
+            swiftSettings: startupSettings
         ),
         .executableTarget(
             name: "pinwatch",
@@ -279,6 +295,11 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         .testTarget(name: "PinwatchUITests", dependencies: ["PinwatchUI", "PinwatchCore"]),
+        .testTarget(
+            name: "PinwatchCTTests",
+            dependencies: ["PinwatchCT", "PinwatchProbe", "PinwatchLocalWorld", "PinwatchCore", "PinwatchTestSupport"],
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
         .testTarget(name: "PinwatchFleetTests", dependencies: ["PinwatchFleet", "PinwatchCore", "PinwatchTestSupport"]),
         .testTarget(
             name: "PinwatchEndToEndTests",

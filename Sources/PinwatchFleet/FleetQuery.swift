@@ -1,5 +1,6 @@
 import Foundation
 import PinwatchCore
+import PinwatchTransfer
 
 /// `watch --prometheus URL [--match SELECTOR]`: one instant query for every
 /// series the dashboard shows, through libcurl, within a
@@ -14,7 +15,7 @@ package final class FleetQuery: @unchecked Sendable {
     /// The whole query's deadline, from the request to the answer's last byte.
     package let timeout: TimeInterval
     private let lock = NSLock()
-    private var inFlight: [ObjectIdentifier: FleetTransfer] = [:]
+    private var inFlight: [ObjectIdentifier: BoundedTransfer] = [:]
 
     /// `server` is the Prometheus base URL (`http://prom:9090`, or under a
     /// path prefix); `selector` extra matchers (`job="pinwatch"`, with or
@@ -60,7 +61,7 @@ package final class FleetQuery: @unchecked Sendable {
         }
         let timeout = timeout
         let probeSeries = !selector.isEmpty
-        let transfer = FleetTransfer(limit: Self.maximumBody)
+        let transfer = BoundedTransfer(limit: Self.maximumBody)
         let key = ObjectIdentifier(transfer)
         lock.lock()
         inFlight[key] = transfer
@@ -73,7 +74,7 @@ package final class FleetQuery: @unchecked Sendable {
         }
     }
 
-    static func outcome(_ ending: FleetTransfer.Ending, timeout: TimeInterval, probeSeries: Bool) -> Result<
+    static func outcome(_ ending: BoundedTransfer.Ending, timeout: TimeInterval, probeSeries: Bool) -> Result<
         FleetSnapshot, FleetQueryProblem
     > {
         switch ending {

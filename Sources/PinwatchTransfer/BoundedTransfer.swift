@@ -2,15 +2,15 @@ import CCurl
 import Foundation
 import PinwatchCore
 
-/// One query's transfer through libcurl, on a thread of its own, ended
-/// once: by its answer, its error, a redirect (never followed), the size
-/// bound or its deadline. libcurl hands over the body as it reads it and
+/// One HTTP GET through libcurl (the fleet's Prometheus query, a CRL), on
+/// a thread of its own, ended once: by its answer, its error, a redirect
+/// (never followed), the size bound or its deadline. libcurl hands over the body as it reads it and
 /// reads no further once the bound is passed, so memory stays at the
 /// bound; Foundation's URLSession on Linux queued every chunk it read for
 /// its delegate, gigabytes of them against a server that never ends
 /// (Benchmarks/README.md, "A Prometheus answer that never ends").
-final class FleetTransfer: @unchecked Sendable {
-    enum Ending {
+package final class BoundedTransfer: @unchecked Sendable {
+    package enum Ending {
         case answered(Data, status: Int)
         case failed(String)
         case tooLarge
@@ -21,30 +21,52 @@ final class FleetTransfer: @unchecked Sendable {
     private static let initialised: CURLcode = curl_global_init(Int(CURL_GLOBAL_ALL))
 
     private let limit: Int
+    private let accept: String
+    private let protocols: String
+    private let proxy: Proxy?
+    private let threadName: String
     private let lock = NSLock()
     private var abandoned = false
     /// Read and written on the transfer's thread only.
     private var body = Data()
     private var passedTheBound = false
 
-    init(limit: Int) {
+    /// - Parameter protocols: libcurl's list of the schemes allowed.
+    /// How the transfer reaches its server.
+    package enum Proxy: Sendable {
+        /// What the caller's proxy rules decided: no proxy.
+        case direct
+        /// A proxy URL, credentials in it, as libcurl takes it.
+        case url(String)
+    }
+
+    /// - Parameter protocols: libcurl's list of the schemes allowed.
+    /// - Parameter proxy: nil leaves it to libcurl's reading of the environment.
+    package init(
+        limit: Int, accept: String = "application/json", protocols: String = "http,https", proxy: Proxy? = nil,
+        threadName: String = "pinwatch-fleet-query"
+    ) {
         self.limit = limit
+        self.accept = accept
+        self.protocols = protocols
+        self.proxy = proxy
+        self.threadName = threadName
     }
 
     /// Calls `completion` once, on the transfer's thread, unless the
     /// transfer is abandoned first.
-    func start(_ url: URL, timeout: TimeInterval, completion: @escaping @Sendable (Ending) -> Void) {
+    package func start(_ url: URL, timeout: TimeInterval, completion: @escaping @Sendable (Ending) -> Void) {
         let thread = Thread { [self] in
             let ending = perform(url, timeout: timeout)
             if !isAbandoned { completion(ending) }
         }
-        thread.name = "pinwatch-fleet-query"
+        thread.name = threadName
         thread.start()
     }
 
     /// Ends the transfer at libcurl's next progress call (a second at
     /// most), without an answer.
-    func abandon() {
+    package func abandon() {
         lock.lock()
         abandoned = true
         lock.unlock()
@@ -59,7 +81,7 @@ final class FleetTransfer: @unchecked Sendable {
     private func perform(_ url: URL, timeout: TimeInterval) -> Ending {
         guard Self.initialised == CURLE_OK, let handle = curl_easy_init() else { return .failed("libcurl could not start") }
         defer { curl_easy_cleanup(handle) }
-        let headers = curl_slist_append(nil, "Accept: application/json")
+        let headers = curl_slist_append(nil, "Accept: \(accept)")
         defer { curl_slist_free_all(headers) }
         let errorText = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE))
         errorText.initialize(to: 0)
@@ -67,7 +89,14 @@ final class FleetTransfer: @unchecked Sendable {
         let context = Unmanaged.passUnretained(self).toOpaque()
 
         _ = pinwatch_curl_set_string(handle, CURLOPT_URL, url.absoluteString)
-        _ = pinwatch_curl_set_string(handle, CURLOPT_PROTOCOLS_STR, "http,https")
+        _ = pinwatch_curl_set_string(handle, CURLOPT_PROTOCOLS_STR, protocols)
+        // A caller with proxy rules of its own decided: libcurl must not
+        // read the environment again behind them ("" is no proxy at all).
+        switch proxy {
+        case .direct: _ = pinwatch_curl_set_string(handle, CURLOPT_PROXY, "")
+        case .url(let url): _ = pinwatch_curl_set_string(handle, CURLOPT_PROXY, url)
+        case nil: break
+        }
         _ = pinwatch_curl_set_pointer(handle, CURLOPT_HTTPHEADER, headers)
         // Prometheus compresses large answers; the bound is on what they unpack to.
         _ = pinwatch_curl_set_string(handle, CURLOPT_ACCEPT_ENCODING, "")
@@ -106,7 +135,7 @@ final class FleetTransfer: @unchecked Sendable {
     private static let receive: @convention(c) (UnsafeMutablePointer<CChar>?, Int, Int, UnsafeMutableRawPointer?) -> Int = {
         bytes, size, count, context in
         guard let bytes, let context else { return 0 }
-        let transfer = Unmanaged<FleetTransfer>.fromOpaque(context).takeUnretainedValue()
+        let transfer = Unmanaged<BoundedTransfer>.fromOpaque(context).takeUnretainedValue()
         let length = size * count
         guard transfer.body.count + length <= transfer.limit else {
             transfer.passedTheBound = true
@@ -120,6 +149,6 @@ final class FleetTransfer: @unchecked Sendable {
     private static let progress: @convention(c) (UnsafeMutableRawPointer?, curl_off_t, curl_off_t, curl_off_t, curl_off_t) -> Int32 = {
         context, _, _, _, _ in
         guard let context else { return 0 }
-        return Unmanaged<FleetTransfer>.fromOpaque(context).takeUnretainedValue().isAbandoned ? 1 : 0
+        return Unmanaged<BoundedTransfer>.fromOpaque(context).takeUnretainedValue().isAbandoned ? 1 : 0
     }
 }
