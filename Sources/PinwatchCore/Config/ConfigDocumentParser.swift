@@ -52,6 +52,7 @@ struct ConfigDocumentParser: NodeReading {
         "include", "file_sd",
         "addresses", "key_types",
         "utc", "renew_share",
+        "ct",
     ]
 
     mutating func parse(_ root: Node?) -> Config {
@@ -155,6 +156,7 @@ struct ConfigDocumentParser: NodeReading {
                 config.prometheus = value
             }
         }
+        if let node = values["ct"] { config.ct = certificateTransparency(node) }
         return config
     }
 
