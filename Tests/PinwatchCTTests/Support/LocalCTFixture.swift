@@ -34,21 +34,25 @@ final class LocalCTFixture {
         return CTLogFollower(log: description, client: RFC6962Client(baseURL: url, limits: limits), position: position)
     }
 
-    /// Logs a certificate for `names`; returns its DER.
+    /// Logs a certificate for `names`, issued by `issuer` (the fixture's
+    /// intermediate unless given) under `key` (a new one unless given);
+    /// returns its DER.
     @discardableResult
-    func logCertificate(_ names: [String]) throws -> [UInt8] {
-        let leaf = try intermediate.issueLeaf(commonName: names[0], dnsNames: names)
-        log.add(certificate: leaf.certificate, chain: [intermediate.certificate, root.certificate])
+    func logCertificate(_ names: [String], under issuer: CertificateAuthority? = nil, key: PrivateKey? = nil) throws -> [UInt8] {
+        let issuer = issuer ?? intermediate
+        let leaf = try issuer.issueLeaf(commonName: names[0], dnsNames: names, key: key)
+        log.add(certificate: leaf.certificate, chain: [issuer.certificate, root.certificate])
         return leaf.certificate.der
     }
 
-    /// Logs a precertificate for `names`; returns the precertificate's DER.
+    /// Logs a precertificate for `names`, issued by `issuer` (the
+    /// fixture's intermediate unless given); returns the precertificate's DER.
     @discardableResult
-    func logPrecertificate(_ names: [String]) throws -> [UInt8] {
-        let precertificate = try intermediate.issueLeaf(commonName: names[0], dnsNames: names, precertificate: true)
+    func logPrecertificate(_ names: [String], under issuer: CertificateAuthority? = nil) throws -> [UInt8] {
+        let issuer = issuer ?? intermediate
+        let precertificate = try issuer.issueLeaf(commonName: names[0], dnsNames: names, precertificate: true)
         try log.add(
-            precertificate: precertificate.certificate, issuer: intermediate.certificate,
-            chain: [intermediate.certificate, root.certificate])
+            precertificate: precertificate.certificate, issuer: issuer.certificate, chain: [issuer.certificate, root.certificate])
         return precertificate.certificate.der
     }
 }
