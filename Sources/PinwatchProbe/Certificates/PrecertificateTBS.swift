@@ -5,6 +5,22 @@ internal import COpenSSL
 /// builds it on submission; a monitor builds it again to check that the
 /// precertificate a log hands over is the one it logged.
 package enum PrecertificateTBS {
+    /// True when `certificate` (a borrowed `X509*`) carries the poison and
+    /// no other critical extension OpenSSL does not handle: a certificate
+    /// a verifier refuses for being a precertificate, and for nothing else.
+    static func isRefusedOnlyForItsPoison(_ certificate: OpaquePointer) -> Bool {
+        var poisoned = false
+        for index in 0..<max(0, X509_get_ext_count(certificate)) {
+            guard let item = X509_get_ext(certificate, index), X509_EXTENSION_get_critical(item) != 0 else { continue }
+            if OBJ_obj2nid(X509_EXTENSION_get_object(item)) == NID_ct_precert_poison {
+                poisoned = true
+            } else if X509_supported_extension(item) == 0 {
+                return false
+            }
+        }
+        return poisoned
+    }
+
     /// The re-encoded TBSCertificate of `precertificate` (DER) without its
     /// poison extension; nil for bytes that are not a certificate, carry
     /// trailing bytes, or carry no poison.
