@@ -144,6 +144,68 @@ final class CTLogFollowerTests: XCTestCase {
         XCTAssertEqual(try follower.advance().entries.map(\.index), [1, 2])
     }
 
+    /// A tree larger than a step's budget is read over several steps
+    /// towards the same verified head; its entries come out once, when the
+    /// last one is read and they build the root, though the log grew
+    /// meanwhile.
+    func testABudgetReadsALargeTreeOverSeveralStepsAndHandsItOverWhole() throws {
+        let fixture = try LocalCTFixture(maximumBatch: 3)
+        for index in 0..<10 { try fixture.logCertificate(["c\(index).example.test"]) }
+        try fixture.log.publish()
+        let follower = try fixture.follower(batchSize: 2)
+
+        let first = try follower.advance(budget: 4)
+        XCTAssertEqual(first.entries.count, 0)
+        XCTAssertEqual(first.catchingUp?.read, 4)
+        XCTAssertEqual(first.catchingUp?.of, 10)
+        XCTAssertEqual(follower.position?.treeSize, 0)
+        try fixture.logCertificate(["late.example.test"])
+        try fixture.log.publish()
+        XCTAssertEqual(try follower.advance(budget: 4).catchingUp?.read, 8)
+        let third = try follower.advance(budget: 4)
+        XCTAssertNil(third.catchingUp)
+        XCTAssertEqual(third.entries.map(\.index), Array(0..<10))
+        XCTAssertEqual(third.position.treeSize, 10)
+        XCTAssertEqual(try follower.advance(budget: 4).entries.map(\.index), [10])
+    }
+
+    /// Entries that do not build the root are found at the end of a
+    /// catch-up: no step before hands any over, and the next step starts
+    /// again from the verified tree.
+    func testATamperedCatchUpHandsNothingOverAndStartsAgain() throws {
+        let fixture = try LocalCTFixture()
+        for index in 0..<6 { try fixture.logCertificate(["t\(index).example.test"]) }
+        try fixture.log.publish()
+        fixture.log.tamper = .entriesNotInTree
+        let follower = try fixture.follower()
+        let first = try follower.advance(budget: 4)
+        XCTAssertEqual(first.entries.count, 0)
+        XCTAssertEqual(first.catchingUp?.read, 4)
+        XCTAssertThrowsError(try follower.advance(budget: 4)) { error in
+            XCTAssertEqual(error as? CTLogError, .entriesNotInTree(from: 0, to: 6))
+        }
+        XCTAssertEqual(follower.position?.treeSize, 0)
+        fixture.log.tamper = .none
+        XCTAssertEqual(try follower.advance(budget: 4).catchingUp?.read, 4, "read again from the verified tree")
+        XCTAssertEqual(try follower.advance(budget: 4).entries.map(\.index), Array(0..<6))
+    }
+
+    /// A step that fails on the road (a stall) resumes where it stopped.
+    func testAStallMidwayResumesWhereTheCatchUpStopped() throws {
+        let fixture = try LocalCTFixture()
+        for index in 0..<6 { try fixture.logCertificate(["s\(index).example.test"]) }
+        try fixture.log.publish()
+        let follower = try fixture.follower(timeout: 1)
+        XCTAssertEqual(try follower.advance(budget: 4).catchingUp?.read, 4)
+        fixture.log.tamper = .stall
+        XCTAssertThrowsError(try follower.advance(budget: 4)) { error in
+            guard case .timedOut = error as? CTLogError else { return XCTFail("\(error)") }
+        }
+        fixture.log.tamper = .none
+        XCTAssertEqual(try follower.advance(budget: 1).catchingUp?.read, 5)
+        XCTAssertEqual(try follower.advance().entries.map(\.index), Array(0..<6))
+    }
+
     /// A 100 MB answer to get-entries stops at the client's bound, and the
     /// process's peak resident memory grows by far less than the answer.
     func testAHundredMegabyteAnswerStopsAtTheBound() throws {
