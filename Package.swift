@@ -255,6 +255,13 @@ let package = Package(
             path: "Benchmarks/HistoryBench",
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
+        // Benchmarks/ct.sh: the CT follower against certspotter on the local log.
+        .executableTarget(
+            name: "pinwatch-ct-bench",
+            dependencies: ["PinwatchCT", "PinwatchProbe", "PinwatchLocalWorld", "PinwatchTestSupport"],
+            path: "Benchmarks/CTBench",
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
         // scripts/soak's mixed fleet (good, leaf-only, untrusted, refused,
         // black hole, slow handshake, flapping); not part of the product.
         .executableTarget(

@@ -39,6 +39,6 @@ package struct CTWatchedNames: Sendable, Equatable {
 package enum CTEntryNames {
     package static func dnsNames(of entry: CTLogEntry) -> [String] {
         guard let certificate = try? X509Certificate(der: entry.certificateDER) else { return [] }
-        return certificate.facts.subjectAltNames
+        return certificate.subjectAltNames
     }
 }

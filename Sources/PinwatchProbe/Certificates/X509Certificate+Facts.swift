@@ -33,6 +33,15 @@ extension X509Certificate {
     }
 }
 
+extension X509Certificate {
+    /// The subjectAltName entries alone, for a caller that reads many
+    /// certificates only for their names (a Certificate Transparency
+    /// log's entries), without the digests `facts` computes.
+    package var subjectAltNames: [String] {
+        withPointer { SubjectAltNames.names(of: $0) }
+    }
+}
+
 extension CertificateFacts {
     /// `isSelfSigned` with the certificate's own signature verified, for a
     /// level whose role it decides (an untrusted chain's top, say).
