@@ -11,6 +11,8 @@ package struct CTLogStatus: Sendable {
     package let error: CTLogError?
     /// While a tree larger than the cycle's budget is read.
     package let catchingUp: (read: UInt64, of: UInt64)?
+    /// After a 429 or 5xx answer: the log is not asked again before this.
+    package var backingOffUntil: Date? = nil
 
     /// What it signed or served contradicts itself: `ct_log_misbehaving`.
     package var isMisbehaving: Bool { error?.isMisbehaviour ?? false }
@@ -29,7 +31,19 @@ package struct CTCycle: Sendable {
 /// with its reason, its entries ignored; the other logs go on. Logs of
 /// the static-ct-api are not followed yet.
 package final class CTWatch {
+    /// A log that answered 429 or 5xx is left alone for `first`, then twice
+    /// as long after each further such answer, up to `maximum`.
+    package struct Backoff: Sendable {
+        package var first: TimeInterval = 60
+        package var maximum: TimeInterval = 3_600
+
+        package init() {}
+    }
+
     private let followers: [CTLogFollower]
+    private let backoff: Backoff
+    /// By log id: consecutive 429/5xx answers, and when the log may be asked again.
+    private var shedding: [[UInt8]: (answers: Int, until: Date)] = [:]
     private let serverNames: [String]
     private let watched: CTWatchedNames
     private let clients: [ClientPolicy]
@@ -40,8 +54,9 @@ package final class CTWatch {
     /// `store` judges releases without a `trust_store:` of their own.
     package init(
         logs: [CTLogDescription], config: Config, store: TrustStore, positions: [[UInt8]: VerifiedLogPosition] = [:],
-        limits: RFC6962Client.Limits = RFC6962Client.Limits()
+        limits: RFC6962Client.Limits = RFC6962Client.Limits(), backoff: Backoff = Backoff()
     ) {
+        self.backoff = backoff
         followers = logs.compactMap { log in
             guard case .rfc6962(let url) = log.interface else { return nil }
             return CTLogFollower(log: log, client: RFC6962Client(baseURL: url, limits: limits), position: positions[log.logID])
@@ -66,14 +81,31 @@ package final class CTWatch {
     package func cycle(now: Date, budget: UInt64 = .max) -> CTCycle {
         var cycle = CTCycle()
         for follower in followers {
+            let id = follower.log.logID
+            if let shed = shedding[id], now < shed.until {
+                var status = CTLogStatus(log: follower.log, verifiedSize: follower.position?.treeSize, error: nil, catchingUp: nil)
+                status.backingOffUntil = shed.until
+                cycle.logs.append(status)
+                continue
+            }
             do {
                 let advance = try follower.advance(keeping: watched.matches, budget: budget)
                 for entry in advance.entries { judge(entry, from: follower.log, now: now, into: &cycle) }
+                shedding[id] = nil
                 cycle.logs.append(
                     CTLogStatus(
                         log: follower.log, verifiedSize: advance.position.treeSize, error: nil, catchingUp: advance.catchingUp))
             } catch {
-                cycle.logs.append(CTLogStatus(log: follower.log, verifiedSize: follower.position?.treeSize, error: error, catchingUp: nil))
+                var status = CTLogStatus(log: follower.log, verifiedSize: follower.position?.treeSize, error: error, catchingUp: nil)
+                if case .httpStatus(let code, _) = error, code == 429 || (500...599).contains(code) {
+                    let answers = (shedding[id]?.answers ?? 0) + 1
+                    let wait = min(backoff.maximum, backoff.first * pow(2, Double(min(answers - 1, 30))))
+                    shedding[id] = (answers, now.addingTimeInterval(wait))
+                    status.backingOffUntil = now.addingTimeInterval(wait)
+                } else {
+                    shedding[id] = nil
+                }
+                cycle.logs.append(status)
             }
         }
         for host in cycle.logged.keys {

@@ -65,6 +65,51 @@ final class CTWatchTests: XCTestCase {
         XCTAssertEqual(watch.positions.count, 2)
     }
 
+    /// A log that answers 429 or 5xx is left alone for a while that
+    /// doubles with each such answer, and asked again once it has passed;
+    /// an answer resets it.
+    func testALogSheddingLoadIsBackedOffExponentially() throws {
+        let fixture = try LocalCTFixture()
+        try fixture.logCertificate(["api.example.test"])
+        try fixture.log.publish()
+        let descriptions = try CTLogList(json: try fixture.log.logList()).logs
+        var backoff = CTWatch.Backoff()
+        backoff.first = 60
+        backoff.maximum = 200
+        let watch = CTWatch(
+            logs: descriptions, config: Config(hosts: [HostConfig(host: "api.example.test")]),
+            store: TrustStore(name: "test", anchors: []), backoff: backoff)
+        let start = Date(timeIntervalSince1970: 1_800_000_000)
+        fixture.log.tamper = .status(503)
+
+        let asked = { fixture.log.acceptedConnections }
+        let first = watch.cycle(now: start)
+        XCTAssertEqual(first.logs[0].error, .httpStatus(503, what: "127.0.0.1 ct/v1/get-sth"))
+        XCTAssertFalse(first.logs[0].isMisbehaving)
+        XCTAssertEqual(first.logs[0].backingOffUntil, start.addingTimeInterval(60))
+        let afterFirst = asked()
+        let waiting = watch.cycle(now: start.addingTimeInterval(59))
+        XCTAssertNil(waiting.logs[0].error)
+        XCTAssertEqual(waiting.logs[0].backingOffUntil, start.addingTimeInterval(60))
+        XCTAssertEqual(asked(), afterFirst, "not asked while backing off")
+
+        fixture.log.tamper = .status(429)
+        let second = watch.cycle(now: start.addingTimeInterval(60))
+        XCTAssertEqual(asked(), afterFirst + 1)
+        XCTAssertEqual(second.logs[0].backingOffUntil, start.addingTimeInterval(60 + 120))
+        let third = watch.cycle(now: start.addingTimeInterval(180))
+        XCTAssertEqual(third.logs[0].backingOffUntil, start.addingTimeInterval(180 + 200), "capped at the maximum")
+
+        fixture.log.tamper = .none
+        let answered = watch.cycle(now: start.addingTimeInterval(380))
+        XCTAssertNil(answered.logs[0].error)
+        XCTAssertNil(answered.logs[0].backingOffUntil)
+        fixture.log.tamper = .status(500)
+        XCTAssertEqual(
+            watch.cycle(now: start.addingTimeInterval(381)).logs[0].backingOffUntil, start.addingTimeInterval(381 + 60),
+            "an answer in between starts the backoff again")
+    }
+
     func testAWildcardCoversOneLabelOnly() {
         XCTAssertTrue(CTWatch.covers(["*.example.test"], "api.example.test"))
         XCTAssertTrue(CTWatch.covers(["API.example.test"], "api.example.test"))

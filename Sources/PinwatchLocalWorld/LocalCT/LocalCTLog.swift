@@ -23,6 +23,9 @@ package final class LocalCTLog: @unchecked Sendable {
         case hugeEntries(bytes: Int)
         /// No request is ever answered.
         case stall
+        /// Every request is answered with this HTTP status (429, 503: a
+        /// log that sheds load).
+        case status(Int)
     }
 
     package let key: PrivateKey
@@ -69,6 +72,9 @@ package final class LocalCTLog: @unchecked Sendable {
         get { locked { currentTamper } }
         set { locked { currentTamper = newValue } }
     }
+
+    /// Connections the log has accepted: one per request.
+    package var acceptedConnections: Int { server.acceptedConnections }
 
     /// Entries added, published or not.
     package var entryCount: Int { locked { leaves.count } }
@@ -149,6 +155,7 @@ package final class LocalCTLog: @unchecked Sendable {
             uniquingKeysWith: { first, _ in first })
         return locked {
             if currentTamper == .stall { return .silence }
+            if case .status(let status) = currentTamper { return Self.error(status, "the log sheds load") }
             switch components?.path ?? "" {
             case "/ct/v1/get-sth":
                 guard let published else { return Self.error(503, "no tree head published yet") }
