@@ -304,7 +304,9 @@ let package = Package(
         .testTarget(name: "PinwatchUITests", dependencies: ["PinwatchUI", "PinwatchCore"]),
         .testTarget(
             name: "PinwatchCTTests",
-            dependencies: ["PinwatchCT", "PinwatchProbe", "PinwatchLocalWorld", "PinwatchCore", "PinwatchTestSupport"],
+            dependencies: [
+                "PinwatchCT", "PinwatchProbe", "PinwatchLocalWorld", "PinwatchCore", "PinwatchHistory", "PinwatchTestSupport",
+            ],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         .testTarget(name: "PinwatchFleetTests", dependencies: ["PinwatchFleet", "PinwatchCore", "PinwatchTestSupport"]),

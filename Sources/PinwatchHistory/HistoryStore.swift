@@ -43,7 +43,7 @@ package final class HistoryStore: HostHistoryRecorder {
     /// Opened as a `reader`: `record` writes nothing.
     package var isReadOnly: Bool { !writes }
 
-    package static let schemaVersion: Int32 = 5
+    package static let schemaVersion: Int32 = 6
     /// `PRAGMA application_id`: "pwat". A SQLite file without it is not ours.
     static let applicationID: Int32 = 0x7077_6174
     package static let inMemoryPath = ":memory:"
@@ -292,6 +292,13 @@ package final class HistoryStore: HostHistoryRecorder {
         // words; older rows keep NULL and are told by their status.
         """
         ALTER TABLE status_change ADD COLUMN headline TEXT;
+        """,
+        // Each followed Certificate Transparency log's verified tree
+        // (`CTLogPositionTable`): the next run resumes there instead of
+        // reading the log's history.
+        """
+        CREATE TABLE ct_log_position(
+            log_id BLOB PRIMARY KEY, tree_size INTEGER NOT NULL, root BLOB NOT NULL, timestamp INTEGER NOT NULL, range BLOB);
         """,
     ]
 

@@ -1,6 +1,7 @@
 import Foundation
 import PinwatchCT
 import PinwatchCore
+import PinwatchHistory
 import PinwatchLocalWorld
 import PinwatchProbe
 import XCTest
@@ -108,6 +109,39 @@ final class CTWatchTests: XCTestCase {
         XCTAssertEqual(
             watch.cycle(now: start.addingTimeInterval(381)).logs[0].backingOffUntil, start.addingTimeInterval(381 + 60),
             "an answer in between starts the backoff again")
+    }
+
+    /// Positions stored in the history store after a run: the next run's
+    /// watch resumes there, reading neither the log's history nor what the
+    /// last run already judged.
+    func testTheNextRunResumesFromThePositionsInTheHistoryStore() throws {
+        let folder = NSTemporaryDirectory() + "pinwatch-ct-watch-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/state.sqlite"
+        _ = try HistoryStore(path: path, mode: .writer)
+        let fixture = try LocalCTFixture()
+        for index in 0..<3 { try fixture.logCertificate(["h\(index).api.example.test"]) }
+        try fixture.log.publish()
+        let descriptions = try CTLogList(json: try fixture.log.logList()).logs
+        let config = Config(hosts: [HostConfig(host: "api.example.test")])
+        let store = TrustStore(name: "test", anchors: [fixture.root.certificate.facts])
+
+        let first = CTWatch(logs: descriptions, config: config, store: store)
+        _ = first.cycle(now: Date())
+        try fixture.logCertificate(["api.example.test"])
+        try fixture.log.publish()
+        XCTAssertEqual(first.cycle(now: Date()).logged["api.example.test"]?.map(\.index), [3])
+        try CTLogPositionTable.store(first.positions.map { $0.value.record(logID: $0.key) }, path: path)
+
+        try fixture.logCertificate(["api.example.test"])
+        try fixture.log.publish()
+        var positions: [[UInt8]: VerifiedLogPosition] = [:]
+        for record in try CTLogPositionTable.read(path: path) { positions[record.logID] = VerifiedLogPosition(record) }
+        XCTAssertEqual(positions.values.first?.treeSize, 4)
+        XCTAssertEqual(positions.values.first?.range?.size, 4, "the compact range is stored too")
+        let next = CTWatch(logs: descriptions, config: config, store: store, positions: positions)
+        XCTAssertEqual(next.cycle(now: Date()).logged["api.example.test"]?.map(\.index), [4])
     }
 
     func testAWildcardCoversOneLabelOnly() {
