@@ -305,7 +305,8 @@ let package = Package(
         .testTarget(
             name: "PinwatchCTTests",
             dependencies: [
-                "PinwatchCT", "PinwatchProbe", "PinwatchLocalWorld", "PinwatchCore", "PinwatchHistory", "PinwatchTestSupport",
+                "PinwatchCT", "PinwatchProbe", "PinwatchLocalWorld", "PinwatchCore", "PinwatchHistory", "PinwatchTransfer",
+                "PinwatchTestSupport",
             ],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),

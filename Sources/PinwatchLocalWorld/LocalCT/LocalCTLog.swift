@@ -40,7 +40,7 @@ package final class LocalCTLog: @unchecked Sendable {
     /// a benchmark measures its client.
     private var servedEntries: [[UInt8]] = []
     private var tree = LocalMerkleTree()
-    private var published: (size: Int, json: [UInt8])?
+    private var published: (size: Int, json: [UInt8], checkpoint: [UInt8])?
     private var currentTamper = Tamper.none
     private var server: LocalHTTPServer!
     /// A batch larger than this is cut short, as real logs do.
@@ -62,6 +62,8 @@ package final class LocalCTLog: @unchecked Sendable {
     }
 
     package var url: URL { URL(string: "http://127.0.0.1:\(server.port)/")! }
+    /// Its checkpoint's origin line: its URL without scheme or trailing slash.
+    package var origin: String { "127.0.0.1:\(server.port)" }
     package var port: Int { server.port }
 
     package func stop() {
@@ -116,7 +118,13 @@ package final class LocalCTLog: @unchecked Sendable {
             "tree_head_signature": Data(digitallySigned).base64EncodedString(),
         ]
         let body = try [UInt8](JSONSerialization.data(withJSONObject: json, options: [.sortedKeys]))
-        locked { published = (size, body) }
+        // The same tree head as static-ct-api's checkpoint: a signed note
+        // whose signature line carries an RFC6962NoteSignature.
+        let keyID = Array(SHA256Digest.of(Array(origin.utf8) + [0x0A, 0x05] + logID).prefix(4))
+        let note =
+            "\(origin)\n\(size)\n\(Data(root).base64EncodedString())\n\n"
+            + "\u{2014} \(origin) \(Data(keyID + Self.integer(timestamp, width: 8) + digitallySigned).base64EncodedString())\n"
+        locked { published = (size, body, Array(note.utf8)) }
         return size
     }
 
@@ -160,6 +168,9 @@ package final class LocalCTLog: @unchecked Sendable {
             case "/ct/v1/get-sth":
                 guard let published else { return Self.error(503, "no tree head published yet") }
                 return .body(status: 200, contentType: "application/json", signatureTampered(published.json))
+            case "/checkpoint":
+                guard let published else { return Self.error(404, "no checkpoint published yet") }
+                return .body(status: 200, contentType: "text/plain; charset=utf-8", checkpointTampered(published.checkpoint))
             case "/ct/v1/get-sth-consistency":
                 guard let first = query["first"], let second = query["second"], first >= 0, first <= second,
                     second <= (published?.size ?? 0)
@@ -201,6 +212,17 @@ package final class LocalCTLog: @unchecked Sendable {
         signature[signature.count - 1] ^= 0x01
         object["tree_head_signature"] = signature.base64EncodedString()
         return (try? [UInt8](JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]))) ?? json
+    }
+
+    /// The checkpoint as published, or with a byte of its log signature
+    /// flipped when the log lies.
+    private func checkpointTampered(_ note: [UInt8]) -> [UInt8] {
+        guard currentTamper == .badSignature, let text = String(bytes: note, encoding: .utf8),
+            let line = text.split(separator: "\n").last, let encoded = line.split(separator: " ").last,
+            var signature = Data(base64Encoded: String(encoded))
+        else { return note }
+        signature[signature.count - 1] ^= 0x01
+        return Array(text.replacingOccurrences(of: String(encoded), with: signature.base64EncodedString()).utf8)
     }
 
     private func leafHead(entryType: UInt64) -> [UInt8] {
