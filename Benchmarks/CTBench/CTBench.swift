@@ -8,9 +8,10 @@ import PinwatchTestSupport
 /// when following the local RFC 6962 log from its first entry, by
 /// pinwatch's follower and by Debian's certspotter reading the same log in
 /// the same run (Benchmarks/ct.sh prints them; Benchmarks/README.md keeps
-/// the figure). One entry in a thousand, and the last, is for the watched
-/// name, so certspotter's script runs rarely; the last one tells when it
-/// has read everything.
+/// the figure). Every other entry is a precertificate, as in a public log.
+/// One entry in a thousand, and the last, is for the watched name, so
+/// certspotter's script runs rarely; the last one tells when it has read
+/// everything.
 @main
 enum CTBench {
     static func main() throws {
@@ -24,8 +25,14 @@ enum CTBench {
         for index in 0..<count {
             let watched = index % 1_000 == 0 || index == count - 1
             let name = watched ? "w\(index).api.bench.test" : "h\(index).other.bench.test"
-            let leaf = try intermediate.issueLeaf(commonName: name, dnsNames: [name], key: key)
-            log.add(certificate: leaf.certificate, chain: [intermediate.certificate, root.certificate])
+            let chain = [intermediate.certificate, root.certificate]
+            if index % 2 == 1 {
+                let precertificate = try intermediate.issueLeaf(commonName: name, dnsNames: [name], key: key, precertificate: true)
+                try log.add(precertificate: precertificate.certificate, issuer: intermediate.certificate, chain: chain)
+            } else {
+                let leaf = try intermediate.issueLeaf(commonName: name, dnsNames: [name], key: key)
+                log.add(certificate: leaf.certificate, chain: chain)
+            }
         }
         try log.publish()
         let expected = (0..<count).filter { $0 % 1_000 == 0 || $0 == count - 1 }.map(UInt64.init)

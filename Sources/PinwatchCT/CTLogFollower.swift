@@ -28,8 +28,10 @@ package struct VerifiedLogPosition: Sendable, Equatable {
 package struct CTAdvance: Sendable {
     package let position: VerifiedLogPosition
     package let entries: [CTLogEntry]
-    /// Entries that hashed into the tree but do not parse as RFC 6962 says
-    /// (or whose precertificate is not the one logged): counted, never acted on.
+    /// Entries that hashed into the tree but do not parse as RFC 6962 says,
+    /// and entries `keep` chose whose precertificate is not the one logged
+    /// (checked only for those: re-encoding every precertificate of a log
+    /// would cost more than reading it): counted, never acted on.
     package let unreadable: [UInt64]
     /// While a tree larger than one step's budget is read: the entries read
     /// towards it so far and its size. Nil once the step reached a verified tree.
@@ -116,8 +118,15 @@ package final class CTLogFollower {
             for raw in batch.prefix(Int(wanted)) {
                 let leafHash = MerkleHash.leaf(raw.leafInput)
                 reading.range.append(leafHash: leafHash)
-                if let entry = Self.readable(index: reading.next, raw.leafInput, raw.extraData, leafHash: leafHash) {
-                    if keep(entry) { reading.kept.append(entry) }
+                if let entry = try? CTLogEntry(index: reading.next, leafInput: raw.leafInput, extraData: raw.extraData, leafHash: leafHash)
+                {
+                    if keep(entry) {
+                        if Self.precertificateMatches(entry) {
+                            reading.kept.append(entry)
+                        } else {
+                            reading.unreadable.append(reading.next)
+                        }
+                    }
                 } else {
                     reading.unreadable.append(reading.next)
                 }
@@ -164,13 +173,10 @@ package final class CTLogFollower {
         return CTCatchUp(head: head, from: current.treeSize, range: range, next: current.treeSize)
     }
 
-    private static func readable(index: UInt64, _ leafInput: [UInt8], _ extraData: [UInt8], leafHash: [UInt8]) -> CTLogEntry? {
-        guard let entry = try? CTLogEntry(index: index, leafInput: leafInput, extraData: extraData, leafHash: leafHash) else {
-            return nil
-        }
-        if case .precertificate(_, let tbs, let precertificate) = entry.kind {
-            guard PrecertificateTBS.withoutPoison(precertificate) == tbs else { return nil }
-        }
-        return entry
+    /// For a precertificate entry: whether the precertificate submitted is
+    /// the one whose TBSCertificate the tree holds.
+    private static func precertificateMatches(_ entry: CTLogEntry) -> Bool {
+        guard case .precertificate(_, let tbs, let precertificate) = entry.kind else { return true }
+        return PrecertificateTBS.withoutPoison(precertificate) == tbs
     }
 }

@@ -70,6 +70,26 @@ final class CTLogFollowerTests: XCTestCase {
         XCTAssertEqual(next.position.range?.size, 13)
     }
 
+    /// A precertificate entry whose submitted precertificate is not the one
+    /// the tree holds is counted as unreadable when kept, never handed over;
+    /// the rest of the tree is.
+    func testAPrecertificateThatIsNotTheOneLoggedIsUnreadable() throws {
+        let fixture = try LocalCTFixture()
+        let logged = try fixture.intermediate.issueLeaf(
+            commonName: "api.example.test", dnsNames: ["api.example.test"], precertificate: true)
+        let other = try fixture.intermediate.issueLeaf(commonName: "api.example.test", dnsNames: ["api.example.test"], precertificate: true)
+        let chain = [fixture.intermediate.certificate, fixture.root.certificate]
+        try fixture.logCertificate(["api.example.test"])
+        try fixture.log.add(
+            precertificate: logged.certificate, issuer: fixture.intermediate.certificate, chain: chain, submitted: other.certificate)
+        try fixture.logPrecertificate(["api.example.test"])
+        try fixture.log.publish()
+        let advance = try fixture.follower().advance(keeping: CTWatchedNames(["api.example.test"]).matches)
+        XCTAssertEqual(advance.entries.map(\.index), [0, 2])
+        XCTAssertEqual(advance.unreadable, [1])
+        XCTAssertEqual(advance.position.treeSize, 3)
+    }
+
     func testKeepsOnlyTheWatchedNamesEntries() throws {
         let fixture = try LocalCTFixture()
         try fixture.logCertificate(["api.example.test"])

@@ -94,14 +94,18 @@ package final class LocalCTLog: @unchecked Sendable {
     /// Logs `precertificate` (with its poison) as a precert_entry under
     /// `issuer`'s key; `chain` is its issuers, `issuer` first.
     @discardableResult
-    package func add(precertificate: X509Certificate, issuer: X509Certificate, chain: [X509Certificate]) throws -> Int {
-        let der = precertificate.der
-        guard let tbs = PrecertificateTBS.withoutPoison(der) else {
+    /// `submitted`, when given, is served in `extra_data` in place of the
+    /// precertificate whose TBSCertificate the tree holds: a log that hands
+    /// over another precertificate than the one it logged.
+    package func add(
+        precertificate: X509Certificate, issuer: X509Certificate, chain: [X509Certificate], submitted: X509Certificate? = nil
+    ) throws -> Int {
+        guard let tbs = PrecertificateTBS.withoutPoison(precertificate.der) else {
             throw LocalPKIError.issuing("not a precertificate: it has no poison extension")
         }
         let issuerKeyHash = issuer.facts.spkiSHA256
         let leaf = leafHead(entryType: 1) + issuerKeyHash + Self.vector24(tbs) + [0, 0]
-        let extra = Self.vector24(der) + Self.vector24(chain.flatMap { Self.vector24($0.der) })
+        let extra = Self.vector24((submitted ?? precertificate).der) + Self.vector24(chain.flatMap { Self.vector24($0.der) })
         return append(leaf, extra)
     }
 
