@@ -52,6 +52,9 @@ let package = Package(
         // libcurl, for the fleet dashboard's one query.
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // zlib, for `serve`'s gzip answers: the cycle's text deflated once
+        // per render (NIOHTTPCompression compresses each answer anew).
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // The dashboard's ncursesw and the tinfo it needs; no pkgConfig:
         // ncursesw's .pc adds -D flags SwiftPM refuses.
         .systemLibrary(name: "CNCurses", providers: [.apt(["libncurses-dev"])]),
@@ -123,7 +126,7 @@ let package = Package(
         // poll pipeline (`HostPoller`), alert hooks, and the `Monitor` loop.
         .target(
             name: "PinwatchMonitor",
-            dependencies: ["PinwatchCore", "PinwatchSystem", "PinwatchProbe", "PinwatchImport", "CLinux"],
+            dependencies: ["PinwatchCore", "PinwatchSystem", "PinwatchProbe", "PinwatchImport", "PinwatchTransfer", "CLinux"],
             // Dispatch callbacks and a hook thread confined by locks.
             swiftSettings: [.swiftLanguageMode(.v5)] + startupSettings
         ),
@@ -144,7 +147,7 @@ let package = Package(
             name: "pinwatch-serve",
             dependencies: [
                 "PinwatchCore", "PinwatchSystem", "PinwatchProbe", "PinwatchMonitor", "PinwatchService", "PinwatchHistory",
-                "PinwatchCatalogue",
+                "PinwatchCatalogue", "CZlib",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -158,16 +161,16 @@ let package = Package(
             dependencies: ["PinwatchCore", "PinwatchSystem", .product(name: "Yams", package: "Yams")],
             swiftSettings: startupSettings
         ),
-        // `watch --prometheus`: a fleet's verdicts read back from a
-        // Prometheus server, through the system's libcurl (no HTTP of our
-        // own; see DECISIONS for why not URLSession).
-        // Bounded HTTP GETs through the system libcurl: the fleet's query
-        // and the CRLs revocation is looked up in.
+        // Bounded HTTP GETs through the system's libcurl (no HTTP of our
+        // own; see DECISIONS for why not URLSession): the fleet's query and
+        // the CRLs revocation is looked up in.
         .target(
             name: "PinwatchTransfer",
             dependencies: ["PinwatchCore", "CCurl"],
             swiftSettings: startupSettings
         ),
+        // `watch --prometheus`: a fleet's verdicts read back from a
+        // Prometheus server.
         .target(
             name: "PinwatchFleet",
             dependencies: ["PinwatchCore", "PinwatchTransfer"],

@@ -13,6 +13,7 @@
 #include <openssl/bio.h>
 #include <openssl/sha.h>
 #include <openssl/core_names.h>
+#include <openssl/ocsp.h>
 
 // MARK: Macro wrappers
 // The Swift importer cannot see function-like macros; each wrapper below
@@ -114,6 +115,31 @@ static inline int pinwatch_sk_GENERAL_NAME_num(const STACK_OF(GENERAL_NAME) *sta
 }
 static inline GENERAL_NAME *pinwatch_sk_GENERAL_NAME_value(const STACK_OF(GENERAL_NAME) *stack, int index) {
     return sk_GENERAL_NAME_value(stack, index);
+}
+
+// MARK: Revocation wrappers
+
+/// SSL_set_tlsext_status_type is a macro over SSL_ctrl.
+static inline long pinwatch_SSL_set_tlsext_status_type(SSL *ssl, int type) {
+    return SSL_set_tlsext_status_type(ssl, type);
+}
+
+/// SSL_get_tlsext_status_ocsp_resp is a macro over SSL_ctrl.
+static inline long pinwatch_SSL_get_tlsext_status_ocsp_resp(SSL *ssl, const unsigned char **response) {
+    return SSL_get_tlsext_status_ocsp_resp(ssl, response);
+}
+
+/// The STACK_OF(DIST_POINT) accessors are type-safe macros over OPENSSL_sk_*.
+static inline int pinwatch_sk_DIST_POINT_num(const STACK_OF(DIST_POINT) *stack) {
+    return sk_DIST_POINT_num(stack);
+}
+static inline DIST_POINT *pinwatch_sk_DIST_POINT_value(const STACK_OF(DIST_POINT) *stack, int index) {
+    return sk_DIST_POINT_value(stack, index);
+}
+
+/// The STACK_OF(X509_REVOKED) accessors are type-safe macros over OPENSSL_sk_*.
+static inline int pinwatch_sk_X509_REVOKED_num(const STACK_OF(X509_REVOKED) *stack) {
+    return sk_X509_REVOKED_num(stack);
 }
 
 #endif

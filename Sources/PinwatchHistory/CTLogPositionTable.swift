@@ -2,7 +2,7 @@ import Foundation
 import PinwatchCore
 
 /// Each followed Certificate Transparency log's verified position in the
-/// history store (migration step 6), read and written through a connection
+/// history store (migration step 7), read and written through a connection
 /// of its own, as the acknowledgements are.
 package enum CTLogPositionTable {
     /// More logs than any list holds is a damaged or hostile file.

@@ -4,11 +4,12 @@ import PinwatchCore
 
 /// One HTTP GET through libcurl (the fleet's Prometheus query, a CRL), on
 /// a thread of its own, ended once: by its answer, its error, a redirect
-/// (never followed), the size bound or its deadline. libcurl hands over the body as it reads it and
-/// reads no further once the bound is passed, so memory stays at the
-/// bound; Foundation's URLSession on Linux queued every chunk it read for
-/// its delegate, gigabytes of them against a server that never ends
-/// (Benchmarks/README.md, "A Prometheus answer that never ends").
+/// (never followed), the size bound or its deadline. libcurl hands over
+/// the body as it reads it and reads no further once the bound is passed,
+/// so memory stays at the bound; Foundation's URLSession on Linux queued
+/// every chunk it read for its delegate, gigabytes of them against a
+/// server that never ends (Benchmarks/README.md, "A Prometheus answer that
+/// never ends").
 package final class BoundedTransfer: @unchecked Sendable {
     package enum Ending {
         case answered(Data, status: Int)
@@ -31,7 +32,6 @@ package final class BoundedTransfer: @unchecked Sendable {
     private var body = Data()
     private var passedTheBound = false
 
-    /// - Parameter protocols: libcurl's list of the schemes allowed.
     /// How the transfer reaches its server.
     package enum Proxy: Sendable {
         /// What the caller's proxy rules decided: no proxy.

@@ -179,6 +179,11 @@ private final class ExporterRequestHandler: ChannelInboundHandler {
     private let exporter: Exporter
     private let metrics: MetricsBuffer
     private var head: HTTPRequestHead?
+    /// A report's body as it comes in (`report_uri:`), bounded.
+    private var reportBody: Data?
+    /// A refused report's remaining parts: already answered, dropped.
+    private var discarding = false
+    private var discarded = 0
 
     init(exporter: Exporter, metrics: MetricsBuffer) {
         self.exporter = exporter
@@ -189,18 +194,90 @@ private final class ExporterRequestHandler: ChannelInboundHandler {
         switch unwrapInboundIn(data) {
         case .head(let requestHead):
             head = requestHead
-        case .body:
-            // GET has no body worth reading; whatever comes is dropped.
-            break
+            startReport(requestHead, context: context)
+        case .body(let part):
+            if discarding {
+                // Answered already; past the bound, the sender is not told twice.
+                discarded += part.readableBytes
+                if discarded > ClientReportIntake.maximumBodyBytes * 16 { context.close(promise: nil) }
+                break
+            }
+            // Only a report's body is read; a GET's is dropped.
+            guard let collected = reportBody, let intake = exporter.clientReports else { break }
+            guard collected.count + part.readableBytes <= ClientReportIntake.maximumBodyBytes else {
+                reportBody = nil
+                let answer = intake.tooLarge
+                intake.refused(answer, source: Self.source(of: context))
+                refuseReport(answer, context: context)
+                discarded = collected.count + part.readableBytes
+                break
+            }
+            reportBody?.append(contentsOf: part.readableBytesView)
         case .end:
             guard let requestHead = head else { return }
             head = nil
+            if discarding {
+                // What follows a refused report is not worth reading.
+                discarding = false
+                context.close(promise: nil)
+                return
+            }
+            if let body = reportBody, let intake = exporter.clientReports {
+                reportBody = nil
+                let answer = intake.receive(body: body, query: Self.query(of: requestHead), source: Self.source(of: context))
+                Self.respond(context: context, answer: answer, close: !requestHead.isKeepAlive)
+                return
+            }
             route(requestHead, context: context)
         }
     }
 
+    /// A POST to `report_uri:`'s path: the rate, the token and a declared
+    /// length are checked before any body is read, and a refusal closes
+    /// the connection rather than reading what follows.
+    private func startReport(_ request: HTTPRequestHead, context: ChannelHandlerContext) {
+        guard let intake = exporter.clientReports, request.method == .POST, Self.path(of: request) == intake.path else { return }
+        let declared = request.headers.first(name: "Content-Length").flatMap { Int($0) }
+        if let answer = intake.admit(query: Self.query(of: request), source: Self.source(of: context), declaredLength: declared) {
+            refuseReport(answer, context: context)
+            return
+        }
+        reportBody = Data()
+    }
+
+    /// Answers at once and drops the body still coming: closing with it
+    /// unread would reset the connection, and the client might lose the
+    /// answer. The connection closes once the request ends (or the
+    /// dropped body grows past sixteen times the bound).
+    private func refuseReport(_ answer: ClientReportIntake.Answer, context: ChannelHandlerContext) {
+        discarding = true
+        discarded = 0
+        Self.respond(context: context, answer: answer, close: false)
+    }
+
+    private static func path(of request: HTTPRequestHead) -> String {
+        String(request.uri.prefix { $0 != "?" })
+    }
+
+    private static func query(of request: HTTPRequestHead) -> String {
+        guard let mark = request.uri.firstIndex(of: "?") else { return "" }
+        return String(request.uri[request.uri.index(after: mark)...])
+    }
+
+    private static func source(of context: ChannelHandlerContext) -> String {
+        context.channel.remoteAddress?.ipAddress ?? "unknown"
+    }
+
+    private static func respond(context: ChannelHandlerContext, answer: ClientReportIntake.Answer, close: Bool) {
+        respond(context: context, status: HTTPResponseStatus(statusCode: answer.status), body: answer.text, close: close)
+    }
+
     private func route(_ request: HTTPRequestHead, context: ChannelHandlerContext) {
         let close = !request.isKeepAlive
+        if let intake = exporter.clientReports, Self.path(of: request) == intake.path {
+            Self.respond(context: context, status: .methodNotAllowed, body: "only POST: clients post their reports here\n", close: close)
+            return
+        }
         guard request.method == .GET else {
             Self.respond(context: context, status: .methodNotAllowed, body: "only GET\n", close: close)
             return
@@ -213,12 +290,24 @@ private final class ExporterRequestHandler: ChannelInboundHandler {
                 Self.respond(context: context, status: .serviceUnavailable, body: "no cycle has completed yet\n", close: close)
                 return
             }
-            let cycle = metrics.buffer(for: exporter.metrics, allocator: context.channel.allocator)
             // Read at each scrape, not each cycle: CPU time and descriptors
             // are the exporter's own now, whatever the interval.
-            let process = context.channel.allocator.buffer(string: PrometheusExposition.process(ProcessFigures.readOwn()))
-            Self.respond(
-                context: context, status: .ok, bodies: [cycle, process], contentType: PrometheusExposition.contentType, close: close)
+            var processText = PrometheusExposition.process(ProcessFigures.readOwn())
+            // Counted as reports arrive, not per cycle: a report shows at the next scrape.
+            if let intake = exporter.clientReports { processText += intake.exposition() }
+            let process = Array(processText.utf8)
+            let allocator = context.channel.allocator
+            if Self.acceptsGzip(request) {
+                let (head, cycle) = metrics.gzipHead(for: exporter.metrics, allocator: allocator)
+                Self.respond(
+                    context: context, status: .ok, bodies: [cycle, allocator.buffer(bytes: head.tail(process))],
+                    contentType: PrometheusExposition.contentType, encoding: "gzip", close: close)
+            } else {
+                let cycle = metrics.buffer(for: exporter.metrics, allocator: allocator)
+                Self.respond(
+                    context: context, status: .ok, bodies: [cycle, allocator.buffer(bytes: process)],
+                    contentType: PrometheusExposition.contentType, close: close)
+            }
         case "/probe":
             probe(query: parts.count > 1 ? String(parts[1]) : "", context: context, close: close)
         case "/-/healthy":
@@ -235,6 +324,20 @@ private final class ExporterRequestHandler: ChannelInboundHandler {
         default:
             Self.respond(context: context, status: .notFound, body: "not found: try /metrics\n", close: close)
         }
+    }
+
+    /// `Accept-Encoding` naming gzip with a weight above 0 (Prometheus
+    /// sends `gzip`; curl `--compressed` sends `deflate, gzip`).
+    static func acceptsGzip(_ request: HTTPRequestHead) -> Bool {
+        for value in request.headers["Accept-Encoding"] {
+            for item in value.split(separator: ",") {
+                let parts = item.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+                guard parts.first == "gzip" || parts.first == "x-gzip" else { continue }
+                let weight = parts.dropFirst().first { $0.hasPrefix("q=") }.flatMap { Double($0.dropFirst(2)) } ?? 1
+                if weight > 0 { return true }
+            }
+        }
+        return false
     }
 
     private func probe(query: String, context: ChannelHandlerContext, close: Bool) {
@@ -284,10 +387,12 @@ private final class ExporterRequestHandler: ChannelInboundHandler {
     /// One answer written from several buffers, so the shared cycle text is
     /// never copied.
     static func respond(
-        context: ChannelHandlerContext, status: HTTPResponseStatus, bodies: [ByteBuffer], contentType: String, close: Bool
+        context: ChannelHandlerContext, status: HTTPResponseStatus, bodies: [ByteBuffer], contentType: String,
+        encoding: String? = nil, close: Bool
     ) {
         var headers = HTTPHeaders()
         headers.add(name: "Content-Type", value: contentType)
+        if let encoding { headers.add(name: "Content-Encoding", value: encoding) }
         headers.add(name: "Content-Length", value: String(bodies.reduce(0) { $0 + $1.readableBytes }))
         if close { headers.add(name: "Connection", value: "close") }
         context.write(
@@ -302,24 +407,49 @@ private final class ExporterRequestHandler: ChannelInboundHandler {
     }
 }
 
-/// The last cycle's text as one ByteBuffer, made once per cycle: every
-/// scrape writes the same storage, so a scrape of 10,000 hosts copies
-/// nothing.
-private final class MetricsBuffer: @unchecked Sendable {
+/// The last render's text as one ByteBuffer, and its gzip copy, each made
+/// once per render: every scrape writes the same storage, so a scrape of
+/// 10,000 hosts copies nothing, and 50 scrapers asking for gzip cost one
+/// compression. The copy is made by the first scrape that asks for it
+/// (the others wait on the lock), off the monitor's queue.
+final class MetricsBuffer: @unchecked Sendable {
     private let lock = NSLock()
     private var generation = -1
-    private var cached = ByteBuffer()
+    private var plain = ByteBuffer()
+    private var gzip: (head: GzipHead, buffer: ByteBuffer)?
+    /// gzip copies made since start: one per render at most.
+    private(set) var compressions = 0
 
     func buffer(for metrics: (text: Data, generation: Int), allocator: ByteBufferAllocator) -> ByteBuffer {
         lock.lock()
         defer { lock.unlock() }
-        if metrics.generation != generation {
-            var fresh = allocator.buffer(capacity: metrics.text.count)
-            fresh.writeBytes(metrics.text)
-            cached = fresh
-            generation = metrics.generation
-        }
-        return cached
+        refresh(metrics, allocator: allocator)
+        return plain
+    }
+
+    /// The render's gzip head, made now if no scrape asked for it yet.
+    func gzipHead(
+        for metrics: (text: Data, generation: Int), allocator: ByteBufferAllocator = ByteBufferAllocator()
+    ) -> (GzipHead, ByteBuffer) {
+        lock.lock()
+        defer { lock.unlock() }
+        refresh(metrics, allocator: allocator)
+        if let gzip { return gzip }
+        // Deflated from the plain buffer itself: no other copy of the text is kept.
+        let head = plain.withUnsafeReadableBytes { GzipHead($0) }
+        compressions += 1
+        let made = (head, allocator.buffer(bytes: head.bytes))
+        gzip = made
+        return made
+    }
+
+    private func refresh(_ metrics: (text: Data, generation: Int), allocator: ByteBufferAllocator) {
+        guard metrics.generation != generation else { return }
+        var fresh = allocator.buffer(capacity: metrics.text.count)
+        fresh.writeBytes(metrics.text)
+        plain = fresh
+        gzip = nil
+        generation = metrics.generation
     }
 }
 

@@ -89,9 +89,15 @@ struct ServeCommand: ParsableCommand {
         }
         LoggingSystem.bootstrap { LogfmtLogHandler(label: $0) }
         let logger = Logger(label: "pinwatch")
+        let intake: ClientReportIntake?
+        switch Self.clientReportIntake(loaded.reportURI, history: history, logger: logger) {
+        case .failure(let problem): Self.fail([problem.description])
+        case .success(let made): intake = made
+        }
         let exporter = Exporter(
             config: loaded, environment: ProcessEnvironment.current, version: PinwatchVersion.current, logger: logger,
-            history: history, readConfig: { [self] in try load() }, acknowledgements: Self.acknowledgements(in: history))
+            history: history, readConfig: { [self] in try load() }, acknowledgements: Self.acknowledgements(in: history),
+            clientReports: intake)
         let address = listen ?? loaded.listen ?? ListenAddress.defaultValue
         let connections =
             maxConnections
@@ -115,6 +121,43 @@ struct ServeCommand: ParsableCommand {
                 "interval": "\(ConfigDuration.describe(loaded.interval))",
             ])
         dispatchMain()
+    }
+
+    /// `report_uri:`'s endpoint with its token read now (a later change of
+    /// the token or the path applies at the next start), storing into the
+    /// history store; nil without `report_uri:`.
+    static func clientReportIntake(
+        _ setting: ReportURISetting?, history: HistoryStore?, logger: Logger
+    ) -> Result<ClientReportIntake?, ReportURIProblem> {
+        guard let setting else { return .success(nil) }
+        guard let path = history?.path, path != HistoryStore.inMemoryPath else {
+            return .failure(
+                ReportURIProblem(
+                    "report_uri: reports are kept in the history store, and state is off: set state: to a file, or remove report_uri"))
+        }
+        let text: String
+        let source: String
+        switch setting.token {
+        case .file(let file):
+            source = file
+            do {
+                text = try RegularFile.readText(file, limit: 4_096)
+            } catch {
+                return .failure(ReportURIProblem("report_uri.token_file: \(error.description)"))
+            }
+        case .environment(let name):
+            source = "$" + name
+            guard let value = ProcessEnvironment.current[name] else {
+                return .failure(ReportURIProblem("report_uri.token_env: \(name) is not set in serve's environment"))
+            }
+            text = value
+        }
+        switch ReportURISetting.token(from: text, source: source) {
+        case .failure(let problem): return .failure(problem)
+        case .success(let token):
+            let store: (ClientReportRecord) throws -> Void = { record in try ClientReportTable.store(record, path: path) }
+            return .success(ClientReportIntake(path: setting.path, token: token, store: store, logger: logger))
+        }
     }
 
     /// A flag that replaces a key the file sets to something else: said at

@@ -52,6 +52,8 @@ struct ConfigDocumentParser: NodeReading {
         "include", "file_sd",
         "addresses", "key_types",
         "utc", "renew_share",
+        "report_uri",
+        "revocation",
         "ct",
     ]
 
@@ -99,6 +101,7 @@ struct ConfigDocumentParser: NodeReading {
             report(node, key: "critical_days", "must not be more than warn_days (\(config.warnDays))")
         }
         if let node = values["renew_share"], let value = renewShare(node) { config.renewShare = value }
+        if let node = values["revocation"], let value = boolean(node, key: "revocation") { config.checksRevocation = value }
         if let node = values["theme"], let value = string(node, key: "theme") { config.theme = theme(value) }
         if let node = values["utc"], let value = boolean(node, key: "utc") { config.utc = value }
         if let node = values["trust"], let value = trust(node, key: "trust") { config.trust = value }
@@ -122,6 +125,7 @@ struct ConfigDocumentParser: NodeReading {
             }
         }
         if let node = values["probe_targets"], let value = probeTargets(node) { config.probeTargets = value }
+        if let node = values["report_uri"] { config.reportURI = reportURI(node) }
         if let node = values["state"], let value = string(node, key: "state") {
             if value.isEmpty {
                 report(node, key: "state", "give a file path or off")

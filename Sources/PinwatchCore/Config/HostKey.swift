@@ -76,6 +76,13 @@ package struct HostKey: Sendable {
             name: "starttls", line: "smtp, imap, xmpp or postgres: the plaintext dialogue before the handshake",
             read: HostKeyReading.starttls),
         HostKey(
+            name: "revocation", line: "on or off: this host's CRLs and stapled OCSP response (default: the top-level key)"
+        ) { parser, node, draft, _ in
+            guard let checks = parser.boolean(node, key: draft.key("revocation")) else { return false }
+            draft.entry.checksRevocation = checks
+            return true
+        },
+        HostKey(
             name: "silence", line: "{until: DATE, reason: TEXT}: acknowledge the host's present problem until DATE"
         ) { parser, node, draft, _ in
             guard let silence = parser.silence(node, key: draft.key("silence")) else { return false }

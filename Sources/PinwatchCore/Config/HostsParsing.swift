@@ -62,6 +62,7 @@ extension ConfigDocumentParser {
         var entry = HostConfig(host: "", trust: defaults.trust, line: line(of: node))
         entry.addresses = defaults.addresses
         entry.keyTypes = defaults.keyTypes
+        entry.checksRevocation = defaults.checksRevocation
         var draft = HostEntryDraft(index: index, entry: entry)
         var valid = true
         for key in HostKey.all {

@@ -27,6 +27,8 @@ package struct MetricFamily: Sendable {
         case outsideScrapes
         /// Only in `/probe`'s answers.
         case outsideProbe
+        /// Only from `serve` with `report_uri:`.
+        case withoutReportURI
     }
 
     /// Who writes a family's samples, and from what.
@@ -44,6 +46,9 @@ package struct MetricFamily: Sendable {
         case scrape(@Sendable (ProcessFigures) -> Double?)
         /// `/probe`'s own verdict (`PrometheusExposition.probeAnswer`).
         case probe
+        /// `report_uri:`'s endpoint: `ClientReportCounts` writes the samples
+        /// it counts as reports arrive, at each scrape.
+        case clientReports
     }
 
     /// `(buffer, name, report, host)`: appends one host's samples.

@@ -38,6 +38,8 @@ package enum MetricFamilyName: String, CaseIterable, Sendable {
     case processMaximumDescriptors = "process_max_fds"
     case processResidentMemory = "process_resident_memory_bytes"
     case processStartTime = "process_start_time_seconds"
+    case clientReports = "pinwatch_client_reports_total"
+    case clientReportsRefused = "pinwatch_client_reports_refused_total"
     case probeSuccess = "pinwatch_probe_success"
 }
 
@@ -365,6 +367,15 @@ extension MetricFamilyName {
             return MetricFamily(
                 self, .gauge, help: "Start time of the process since unix epoch in seconds.", absence: .outsideScrapes,
                 .scrape { $0.startTime })
+        case .clientReports:
+            return MetricFamily(
+                self, .counter,
+                help: "Pin-failure reports clients posted to report_uri since start, by configured host and client.",
+                absence: .withoutReportURI, .clientReports)
+        case .clientReportsRefused:
+            return MetricFamily(
+                self, .counter, help: "Posts to report_uri turned away since start, by reason (token, size, rate, invalid, storage).",
+                absence: .withoutReportURI, .clientReports)
         case .probeSuccess:
             return MetricFamily(
                 self, .gauge, help: "1 when a chain was obtained and the host is not critical, else 0.", absence: .outsideProbe,

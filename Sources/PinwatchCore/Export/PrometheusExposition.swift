@@ -90,7 +90,7 @@ public final class PrometheusRenderer {
             case .exposition(let write):
                 out.family(family)
                 write(&out, family.nameBytes, render)
-            case .history, .scrape, .probe:
+            case .history, .scrape, .probe, .clientReports:
                 break
             }
         }

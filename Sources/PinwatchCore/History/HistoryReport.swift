@@ -10,6 +10,8 @@ public struct HostTimeline: Sendable {
     public var renewal: RenewalEstimate?
     public var firstSeen: Date?
     public var lastSeen: Date?
+    /// The latest pin-failure reports clients sent for the host (`report_uri:`), oldest first.
+    public var clientReports: [ClientReportRecord] = []
 
     public init(
         host: String, port: Int, serverName: String, connect: String?, entries: [TimelineEntry], renewal: RenewalEstimate?,
@@ -62,7 +64,8 @@ public struct HistoryWindow: Hashable, Sendable {
 ///
 /// JSON version 1: `{"version": 1, "hosts": [{host, port, sni, connect,
 /// first_seen, last_seen, renewal_estimate, entries_omitted, entries:
-/// [{at, kind, text}]}]}`.
+/// [{at, kind, text}], and with reports client_reports: [{received_at,
+/// client, format, app, reported_at, outcome, chain}]}]}`.
 public final class HistoryReportWriter {
     public enum Format: Sendable {
         case text
@@ -127,6 +130,9 @@ public final class HistoryReportWriter {
             buffer += "  chain first seen \(DateText.readableUTC(first)), last seen \(DateText.readableUTC(last))\n"
         }
         if let renewal = timeline.renewal { buffer += "  \(renewal.text)\n" }
+        for report in timeline.clientReports {
+            buffer += TerminalText.sanitize("  \(DateText.readableUTC(report.receivedAt))  \(Self.clientReportLine(report))") + "\n"
+        }
         if omitted > 0 {
             let what = omitted == 1 ? "1 earlier entry" : "\(omitted) earlier entries"
             buffer += "  … \(what) not shown (--limit N, --limit 0 for all, --since 7d|DATE for a window)\n"
@@ -134,7 +140,7 @@ public final class HistoryReportWriter {
     }
 
     private func jsonHeading(_ timeline: HostTimeline, omitted: Int) {
-        let fields: [(String, JSONValue)] = [
+        var fields: [(String, JSONValue)] = [
             ("host", .string(timeline.host)),
             ("port", .int(timeline.port)),
             ("sni", .string(timeline.serverName)),
@@ -144,11 +150,31 @@ public final class HistoryReportWriter {
             ("renewal_estimate", timeline.renewal.map(JSONReport.renewal) ?? .null),
             ("entries_omitted", .int(omitted)),
         ]
+        // Only with reports: a store without report_uri: reads as it always did.
+        if !timeline.clientReports.isEmpty {
+            fields.append(("client_reports", .array(timeline.clientReports.map(Self.clientReportJSON))))
+        }
         buffer += hostCount > 1 ? ",\n    {\n" : "\n    {\n"
         for (name, value) in fields {
             buffer += "      \(JSONValue.string(name).renderCompact()): \(value.render(indent: 3)),\n"
         }
         buffer += "      \"entries\": ["
+    }
+
+    /// `client report from ios-7.1 (trustkit, com.example 7.1; chain not trusted): CN=a <- CN=b`
+    static func clientReportLine(_ report: ClientReportRecord) -> String {
+        let details = [report.format == report.client ? nil : report.format, report.app].compactMap { $0 }.joined(separator: ", ")
+        let outcome = report.outcome.map { "; \($0)" } ?? ""
+        let about = details.isEmpty && outcome.isEmpty ? "" : " (\(details.isEmpty ? String(outcome.dropFirst(2)) : details + outcome))"
+        return "client report from \(report.client)\(about): \(report.chainSummary)"
+    }
+
+    static func clientReportJSON(_ report: ClientReportRecord) -> JSONValue {
+        .object([
+            ("received_at", .string(DateText.iso8601(report.receivedAt))), ("client", .string(report.client)),
+            ("format", .string(report.format)), ("app", .optional(report.app)), ("reported_at", .optional(report.reportedAt)),
+            ("outcome", .optional(report.outcome)), ("chain", .array(report.chain.map(JSONValue.string))),
+        ])
     }
 
     private func endHost() {

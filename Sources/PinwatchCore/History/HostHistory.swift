@@ -33,6 +33,8 @@ public struct HostHistory: Hashable, Sendable {
     /// For a host of several probes: since when each probe (by its label,
     /// `127.0.0.2`, `rsa`) has served the chain it serves now.
     public var probeChainsSince: [String: Date] = [:]
+    /// Pin-failure reports clients sent within the last day (`report_uri:`).
+    public var clientReports: ClientReportFacts?
 
     public init(
         statusSince: Date? = nil, changesLast24Hours: Int = 0, renewal: RenewalEstimate? = nil,

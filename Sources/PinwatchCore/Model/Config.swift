@@ -42,6 +42,8 @@ public struct HostConfig: Hashable, Sendable {
     public var silence: HostSilence? = nil
     /// `starttls:`: the plaintext dialogue the probe runs before TLS.
     public var starttls: StartTLSProtocol? = nil
+    /// `revocation:`: look up the chain's CRLs and read a stapled OCSP response.
+    public var checksRevocation = true
 
     public init(
         host: String, port: Int = 443, serverName: String? = nil, connectAddress: String? = nil,
@@ -97,6 +99,8 @@ public struct Config: Hashable, Sendable {
     /// `renew_share:`: past this share of its lifetime a leaf still served
     /// is `renewal_overdue`; nil (`off`) never.
     public var renewShare: Double? = Config.defaultRenewShare
+    /// `revocation:` at the top: what every host inherits.
+    public var checksRevocation = true
     /// A theme name or a path (relative paths already resolved).
     public var theme: String
     /// `utc:`: every time on screen in UTC instead of the local zone.
@@ -109,6 +113,8 @@ public struct Config: Hashable, Sendable {
     public var listen: String?
     /// `probe_targets:`: what `serve`'s `/probe` may dial.
     public var probeTargets: ProbeTargetPolicy = .configured
+    /// `report_uri:`: where `serve` accepts clients' pin-failure reports; nil: off.
+    public var reportURI: ReportURISetting?
     /// `shard:`: only the hosts of this shard are watched, once a command
     /// applies it with `keepingShard`.
     public var shard: Shard?

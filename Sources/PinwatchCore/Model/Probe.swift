@@ -76,6 +76,9 @@ public struct ProbeTarget: Hashable, Sendable {
     public var keyTypeOffer: KeyTypeOffer?
     /// `starttls:`: the plaintext dialogue run before the handshake.
     public var starttls: StartTLSProtocol?
+    /// `revocation:`: ask for a stapled OCSP response and keep what the
+    /// CRLs are looked up by.
+    public var checksRevocation = true
 
     public init(
         host: String, port: Int, serverName: String, connectAddress: String? = nil,
@@ -186,6 +189,11 @@ public struct ProbeResult: Hashable, Sendable {
     public var proxy: ProxyRoute?
     /// When the probe finished.
     public var finishedAt: Date
+    /// The levels whose revocation can be looked up by CRL (a verified
+    /// chain's, each with its issuer's key).
+    public var revocationSubjects: [RevocationSubject] = []
+    /// What the stapled OCSP response and the CRLs said, once looked up.
+    public var revocation: [RevocationFinding] = []
 
     public init(
         address: String? = nil, chain: [ChainCertificate] = [], sentCount: Int = 0, trusted: Bool = false,

@@ -40,6 +40,19 @@ public enum HostAlert: String, Sendable, Codable, CaseIterable {
     /// still served, with more than `warn_days` left: its renewer should
     /// have replaced it, so renewal is failing whatever the days say.
     case renewalOverdue = "renewal_overdue"
+    /// A level of the chain is listed as revoked by a CRL or stapled OCSP
+    /// response signed by its issuer: clients that check revocation refuse
+    /// it, and its reissue may bring a new key or intermediate.
+    case revoked
+    /// No verified CRL could be had for a level, and no other source vouched
+    /// for it: revocation is unknown, which is never taken for `revoked`.
+    case crlUnavailable = "crl_unavailable"
+    /// The issuer's CRL is past its nextUpdate: a revocation since it was
+    /// signed would not show.
+    case crlStale = "crl_stale"
+    /// Clients sent pin-failure reports (`report_uri:`) for a host that
+    /// pinwatch sees fine: some network serves them another chain.
+    case clientReports = "client_reports"
 }
 
 /// A configured pin that matched one level.
@@ -230,6 +243,14 @@ public struct HostReport: Hashable, Sendable {
             config: config, result: result, status: status, matchedTiers: matchedTiers, alerts: alerts, levels: levels,
             leafDaysLeft: leafDaysLeft, proxy: proxy, history: history, decidedBy: decidedBy,
             nextChains: nextChains, now: now)
+        // Only a host pinwatch sees fine: one it already warns of explains
+        // the reports, and they would only repeat its warning.
+        if history.clientReports != nil, copy.severity == .ok, status != .error, !alerts.contains(.clientReports) {
+            copy = HostReport(
+                config: config, result: result, status: status, matchedTiers: matchedTiers, alerts: alerts + [.clientReports],
+                levels: levels, leafDaysLeft: leafDaysLeft, proxy: proxy, history: history, decidedBy: decidedBy,
+                nextChains: nextChains, now: now)
+        }
         copy.clients = clients
         copy.carryVariants(of: self)
         return copy

@@ -53,10 +53,12 @@ extension Config {
     public func probeTargets(environment: [String: String]) -> [ProbeTarget] {
         let resolver = ProxyResolver(environment: environment)
         return hosts.map { host in
-            ProbeTarget(
+            var target = ProbeTarget(
                 host: host.host, port: host.port, serverName: host.serverName, connectAddress: host.connectAddress,
                 trust: host.trust, proxy: resolver.route(forHost: host.host, setting: proxy), timeout: timeout,
                 starttls: host.starttls)
+            target.checksRevocation = host.checksRevocation
+            return target
         }
     }
 }

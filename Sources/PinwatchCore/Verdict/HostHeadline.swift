@@ -11,6 +11,7 @@ public enum HostHeadline: String, Sendable, Codable, CaseIterable {
     case expired
     case blocked
     case intercepted
+    case revoked
     case error
     case chainChanged = "chain_changed"
     case pinsExpiring = "pins_expiring"
@@ -19,6 +20,9 @@ public enum HostHeadline: String, Sendable, Codable, CaseIterable {
     case rootTransition = "root_transition"
     case caSwitch = "ca_switch"
     case renewalOverdue = "renewal_overdue"
+    case crlStale = "crl_stale"
+    case crlUnavailable = "crl_unavailable"
+    case clientReports = "client_reports"
     case unpinned
 
     /// The header's order: ok, then the causes by what breaks clients
@@ -32,7 +36,9 @@ public enum HostHeadline: String, Sendable, Codable, CaseIterable {
     /// one client release's pins: never told as a release's finding.
     public var isHostFact: Bool {
         switch self {
-        case .expiring, .expired, .intercepted, .error, .chainChanged, .renewalOverdue: return true
+        case .expiring, .expired, .intercepted, .error, .chainChanged, .renewalOverdue, .revoked, .crlUnavailable, .crlStale,
+            .clientReports:
+            return true
         case .ok, .leafOnly, .blocked, .pinsExpiring, .pinsExpired, .intermediatePool, .rootTransition, .caSwitch, .unpinned:
             return false
         }
@@ -58,9 +64,9 @@ public enum HostHeadline: String, Sendable, Codable, CaseIterable {
         case .ok: return "✓"
         case .unpinned: return "○"
         case .error: return "!"
-        case .blocked, .expired, .intercepted: return "✗"
+        case .blocked, .expired, .intercepted, .revoked: return "✗"
         case .leafOnly, .expiring, .chainChanged, .pinsExpiring, .pinsExpired, .intermediatePool, .rootTransition, .caSwitch,
-            .renewalOverdue:
+            .renewalOverdue, .crlUnavailable, .crlStale, .clientReports:
             return "⚠"
         }
     }

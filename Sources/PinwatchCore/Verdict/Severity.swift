@@ -90,6 +90,9 @@ extension Verdict {
             }
             return HostAssessment(severity: .critical, reason: "pinned clients refuse this host now: " + cause, headline: .blocked)
         }
+        if has.contains(.revoked) {
+            return HostAssessment(severity: .critical, reason: RevocationText.revokedSentence(result.revocation), headline: .revoked)
+        }
         if has.contains(.expired) {
             return HostAssessment(severity: .critical, reason: expirySentence(expiry), headline: .expired)
         }
@@ -138,8 +141,20 @@ extension Verdict {
         if has.contains(.renewalOverdue) {
             return HostAssessment(severity: .warning, reason: renewalOverdueSentence(levels.first), headline: .renewalOverdue)
         }
+        if has.contains(.crlStale) {
+            return HostAssessment(severity: .warning, reason: RevocationText.staleSentence(result.revocation), headline: .crlStale)
+        }
+        if has.contains(.crlUnavailable) {
+            return HostAssessment(
+                severity: .warning, reason: RevocationText.unavailableSentence(result.revocation), headline: .crlUnavailable)
+        }
         if let nextChains, let warning = NextChainReasons.warning(alerts: has, nextChains: nextChains, levels: levels) {
             return warning
+        }
+        if has.contains(.clientReports), let reports = history?.clientReports {
+            return HostAssessment(
+                severity: .warning,
+                reason: "clients on some network see a different chain: \(reports.sentence)", headline: .clientReports)
         }
         if status == .unpinned {
             return HostAssessment(severity: .ok, reason: "no pins configured: inventory only", headline: .unpinned)

@@ -77,6 +77,8 @@ public enum Verdict {
         if !reportProxy.intercepted, renewalOverdue(levels[0], renewShare: renewShare, warnDays: warnDays) {
             alerts.append(.renewalOverdue)
         }
+        // An interceptor's chain is not the server's: its revocation is nobody's.
+        if !reportProxy.intercepted { alerts += RevocationText.alerts(result.revocation) }
         if reportProxy.detected { alerts.append(.proxy) }
         if reportProxy.intercepted { alerts.append(.intercepted) }
         // An intercepted chain says nothing of what the server serves next.

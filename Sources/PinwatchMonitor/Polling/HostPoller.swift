@@ -44,16 +44,28 @@ package final class HostPoller: @unchecked Sendable {
     private let targets: [ProbeTarget]
     private let engine: ProbeEngine
     private let finishing: ReportFinishing
+    private let revocation: RevocationLookup
     private let now: @Sendable () -> Date
     private let windows = CycleCount()
 
     /// `adHocProbes`: `serve`'s /probe adds targets of its own, so its
     /// engine keeps every thread however few hosts are configured. `now`:
-    /// the clock reports are judged and recorded by.
-    package init(
+    /// the clock reports are judged and recorded by. `crls`: the CRLs
+    /// chains are looked up in, shared by every poller of the process.
+    package convenience init(
         config: Config, environment: [String: String] = ProcessEnvironment.current, history: HostHistoryRecorder? = nil,
         adHocProbes: Bool = false, acknowledgements: AcknowledgementLedger? = nil,
         now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.init(
+            config: config, environment: environment, history: history, adHocProbes: adHocProbes,
+            acknowledgements: acknowledgements, now: now, crls: .shared)
+    }
+
+    package init(
+        config: Config, environment: [String: String] = ProcessEnvironment.current, history: HostHistoryRecorder? = nil,
+        adHocProbes: Bool = false, acknowledgements: AcknowledgementLedger? = nil,
+        now: @escaping @Sendable () -> Date = { Date() }, crls: CRLCache
     ) {
         self.config = config
         self.history = history
@@ -65,6 +77,7 @@ package final class HostPoller: @unchecked Sendable {
         engine = ProbeEngine(
             concurrency: config.concurrency, expectedTargets: adHocProbes ? nil : ProbePlan.knownCount(for: config.hosts))
         finishing = ReportFinishing(config: config, history: history, acknowledgements: acknowledgements, now: now)
+        revocation = RevocationLookup(cache: crls, timeout: config.timeout, proxy: config.proxy, environment: environment)
     }
 
     package var hosts: [HostConfig] { config.hosts }
@@ -142,20 +155,30 @@ package final class HostPoller: @unchecked Sendable {
         onHost: @escaping @Sendable (FinishingHost) -> Void, onFinish: @escaping @Sendable () -> Void
     ) {
         let engine = self.engine
+        let revocation = self.revocation
         ProbePlan.resolve(hosts: hosts, engine: engine, timeout: config.timeout) { resolved in
             let plan = ProbePlan(hosts: hosts, baseTargets: targets, resolved: resolved, window: window)
             let results = VariantResults(plan: plan)
+            // A result waiting for its CRLs is still the cycle's: the finish
+            // waits for it (no longer than the lookup's own bound).
+            let lookups = PendingLookups(onFinish: onFinish)
             // Results are only stored here; the steps run on the finishing queue.
             cycle.started(
                 engine.start(
                     plan.targets, deliversInline: true,
                     onResult: { index, result in
-                        guard let (host, outcomes) = results.add(target: index, result) else { return }
-                        onHost(
-                            FinishingHost(
-                                index: host, host: hosts[host], outcomes: outcomes, notProbed: plan.notProbed[host] ?? []))
+                        lookups.begin()
+                        let checks = plan.targets.indices.contains(index) && plan.targets[index].checksRevocation
+                        revocation.complete(result, checks: checks) { result in
+                            if let (host, outcomes) = results.add(target: index, result) {
+                                onHost(
+                                    FinishingHost(
+                                        index: host, host: hosts[host], outcomes: outcomes, notProbed: plan.notProbed[host] ?? []))
+                            }
+                            lookups.end()
+                        }
                     },
-                    onFinish: onFinish))
+                    onFinish: { lookups.engineFinished() }))
         }
     }
 
@@ -204,6 +227,43 @@ package final class PollCycle: @unchecked Sendable {
         let cycle = probes
         lock.unlock()
         cycle?.cancel()
+    }
+}
+
+/// The results still waiting for their revocation lookups: the cycle's
+/// finish is told once the engine has finished and none is left.
+private final class PendingLookups: @unchecked Sendable {
+    private let lock = NSLock()
+    private var pending = 0
+    private var engineDone = false
+    private var told = false
+    private let onFinish: @Sendable () -> Void
+
+    init(onFinish: @escaping @Sendable () -> Void) { self.onFinish = onFinish }
+
+    func begin() {
+        lock.lock()
+        pending += 1
+        lock.unlock()
+    }
+
+    func end() {
+        lock.lock()
+        pending -= 1
+        finishIfDueLocked()
+    }
+
+    func engineFinished() {
+        lock.lock()
+        engineDone = true
+        finishIfDueLocked()
+    }
+
+    private func finishIfDueLocked() {
+        let due = engineDone && pending == 0 && !told
+        if due { told = true }
+        lock.unlock()
+        if due { onFinish() }
     }
 }
 

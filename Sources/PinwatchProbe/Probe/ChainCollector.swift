@@ -15,6 +15,10 @@ enum ChainCollector {
         var sentCount: Int
         var trusted: Bool
         var trustError: String?
+        /// A verified chain's levels whose CRLs can be looked up.
+        var revocationSubjects: [RevocationSubject] = []
+        /// The verified chain (else the chain as sent), for the stapled response.
+        var certificates: [X509Certificate] = []
     }
 
     static func collect(from ssl: OpaquePointer, issuerFacts: IssuerFactsCache) -> Result<Outcome, ProbeFailure> {
@@ -64,7 +68,12 @@ enum ChainCollector {
             return ChainCertificate(facts: facts, fromServer: fromServer)
         }
         let trustError = trusted ? nil : String(cString: X509_verify_cert_error_string(verifyResult))
-        return .success(Outcome(chain: chain, sentCount: sent.count, trusted: trusted, trustError: trustError))
+        // Only a verified chain's issuers are known to have signed what they
+        // would vouch for: an unverified one has nobody whose CRL means anything.
+        return .success(
+            Outcome(
+                chain: chain, sentCount: sent.count, trusted: trusted, trustError: trustError,
+                revocationSubjects: trusted ? RevocationSubjects.subjects(of: levels) : [], certificates: levels))
     }
 
     /// Borrows every certificate of a stack the `SSL` owns, so the facts

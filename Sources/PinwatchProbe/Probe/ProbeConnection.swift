@@ -303,6 +303,8 @@ final class ProbeConnection {
             _ = pinwatch_SSL_set_tlsext_host_name(created.pointer, name)
             _ = SSL_set1_host(created.pointer, name)
         }
+        // Asks for the server's stapled OCSP response: it comes in the handshake, no query of our own.
+        if target.checksRevocation { _ = pinwatch_SSL_set_tlsext_status_type(created.pointer, TLSEXT_STATUSTYPE_ocsp) }
         _ = OpenSSLErrorQueue.drainCodes()
         advanceHandshake()
     }
@@ -388,11 +390,18 @@ final class ProbeConnection {
         case .failure(let failure):
             finish(failure: failure)
         case .success(let outcome):
-            finish(
-                result: ProbeResult(
-                    address: reportedAddress, chain: outcome.chain, sentCount: outcome.sentCount, trusted: outcome.trusted,
-                    trustError: outcome.trustError.map { error in untrustedNote.map { "\(error); \($0)" } ?? error },
-                    elapsed: elapsed, proxy: target.proxy, finishedAt: Date()))
+            let finished = Date()
+            var result = ProbeResult(
+                address: reportedAddress, chain: outcome.chain, sentCount: outcome.sentCount, trusted: outcome.trusted,
+                trustError: outcome.trustError.map { error in untrustedNote.map { "\(error); \($0)" } ?? error },
+                elapsed: elapsed, proxy: target.proxy, finishedAt: finished)
+            if target.checksRevocation {
+                result.revocationSubjects = outcome.revocationSubjects
+                if outcome.trusted, let stapled = StapledOCSP.finding(in: session, chain: outcome.certificates, now: finished) {
+                    result.revocation = [stapled]
+                }
+            }
+            finish(result: result)
         }
     }
 

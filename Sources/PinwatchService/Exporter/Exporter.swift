@@ -34,16 +34,21 @@ package final class Exporter: @unchecked Sendable {
     private let history: HostHistoryRecorder?
     private var historyNotices = HistoryWriteNotices()
     private var chainChanges = ChainChangeCounter(started: Date())
+    /// `report_uri:`'s endpoint; nil when the configuration has none.
+    package let clientReports: ClientReportIntake?
 
     /// `readConfig` reads the configuration again (SIGHUP, a changed client
     /// pin file); nil leaves the first one running.
     package init(
         config: Config, environment: [String: String], version: String, logger: Logger, history: HostHistoryRecorder? = nil,
-        readConfig: Monitor<HostPoller>.ConfigReader? = nil, acknowledgements: AcknowledgementLedger? = nil
+        readConfig: Monitor<HostPoller>.ConfigReader? = nil, acknowledgements: AcknowledgementLedger? = nil,
+        clientReports: ClientReportIntake? = nil
     ) {
         self.version = version
         self.logger = logger
         self.history = history
+        self.clientReports = clientReports
+        clientReports?.configure(config)
         hooks = Self.makeHookRunner(config.hooks, environment: environment, logger: logger)
         monitor = Monitor(
             config: config, queue: queue,
@@ -135,7 +140,9 @@ package final class Exporter: @unchecked Sendable {
                     "merged": "\(since.merged)", "dropped": "\(since.dropped)", "failed_starts": "\(since.failedStarts)",
                     "waiting": "\(since.waiting)", "running": "\(since.running)",
                 ])
-        case .cycleStarted, .reloadApplied, .nextTick:
+        case .reloadApplied(let config):
+            clientReports?.configure(config)
+        case .cycleStarted, .nextTick:
             break
         }
     }

@@ -170,9 +170,9 @@ package enum DashboardLayout {
         scrollOffset: Int? = nil
     ) {
         let visible = state.visibleHostIndices
-        let sorted = TableLayout.column(sortedBy: state.sortOrder)
+        let sorted = TableColumn.sorting(state.sortOrder)
         let columns = TableLayout.columns(
-            width: frame.width, chainLevels: TableLayout.maxLevels(visible, state: state), hostWidth: state.hostLabels.widest,
+            width: frame.width, chainLevels: TableLayout.maxLevels(visible, state: state), labelWidth: state.hostLabels.widest,
             sortedBy: sorted)
         TableLayout.drawHeader(into: &frame, row: top, columns: columns, sorted: sorted.map { ($0, state.sortReversed) })
         guard rowCount > 0 else { return }
@@ -320,7 +320,7 @@ package enum DashboardLayout {
 
     /// `sort days▼`, `sort config▲`: the footer's short form of the order.
     static func sortLabel(_ state: DashboardState) -> String {
-        let name = TableLayout.column(sortedBy: state.sortOrder)?.title ?? "config"
+        let name = TableColumn.sorting(state.sortOrder)?.title ?? "config"
         return "sort \(name)" + TableLayout.sortArrow(reversed: state.sortReversed)
     }
 

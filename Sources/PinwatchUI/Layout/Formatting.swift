@@ -105,9 +105,9 @@ package enum Formatting {
         case .ok: return Style(.ok)
         case .unpinned: return Style(.dim)
         case .error: return Style(.error)
-        case .blocked, .expired, .intercepted: return Style(.critical, bold: true)
+        case .blocked, .expired, .intercepted, .revoked: return Style(.critical, bold: true)
         case .leafOnly, .expiring, .chainChanged, .pinsExpiring, .pinsExpired, .intermediatePool, .rootTransition, .caSwitch,
-            .renewalOverdue:
+            .renewalOverdue, .crlUnavailable, .crlStale, .clientReports:
             return Style(.warn, bold: true)
         }
     }

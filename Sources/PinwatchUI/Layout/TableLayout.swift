@@ -3,67 +3,51 @@ import PinwatchCore
 
 /// The host table: one row per host, columns that give way as the width shrinks.
 enum TableLayout {
-    enum Column: CaseIterable {
-        case status, host, chain, tier, days, proxy, age, since
-        /// The severity's one sentence, on screens wide enough for it.
-        case reason
-
-        var title: String {
-            switch self {
-            case .status: return "status"
-            case .host: return "host"
-            case .chain: return "chain"
-            case .tier: return "tier"
-            case .days: return "days"
-            case .proxy: return "proxy"
-            case .age: return "age"
-            case .since: return "since"
-            case .reason: return "reason"
-            }
-        }
-    }
-
-    static let minimumHostWidth = 12
-    static let minimumReasonWidth = 20
-
-    /// Column widths for `width` cells; optional columns are dropped, least
-    /// useful first, until the host name gets a readable width. The host
-    /// column takes no more than its widest label (`hostWidth`); what is
-    /// left becomes a `reason` column, so a wide screen says why for every
-    /// row (an error row's whole message included).
-    static func columns(width: Int, chainLevels: Int, hostWidth wanted: Int = .max, sortedBy sorted: Column? = nil) -> [(Column, Int)] {
-        let chainWidth = min(14, max(5, chainLevels * 3 - 1))
-        var columns: [(Column, Int)] = [
-            (.status, 11), (.host, 0), (.chain, chainWidth), (.tier, 7), (.days, 4), (.proxy, 5), (.age, 4), (.since, 5),
-        ]
+    /// Column widths for `width` cells, in `TableColumn.all`'s order.
+    /// Columns are dropped, lowest rank first, until the `labels` column
+    /// gets its least width; it takes no more than the widest label
+    /// (`labelWidth`), and what is left becomes the leftover column, so a
+    /// wide screen says why for every row.
+    static func columns(
+        width: Int, chainLevels: Int, labelWidth wanted: Int = .max, sortedBy sorted: TableColumn? = nil
+    ) -> [(TableColumn, Int)] {
+        var columns = TableColumn.all.map { ($0, $0.width.cells(chainLevels: chainLevels)) }
         // The sorted column's title carries an arrow; a narrow column grows to hold it.
         if let sorted, let index = columns.firstIndex(where: { $0.0 == sorted }), columns[index].1 > 0 {
             columns[index].1 = max(columns[index].1, sorted.title.count + 1)
         }
-        let dropOrder: [Column] = [.since, .age, .proxy, .days, .tier]
-        func hostWidth() -> Int {
-            let fixed = columns.reduce(0) { $0 + $1.1 } + columns.count - 1
-            return width - fixed - 1  // one cell of left margin
+        /// What the other columns leave to the labels and the leftover: the
+        /// width less one cell of left margin and each column and its gap.
+        func left() -> Int {
+            columns.reduce(width - 1) { $1.0.width.sharesWhatIsLeft ? $0 : $0 - $1.1 - 1 }
         }
-        for column in dropOrder where hostWidth() < minimumHostWidth {
+        let labelsLeast = TableColumn.all.lazy.compactMap(\.width.labelsLeast).first ?? 0
+        for column in dropOrder where left() < labelsLeast {
             columns.removeAll { $0.0 == column }
         }
-        if let hostIndex = columns.firstIndex(where: { $0.0 == .host }) {
-            let available = max(1, hostWidth())
-            let host = min(available, max(minimumHostWidth, wanted))
-            // A reason column narrower than a few words helps nobody.
-            if available - host - 1 >= minimumReasonWidth {
-                columns[hostIndex].1 = host
-                columns.append((.reason, available - host - 1))
-            } else {
-                columns[hostIndex].1 = available
+        let available = max(1, left())
+        let labels = min(available, max(labelsLeast, wanted))
+        let room = available - labels - 1
+        // A leftover column narrower than a few words helps nobody.
+        columns.removeAll { $0.0.width.leftoverLeast.map { room < $0 } ?? false }
+        let hasLeftover = columns.contains { $0.0.width.leftoverLeast != nil }
+        for index in columns.indices {
+            switch columns[index].0.width {
+            case .labels: columns[index].1 = hasLeftover ? labels : available
+            case .leftover: columns[index].1 = room
+            case .fixed, .levels: break
             }
         }
         return columns
     }
 
+    /// The columns a narrow screen gives up, the first given up first.
+    static let dropOrder = TableColumn.all.filter { $0.dropRank != nil }.sorted { ($0.dropRank ?? 0) < ($1.dropRank ?? 0) }
+
     /// Draws the column titles at `row`, the sorted one with its direction.
-    static func drawHeader(into frame: inout Frame, row: Int, columns: [(Column, Int)], sorted: (column: Column, reversed: Bool)? = nil) {
+    static func drawHeader(
+        into frame: inout Frame, row: Int, columns: [(TableColumn, Int)], sorted: (column: TableColumn, reversed: Bool)? = nil
+    ) {
         var column = 1
         for (kind, width) in columns {
             if let sorted, sorted.column == kind {
@@ -80,39 +64,23 @@ enum TableLayout {
     /// ▼ for a column's own order (what needs attention first on top), ▲ reversed.
     static func sortArrow(reversed: Bool) -> String { reversed ? "▲" : "▼" }
 
-    /// The column a sort order sorts by; configuration order has none.
-    static func column(sortedBy order: SortOrder) -> Column? {
-        switch order {
-        case .configuration: return nil
-        case .worstFirst: return .status
-        case .host: return .host
-        case .chain: return .chain
-        case .tier: return .tier
-        case .days: return .days
-        case .proxy: return .proxy
-        case .age: return .age
-        case .since: return .since
-        case .reason: return .reason
-        }
-    }
-
     /// Draws one host's row at `row`.
     static func drawRow(
-        into frame: inout Frame, row: Int, hostIndex: Int, state: DashboardState, columns: [(Column, Int)], now: Date
+        into frame: inout Frame, row: Int, hostIndex: Int, state: DashboardState, columns: [(TableColumn, Int)], now: Date
     ) {
-        let host = state.hosts[hostIndex]
-        let report = state.reports[hostIndex]
+        let hostRow = TableColumn.Row(
+            state: state, hostIndex: hostIndex, host: state.hosts[hostIndex], report: state.reports[hostIndex], now: now)
+        let report = hostRow.report
         var column = 1
         var remaining = columns[...]
-        // With a reason column the error is said there, once; the chain,
-        // tier and days cells then hold what they always hold (— for none),
-        // so that their columns read and sort as one kind of value.
-        let hasReason = columns.contains { $0.0 == .reason }
+        // With a column that states the error it is said there, once; the
+        // columns that would share it then hold what they always hold (—
+        // for none), so that they read and sort as one kind of value.
+        let stated = columns.contains { $0.0.failure == .states }
         while let (kind, width) = remaining.first {
-            if kind == .chain, !hasReason, let report, report.levels.isEmpty, let failure = report.result.failure {
-                // Without a reason column an error host's chain, tier and
-                // days cells are the only place left to say why.
-                let merged = remaining.prefix { failureArea.contains($0.0) }
+            if kind.failure == .shared, !stated, let report, report.levels.isEmpty, let failure = report.result.failure {
+                // Without it, the adjacent shared cells are the only place left to say why.
+                let merged = remaining.prefix { $0.0.failure == .shared }
                 let mergedWidth = merged.reduce(0) { $0 + $1.1 } + merged.count - 1
                 let line = failureLine(failure)
                 frame.draw(
@@ -122,99 +90,24 @@ enum TableLayout {
                 remaining = remaining.dropFirst(merged.count)
                 continue
             }
-            var line = cell(kind, host: host, report: report, hostIndex: hostIndex, state: state, now: now, width: width)
-            if let acknowledgement = report?.acknowledgement { line = acknowledged(line, kind, acknowledgement) }
+            var line = kind.cell(hostRow, width)
+            // An acknowledged row: every cell dimmed, unless its column says otherwise.
+            if let acknowledgement = report?.acknowledgement {
+                line = kind.acknowledged?(line, acknowledgement) ?? line.map { Span($0.text, Style(.dim)) }
+            }
             frame.draw(line, row: row, column: column, maxWidth: width)
             column += width + 1
             remaining = remaining.dropFirst()
         }
     }
 
-    /// An acknowledged row: every cell dimmed, `~` instead of the
-    /// severity's symbol (so monochrome themes still tell it apart), and
-    /// the acknowledgement's reason in place of the verdict's.
-    private static func acknowledged(_ line: StyledLine, _ kind: Column, _ acknowledgement: Acknowledgement) -> StyledLine {
-        switch kind {
-        case .status:
-            let word = line.map(\.text).joined().split(separator: " ", maxSplits: 1).last.map(String.init) ?? ""
-            return [Span("\(acknowledgedSymbol) \(word)", Style(.dim))]
-        case .reason:
-            return [Span("acknowledged: \(acknowledgement.reason)", Style(.dim))]
-        default:
-            return line.map { Span($0.text, Style(.dim)) }
-        }
-    }
-
     /// Before an acknowledged host's headline: snoozed, not fixed.
     static let acknowledgedSymbol = "~"
-
-    /// The adjacent columns an error row spends on its reason.
-    private static let failureArea: [Column] = [.chain, .tier, .days]
 
     /// `refused Connection refused (127.0.0.1:8443)`: the kind first, so it
     /// survives when the reason is cut short.
     static func failureLine(_ failure: ProbeFailure) -> StyledLine {
         [Span(failure.kind.rawValue, Style(.error, bold: true)), Span(" " + failure.message, Style(.dim))]
-    }
-
-    private static func cell(
-        _ kind: Column, host: HostConfig, report: HostReport?, hostIndex: Int, state: DashboardState, now: Date, width: Int
-    ) -> StyledLine {
-        let waiting = [Span("…", Style(.dim))]
-        switch kind {
-        case .status:
-            return [Formatting.status(of: report)]
-        case .host:
-            return [Span(state.hostLabels.label(hostIndex, width: width))]
-        case .chain:
-            guard let report else { return waiting }
-            if report.levels.isEmpty { return [Span("—", Style(.dim))] }
-            var line: StyledLine = []
-            for level in report.levels {
-                if !line.isEmpty { line.append(Span(" ")) }
-                let text = Formatting.roleLetter(level.role) + Formatting.matchSymbol(level, pins: host.pins, series: report.series)
-                line.append(Span(text, Formatting.roleStyle(level.role)))
-            }
-            return line
-        case .tier:
-            guard let report else { return waiting }
-            if report.levels.isEmpty { return [Span("—", Style(.dim))] }
-            let style: Style
-            switch (report.matchedTiers.contains(.ca), report.matchedTiers.isEmpty) {
-            case (true, _): style = Style(.ok)
-            case (false, false): style = Style(.warn)
-            case (false, true): style = report.status == .blocked ? Style(.critical) : Style(.dim)
-            }
-            return [Span(Formatting.tiers(report.matchedTiers), style)]
-        case .days:
-            guard let report else { return waiting }
-            guard let expiry = report.earliestExpiry else { return [Span("—", Style(.dim))] }
-            let style = Formatting.daysStyle(expiry.daysLeft, warnDays: state.warnDays, criticalDays: state.criticalDays)
-            // `9I`: the intermediate (or `R` root) ends before the leaf, so
-            // renewing the leaf will not help.
-            let marker = expiry.isLeaf ? "" : Formatting.roleLetter(expiry.role)
-            return [Span("\(expiry.daysLeft)\(marker)", style)]
-        case .proxy:
-            guard let report else { return waiting }
-            if report.proxy.intercepted { return [Span("MITM", Style(.critical, bold: true))] }
-            if report.proxy.detected { return [Span("via", Style(.proxy))] }
-            return [Span("—", Style(.dim))]
-        case .age:
-            guard let report else { return waiting }
-            return [Span(Formatting.duration(now.timeIntervalSince(report.result.finishedAt)), Style(.dim))]
-        case .since:
-            guard let since = state.statusSince[hostIndex] else { return waiting }
-            return [Span(Formatting.duration(now.timeIntervalSince(since)), Style(.dim))]
-        case .reason:
-            guard let report else { return waiting }
-            let style = report.headline == .error ? Style(.error) : report.severity == .ok ? Style(.dim) : Style(.normal)
-            // A host of several probes says how they agree; a reason that
-            // names their divergence already leads with it.
-            if let agreement = report.variantAgreement, !report.reason.hasPrefix(agreement) {
-                return [Span(agreement + " · ", Style(.dim)), Span(report.reason, style)]
-            }
-            return [Span(report.reason, style)]
-        }
     }
 
     /// Most chain levels among `hostIndices`, to size the chain column.
@@ -229,5 +122,32 @@ enum TableLayout {
             let levels = report.levels.isEmpty && report.result.failure != nil ? 3 : report.levels.count
             return max(widest, levels)
         }
+    }
+}
+
+extension TableColumn.Width {
+    /// The labels' and the leftover's widths are what the others leave.
+    fileprivate var sharesWhatIsLeft: Bool {
+        switch self {
+        case .labels, .leftover: true
+        case .fixed, .levels: false
+        }
+    }
+
+    /// The width before sharing: 0 for the labels and the leftover.
+    fileprivate func cells(chainLevels: Int) -> Int {
+        switch self {
+        case .fixed(let cells): cells
+        case .levels(let rule): rule(chainLevels)
+        case .labels, .leftover: 0
+        }
+    }
+
+    fileprivate var labelsLeast: Int? {
+        if case .labels(let least) = self { least } else { nil }
+    }
+
+    fileprivate var leftoverLeast: Int? {
+        if case .leftover(let least) = self { least } else { nil }
     }
 }

@@ -30,19 +30,20 @@ package enum DashboardCommand: Hashable, Sendable {
     case removeAcknowledgement(hostIndex: Int)
 }
 
-/// Row order of the table.
-package enum SortOrder: String, Hashable, Sendable {
-    /// HostStatus.severity, then configuration order; hosts still waiting last.
-    case worstFirst
+/// Row order of the table: configuration order, or by one column of
+/// `TableColumn.all` (each case but `configuration` names its column),
+/// each in the order that puts what needs attention first (the worst
+/// severity, soonest expiry, stalest result, latest change); ties keep
+/// configuration order, hosts still waiting come last.
+package enum SortOrder: CaseIterable, Hashable, Sendable {
     case configuration
-    /// By one more column, each in the order that puts what needs
-    /// attention first (soonest expiry, stalest result, latest change);
-    /// ties keep configuration order, hosts still waiting come last.
+    /// The status column: severity, worst first.
+    case worstFirst
     case host, chain, tier, days, proxy, age, since, reason
 
     /// The order `<` and `>` step through: the table's columns left to
     /// right, configuration order (no column) before the first.
-    static let columnOrder: [SortOrder] = [.configuration, .worstFirst, .host, .chain, .tier, .days, .proxy, .age, .since, .reason]
+    static let columnOrder: [SortOrder] = [.configuration] + TableColumn.all.map(\.sortOrder)
 }
 
 /// Which screen is showing.

@@ -47,7 +47,7 @@ final class MetricTableTests: XCTestCase {
         let expected = MetricFamily.all.compactMap { family -> String? in
             switch family.scope {
             case .host, .exposition: "\(family.name.rawValue) \(family.type.rawValue)"
-            case .history, .scrape, .probe: nil
+            case .history, .scrape, .probe, .clientReports: nil
             }
         }
         XCTAssertEqual(written, expected)
@@ -72,10 +72,14 @@ final class MetricTableTests: XCTestCase {
             PrometheusExposition.historyWrites(HistoryWriteHealth(failedWrites: 2))
             + ChainChangeCounter(started: F.now).exposition([])
             + PrometheusExposition.process(ProcessFigures(openDescriptors: 3))
+            + ClientReportCounts().exposition()
         XCTAssertEqual(
             Self.typeLines(text),
-            ["pinwatch_history_write_errors_total counter", "pinwatch_chain_changes_total counter", "process_open_fds gauge"])
-        for family in [MetricFamilyName.historyWriteErrors, .chainChanges, .processOpenDescriptors] {
+            [
+                "pinwatch_history_write_errors_total counter", "pinwatch_chain_changes_total counter", "process_open_fds gauge",
+                "pinwatch_client_reports_total counter", "pinwatch_client_reports_refused_total counter",
+            ])
+        for family in [MetricFamilyName.historyWriteErrors, .chainChanges, .processOpenDescriptors, .clientReports, .clientReportsRefused] {
             XCTAssertTrue(text.contains("# HELP \(family.rawValue) \(MetricFamily.of(family).help)\n"), family.rawValue)
         }
     }
