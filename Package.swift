@@ -181,6 +181,15 @@ let package = Package(
             dependencies: ["PinwatchUI", "CNCurses"],
             swiftSettings: [.swiftLanguageMode(.v5)] + startupSettings
         ),
+        // Certificate Transparency: log lists, the RFC 6962 client (through
+        // PinwatchTransfer) and the Merkle tree checks that let only entries
+        // of a verified tree through; signatures are checked by PinwatchProbe
+        // (no OpenSSL here).
+        .target(
+            name: "PinwatchCT",
+            dependencies: ["PinwatchCore", "PinwatchProbe", "PinwatchTransfer"],
+            swiftSettings: startupSettings
+        ),
         .executableTarget(
             name: "pinwatch",
             dependencies: [
@@ -249,6 +258,13 @@ let package = Package(
             path: "Benchmarks/HistoryBench",
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
+        // Benchmarks/ct.sh: the CT follower against certspotter on the local log.
+        .executableTarget(
+            name: "pinwatch-ct-bench",
+            dependencies: ["PinwatchCT", "PinwatchProbe", "PinwatchLocalWorld", "PinwatchTestSupport"],
+            path: "Benchmarks/CTBench",
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
         // scripts/soak's mixed fleet (good, leaf-only, untrusted, refused,
         // black hole, slow handshake, flapping); not part of the product.
         .executableTarget(
@@ -289,6 +305,14 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         .testTarget(name: "PinwatchUITests", dependencies: ["PinwatchUI", "PinwatchCore"]),
+        .testTarget(
+            name: "PinwatchCTTests",
+            dependencies: [
+                "PinwatchCT", "PinwatchProbe", "PinwatchLocalWorld", "PinwatchCore", "PinwatchHistory", "PinwatchTransfer",
+                "PinwatchTestSupport",
+            ],
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
         .testTarget(name: "PinwatchFleetTests", dependencies: ["PinwatchFleet", "PinwatchCore", "PinwatchTestSupport"]),
         .testTarget(
             name: "PinwatchEndToEndTests",

@@ -1,7 +1,7 @@
 import Foundation
 
 extension HistoryStore {
-    package static let schemaVersion: Int32 = 6
+    package static let schemaVersion: Int32 = 7
 
     /// Each entry takes the schema from version N to N+1, in one transaction.
     private static let migrations: [String] = [
@@ -63,6 +63,13 @@ extension HistoryStore {
             client TEXT NOT NULL, format TEXT NOT NULL, app TEXT, reported_at TEXT, outcome TEXT, chain TEXT NOT NULL);
         CREATE INDEX client_report_by_host ON client_report(host, port, at);
         CREATE INDEX client_report_by_time ON client_report(at);
+        """,
+        // Each followed Certificate Transparency log's verified tree
+        // (`CTLogPositionTable`): the next run resumes there instead of
+        // reading the log's history.
+        """
+        CREATE TABLE ct_log_position(
+            log_id BLOB PRIMARY KEY, tree_size INTEGER NOT NULL, root BLOB NOT NULL, timestamp INTEGER NOT NULL, range BLOB);
         """,
     ]
 

@@ -109,6 +109,27 @@ final class PreflightEndToEndTests: LocalFleetTestCase {
         XCTAssertTrue(piped.stdout.contains(LocalFleet.pin(pool[0].certificate)), piped.stdout)
     }
 
+    /// A precertificate, as Certificate Transparency logs it before the
+    /// certificate is issued, is judged as the certificate it announces:
+    /// its poison extension, which OpenSSL refuses, does not make it
+    /// untrusted.
+    func testAPrecertificateIsJudgedAsTheCertificateItAnnounces() throws {
+        for (issuer, breaks) in [(pool[0], nil), (pool[2], "app 1.9")] {
+            let precertificate = try issuer.issueLeaf(commonName: "api.test", dnsNames: ["api.test"], precertificate: true)
+            let file = try fleet.write(precertificate.certificate.pem + issuer.certificate.pem, to: "precertificate.pem")
+            let outcome = try preflight(file.path)
+            XCTAssertFalse(outcome.stdout.contains("NOT trusted"), outcome.stdout)
+            if let breaks {
+                XCTAssertEqual(outcome.status, 2, "\(outcome.stdout)\(outcome.stderr)")
+                XCTAssertTrue(outcome.stdout.contains("BREAKS \(breaks)"), outcome.stdout)
+                XCTAssertTrue(outcome.stdout.contains("✓ client app 2.0: ok"), outcome.stdout)
+            } else {
+                XCTAssertEqual(outcome.status, 0, "\(outcome.stdout)\(outcome.stderr)")
+                XCTAssertTrue(outcome.stdout.contains("ACCEPTED by every pinned client"), outcome.stdout)
+            }
+        }
+    }
+
     func testAChainThatExpiresSoonSurvivesWithWarnings() throws {
         let leaf = try pool[0].issueLeaf(
             commonName: "api.test", dnsNames: ["api.test"], validity: .ending(inDays: 10, issuedDaysAgo: 80))

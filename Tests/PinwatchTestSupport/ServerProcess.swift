@@ -50,12 +50,13 @@ package final class ServerProcess {
     }
 
     /// Polls `condition` until `timeout` seconds have passed; true once
-    /// it holds, false if the program ended or time ran out first.
+    /// it holds, false if the program ended or time ran out first without it.
     package func wait(upTo timeout: TimeInterval, until condition: () -> Bool) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if condition() { return true }
-            if hasExited { return false }
+            // What it wrote just before it ended still counts.
+            if hasExited { return condition() }
             usleep(10_000)
         }
         return condition()

@@ -54,6 +54,7 @@ struct ConfigDocumentParser: NodeReading {
         "utc", "renew_share",
         "report_uri",
         "revocation",
+        "ct",
     ]
 
     mutating func parse(_ root: Node?) -> Config {
@@ -159,6 +160,7 @@ struct ConfigDocumentParser: NodeReading {
                 config.prometheus = value
             }
         }
+        if let node = values["ct"] { config.ct = certificateTransparency(node) }
         return config
     }
 

@@ -155,6 +155,9 @@ public struct Config: Hashable, Sendable {
     public var addresses: AddressSelection = .first
     /// `key_types:` at the top: what hosts without their own inherit.
     public var keyTypes: [KeyTypeOffer] = []
+    /// `ct:`: where Certificate Transparency is read from; nil (the
+    /// default) reads none.
+    package var ct: CTSetting? = nil
 
     public init(
         path: String? = nil, interval: TimeInterval = 60, timeout: TimeInterval = 5, concurrency: Int = 32,

@@ -77,6 +77,11 @@ package struct CertificateAuthority: Sendable {
     ///
     /// `paddingBytes` adds a private extension of that size: about 1_000_000
     /// makes the hostile ~1 MB certificate that clients must refuse safely.
+    /// `precertificate` adds RFC 6962's critical poison extension: the
+    /// certificate a CA submits to Certificate Transparency logs before it
+    /// issues the real one, which no TLS client accepts.
+    /// `unknownCriticalExtension` adds a small private extension marked
+    /// critical, which no verifier handles.
     package func issueLeaf(
         commonName: String,
         dnsNames: [String] = [],
@@ -85,16 +90,21 @@ package struct CertificateAuthority: Sendable {
         subjectExtras: [(field: String, value: String)] = [],
         key: PrivateKey? = nil,
         validity: ValidityWindow = .lasting(days: 90),
-        paddingBytes: Int = 0
+        paddingBytes: Int = 0,
+        precertificate: Bool = false,
+        unknownCriticalExtension: Bool = false
     ) throws -> IssuedCertificate {
         let leafKey = try key ?? PrivateKey.ecdsa(.p256)
+        var extensions = LeafProfile.extensions(
+            for: leafKey, dnsNames: dnsNames, ipAddresses: ipAddresses, paddingBytes: paddingBytes)
+        if precertificate { extensions.append(.configured(nid: NID_ct_precert_poison, value: "critical,NULL")) }
+        if unknownCriticalExtension { extensions.append(.padding(bytes: 8, critical: true)) }
         let issued = try withSubjectName(commonName: commonName, organization: organization, extras: subjectExtras) { name in
             try CertificateDraft(
                 subject: name,
                 publicKey: leafKey.pointer,
                 validity: validity,
-                extensions: LeafProfile.extensions(
-                    for: leafKey, dnsNames: dnsNames, ipAddresses: ipAddresses, paddingBytes: paddingBytes)
+                extensions: extensions
             ).sign(by: .authority(certificate: certificate, key: self.key))
         }
         return IssuedCertificate(certificate: issued, key: leafKey)

@@ -11,9 +11,9 @@ enum DraftExtension {
     case subjectAltNames(dnsNames: [String], ipAddresses: [String])
     /// An extension copied as is from another certificate (cross-signing).
     case copied(OpaquePointer)
-    /// A private, non-critical extension of `bytes` zero bytes that only
-    /// makes the certificate big.
-    case padding(bytes: Int)
+    /// A private extension of `bytes` zero bytes that only makes the
+    /// certificate big; `critical`, one no client can handle.
+    case padding(bytes: Int, critical: Bool = false)
 }
 
 /// Who signs a draft: itself (a self-signed certificate) or an authority.
@@ -116,8 +116,8 @@ struct CertificateDraft {
             try addSubjectAltNames(dnsNames: dnsNames, ipAddresses: ipAddresses, to: x509, context: &context)
         case .copied(let existing):
             try check(X509_add_ext(x509, existing, -1), "copied extension")
-        case .padding(let bytes):
-            try addPadding(bytes: bytes, to: x509)
+        case .padding(let bytes, let critical):
+            try addPadding(bytes: bytes, critical: critical, to: x509)
         }
     }
 
@@ -146,7 +146,7 @@ struct CertificateDraft {
 
     /// The extension value must itself be DER, so the zeros are wrapped in
     /// an OCTET STRING; a parser that looks inside finds well-formed data.
-    private func addPadding(bytes: Int, to x509: OpaquePointer) throws {
+    private func addPadding(bytes: Int, critical: Bool, to x509: OpaquePointer) throws {
         guard bytes > 0 else { return }
         let value = DEREncoding.octetString(count: bytes)
         guard let object = OBJ_txt2obj(Self.paddingOID, 1) else {
@@ -158,7 +158,7 @@ struct CertificateDraft {
         }
         defer { ASN1_OCTET_STRING_free(octets) }
         try check(ASN1_OCTET_STRING_set(octets, value, Int32(value.count)), "padding")
-        guard let made = X509_EXTENSION_create_by_OBJ(nil, object, 0, octets) else {
+        guard let made = X509_EXTENSION_create_by_OBJ(nil, object, critical ? 1 : 0, octets) else {
             throw LocalPKIError.issuing("padding extension: \(OpenSSLErrorQueue.drain())")
         }
         defer { X509_EXTENSION_free(made) }

@@ -1,6 +1,8 @@
 internal import COpenSSL
 
-/// ECDSA P-256 with SHA-256, as a signed dynamic pin list is signed.
+/// ECDSA P-256 with SHA-256, as a signed dynamic pin list is signed, and
+/// SHA-256 signatures under any key OpenSSL reads from a SubjectPublicKeyInfo,
+/// as Certificate Transparency logs sign their tree heads and checkpoints.
 package enum SignedListSignature {
     /// DER SubjectPublicKeyInfo prefix of an uncompressed P-256 point
     /// (id-ecPublicKey, prime256v1, BIT STRING of 66 bytes): the app's key
@@ -13,15 +15,30 @@ package enum SignedListSignature {
     /// True only for a valid signature by `publicKey` (65-byte uncompressed
     /// point) over `message`; any malformed input is simply false.
     package static func verify(message: [UInt8], signature: [UInt8], publicKey: [UInt8]) -> Bool {
-        guard publicKey.count == 65, publicKey[0] == 0x04, !signature.isEmpty, signature.count <= 256 else { return false }
+        guard publicKey.count == 65, publicKey[0] == 0x04 else { return false }
+        return verify(message: message, signature: signature, subjectPublicKeyInfo: p256SPKIPrefix + publicKey)
+    }
+
+    /// True only for a valid SHA-256 signature (DER ECDSA, or RSA PKCS#1
+    /// v1.5) by the key of `subjectPublicKeyInfo` (DER) over `message`; any
+    /// malformed input, a key of another kind or trailing bytes after the
+    /// SPKI is simply false.
+    package static func verify(message: [UInt8], signature: [UInt8], subjectPublicKeyInfo spki: [UInt8]) -> Bool {
+        guard !signature.isEmpty, signature.count <= 1_024, !spki.isEmpty, spki.count <= 4_096 else { return false }
         defer { _ = OpenSSLErrorQueue.drainCodes() }
-        let spki = p256SPKIPrefix + publicKey
         let key: OpaquePointer? = spki.withUnsafeBufferPointer { buffer in
             var cursor: UnsafePointer<UInt8>? = buffer.baseAddress
-            return d2i_PUBKEY(nil, &cursor, buffer.count)
+            let parsed = d2i_PUBKEY(nil, &cursor, buffer.count)
+            guard let parsed, let base = buffer.baseAddress, cursor == base + buffer.count else {
+                EVP_PKEY_free(parsed)
+                return nil
+            }
+            return parsed
         }
         guard let key else { return false }
         defer { EVP_PKEY_free(key) }
+        let kind = EVP_PKEY_get_base_id(key)
+        guard kind == EVP_PKEY_EC || kind == EVP_PKEY_RSA else { return false }
         guard let context = EVP_MD_CTX_new() else { return false }
         defer { EVP_MD_CTX_free(context) }
         guard EVP_DigestVerifyInit(context, nil, EVP_sha256(), nil, key) == 1 else { return false }

@@ -33,6 +33,28 @@ extension X509Certificate {
     }
 }
 
+extension X509Certificate {
+    /// The subjectAltName entries alone, for a caller that reads many
+    /// certificates only for their names (a Certificate Transparency
+    /// log's entries), without the digests `facts` computes.
+    package var subjectAltNames: [String] {
+        withPointer { SubjectAltNames.names(of: $0) }
+    }
+
+    /// The serial number in upper-case hex, as certspotter and crt.sh
+    /// show it; "" when it cannot be read.
+    package var serialHex: String {
+        withPointer { x509 in
+            defer { _ = OpenSSLErrorQueue.drainCodes() }
+            guard let number = ASN1_INTEGER_to_BN(X509_get0_serialNumber(x509), nil) else { return "" }
+            defer { BN_free(number) }
+            guard let text = BN_bn2hex(number) else { return "" }
+            defer { pinwatch_OPENSSL_free(text) }
+            return String(cString: text)
+        }
+    }
+}
+
 extension CertificateFacts {
     /// `isSelfSigned` with the certificate's own signature verified, for a
     /// level whose role it decides (an untrusted chain's top, say).

@@ -77,8 +77,28 @@ package enum ServedChain {
             _ = X509_VERIFY_PARAM_set1_host(parameters, name, 0)
         }
         // The probe's context keeps verifying past an error so the whole
-        // chain is collected; the same here.
-        X509_STORE_CTX_set_verify_cb(storeContext) { _, _ in 1 }
+        // chain is collected; the same here. A precertificate (a chain
+        // logged in Certificate Transparency, judged before its certificate
+        // is issued) stands for the certificate it announces: its poison,
+        // at the leaf, is the one refusal forgiven, and the error before it
+        // (which OpenSSL's report of the poison overwrote) is put back.
+        let lastRefusal = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
+        lastRefusal.initialize(to: X509_V_OK)
+        defer { lastRefusal.deallocate() }
+        _ = X509_STORE_CTX_set_ex_data(storeContext, 0, lastRefusal)
+        X509_STORE_CTX_set_verify_cb(storeContext) { _, context in
+            guard let context, let stored = X509_STORE_CTX_get_ex_data(context, 0) else { return 1 }
+            let lastRefusal = stored.assumingMemoryBound(to: Int32.self)
+            let error = X509_STORE_CTX_get_error(context)
+            if error == X509_V_ERR_UNHANDLED_CRITICAL_EXTENSION, X509_STORE_CTX_get_error_depth(context) == 0,
+                let leaf = X509_STORE_CTX_get_current_cert(context), PrecertificateTBS.isRefusedOnlyForItsPoison(leaf)
+            {
+                X509_STORE_CTX_set_error(context, lastRefusal.pointee)
+            } else if error != X509_V_OK {
+                lastRefusal.pointee = error
+            }
+            return 1
+        }
         _ = context.verifiedChains.verify(storeContext)
         _ = OpenSSLErrorQueue.drainCodes()
         switch ChainCollector.collect(from: storeContext, sent: chain, issuerFacts: IssuerFactsCache()) {

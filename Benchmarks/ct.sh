@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Benchmarks/ct.sh [ENTRIES]: entries of the local RFC 6962 log verified and
+# matched per second by pinwatch's follower, against Debian's certspotter
+# reading the same log in the same run (release build; default 20,000
+# entries). For the README's figure: Benchmarks/ct.sh 20000.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+command -v swift >/dev/null 2>&1 || export PATH="$PATH:/opt/swift/usr/bin"
+swift build -c release --product pinwatch-ct-bench >&2
+"$(swift build -c release --show-bin-path)/pinwatch-ct-bench" "${1:-20000}"

@@ -1,0 +1,145 @@
+import Foundation
+import PinwatchProbe
+
+/// What a local HTTP server answers to one request.
+package enum LocalHTTPResponse: Sendable {
+    case body(status: Int, contentType: String, [UInt8])
+    /// `length` bytes, `block` again and again, announced with their
+    /// length: the answer too large to hold.
+    case flood(length: Int, block: [UInt8])
+    /// The request is read and never answered: a server that stalls.
+    case silence
+}
+
+/// A plain HTTP/1.1 server on 127.0.0.1 for local peers with an HTTP API
+/// (a Certificate Transparency log): one request per connection, answered
+/// by `respond` on the loop thread from the request target (path and
+/// query), then closed. Every connection ends by `lifetime` at the latest.
+///
+/// `@unchecked Sendable`: socket work runs on the loop thread.
+package final class LocalHTTPServer: LocalServer, @unchecked Sendable {
+    package let core: ListeningServerCore
+
+    package init(lifetime: TimeInterval = 60, respond: @escaping @Sendable (_ target: String) -> LocalHTTPResponse) throws {
+        core = try ListeningServerCore { socket, owner in
+            HTTPRequestConnection(socket: socket, owner: owner, lifetime: lifetime, respond: respond)
+        }
+    }
+
+    deinit {
+        core.stop()
+    }
+}
+
+final class HTTPRequestConnection: ServerConnection {
+    package let socket: Socket
+    let owner: ListeningServerCore
+    var closed = false
+    private let respond: @Sendable (String) -> LocalHTTPResponse
+    private let end: UInt64
+    private var request: [UInt8] = []
+    private var answered = false
+    /// An answer has started and is not yet all written.
+    private var writing = false
+    private var outbound: ArraySlice<UInt8> = []
+    /// The rest of a flood: its block and how many bytes are still to go.
+    private var flood: (block: [UInt8], remaining: Int)?
+    private var readBuffer = [UInt8](repeating: 0, count: 4096)
+
+    /// A request head is a few hundred bytes; past this the peer is not a client.
+    private static let maximumHead = 16 << 10
+
+    init(socket: Socket, owner: ListeningServerCore, lifetime: TimeInterval, respond: @escaping @Sendable (String) -> LocalHTTPResponse) {
+        self.socket = socket
+        self.owner = owner
+        self.respond = respond
+        end = MonotonicClock.after(seconds: lifetime)
+    }
+
+    package var deadline: UInt64? { end }
+
+    package var pollEvents: Int16 {
+        Int16(POLLIN) | (outbound.isEmpty && flood == nil ? 0 : Int16(POLLOUT))
+    }
+
+    package func handle(events: Int16) {
+        if events & Int16(POLLIN | POLLHUP | POLLERR) != 0 { readRequest() }
+        if !closed { flush() }
+    }
+
+    private func readRequest() {
+        while !closed {
+            switch socket.read(into: &readBuffer) {
+            case .bytes(let count):
+                guard !answered else { continue }
+                request += readBuffer.prefix(count)
+                if let target = Self.target(of: request) {
+                    answer(target)
+                } else if request.count > Self.maximumHead {
+                    return finish()
+                }
+            case .wouldBlock: return
+            case .endOfStream, .failed: return finish()
+            }
+        }
+    }
+
+    /// The request target once the head is complete, "" for a head that is
+    /// not a GET request line.
+    private static func target(of request: [UInt8]) -> String? {
+        let terminator: [UInt8] = [13, 10, 13, 10]
+        guard request.count >= 4,
+            (0...(request.count - 4)).contains(where: { request[$0..<($0 + 4)].elementsEqual(terminator) })
+        else { return nil }
+        let line = String(decoding: request.prefix { $0 != 13 }, as: UTF8.self).split(separator: " ")
+        guard line.count == 3, line[0] == "GET" else { return "" }
+        return String(line[1])
+    }
+
+    private func answer(_ target: String) {
+        answered = true
+        switch respond(target) {
+        case .body(let status, let contentType, let body):
+            outbound = ArraySlice(Self.head(status: status, contentType: contentType, length: body.count) + body)
+        case .flood(let length, let block):
+            outbound = ArraySlice(Self.head(status: 200, contentType: "application/json", length: length))
+            flood = block.isEmpty ? nil : (block, length)
+        case .silence:
+            break
+        }
+    }
+
+    private static func head(status: Int, contentType: String, length: Int) -> [UInt8] {
+        let reason = status == 200 ? "OK" : "Error"
+        return Array(
+            "HTTP/1.1 \(status) \(reason)\r\nContent-Type: \(contentType)\r\nContent-Length: \(length)\r\nConnection: close\r\n\r\n"
+                .utf8)
+    }
+
+    /// Writes what is due; once the whole answer is out, half-closes, and
+    /// the client's end of stream then closes the connection.
+    private func flush() {
+        while !closed {
+            if outbound.isEmpty, let current = flood {
+                let count = min(current.block.count, current.remaining)
+                outbound = current.block.prefix(count)
+                flood = current.remaining > count ? (current.block, current.remaining - count) : nil
+            }
+            guard !outbound.isEmpty else {
+                if writing {
+                    writing = false
+                    socket.shutdownWrites()
+                }
+                return
+            }
+            writing = true
+            switch socket.write(outbound) {
+            case .bytes(let count): outbound = outbound.dropFirst(count)
+            case .wouldBlock: return
+            case .failed: return finish()
+            }
+            // A flood yields after each block: the loop serves other peers.
+            if flood != nil { return }
+        }
+    }
+}
