@@ -122,9 +122,15 @@ final class ProbeScheduler: @unchecked Sendable {
                 nextLoop &+= 1
             }
         }
-        // Compacts the queue now and then so a long-lived engine does not
-        // keep every job it ever ran.
-        if queueHead > 1024 && queueHead * 2 > queue.count {
+        // A job holds its cycle, and the cycle its caller's closures and
+        // everything they captured: a drained queue lets go of them at
+        // once (kept, they were up to 1,024 jobs of finished cycles, the
+        // soak's 90-second sawtooth of the live heap). A queue that never
+        // drains is compacted now and then.
+        if queueHead == queue.count {
+            queue.removeAll(keepingCapacity: true)
+            queueHead = 0
+        } else if queueHead > 1024 && queueHead * 2 > queue.count {
             queue.removeFirst(queueHead)
             queueHead = 0
         }
