@@ -2,7 +2,9 @@ import Foundation
 
 /// A plain HTTP server on 127.0.0.1 (Python's, in a process of its own)
 /// that serves a folder's files, and two hostile paths: `/huge.crl`, 100 MB
-/// of zeros announced and sent, and `/stall.crl`, which never answers.
+/// of zeros announced and sent, and `/stall.crl`, which never answers. It
+/// serves a file by the last part of the request's path, so it also plays
+/// an HTTP proxy, which is sent the whole URL (`requestTargets`).
 package final class CRLServer {
     package let port: Int
     private let process: ServerProcess
@@ -18,6 +20,9 @@ package final class CRLServer {
             def log_message(self, *args):
                 pass
             def do_GET(self):
+                # Every request target as it came: a proxy's is the whole URL.
+                with open(os.path.join(folder, "requests.log"), "a") as log:
+                    log.write(self.path + "\\n")
                 if self.path == "/stall.crl":
                     time.sleep(120)
                     return
@@ -73,6 +78,12 @@ package final class CRLServer {
     }
 
     package func url(_ name: String) -> String { "http://127.0.0.1:\(port)/\(name)" }
+
+    /// The request targets received so far, oldest first.
+    package var requestTargets: [String] {
+        let log = (try? String(contentsOf: folder.appendingPathComponent("requests.log"), encoding: .utf8)) ?? ""
+        return log.split(separator: "\n").map(String.init)
+    }
 
     package func stop() { process.stop() }
 }

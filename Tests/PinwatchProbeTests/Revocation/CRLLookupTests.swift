@@ -111,6 +111,19 @@ final class CRLLookupTests: XCTestCase {
         XCTAssertLessThan(Date().timeIntervalSince(started), timeout + 3, "every stalled lookup ends at its deadline")
     }
 
+    /// With a proxy configured, the CRL is fetched through it (the proxy
+    /// is sent the whole URL): a name only the proxy can reach is looked up.
+    func testACRLIsFetchedThroughTheConfiguredProxy() throws {
+        let unreachable = "http://crl.pinwatch.invalid/ca.crl"
+        let direct = try lookUp([subject("revoked", url: unreachable)], cache: CRLCache()).revocation
+        guard case .unavailable = direct.first?.outcome else { return XCTFail("reached without a proxy: \(direct)") }
+        let proxy = ProxySetting.url(ProxyRoute(scheme: .http, host: "127.0.0.1", port: server.port, source: "proxy:"))
+        let findings = try lookUp([subject("revoked", url: unreachable)], cache: CRLCache(), proxy: proxy).revocation
+        guard case .revoked(let reason, _) = findings.first?.outcome else { return XCTFail("\(findings)") }
+        XCTAssertEqual(reason, "keyCompromise")
+        XCTAssertEqual(server.requestTargets.filter { $0 == unreachable }.count, 1, "\(server.requestTargets)")
+    }
+
     func testAMissingCRLIsUnavailable() throws {
         let findings = try lookUp([subject("good", url: server.url("missing.crl"))], cache: CRLCache()).revocation
         XCTAssertEqual(findings.first?.outcome, .unavailable("the server answered HTTP 404"))
@@ -128,19 +141,21 @@ final class CRLLookupTests: XCTestCase {
         return subject
     }
 
-    private func lookUp(_ subjects: [RevocationSubject], cache: CRLCache, timeout: TimeInterval = 5) throws -> ProbeResult {
-        let lookup = startLookUp(subjects, cache: cache, timeout: timeout)
+    private func lookUp(
+        _ subjects: [RevocationSubject], cache: CRLCache, timeout: TimeInterval = 5, proxy: ProxySetting = .off
+    ) throws -> ProbeResult {
+        let lookup = startLookUp(subjects, cache: cache, timeout: timeout, proxy: proxy)
         wait(for: [lookup.done], timeout: timeout + 10)
         return try XCTUnwrap(lookup.delivered.get())
     }
 
     /// A lookup under way: `done` is fulfilled when it delivers.
-    private func startLookUp(_ subjects: [RevocationSubject], cache: CRLCache, timeout: TimeInterval) -> (
-        done: XCTestExpectation, delivered: Delivered
-    ) {
+    private func startLookUp(
+        _ subjects: [RevocationSubject], cache: CRLCache, timeout: TimeInterval, proxy: ProxySetting = .off
+    ) -> (done: XCTestExpectation, delivered: Delivered) {
         var result = ProbeResult(trusted: true)
         result.revocationSubjects = subjects
-        let lookup = RevocationLookup(cache: cache, timeout: timeout, proxy: .off, environment: [:])
+        let lookup = RevocationLookup(cache: cache, timeout: timeout, proxy: proxy, environment: [:])
         let done = expectation(description: "looked up")
         let delivered = Delivered()
         lookup.complete(result, checks: true) { result in
