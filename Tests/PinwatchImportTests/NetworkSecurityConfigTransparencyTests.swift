@@ -81,6 +81,23 @@ final class NetworkSecurityConfigTransparencyTests: XCTestCase {
         XCTAssertTrue(explicit.requiresCT(under: explicit.rules(for: "cdn.example.com")))
     }
 
+    /// `pinwatch import` carries the requirement: JSON per rule, and the
+    /// `clients:` hint names the domains and the log list they need.
+    func testImportSaysWhichDomainsRequireIt() throws {
+        let pins = try read(ImportFixtures.bytes(document))
+        let yaml = ImportReport.yaml([pins])
+        XCTAssertTrue(
+            yaml.contains(
+                "#     requires Certificate Transparency for api.example.com, cdn.example.com: give ct: {logs: FILE} so their SCTs are checked"
+            ), yaml)
+        let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(ImportReport.json([pins]).utf8)) as? [String: Any])
+        let rules = try XCTUnwrap((json["sources"] as? [[String: Any]])?.first?["rules"] as? [[String: Any]])
+        let flags = Dictionary(uniqueKeysWithValues: rules.map { ($0["domain"] as! String, $0["certificate_transparency"] as? Bool) })
+        XCTAssertEqual(
+            flags,
+            ["api.example.com": true, "legacy.example.com": false, "old.legacy.example.com": false, "cdn.example.com": true])
+    }
+
     func testCRLFAndAByteOrderMarkReadTheSame() throws {
         let plain = try read(ImportFixtures.bytes(document))
         let crlf = [0xEF, 0xBB, 0xBF] + ImportFixtures.bytes(document.replacingOccurrences(of: "\n", with: "\r\n"))
