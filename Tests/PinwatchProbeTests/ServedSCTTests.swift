@@ -96,7 +96,8 @@ final class ServedSCTTests: XCTestCase {
             try world.logA.sct(for: leaf.certificate), try world.logB.sct(for: leaf.certificate),
             try forger.sct(for: leaf.certificate), try world.logB.sct(for: other.certificate),
         ]
-        let port = try serveWithOpenSSL(leaf, world, serverInfo: LocalSCTLog.serverInfoPEM(scts))
+        let port = try serveWithOpenSSL(
+            leaf, world, files: ["sct.pem": Array(LocalSCTLog.serverInfoPEM(scts).utf8)], options: ["-serverinfo", "sct.pem", "-tls1_2"])
         var target = ProbeTarget(
             host: "api.test", port: port, serverName: "api.test", connectAddress: "127.0.0.1",
             trust: .pem(world.root.certificate.pem), timeout: 5)
@@ -112,28 +113,53 @@ final class ServedSCTTests: XCTestCase {
         XCTAssertTrue(compliance.compliant, compliance.sentence)
     }
 
+    /// The stapled OCSP response's SCTs, over the leaf as in the TLS extension.
+    func testSCTsInAStapledOCSPResponseAreChecked() throws {
+        try TestEnvironment.require(
+            FileManager.default.isExecutableFile(atPath: "/usr/bin/openssl"), "openssl is needed for s_server",
+            skip: { XCTSkip($0) })
+        let world = try world()
+        let leaf = try world.issuer.issueLeaf(commonName: "api.test", dnsNames: ["api.test"])
+        let forger = try LocalSCTLog.forger(of: world.logA)
+        let response = try world.issuer.stapledOCSPResponse(
+            for: leaf.certificate, carrying: [try world.logA.sct(for: leaf.certificate), try forger.sct(for: leaf.certificate)])
+        let port = try serveWithOpenSSL(leaf, world, files: ["staple.der": response], options: ["-status_file", "staple.der"])
+        var target = ProbeTarget(
+            host: "api.test", port: port, serverName: "api.test", connectAddress: "127.0.0.1",
+            trust: .pem(world.root.certificate.pem), timeout: 5)
+        target.sctLogs = world.keys
+        let result = try XCTUnwrap(ProbeEngine(concurrency: 1).run([target]).first)
+        XCTAssertNil(result.failure)
+        let seen = try XCTUnwrap(result.scts)
+        XCTAssertEqual(seen.map(\.delivery), [.ocsp, .ocsp])
+        XCTAssertEqual(tally(seen), ["valid Operator A": 1, "badSignature Operator A": 1])
+        let compliance = CTCompliance.judge(seen, leaf: leaf.certificate.facts)
+        XCTAssertFalse(compliance.compliant, "one valid SCT from one operator is not enough")
+    }
+
     /// Each SCT's check and log operator, counted: OpenSSL hands them over
     /// in an order of its own.
     private func tally(_ scts: [ObservedSCT]) -> [String: Int] {
         scts.reduce(into: [:]) { counts, sct in counts["\(sct.check) \(sct.logOperator ?? "-")", default: 0] += 1 }
     }
 
-    private func serveWithOpenSSL(_ leaf: IssuedCertificate, _ world: World, serverInfo: String) throws -> Int {
+    /// `files` are written beside the leaf; `options` name them without a folder.
+    private func serveWithOpenSSL(_ leaf: IssuedCertificate, _ world: World, files extra: [String: [UInt8]], options: [String]) throws
+        -> Int
+    {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pinwatch-sct-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         self.folder = folder
-        let files = [
-            "leaf.pem": leaf.certificate.pem, "leaf.key": try leaf.key.pem, "chain.pem": world.issuer.certificate.pem,
-            "sct.pem": serverInfo,
-        ]
+        let files = ["leaf.pem": leaf.certificate.pem, "leaf.key": try leaf.key.pem, "chain.pem": world.issuer.certificate.pem]
         for (name, text) in files { try text.write(to: folder.appendingPathComponent(name), atomically: true, encoding: .utf8) }
+        for (name, bytes) in extra { try Data(bytes).write(to: folder.appendingPathComponent(name)) }
         let port = try LocalPorts.closedPort()
         let path = { (name: String) in folder.appendingPathComponent(name).path }
         let process = try ServerProcess(
             [
                 "/usr/bin/openssl", "s_server", "-accept", "127.0.0.1:\(port)", "-cert", path("leaf.pem"), "-key", path("leaf.key"),
-                "-cert_chain", path("chain.pem"), "-serverinfo", path("sct.pem"), "-tls1_2", "-www", "-quiet",
-            ], output: path("s_server.log"))
+                "-cert_chain", path("chain.pem"), "-www", "-quiet",
+            ] + options.map { extra[$0] == nil ? $0 : path($0) }, output: path("s_server.log"))
         processes.append(process)
         XCTAssertTrue(process.wait(upTo: 10) { ServerProcess.isListening(port: port) }, "s_server listens on \(port)")
         return port

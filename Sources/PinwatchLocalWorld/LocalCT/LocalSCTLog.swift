@@ -109,18 +109,55 @@ extension CertificateAuthority {
         pinwatch_OPENSSL_free(out)
         let issuerKeyHash = self.certificate.facts.spkiSHA256
         let list = LocalSCTLog.list(try logs.map { try $0.sct(precertificateTBS: tbs, issuerKeyHash: issuerKeyHash, at: date) })
-        // The extension's value is a DER OCTET STRING wrapping the TLS list.
-        let wrapped = [0x04] + derLength(list.count) + list
-        guard let octets = ASN1_OCTET_STRING_new() else { throw LocalPKIError.issuing("cannot allocate an OCTET STRING") }
-        defer { ASN1_OCTET_STRING_free(octets) }
-        guard ASN1_OCTET_STRING_set(octets, wrapped, Int32(wrapped.count)) == 1,
-            let made = X509_EXTENSION_create_by_NID(nil, NID_ct_precert_scts, 0, octets)
-        else { throw LocalPKIError.issuing("cannot make the SCT list extension") }
+        let made = try sctListExtension(nid: NID_ct_precert_scts, list: list)
         defer { X509_EXTENSION_free(made) }
         guard X509_add_ext(copy, made, -1) == 1, X509_sign(copy, key.pointer, EVP_sha256()) > 0 else {
             throw LocalPKIError.issuing("cannot sign the leaf with its SCTs: \(OpenSSLErrorQueue.drain())")
         }
         return IssuedCertificate(certificate: certificate, key: leaf.key)
+    }
+
+    /// A good OCSP response for `leaf` (issued by this authority), signed
+    /// by it, whose single response carries `scts` in RFC 6962's extension
+    /// (1.3.6.1.4.1.11129.2.4.5): what a server staples. DER.
+    package func stapledOCSPResponse(for leaf: X509Certificate, carrying scts: [[UInt8]], at date: Date = Date()) throws -> [UInt8] {
+        let identifier: OpaquePointer? = leaf.withPointer { leaf in certificate.withPointer { OCSP_cert_to_id(nil, leaf, $0) } }
+        guard let identifier else { throw LocalPKIError.issuing("cannot make the leaf's OCSP identifier") }
+        defer { OCSP_CERTID_free(identifier) }
+        guard let basic = OCSP_BASICRESP_new() else { throw LocalPKIError.issuing("cannot allocate an OCSP response") }
+        defer { OCSP_BASICRESP_free(basic) }
+        let thisUpdate = ASN1_TIME_set(nil, time_t(date.timeIntervalSince1970 - 60))
+        let nextUpdate = ASN1_TIME_set(nil, time_t(date.timeIntervalSince1970 + 7 * 86_400))
+        defer {
+            ASN1_TIME_free(thisUpdate)
+            ASN1_TIME_free(nextUpdate)
+        }
+        guard let single = OCSP_basic_add1_status(basic, identifier, V_OCSP_CERTSTATUS_GOOD, 0, nil, thisUpdate, nextUpdate) else {
+            throw LocalPKIError.issuing("cannot add the leaf's status: \(OpenSSLErrorQueue.drain())")
+        }
+        let extensionValue = try sctListExtension(nid: NID_ct_cert_scts, list: LocalSCTLog.list(scts))
+        defer { X509_EXTENSION_free(extensionValue) }
+        let signed = certificate.withPointer { OCSP_basic_sign(basic, $0, key.pointer, EVP_sha256(), nil, 0) }
+        guard OCSP_SINGLERESP_add_ext(single, extensionValue, -1) == 1, signed == 1,
+            let response = OCSP_response_create(Int32(OCSP_RESPONSE_STATUS_SUCCESSFUL), basic)
+        else { throw LocalPKIError.issuing("cannot sign the OCSP response: \(OpenSSLErrorQueue.drain())") }
+        defer { OCSP_RESPONSE_free(response) }
+        var out: UnsafeMutablePointer<UInt8>?
+        let length = i2d_OCSP_RESPONSE(response, &out)
+        guard length > 0, let out else { throw LocalPKIError.issuing("cannot encode the OCSP response") }
+        defer { pinwatch_OPENSSL_free(out) }
+        return Array(UnsafeBufferPointer(start: out, count: Int(length)))
+    }
+
+    /// The extension's value is a DER OCTET STRING wrapping the TLS list.
+    private func sctListExtension(nid: Int32, list: [UInt8]) throws -> OpaquePointer {
+        let wrapped = [0x04] + derLength(list.count) + list
+        guard let octets = ASN1_OCTET_STRING_new() else { throw LocalPKIError.issuing("cannot allocate an OCTET STRING") }
+        defer { ASN1_OCTET_STRING_free(octets) }
+        guard ASN1_OCTET_STRING_set(octets, wrapped, Int32(wrapped.count)) == 1,
+            let made = X509_EXTENSION_create_by_NID(nil, nid, 0, octets)
+        else { throw LocalPKIError.issuing("cannot make the SCT list extension") }
+        return made
     }
 
     private func derLength(_ count: Int) -> [UInt8] {
