@@ -66,6 +66,13 @@ final class ClientCertificateTransparencyTests: LocalFleetTestCase {
         XCTAssertTrue(outcome.stdout.contains("1 SCT not signed by its log's key"), "the forged SCT is not counted: \(outcome.stdout)")
         XCTAssertFalse(outcome.stdout.contains("logged.test:\(logged.port) CRITICAL"), outcome.stdout)
 
+        let lint = try fleet.run(["lint", "--config", config.path])
+        XCTAssertTrue(
+            lint.stdout.contains(
+                "error: android 9: none.test: this release requires Certificate Transparency and refuses the host now: "
+                    + "Certificate Transparency: the leaf came with no SCT"), lint.stdout)
+        XCTAssertFalse(lint.stdout.contains("logged.test: this release requires"), lint.stdout)
+
         let snapshot = try fleet.run(["snapshot", "--config", config.path, "--format", "json"])
         let document = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(snapshot.stdout.utf8)) as? [String: Any])
         let hosts = try XCTUnwrap(document["hosts"] as? [[String: Any]])
@@ -99,6 +106,11 @@ final class ClientCertificateTransparencyTests: LocalFleetTestCase {
             outcome.stderr.contains("client \"android 9\" requires Certificate Transparency, but there is no ct: logs: to check SCTs with"),
             outcome.stderr)
         XCTAssertFalse(outcome.stdout.contains("ct_noncompliant"), "nothing was counted, so nothing is called non-compliant")
+        let lint = try fleet.run(["lint", "--config", unchecked.path])
+        XCTAssertTrue(
+            lint.stdout.contains(
+                "warning: android 9: none.test: requires Certificate Transparency; SCTs not checked: no ct: logs: in the configuration"),
+            lint.stdout)
         let snapshot = try fleet.run(["snapshot", "--config", unchecked.path, "--format", "json"])
         XCTAssertTrue(
             snapshot.stdout.contains(
