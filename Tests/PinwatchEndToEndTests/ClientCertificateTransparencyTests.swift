@@ -109,12 +109,14 @@ final class ClientCertificateTransparencyTests: LocalFleetTestCase {
         let lint = try fleet.run(["lint", "--config", unchecked.path])
         XCTAssertTrue(
             lint.stdout.contains(
-                "warning: android 9: none.test: requires Certificate Transparency; SCTs not checked: no ct: logs: in the configuration"),
+                "warning: android 9: none.test: requires Certificate Transparency; SCTs not checked (a probe checks them with the keys of ct: logs:)"
+            ),
             lint.stdout)
         let snapshot = try fleet.run(["snapshot", "--config", unchecked.path, "--format", "json"])
         XCTAssertTrue(
             snapshot.stdout.contains(
-                #""certificate_transparency": "requires Certificate Transparency; SCTs not checked: no ct: logs: in the configuration""#),
+                #""certificate_transparency": "requires Certificate Transparency; SCTs not checked (a probe checks them with the keys of ct: logs:)""#
+            ),
             snapshot.stdout)
     }
 }

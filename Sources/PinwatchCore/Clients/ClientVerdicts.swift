@@ -141,7 +141,7 @@ public enum ClientVerdicts {
         _ result: ProbeResult, leaf: CertificateFacts, status: HostStatus, alerts: [HostAlert]
     ) -> (HostStatus, [HostAlert], String) {
         guard let scts = result.scts else {
-            return (status, alerts, "requires Certificate Transparency; SCTs not checked: no ct: logs: in the configuration")
+            return (status, alerts, "requires Certificate Transparency; SCTs not checked (a probe checks them with the keys of ct: logs:)")
         }
         let compliance = CTCompliance.judge(scts, leaf: leaf)
         guard !compliance.compliant else { return (status, alerts, "Certificate Transparency: " + compliance.sentence) }
