@@ -14,6 +14,7 @@
 #include <openssl/sha.h>
 #include <openssl/core_names.h>
 #include <openssl/ocsp.h>
+#include <openssl/ct.h>
 
 // MARK: Macro wrappers
 // The Swift importer cannot see function-like macros; each wrapper below
@@ -54,6 +55,14 @@ static inline int pinwatch_sk_X509_push(STACK_OF(X509) *stack, X509 *cert) {
 }
 static inline void pinwatch_sk_X509_free(STACK_OF(X509) *stack) {
     sk_X509_free(stack);
+}
+
+/// The STACK_OF(SCT) accessors, for the SCTs a handshake delivered.
+static inline int pinwatch_sk_SCT_num(const STACK_OF(SCT) *stack) {
+    return sk_SCT_num(stack);
+}
+static inline SCT *pinwatch_sk_SCT_value(const STACK_OF(SCT) *stack, int index) {
+    return sk_SCT_value(stack, index);
 }
 
 /// OPENSSL_free is a macro that passes __FILE__ and __LINE__.

@@ -52,6 +52,12 @@ package enum ImportReport {
                 ? "dynamic_list: {file: \(FileText.comment(source.file)), public_key: …}"
                 : "\(source.format.rawValue): \(FileText.comment(source.file))"
             lines.append("#   - {name: \"<release>\", \(key)}")
+            let transparent = source.rules.filter { $0.certificateTransparency == true }.map(\.domain)
+            if !transparent.isEmpty {
+                lines.append(
+                    "#     requires Certificate Transparency for \(FileText.comment(transparent.joined(separator: ", "))): "
+                        + "give ct: {logs: FILE} so their SCTs are checked")
+            }
         }
         return lines.joined(separator: "\n") + "\n"
     }
@@ -112,7 +118,8 @@ package enum ImportReport {
                 ("expiration", .optional(rule.expiration.map(DateText.iso8601))),
                 ("enforced", .bool(rule.enforced)),
                 ("origin", .string(rule.origin)),
-            ] + (rule.identities.map { [("identities", identities($0))] } ?? []))
+            ] + (rule.identities.map { [("identities", identities($0))] } ?? [])
+                + (rule.certificateTransparency.map { [("certificate_transparency", .bool($0))] } ?? []))
     }
 
     /// ATS's two lists: null when the key is absent, [] when it allows nothing.

@@ -3,8 +3,10 @@ import PinwatchCore
 
 /// Android's `res/xml/network_security_config.xml`: each `<domain-config>`
 /// with its `<domain>`s and `<pin-set>`, nested configs inheriting the
-/// pin-set of their parent; `<debug-overrides>` ignored (release builds
-/// do not use it).
+/// pin-set of their parent; `<certificateTransparency enabled=…>` in
+/// `<base-config>` or a `<domain-config>`, a domain's own beating its
+/// parent's and base-config's, as Android resolves it; `<debug-overrides>`
+/// ignored (release builds do not use it).
 package enum NetworkSecurityConfigImporter {
     package static func read(_ bytes: [UInt8], file: String) throws(ClientSourceError) -> ImportedPins {
         try XMLSafety.requireUTF8(bytes, file: file)
@@ -31,6 +33,8 @@ package enum NetworkSecurityConfigImporter {
         var domains: [(name: String, includeSubdomains: Bool, line: Int)] = []
         /// Its own `<pin-set>`, nil to inherit the parent's.
         var pinSet: PinSetElement?
+        /// Its own `<certificateTransparency enabled=…>`, nil to inherit.
+        var certificateTransparency: Bool?
     }
 
     private struct PinSetElement {
@@ -54,26 +58,40 @@ package enum NetworkSecurityConfigImporter {
         private var domainIncludes = false
         private var domainLine = 0
         private var ignoredDepth = 0
+        private var inBaseConfig = false
+        /// `<base-config>`'s `<certificateTransparency enabled=…>`.
+        private var baseCertificateTransparency: Bool?
 
         init(file: String) { self.file = file }
 
         /// A nested config without a pin-set of its own uses its nearest
-        /// ancestor's, wherever in the parent that pin-set was written.
+        /// ancestor's, wherever in the parent that pin-set was written; so
+        /// with Certificate Transparency, base-config's last. A config with
+        /// no pin-set but CT required still yields rules: the app refuses
+        /// a leaf without SCTs there, pins or not.
         func rules() -> [ClientPinRule] {
             configs.flatMap { config -> [ClientPinRule] in
-                var effective = config.pinSet
-                var parent = config.parent
-                while effective == nil, let index = parent {
-                    effective = configs[index].pinSet
-                    parent = configs[index].parent
-                }
-                guard let effective else { return [] }
+                let effective = inherited(from: config, \.pinSet)
+                let transparency = inherited(from: config, \.certificateTransparency) ?? baseCertificateTransparency
+                guard effective != nil || transparency == true else { return [] }
                 return config.domains.map { domain in
-                    ClientPinRule(
-                        domain: domain.name, includeSubdomains: domain.includeSubdomains, pins: effective.pins,
-                        expiration: effective.expiration, origin: "\(file):\(domain.line)")
+                    var rule = ClientPinRule(
+                        domain: domain.name, includeSubdomains: domain.includeSubdomains, pins: effective?.pins ?? [],
+                        expiration: effective?.expiration, origin: "\(file):\(domain.line)")
+                    rule.certificateTransparency = transparency
+                    return rule
                 }
             }
+        }
+
+        private func inherited<Value>(from config: DomainConfig, _ field: KeyPath<DomainConfig, Value?>) -> Value? {
+            var value = config[keyPath: field]
+            var parent = config.parent
+            while value == nil, let index = parent {
+                value = configs[index][keyPath: field]
+                parent = configs[index].parent
+            }
+            return value
         }
 
         private func failure(_ message: String, line: Int) -> ClientSourceError {
@@ -91,6 +109,11 @@ package enum NetworkSecurityConfigImporter {
             case "network-security-config":
                 guard path.count == 1 else { throw failure("<network-security-config> inside another element", line: line) }
                 sawRoot = true
+            case "base-config":
+                guard sawRoot, open.isEmpty else { throw failure("<base-config> outside <network-security-config>", line: line) }
+                inBaseConfig = true
+            case "certificateTransparency":
+                try certificateTransparency(attributes, line: line)
             case "domain-config":
                 guard sawRoot else { throw failure("<domain-config> outside <network-security-config>", line: line) }
                 configs.append(DomainConfig(line: line, parent: open.last))
@@ -128,6 +151,30 @@ package enum NetworkSecurityConfigImporter {
             }
         }
 
+        /// `enabled` is required and boolean, as Android's parser has it.
+        private func certificateTransparency(_ attributes: [String: String], line: Int) throws(ClientSourceError) {
+            let enabled: Bool
+            switch attributes["enabled"]?.lowercased() {
+            case "true": enabled = true
+            case "false": enabled = false
+            case nil: throw failure("<certificateTransparency> without enabled=\"true\" or \"false\"", line: line)
+            case let other?: throw failure("certificateTransparency enabled=\(EchoedInput.quoted(other)) is not true or false", line: line)
+            }
+            if let current = open.last {
+                guard configs[current].certificateTransparency == nil else {
+                    throw failure("a second <certificateTransparency> in one <domain-config>", line: line)
+                }
+                configs[current].certificateTransparency = enabled
+            } else if inBaseConfig {
+                guard baseCertificateTransparency == nil else {
+                    throw failure("a second <certificateTransparency> in <base-config>", line: line)
+                }
+                baseCertificateTransparency = enabled
+            } else {
+                throw failure("<certificateTransparency> outside <base-config> and <domain-config>", line: line)
+            }
+        }
+
         func characters(_ string: String, line: Int) throws(ClientSourceError) {
             text += string
             guard text.utf8.count <= 4096 else { throw failure("element text longer than 4 KiB", line: line) }
@@ -144,6 +191,8 @@ package enum NetworkSecurityConfigImporter {
             }
             let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
             switch name {
+            case "base-config":
+                inBaseConfig = false
             case "domain":
                 guard let current = open.last else { throw failure("<domain> outside a <domain-config>", line: domainLine) }
                 let domain = value.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "."))

@@ -77,8 +77,9 @@ public enum ClientLint {
             func finding(_ level: LintFinding.Level, _ message: String) -> LintFinding {
                 LintFinding(level: level, client: verdict.client, subject: host, message: message, origin: origin)
             }
+            let transparency = transparencyFindings(verdict, finding: finding)
             let pins = Array(Set(verdict.rules.flatMap(\.pins))).sorted { $0.text < $1.text }
-            guard !pins.isEmpty else { return [] }
+            guard !pins.isEmpty else { return transparency }
             let levels = verdict.report.levels
             let matchedLevels = pins.map { pin in levels.filter { $0.certificate.facts.digest(for: pin.kind) == pin.digest }.map(\.level) }
             var findings: [LintFinding] = []
@@ -91,7 +92,7 @@ public enum ClientLint {
                             ? finding(.error, "no pin matches the live chain: this release refuses the host now")
                             : finding(.warning, "no pin matches the live chain: this release reports every connection as failing"))
                 }
-                return findings
+                return transparency + findings
             }
             let dynamic = verdict.format == .dynamicList
             let chain = verdict.report.result.chain
@@ -104,7 +105,7 @@ public enum ClientLint {
                     finding(
                         .warning,
                         "a list entry's certificate is in the chain at another depth than the entry gives: this release refuses the host"))
-                return findings
+                return transparency + findings
             }
             if let tierNote = verdict.tierNote, verdict.report.status != .ok {
                 // ATS's lists are checks of their own: a pin that matches
@@ -135,8 +136,19 @@ public enum ClientLint {
             if !verdict.enforced {
                 findings.append(finding(.info, "not enforced: failures are reported, connections go on"))
             }
-            return findings
+            return transparency + findings
         }
+    }
+    /// A release that requires Certificate Transparency and refuses the
+    /// leaf, or whose SCTs could not be checked for want of a log list.
+    private static func transparencyFindings(
+        _ verdict: ClientHostVerdict, finding: (LintFinding.Level, String) -> LintFinding
+    ) -> [LintFinding] {
+        guard let note = verdict.transparencyNote else { return [] }
+        if verdict.report.alerts.contains(.ctNoncompliant) {
+            return [finding(.error, "this release requires Certificate Transparency and refuses the host now: \(note)")]
+        }
+        return verdict.report.result.scts == nil ? [finding(.warning, note)] : []
     }
 
     /// Expirations and subdomain coverage, from the files alone.

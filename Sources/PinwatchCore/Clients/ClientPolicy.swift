@@ -66,6 +66,11 @@ public struct ClientPinRule: Hashable, Sendable {
     /// The chain level a signed list's entry pins (0 the leaf, up to the
     /// root): its fingerprint counts there and nowhere else.
     public var depth: Int?
+    /// Android's `<certificateTransparency enabled=…>` in force for this
+    /// domain (its own domain-config's, else the nearest parent's, else
+    /// base-config's); nil when the file says nothing, and the release's
+    /// `ct_required:` decides.
+    package var certificateTransparency: Bool?
 
     public init(
         domain: String, includeSubdomains: Bool = false, pins: [Pin], expiration: Date? = nil, enforced: Bool = true,
@@ -160,11 +165,22 @@ public struct ClientPolicy: Hashable, Sendable {
     /// A dynamic list carries leaf-certificate fingerprints on purpose and
     /// is updated before each renewal: a leaf match is the normal case.
     public var leafPinsExpected: Bool { pins.format == .dynamicList }
+    /// `ct_required:`: the release targets an Android API level (37 and
+    /// later) whose platform verifier requires Certificate Transparency by
+    /// default; a network security config's element overrides it.
+    package var ctRequired = false
 
     public init(name: String, pins: ImportedPins, skip: Set<String> = []) {
         self.name = name
         self.pins = pins
         self.skip = skip
+    }
+
+    /// Whether the rules deciding a host make this release refuse a leaf
+    /// without compliant SCTs: the file's element where it says, else the
+    /// release's default.
+    package func requiresCT(under rules: [ClientPinRule]) -> Bool {
+        rules.contains { $0.certificateTransparency ?? ctRequired }
     }
 
     /// The rules that decide for `host`, as each library chooses them.

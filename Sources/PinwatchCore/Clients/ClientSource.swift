@@ -29,6 +29,9 @@ public struct ClientSource: Hashable, Sendable {
     /// A source that cannot be read is then left out with a warning
     /// instead of failing the configuration.
     public var optional: Bool
+    /// `ct_required:`: the release requires Certificate Transparency by
+    /// default (an app targeting Android API 37 or later).
+    package var ctRequired = false
     /// Line of the entry in the configuration.
     public var line: Int
     /// How a list URL is fetched: the configuration's proxy, trust and

@@ -18,6 +18,10 @@ public struct ClientHostVerdict: Hashable, Sendable {
     /// How the format's own checks map onto pinwatch's tiers and what each
     /// said (ATS's two lists); nil where one list decides.
     public var tierNote: String?
+    /// What the release's Certificate Transparency requirement found (the
+    /// leaf's SCTs counted, or why they could not be); nil when the
+    /// release does not require CT for this host.
+    package var transparencyNote: String?
 
     public init(
         client: String, format: ClientFormat, report: HostReport, rules: [ClientPinRule], enforced: Bool, pinsExpire: Date?,
@@ -39,6 +43,7 @@ public struct ClientHostVerdict: Hashable, Sendable {
     public var summary: String {
         "\(client): \(report.status.rawValue) on \(report.config.serverName)"
             + (report.status == .leafOnly ? " — breaks at next renewal" : "") + (tierNote.map { " (\($0))" } ?? "")
+            + (transparencyNote.map { " [\($0)]" } ?? "")
     }
 }
 
@@ -116,10 +121,30 @@ public enum ClientVerdicts {
         if let expires, status != .error, expires.timeIntervalSince(now) <= Double(warnDays) * 86_400 {
             alerts.append(.pinsExpiring)
         }
+        var transparencyNote: String?
+        if client.requiresCT(under: rules), status != .error, !plain.proxy.intercepted, let leaf = plain.levels.first {
+            (status, alerts, transparencyNote) = transparency(plain.result, leaf: leaf.certificate.facts, status: status, alerts: alerts)
+        }
         let tierNote = plain.status == .error ? nil : identities?.explanation(of: plain.result.chain)
         let viewed = plain.replacing(status: status, alerts: alerts, decidedBy: .some(tierNote), now: now)
-        return ClientHostVerdict(
+        var verdict = ClientHostVerdict(
             client: client.name, format: client.pins.format, report: viewed, rules: rules,
             enforced: rules.contains(where: \.enforced), pinsExpire: expires, tierNote: tierNote)
+        verdict.transparencyNote = transparencyNote
+        return verdict
+    }
+
+    /// A release that requires Certificate Transparency refuses a leaf
+    /// whose SCTs fall short of the policy, whatever its pins say. Without
+    /// a log list nothing can be counted: said, never taken for compliant.
+    private static func transparency(
+        _ result: ProbeResult, leaf: CertificateFacts, status: HostStatus, alerts: [HostAlert]
+    ) -> (HostStatus, [HostAlert], String) {
+        guard let scts = result.scts else {
+            return (status, alerts, "requires Certificate Transparency; SCTs not checked (a probe checks them with the keys of ct: logs:)")
+        }
+        let compliance = CTCompliance.judge(scts, leaf: leaf)
+        guard !compliance.compliant else { return (status, alerts, "Certificate Transparency: " + compliance.sentence) }
+        return (.blocked, alerts + [.ctNoncompliant], "Certificate Transparency: " + compliance.sentence)
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 import Yams
 
 extension ConfigDocumentParser {
-    static let clientKeys = Set(["name", "host", "optional", "public_key", "skip", "trust_store"])
+    static let clientKeys = Set(["name", "host", "optional", "public_key", "skip", "trust_store", "ct_required"])
         .union(ClientFormat.allCases.map(\.rawValue))
 
     /// `clients:`: each `{name, <format>: path, optional, host}`; a
@@ -50,6 +50,10 @@ extension ConfigDocumentParser {
         if let optionalNode = values["optional"] {
             guard let value = boolean(optionalNode, key: "\(key).optional") else { return nil }
             source.optional = value
+        }
+        if let ctNode = values["ct_required"] {
+            guard let value = boolean(ctNode, key: "\(key).ct_required") else { return nil }
+            source.ctRequired = value
         }
         if let hostNode = values["host"] {
             guard let host = string(hostNode, key: "\(key).host") else { return nil }
@@ -212,6 +216,7 @@ extension ConfigDocumentParser {
                     throw ClientSourceError(file: unnamed.origin, message: "names no host: add host: to the client entry")
                 }
                 var policy = ClientPolicy(name: source.name, pins: pins, skip: source.skip)
+                policy.ctRequired = source.ctRequired
                 if let path = source.trustStore, let trustStoreReader {
                     let anchors: [CertificateFacts]
                     do { anchors = try trustStoreReader(path) } catch {

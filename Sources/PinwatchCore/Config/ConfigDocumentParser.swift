@@ -7,6 +7,9 @@ struct ConfigDocumentParser: NodeReading {
     let certificateDigests: ConfigLoader.CertificateDigests
     let clientReader: ClientSourceReader?
     let trustStoreReader: ConfigLoader.TrustStoreReader?
+    /// Reads `ct: logs:` when a client release requires Certificate
+    /// Transparency; nil leaves the keys unread.
+    var ctLogReader: ConfigLoader.CTLogReader?
     /// Relative paths in the file (trust, file: pins, theme) start here.
     let baseDirectory: String
     var problems: [ConfigProblem] = []
@@ -161,6 +164,7 @@ struct ConfigDocumentParser: NodeReading {
             }
         }
         if let node = values["ct"] { config.ct = certificateTransparency(node) }
+        transparencyLogs(values["ct"], into: &config)
         return config
     }
 

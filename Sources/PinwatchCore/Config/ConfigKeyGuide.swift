@@ -90,6 +90,9 @@ package enum ConfigKeyGuide {
             key("skip", "host names the source pins that are not to be probed"),
             key("trust_store", "the release's own roots (a PEM bundle, or a folder of certificates as Android ships them)"),
             key("optional", "true: a source that cannot be read is left out with a warning"),
+            key(
+                "ct_required",
+                "true: the release targets Android API 37+, which refuses a leaf without compliant SCTs (needs ct: logs:)"),
         ])
 
     package static let catalogue = Section(

@@ -18,7 +18,14 @@ public struct ConfigLoader: Sendable {
     /// Injected because Core reads no file and parses no certificate.
     public typealias TrustStoreReader = @Sendable (String) throws -> [CertificateFacts]
 
+    /// `ct: logs:` (a v3 log list) → each log's key, id and operator, for
+    /// the SCTs of releases that require Certificate Transparency.
+    /// Injected because Core reads no file and parses no key.
+    package typealias CTLogReader = @Sendable (String) throws -> SCTLogKeys
+
     private let certificateDigests: CertificateDigests
+    /// Reads `ct: logs:`; nil leaves SCTs unchecked.
+    private var ctLogReader: CTLogReader?
     /// Reads `clients:` sources; nil leaves them unread (they are listed
     /// in `clientSources` only).
     private let clientReader: ClientSourceReader?
@@ -52,6 +59,13 @@ public struct ConfigLoader: Sendable {
         self.catalogueBuilder = catalogueBuilder
     }
 
+    /// The same loader, reading `ct: logs:` with `reader`.
+    package func readingCTLogs(with reader: @escaping CTLogReader) -> ConfigLoader {
+        var copy = self
+        copy.ctLogReader = reader
+        return copy
+    }
+
     /// Far more than 10,000 hosts need; a larger file is not a configuration.
     public static let maximumFileBytes = 16 * 1024 * 1024
 
@@ -78,6 +92,7 @@ public struct ConfigLoader: Sendable {
         var parser = ConfigDocumentParser(
             file: path, certificateDigests: certificateDigests, clientReader: clientReader, currentDirectory: currentDirectory,
             trustStoreReader: trustStoreReader)
+        parser.ctLogReader = ctLogReader
         if let found = YAMLAliasGuard.firstAliasOrAnchor(in: yaml) {
             throw ConfigError(problems: [ConfigProblem(file: path, line: found.line, key: "", message: YAMLAliasGuard.message(for: found))])
         }

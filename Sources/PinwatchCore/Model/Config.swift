@@ -158,6 +158,9 @@ public struct Config: Hashable, Sendable {
     /// `ct:`: where Certificate Transparency is read from; nil (the
     /// default) reads none.
     package var ct: CTSetting? = nil
+    /// The logs of `ct: logs:`, read only when a client release requires
+    /// Certificate Transparency: what its SCTs are checked with.
+    package var sctLogs: SCTLogKeys? = nil
 
     public init(
         path: String? = nil, interval: TimeInterval = 60, timeout: TimeInterval = 5, concurrency: Int = 32,

@@ -79,6 +79,10 @@ public struct ProbeTarget: Hashable, Sendable {
     /// `revocation:`: ask for a stapled OCSP response and keep what the
     /// CRLs are looked up by.
     public var checksRevocation = true
+    /// The logs a client release's Certificate Transparency requirement is
+    /// checked against: the probe collects the SCTs it is served and checks
+    /// each with its log's key. Nil collects none.
+    package var sctLogs: SCTLogKeys?
 
     public init(
         host: String, port: Int, serverName: String, connectAddress: String? = nil,
@@ -194,6 +198,11 @@ public struct ProbeResult: Hashable, Sendable {
     public var revocationSubjects: [RevocationSubject] = []
     /// What the stapled OCSP response and the CRLs said, once looked up.
     public var revocation: [RevocationFinding] = []
+    /// Every SCT the server delivered for the leaf (embedded, in the TLS
+    /// extension, in a stapled OCSP response), each checked with its log's
+    /// key; nil when none were collected (no release requires CT, or no
+    /// `ct: logs:` to check them with).
+    package var scts: [ObservedSCT]?
 
     public init(
         address: String? = nil, chain: [ChainCertificate] = [], sentCount: Int = 0, trusted: Bool = false,

@@ -53,6 +53,10 @@ public enum HostAlert: String, Sendable, Codable, CaseIterable {
     /// Clients sent pin-failure reports (`report_uri:`) for a host that
     /// pinwatch sees fine: some network serves them another chain.
     case clientReports = "client_reports"
+    /// A client release that requires Certificate Transparency refuses the
+    /// leaf: its SCTs fall short of the policy (count, operators, valid
+    /// signatures by the logs of `ct: logs:`).
+    case ctNoncompliant = "ct_noncompliant"
 }
 
 /// A configured pin that matched one level.

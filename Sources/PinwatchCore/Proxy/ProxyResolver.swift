@@ -58,6 +58,9 @@ extension Config {
                 trust: host.trust, proxy: resolver.route(forHost: host.host, setting: proxy), timeout: timeout,
                 starttls: host.starttls)
             target.checksRevocation = host.checksRevocation
+            if let sctLogs, clients.contains(where: { $0.requiresCT(under: $0.rules(for: host.serverName)) }) {
+                target.sctLogs = sctLogs
+            }
             return target
         }
     }

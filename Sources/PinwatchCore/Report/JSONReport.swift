@@ -132,31 +132,34 @@ public enum JSONReport {
         fields.field("acknowledged", AcknowledgementJSON.value(report.acknowledgement))
     }
 
+    /// `certificate_transparency` only for a release that requires it:
+    /// what its SCTs came to, or why they could not be checked.
     static func client(_ verdict: ClientHostVerdict) -> JSONValue {
-        .object([
-            ("client", .string(verdict.client)),
-            ("format", .string(verdict.format.rawValue)),
-            ("status", .string(verdict.report.status.rawValue)),
-            ("severity", .string(verdict.report.severity.rawValue)),
-            ("reason", .string(verdict.report.reason)),
-            ("alerts", .array(verdict.report.alerts.map { .string($0.rawValue) })),
-            ("matched_tiers", .array(verdict.report.matchedTiers.map { .string($0.rawValue) })),
-            ("enforced", .bool(verdict.enforced)),
-            ("pins_expire", .optional(verdict.pinsExpire.map(DateText.iso8601))),
-            (
-                "rules",
-                .array(
-                    verdict.rules.map { rule in
-                        .object([
-                            ("domain", .string(rule.domain)),
-                            ("include_subdomains", .bool(rule.includeSubdomains)),
-                            ("pins", .array(rule.pins.map { .string($0.text) })),
-                            ("origin", .string(rule.origin)),
-                        ])
-                    })
-            ),
-            ("survives", NextChainsJSON.summary(verdict.report.nextChains)),
-        ])
+        .object(
+            [
+                ("client", .string(verdict.client)),
+                ("format", .string(verdict.format.rawValue)),
+                ("status", .string(verdict.report.status.rawValue)),
+                ("severity", .string(verdict.report.severity.rawValue)),
+                ("reason", .string(verdict.report.reason)),
+                ("alerts", .array(verdict.report.alerts.map { .string($0.rawValue) })),
+                ("matched_tiers", .array(verdict.report.matchedTiers.map { .string($0.rawValue) })),
+                ("enforced", .bool(verdict.enforced)),
+                ("pins_expire", .optional(verdict.pinsExpire.map(DateText.iso8601))),
+                (
+                    "rules",
+                    .array(
+                        verdict.rules.map { rule in
+                            .object([
+                                ("domain", .string(rule.domain)),
+                                ("include_subdomains", .bool(rule.includeSubdomains)),
+                                ("pins", .array(rule.pins.map { .string($0.text) })),
+                                ("origin", .string(rule.origin)),
+                            ])
+                        })
+                ),
+                ("survives", NextChainsJSON.summary(verdict.report.nextChains)),
+            ] + (verdict.transparencyNote.map { [("certificate_transparency", JSONValue.string($0))] } ?? []))
     }
 
     /// `labels:` as an object, keys sorted so that output is stable.

@@ -10,6 +10,9 @@ public enum HostHeadline: String, Sendable, Codable, CaseIterable {
     case expiring
     case expired
     case blocked
+    /// A client release that requires Certificate Transparency refuses a
+    /// leaf its pins accept: too few valid SCTs.
+    case ctNoncompliant = "ct_noncompliant"
     case intercepted
     case revoked
     case error
@@ -39,7 +42,8 @@ public enum HostHeadline: String, Sendable, Codable, CaseIterable {
         case .expiring, .expired, .intercepted, .error, .chainChanged, .renewalOverdue, .revoked, .crlUnavailable, .crlStale,
             .clientReports:
             return true
-        case .ok, .leafOnly, .blocked, .pinsExpiring, .pinsExpired, .intermediatePool, .rootTransition, .caSwitch, .unpinned:
+        case .ok, .leafOnly, .blocked, .ctNoncompliant, .pinsExpiring, .pinsExpired, .intermediatePool, .rootTransition, .caSwitch,
+            .unpinned:
             return false
         }
     }
@@ -64,7 +68,7 @@ public enum HostHeadline: String, Sendable, Codable, CaseIterable {
         case .ok: return "✓"
         case .unpinned: return "○"
         case .error: return "!"
-        case .blocked, .expired, .intercepted, .revoked: return "✗"
+        case .blocked, .ctNoncompliant, .expired, .intercepted, .revoked: return "✗"
         case .leafOnly, .expiring, .chainChanged, .pinsExpiring, .pinsExpired, .intermediatePool, .rootTransition, .caSwitch,
             .renewalOverdue, .crlUnavailable, .crlStale, .clientReports:
             return "⚠"

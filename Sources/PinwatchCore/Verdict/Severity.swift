@@ -76,6 +76,10 @@ extension Verdict {
                     "\(via): the chain came from the proxy, not the server, and it is not trusted; whether the server was reached is unknown",
                 headline: .intercepted)
         }
+        if status == .blocked, let transparency = transparencyCause(has, result) {
+            return HostAssessment(
+                severity: .critical, reason: "pinned clients refuse this host now: " + transparency, headline: .ctNoncompliant)
+        }
         if status == .blocked {
             var cause = blockedCause(has, result, expiry)
             if has.contains(.noMatch), result.trusted, !has.contains(.expired),
@@ -173,6 +177,16 @@ extension Verdict {
                 headline: .ok)
         }
         return HostAssessment(severity: .ok, reason: "a CA-tier pin matches: survives leaf renewals", headline: .ok)
+    }
+
+    /// A release refuses only for want of SCTs: its pins match and the
+    /// chain is trusted and in date.
+    private static func transparencyCause(_ alerts: Set<HostAlert>, _ result: ProbeResult) -> String? {
+        guard alerts.contains(.ctNoncompliant), !alerts.contains(.noMatch), !alerts.contains(.expired), result.trusted,
+            let leaf = result.chain.first
+        else { return nil }
+        let counted = result.scts.map { CTCompliance.judge($0, leaf: leaf.facts).sentence } ?? "no SCT was checked"
+        return "it requires Certificate Transparency and the leaf falls short: \(counted)"
     }
 
     private static func blockedCause(_ alerts: Set<HostAlert>, _ result: ProbeResult, _ expiry: ChainExpiry?) -> String {

@@ -1,4 +1,5 @@
 import Foundation
+import PinwatchCT
 import PinwatchCore
 import PinwatchImport
 import PinwatchProbe
@@ -57,7 +58,8 @@ package enum ConfigFile {
             readText: { path, limit throws(RegularFile.ReadError) in try RegularFile.readText(path, limit: limit) },
             currentDirectory: cwd, catalogueBuilder: catalogue,
             listDirectory: { path, limit throws(RegularFile.ReadError) in try RegularFile.listDirectory(path, limit: limit) },
-            trustStoreReader: { try TrustStoreFiles.read($0) })
+            trustStoreReader: { try TrustStoreFiles.read($0) }
+        ).readingCTLogs { try CTLogList.sctLogKeys(file: $0) }
         do {
             return try loader.load(path: path).keepingShard(shard)
         } catch {

@@ -25,6 +25,17 @@ package enum PrecertificateTBS {
     /// poison extension; nil for bytes that are not a certificate, carry
     /// trailing bytes, or carry no poison.
     package static func withoutPoison(_ precertificate: [UInt8]) -> [UInt8]? {
+        tbs(of: precertificate, without: NID_ct_precert_poison)
+    }
+
+    /// What the logs signed for SCTs embedded in `certificate` (DER): its
+    /// TBSCertificate without the SCT list extension, as the precertificate
+    /// carried it before the CA added them; nil without such an extension.
+    package static func withoutEmbeddedSCTs(_ certificate: [UInt8]) -> [UInt8]? {
+        tbs(of: certificate, without: NID_ct_precert_scts)
+    }
+
+    private static func tbs(of precertificate: [UInt8], without nid: Int32) -> [UInt8]? {
         defer { _ = OpenSSLErrorQueue.drainCodes() }
         let decoded: OpaquePointer? = precertificate.withUnsafeBufferPointer { buffer in
             var cursor: UnsafePointer<UInt8>? = buffer.baseAddress
@@ -37,7 +48,7 @@ package enum PrecertificateTBS {
         }
         guard let decoded else { return nil }
         defer { X509_free(decoded) }
-        let index = X509_get_ext_by_NID(decoded, NID_ct_precert_poison, -1)
+        let index = X509_get_ext_by_NID(decoded, nid, -1)
         guard index >= 0, let removed = X509_delete_ext(decoded, index) else { return nil }
         X509_EXTENSION_free(removed)
         var out: UnsafeMutablePointer<UInt8>? = nil

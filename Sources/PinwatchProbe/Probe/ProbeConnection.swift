@@ -305,6 +305,8 @@ final class ProbeConnection {
         }
         // Asks for the server's stapled OCSP response: it comes in the handshake, no query of our own.
         if target.checksRevocation { _ = pinwatch_SSL_set_tlsext_status_type(created.pointer, TLSEXT_STATUSTYPE_ocsp) }
+        // A release that requires Certificate Transparency counts SCTs from the handshake too.
+        if target.sctLogs != nil { ServedSCTs.request(on: created.pointer) }
         _ = OpenSSLErrorQueue.drainCodes()
         advanceHandshake()
     }
@@ -400,6 +402,9 @@ final class ProbeConnection {
                 if outcome.trusted, let stapled = StapledOCSP.finding(in: session, chain: outcome.certificates, now: finished) {
                     result.revocation = [stapled]
                 }
+            }
+            if let logs = target.sctLogs {
+                result.scts = ServedSCTs.observed(in: session, chain: outcome.certificates, logs: logs)
             }
             finish(result: result)
         }

@@ -105,7 +105,7 @@ package enum Formatting {
         case .ok: return Style(.ok)
         case .unpinned: return Style(.dim)
         case .error: return Style(.error)
-        case .blocked, .expired, .intercepted, .revoked: return Style(.critical, bold: true)
+        case .blocked, .ctNoncompliant, .expired, .intercepted, .revoked: return Style(.critical, bold: true)
         case .leafOnly, .expiring, .chainChanged, .pinsExpiring, .pinsExpired, .intermediatePool, .rootTransition, .caSwitch,
             .renewalOverdue, .crlUnavailable, .crlStale, .clientReports:
             return Style(.warn, bold: true)
