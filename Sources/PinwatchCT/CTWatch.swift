@@ -25,11 +25,11 @@ package struct CTCycle: Sendable {
     package var logs: [CTLogStatus] = []
 }
 
-/// Follows every RFC 6962 log of a list for the names a configuration
-/// watches, and judges each new certificate for a configured host per
-/// client release (`CTChainJudge`). A log that fails is reported by name
-/// with its reason, its entries ignored; the other logs go on. Logs of
-/// the static-ct-api are not followed yet.
+/// Follows every log of a list (RFC 6962 and static-ct-api) for the names
+/// a configuration watches, and judges each new certificate for a
+/// configured host per client release (`CTChainJudge`). A log that fails
+/// is reported by name with its reason, its entries ignored; the other
+/// logs go on.
 package final class CTWatch {
     /// A log that answered 429 or 5xx is left alone for `first`, then twice
     /// as long after each further such answer, up to `maximum`.
@@ -57,9 +57,14 @@ package final class CTWatch {
         limits: RFC6962Client.Limits = RFC6962Client.Limits(), backoff: Backoff = Backoff()
     ) {
         self.backoff = backoff
-        followers = logs.compactMap { log in
-            guard case .rfc6962(let url) = log.interface else { return nil }
-            return CTLogFollower(log: log, client: RFC6962Client(baseURL: url, limits: limits), position: positions[log.logID])
+        followers = logs.map { log in
+            let client: any CTLogReader
+            switch log.interface {
+            case .rfc6962(let url): client = RFC6962Client(baseURL: url, limits: limits)
+            case .staticCTAPI(let submission, let monitoring):
+                client = StaticCTClient(log: log, submissionURL: submission, monitoringURL: monitoring, limits: limits)
+            }
+            return CTLogFollower(log: log, client: client, position: positions[log.logID])
         }
         var names: [String] = []
         for host in config.hosts where !names.contains(host.serverName.lowercased()) { names.append(host.serverName.lowercased()) }

@@ -4,6 +4,8 @@ import PinwatchProbe
 /// What a local HTTP server answers to one request.
 package enum LocalHTTPResponse: Sendable {
     case body(status: Int, contentType: String, [UInt8])
+    /// A body with more header lines (`Content-Encoding: gzip`).
+    case headed(status: Int, contentType: String, headers: [String], [UInt8])
     /// `length` bytes, `block` again and again, announced with their
     /// length: the answer too large to hold.
     case flood(length: Int, block: [UInt8])
@@ -101,6 +103,8 @@ final class HTTPRequestConnection: ServerConnection {
         switch respond(target) {
         case .body(let status, let contentType, let body):
             outbound = ArraySlice(Self.head(status: status, contentType: contentType, length: body.count) + body)
+        case .headed(let status, let contentType, let headers, let body):
+            outbound = ArraySlice(Self.head(status: status, contentType: contentType, length: body.count, headers: headers) + body)
         case .flood(let length, let block):
             outbound = ArraySlice(Self.head(status: 200, contentType: "application/json", length: length))
             flood = block.isEmpty ? nil : (block, length)
@@ -109,10 +113,11 @@ final class HTTPRequestConnection: ServerConnection {
         }
     }
 
-    private static func head(status: Int, contentType: String, length: Int) -> [UInt8] {
+    private static func head(status: Int, contentType: String, length: Int, headers: [String] = []) -> [UInt8] {
         let reason = status == 200 ? "OK" : "Error"
+        let more = headers.map { $0 + "\r\n" }.joined()
         return Array(
-            "HTTP/1.1 \(status) \(reason)\r\nContent-Type: \(contentType)\r\nContent-Length: \(length)\r\nConnection: close\r\n\r\n"
+            "HTTP/1.1 \(status) \(reason)\r\nContent-Type: \(contentType)\r\nContent-Length: \(length)\r\n\(more)Connection: close\r\n\r\n"
                 .utf8)
     }
 
