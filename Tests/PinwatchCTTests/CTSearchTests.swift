@@ -112,6 +112,17 @@ final class CTSearchTests: XCTestCase {
         XCTAssertNil(cycle.search.first?.cursor)
     }
 
+    /// A token that would add a header line of its own is not sent at all
+    /// (sent, its first line would pass as the right token).
+    func testATokenWithALineBreakIsNotSent() throws {
+        let search = try LocalCTSearch(token: "s3cret")
+        defer { search.stop() }
+        let client = CTSearchClient(baseURL: search.url, token: "s3cret\r\nX-Injected: yes", timeout: 10)
+        XCTAssertThrowsError(try client.issuances(domain: "api.example.test", after: nil)) { error in
+            guard case .httpStatus(401, _) = error as? CTLogError else { return XCTFail("\(error)") }
+        }
+    }
+
     /// A 429 is backed off as a log's is: not asked again before the wait.
     func testASearchAnswering429IsBackedOff() throws {
         let world = try world()

@@ -181,6 +181,26 @@ final class StaticCTFollowerTests: XCTestCase {
         XCTAssertEqual(fixture.log.gzippedAnswerCount, 0)
     }
 
+    /// A log may delete a partial tile once its full tile exists: a reader
+    /// of an older checkpoint reads the full tile's first hashes and
+    /// entries instead.
+    func testAPartialTileReplacedByItsFullTileIsReadFromTheFullTile() throws {
+        let fixture = try LocalCTFixture()
+        var issued: [String: X509Certificate] = [:]
+        try logEntries(0..<5, into: fixture, issued: &issued)
+        try fixture.log.publish()
+        let follower = try fixture.tiledFollower()
+        XCTAssertEqual(try follower.advance().position.treeSize, 5)
+        try logEntries(5..<600, into: fixture, issued: &issued)
+        try fixture.log.publish(size: 300)
+        fixture.log.tilesAhead = true
+        let expected = try fixture.follower().advance(keeping: { CTWatchedNames(["api.example.test"]).matches($0) })
+        let advance = try follower.advance(keeping: { CTWatchedNames(["api.example.test"]).matches($0) })
+        XCTAssertEqual(advance.position, expected.position)
+        XCTAssertEqual(advance.position.treeSize, 300)
+        XCTAssertEqual(advance.entries, expected.entries.filter { $0.index >= 5 })
+    }
+
     func testTileIndexesAreWrittenInThreeDigitElements() {
         XCTAssertEqual(StaticCTClient.indexPath(0), "000")
         XCTAssertEqual(StaticCTClient.indexPath(7), "007")

@@ -12,6 +12,14 @@ extension LocalCTLog {
 
     package var gzippedAnswerCount: Int { locked { gzippedAnswers } }
 
+    /// Tiles for every entry added, ahead of the published checkpoint, and
+    /// a partial tile gone once its full tile exists: a reader of an older
+    /// checkpoint then finds only the full tile.
+    package var tilesAhead: Bool {
+        get { locked { writesTilesAhead } }
+        set { locked { writesTilesAhead = newValue } }
+    }
+
     /// `tile/<L>/<N>[.p/<W>]`, `tile/data/<N>[.p/<W>]` and
     /// `issuer/<fingerprint>`: only what the published tree holds. Called
     /// with the lock held.
@@ -31,9 +39,10 @@ extension LocalCTLog {
             parts[parts.count - 1].removeLast(2)
         }
         guard let index = Self.tileIndex(parts) else { return Self.error(404, "bad tile index") }
-        let size = published?.size ?? 0
+        let size = writesTilesAhead ? tree.size : published?.size ?? 0
+        let partialGone = { (count: Int) in self.writesTilesAhead && width < 256 && (index + 1) * 256 <= count }
         if kind == "data" {
-            guard (index + 1) * 256 <= size || (width < 256 && index * 256 + width <= size) else {
+            guard !partialGone(size), (index + 1) * 256 <= size || (width < 256 && index * 256 + width <= size) else {
                 return Self.error(404, "no such data tile")
             }
             var body: [UInt8] = []
@@ -50,7 +59,7 @@ extension LocalCTLog {
         guard let level = Int(kind), (0...5).contains(level), String(level) == kind else { return Self.error(404, "bad level") }
         let span = 1 << (8 * level)
         let count = size / span
-        guard (index + 1) * 256 <= count || (width < 256 && index * 256 + width <= count) else {
+        guard !partialGone(count), (index + 1) * 256 <= count || (width < 256 && index * 256 + width <= count) else {
             return Self.error(404, "no such tile")
         }
         var body: [UInt8] = []

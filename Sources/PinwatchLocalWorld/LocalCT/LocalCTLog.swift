@@ -58,6 +58,10 @@ package final class LocalCTLog: @unchecked Sendable {
     /// Data tiles sent gzipped (the log's choice, with no negotiation).
     var gzipsDataTiles = true
     var gzippedAnswers = 0
+    /// Tiles written for every entry added, ahead of the checkpoint, with
+    /// each partial tile deleted once its full tile exists (as the spec
+    /// lets a log do).
+    var writesTilesAhead = false
     private var server: LocalHTTPServer!
     /// A batch larger than this is cut short, as real logs do.
     private let maximumBatch: Int
@@ -126,10 +130,14 @@ package final class LocalCTLog: @unchecked Sendable {
         return append(leaf, extra, tileLeaf: tileLeaf, chain: chain)
     }
 
-    /// Signs a tree head over every entry added so far and serves it.
+    /// Signs a tree head over every entry added so far (or the first
+    /// `size`) and serves it.
     @discardableResult
-    package func publish() throws -> Int {
-        let (size, root) = locked { (tree.size, tree.root(0..<tree.size)) }
+    package func publish(size wanted: Int? = nil) throws -> Int {
+        let (size, root) = locked {
+            let size = min(wanted ?? tree.size, tree.size)
+            return (size, tree.root(0..<size))
+        }
         let timestamp = UInt64(max(0, now().timeIntervalSince1970 * 1_000).rounded(.down))
         let input: [UInt8] = [0, 1] + Self.integer(timestamp, width: 8) + Self.integer(UInt64(size), width: 8) + root
         let signature = try key.signSHA256(input)
