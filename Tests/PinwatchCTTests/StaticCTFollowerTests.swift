@@ -140,6 +140,27 @@ final class StaticCTFollowerTests: XCTestCase {
         }
     }
 
+    /// A data tile that never ends stops at the bound, as misbehaviour; a
+    /// log that stalls times out, which is not.
+    func testAnEndlessTileIsCutAtTheBoundAndAStallTimesOut() throws {
+        let fixture = try LocalCTFixture()
+        try fixture.logCertificate(["api.example.test"])
+        try fixture.log.publish()
+        fixture.log.tamper = .hugeEntries(bytes: 100 << 20)
+        XCTAssertThrowsError(try fixture.tiledFollower().advance()) { error in
+            guard case .tooLarge(_, let limit) = error as? CTLogError else { return XCTFail("\(error)") }
+            XCTAssertEqual(limit, RFC6962Client.Limits().entriesAnswer)
+            XCTAssertTrue((error as? CTLogError)?.isMisbehaviour ?? false)
+        }
+        fixture.log.tamper = .stall
+        let started = Date()
+        XCTAssertThrowsError(try fixture.tiledFollower(from: nil, timeout: 1).advance()) { error in
+            guard case .timedOut = error as? CTLogError else { return XCTFail("\(error)") }
+            XCTAssertFalse((error as? CTLogError)?.isMisbehaviour ?? true)
+        }
+        XCTAssertLessThan(Date().timeIntervalSince(started), 10)
+    }
+
     /// A rewritten history: the new tree's hash tiles do not prove it
     /// extends the verified one.
     func testARewrittenHistoryIsInconsistent() throws {

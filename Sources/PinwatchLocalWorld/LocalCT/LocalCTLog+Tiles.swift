@@ -45,6 +45,9 @@ extension LocalCTLog {
             guard !partialGone(size), (index + 1) * 256 <= size || (width < 256 && index * 256 + width <= size) else {
                 return Self.error(404, "no such data tile")
             }
+            if case .hugeEntries(let bytes) = currentTamper {
+                return .flood(length: bytes, block: [UInt8](repeating: 0, count: 64 << 10))
+            }
             var body: [UInt8] = []
             for entry in (index * 256)..<(index * 256 + width) {
                 var leaf = tileLeaves[entry]

@@ -28,7 +28,7 @@ package final class LocalCTLog: @unchecked Sendable {
         /// Issuers served with a byte altered: not the certificate their
         /// fingerprint names.
         case issuerNotItsFingerprint
-        /// `get-entries` answers with this many bytes.
+        /// `get-entries` and data tiles answer with this many bytes.
         case hugeEntries(bytes: Int)
         /// No request is ever answered.
         case stall
