@@ -67,7 +67,8 @@ final class StaticCTFollowerTests: XCTestCase {
         XCTAssertEqual(tiled.position?.treeSize, 600)
     }
 
-    /// `CTWatch` follows a list's `tiled_logs` as it follows its `logs`.
+    /// `CTWatch` follows a list's `tiled_logs` as it follows its `logs`,
+    /// and resumes from the positions it kept.
     func testCTWatchFollowsATiledLogOfTheList() throws {
         let fixture = try LocalCTFixture()
         try fixture.logCertificate(["api.example.test"])
@@ -88,6 +89,18 @@ final class StaticCTFollowerTests: XCTestCase {
         XCTAssertEqual(logged.map(\.index), [1])
         XCTAssertEqual(logged.map(\.log), ["tiled"])
         XCTAssertEqual(logged[0].issuerSPKISHA256, fixture.intermediate.certificate.facts.spkiSHA256)
+
+        // The positions it keeps let the next run resume: neither the
+        // history nor what was judged comes again.
+        let positions = watch.positions
+        XCTAssertEqual(positions[fixture.log.logID]?.treeSize, 3)
+        XCTAssertNotNil(positions[fixture.log.logID]?.range)
+        try fixture.logCertificate(["api.example.test"])
+        try fixture.log.publish()
+        let resumed = CTWatch(
+            logs: logs, config: config, store: TrustStore(name: "test", anchors: [fixture.root.certificate.facts]),
+            positions: positions)
+        XCTAssertEqual(resumed.cycle(now: Date()).logged["api.example.test"]?.map(\.index), [3])
     }
 
     /// The issuers of a kept entry come from `issuer/<fingerprint>`; an
