@@ -112,7 +112,7 @@ let package = Package(
         // the benchmarks', built on PinwatchProbe's `package` API.
         .target(
             name: "PinwatchLocalWorld",
-            dependencies: ["PinwatchProbe", "PinwatchCore", "COpenSSL"],
+            dependencies: ["PinwatchProbe", "PinwatchCore", "COpenSSL", "CZlib"],
             swiftSettings: [.swiftLanguageMode(.v5)] + startupSettings
         ),
         // The history store: chains and statuses per host across restarts.

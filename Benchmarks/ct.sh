@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Benchmarks/ct.sh [ENTRIES]: entries of the local RFC 6962 log verified and
-# matched per second by pinwatch's follower, against Debian's certspotter
+# Benchmarks/ct.sh [ENTRIES]: entries of the local log verified and
+# matched per second by pinwatch's follower (RFC 6962, and data tiles
+# gzipped and plain), against Debian's certspotter
 # reading the same log in the same run (release build; default 20,000
 # entries). For the README's figure: Benchmarks/ct.sh 20000.
 set -euo pipefail

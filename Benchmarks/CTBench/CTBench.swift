@@ -5,9 +5,10 @@ import PinwatchProbe
 import PinwatchTestSupport
 
 /// `pinwatch-ct-bench [ENTRIES]`: entries verified and matched per second
-/// when following the local RFC 6962 log from its first entry, by
-/// pinwatch's follower and by Debian's certspotter reading the same log in
-/// the same run (Benchmarks/ct.sh prints them; Benchmarks/README.md keeps
+/// when following the local log from its first entry, by pinwatch's
+/// follower over RFC 6962 and over static-ct-api's data tiles (gzipped, as
+/// the log sends them, and plain), and by Debian's certspotter reading the
+/// same log over RFC 6962 in the same run (Benchmarks/ct.sh prints them; Benchmarks/README.md keeps
 /// the figure). Every other entry is a precertificate, as in a public log.
 /// One entry in a thousand, and the last, is for the watched name, so
 /// certspotter's script runs rarely; the last one tells when it has read
@@ -40,20 +41,28 @@ enum CTBench {
 
         let pinwatch = try followWithPinwatch(log, expected: expected)
         print(String(format: "pinwatch: %.2f s, %.0f entries/s verified and matched", pinwatch, Double(count) / pinwatch))
+        let tiled = try followWithPinwatch(log, expected: expected, tiled: true)
+        print(String(format: "pinwatch (data tiles, gzipped): %.2f s, %.0f entries/s", tiled, Double(count) / tiled))
+        log.gzipsTiles = false
+        let plain = try followWithPinwatch(log, expected: expected, tiled: true)
+        print(String(format: "pinwatch (data tiles, plain): %.2f s, %.0f entries/s", plain, Double(count) / plain))
         let certspotter = try followWithCertspotter(log, last: UInt64(count - 1))
         print(String(format: "certspotter: %.2f s, %.0f entries/s", certspotter, Double(count) / certspotter))
         print(String(format: "pinwatch / certspotter speed: %.2f", certspotter / pinwatch))
     }
 
-    static func followWithPinwatch(_ log: LocalCTLog, expected: [UInt64]) throws -> Double {
-        let list = try CTLogList(json: try log.logList())
-        guard let description = list.logs.first, case .rfc6962(let url) = description.interface else {
-            throw CTFormatError("the local list names no RFC 6962 log")
-        }
+    static func followWithPinwatch(_ log: LocalCTLog, expected: [UInt64], tiled: Bool = false) throws -> Double {
+        let list = try CTLogList(json: try log.logList(tiled: tiled))
         var limits = RFC6962Client.Limits()
         limits.batchSize = 1_000
-        let follower = CTLogFollower(
-            log: description, client: RFC6962Client(baseURL: url, limits: limits), position: .beginning)
+        let client: any CTLogReader
+        switch list.logs.first?.interface {
+        case .rfc6962(let url): client = RFC6962Client(baseURL: url, limits: limits)
+        case .staticCTAPI(let submission, let monitoring):
+            client = StaticCTClient(log: list.logs[0], submissionURL: submission, monitoringURL: monitoring, limits: limits)
+        case nil: throw CTFormatError("the local list names no log")
+        }
+        let follower = CTLogFollower(log: list.logs[0], client: client, position: .beginning)
         let watched = CTWatchedNames([".api.bench.test"])
         let started = DispatchTime.now().uptimeNanoseconds
         let advance = try follower.advance(keeping: watched.matches)

@@ -19,8 +19,9 @@ package struct CTLogEntry: Sendable, Equatable {
     /// Milliseconds since the Unix epoch.
     package let timestamp: UInt64
     package let kind: Kind
-    /// The issuers the submitter sent, leaf's issuer first (DER).
-    package let chain: [[UInt8]]
+    /// The issuers the submitter sent, leaf's issuer first (DER); for a
+    /// static-ct-api log, filled in from its issuers once the entry is kept.
+    package internal(set) var chain: [[UInt8]]
 
     private static let x509Entry: UInt64 = 0
     private static let precertEntry: UInt64 = 1

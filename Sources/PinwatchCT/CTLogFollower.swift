@@ -61,7 +61,7 @@ struct CTCatchUp {
     var unreadable: [UInt64] = []
 }
 
-/// Follows one RFC 6962 log: each step reads the log's tree head, checks its
+/// Follows one log, through RFC 6962's API or static-ct-api's tiles: each step reads the log's tree head, checks its
 /// signature with the key from the log list and its consistency with the
 /// last verified tree, reads the entries in between, and hands them over
 /// only once their hashes have built the signed root. A log that fails any
@@ -75,13 +75,13 @@ struct CTCatchUp {
 /// entries that do not build the root drop the catch-up.
 package final class CTLogFollower {
     package let log: CTLogDescription
-    private let client: RFC6962Client
+    private let client: any CTLogReader
     package private(set) var position: VerifiedLogPosition?
     private var catchUp: CTCatchUp?
 
     /// `position` nil starts where the log is at the first step, without
     /// its history.
-    package init(log: CTLogDescription, client: RFC6962Client, position: VerifiedLogPosition?) {
+    package init(log: CTLogDescription, client: any CTLogReader, position: VerifiedLogPosition?) {
         self.log = log
         self.client = client
         self.position = position
@@ -113,22 +113,18 @@ package final class CTLogFollower {
         var read: UInt64 = 0
         defer { if catchUp != nil { catchUp = reading } }
         while reading.next < reading.head.treeSize, read < budget {
-            let wanted = min(reading.head.treeSize - reading.next, client.limits.batchSize, budget - read)
-            let batch = try client.entries(start: reading.next, end: reading.next + wanted - 1)
+            let wanted = min(reading.head.treeSize - reading.next, client.batchSize, budget - read)
+            let batch = try client.entries(start: reading.next, end: reading.next + wanted - 1, treeSize: reading.head.treeSize)
             for raw in batch.prefix(Int(wanted)) {
                 let leafHash = MerkleHash.leaf(raw.leafInput)
+                // Whatever throws here (an issuer not read) leaves the entry
+                // unread, to be read again from the same place.
+                let outcome = try Self.read(raw, index: reading.next, leafHash: leafHash, keep: keep, client: client)
                 reading.range.append(leafHash: leafHash)
-                if let entry = try? CTLogEntry(index: reading.next, leafInput: raw.leafInput, extraData: raw.extraData, leafHash: leafHash)
-                {
-                    if keep(entry) {
-                        if Self.precertificateMatches(entry) {
-                            reading.kept.append(entry)
-                        } else {
-                            reading.unreadable.append(reading.next)
-                        }
-                    }
-                } else {
-                    reading.unreadable.append(reading.next)
+                switch outcome {
+                case .kept(let entry): reading.kept.append(entry)
+                case .unreadable: reading.unreadable.append(reading.next)
+                case .skipped: break
                 }
                 reading.next += 1
                 read += 1
@@ -171,6 +167,25 @@ package final class CTLogFollower {
         }
         guard head.treeSize > current.treeSize, let range else { return nil }
         return CTCatchUp(head: head, from: current.treeSize, range: range, next: current.treeSize)
+    }
+
+    private enum Outcome {
+        case kept(CTLogEntry)
+        case unreadable
+        case skipped
+    }
+
+    /// An entry parsed, chosen by `keep`, its issuers read when the log
+    /// names them by fingerprint, and its precertificate checked.
+    private static func read(
+        _ raw: CTRawEntry, index: UInt64, leafHash: [UInt8], keep: (CTLogEntry) -> Bool, client: any CTLogReader
+    ) throws(CTLogError) -> Outcome {
+        guard var entry = try? CTLogEntry(index: index, leafInput: raw.leafInput, extraData: raw.extraData, leafHash: leafHash) else {
+            return .unreadable
+        }
+        guard keep(entry) else { return .skipped }
+        if !raw.issuerFingerprints.isEmpty { entry.chain = try client.issuers(raw.issuerFingerprints) }
+        return precertificateMatches(entry) ? .kept(entry) : .unreadable
     }
 
     /// For a precertificate entry: whether the precertificate submitted is

@@ -28,6 +28,8 @@ package struct CTLogDescription: Sendable, Equatable {
 /// publishes it and certspotter reads it.
 package struct CTLogList: Sendable, Equatable {
     package let version: String?
+    /// `log_list_timestamp`, as the list writes it: how old the list is.
+    package let timestamp: String?
     package let logs: [CTLogDescription]
 
     /// The largest list pinwatch reads (the public one is a few hundred KiB).
@@ -35,7 +37,14 @@ package struct CTLogList: Sendable, Equatable {
 
     private struct Wire: Decodable {
         let version: String?
+        let logListTimestamp: String?
         let operators: [Operator]
+
+        enum CodingKeys: String, CodingKey {
+            case version
+            case logListTimestamp = "log_list_timestamp"
+            case operators
+        }
     }
 
     private struct Operator: Decodable {
@@ -108,6 +117,7 @@ package struct CTLogList: Sendable, Equatable {
             }
         }
         version = wire.version
+        timestamp = wire.logListTimestamp
         self.logs = logs
     }
 

@@ -3,7 +3,7 @@ import PinwatchTransfer
 
 /// RFC 6962 §4's read API of one log, through libcurl: every answer
 /// bounded in size and time, nothing of it trusted (the follower verifies).
-package struct RFC6962Client: Sendable {
+package struct RFC6962Client: CTLogReader {
     package struct Limits: Sendable {
         /// A tree head or a proof is a few KiB.
         package var smallAnswer = 64 << 10
@@ -23,6 +23,8 @@ package struct RFC6962Client: Sendable {
         self.baseURL = baseURL
         self.limits = limits
     }
+
+    package var batchSize: UInt64 { limits.batchSize }
 
     package func treeHead() throws(CTLogError) -> SignedTreeHead {
         let body = try get("ct/v1/get-sth", query: [], limit: limits.smallAnswer)
@@ -79,19 +81,21 @@ package struct RFC6962Client: Sendable {
         return entries
     }
 
+    package func entries(start: UInt64, end: UInt64, treeSize: UInt64) throws(CTLogError) -> [CTRawEntry] {
+        try entries(start: start, end: end).map { CTRawEntry(leafInput: $0.leafInput, extraData: $0.extraData) }
+    }
+
+    /// An RFC 6962 entry carries its issuers in `extra_data`.
+    package func issuers(_ fingerprints: [[UInt8]]) throws(CTLogError) -> [[UInt8]] { [] }
+
     private func get(_ path: String, query: [(String, UInt64)], limit: Int) throws(CTLogError) -> [UInt8] {
         var components = URLComponents(url: baseURL.appendingPathComponent(path), resolvingAgainstBaseURL: false)
         if !query.isEmpty { components?.queryItems = query.map { URLQueryItem(name: $0.0, value: String($0.1)) } }
         guard let url = components?.url else { throw .transfer("\(path): cannot build a URL from \(baseURL.absoluteString)") }
         let what = "\(url.host ?? "log") \(path)"
-        switch BoundedTransfer(limit: limit, threadName: "pinwatch-ct").fetch(url, timeout: limits.timeout) {
-        case .answered(let body, let status):
-            guard status == 200 else { throw .httpStatus(status, what: what) }
-            return [UInt8](body)
-        case .tooLarge: throw .tooLarge(what: what, limit: limit)
-        case .timedOut: throw .timedOut(what: what)
-        case .redirected(let location): throw .transfer("\(what): redirected to \(location), which a log must not do")
-        case .failed(let why): throw .transfer("\(what): \(why)")
+        switch try CTFetch.get(url, what: what, limit: limit, timeout: limits.timeout) {
+        case .body(let body): return body
+        case .notFound: throw .httpStatus(404, what: what)
         }
     }
 }

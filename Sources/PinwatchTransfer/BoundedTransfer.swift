@@ -25,6 +25,7 @@ package final class BoundedTransfer: @unchecked Sendable {
     private let accept: String
     private let protocols: String
     private let proxy: Proxy?
+    private let headers: [String]
     private let threadName: String
     private let lock = NSLock()
     private var abandoned = false
@@ -42,14 +43,17 @@ package final class BoundedTransfer: @unchecked Sendable {
 
     /// - Parameter protocols: libcurl's list of the schemes allowed.
     /// - Parameter proxy: nil leaves it to libcurl's reading of the environment.
+    /// - Parameter headers: more request header lines (`Authorization: Bearer …`);
+    ///   a line holding a carriage return or line feed is not sent.
     package init(
         limit: Int, accept: String = "application/json", protocols: String = "http,https", proxy: Proxy? = nil,
-        threadName: String = "pinwatch-fleet-query"
+        headers: [String] = [], threadName: String = "pinwatch-fleet-query"
     ) {
         self.limit = limit
         self.accept = accept
         self.protocols = protocols
         self.proxy = proxy
+        self.headers = headers.filter { !$0.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\r\n" }) }
         self.threadName = threadName
     }
 
@@ -81,7 +85,8 @@ package final class BoundedTransfer: @unchecked Sendable {
     private func perform(_ url: URL, timeout: TimeInterval) -> Ending {
         guard Self.initialised == CURLE_OK, let handle = curl_easy_init() else { return .failed("libcurl could not start") }
         defer { curl_easy_cleanup(handle) }
-        let headers = curl_slist_append(nil, "Accept: \(accept)")
+        var headers = curl_slist_append(nil, "Accept: \(accept)")
+        for line in self.headers { headers = curl_slist_append(headers, line) }
         defer { curl_slist_free_all(headers) }
         let errorText = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE))
         errorText.initialize(to: 0)

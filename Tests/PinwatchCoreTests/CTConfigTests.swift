@@ -18,11 +18,16 @@ final class CTConfigTests: XCTestCase {
         XCTAssertEqual(try load("ct: {search: \"http://127.0.0.1:8080/ct\"}\n").ct, CTSetting(search: "http://127.0.0.1:8080/ct"))
     }
 
+    /// `built-in` names the copy of the public list, not a file beside the configuration.
+    func testBuiltInIsTheBuiltInListNotAPath() throws {
+        XCTAssertEqual(try load("interval: 60s\nct:\n  logs: built-in\n").ct, CTSetting(logList: CTSetting.builtInLogList))
+        XCTAssertEqual(try load("ct: {logs: ./built-in}\n").ct, CTSetting(logList: "/etc/pinwatch/./built-in"))
+    }
+
     func testEachBadValueIsOneProblemOnItsLineNamingTheKey() {
         let cases: [(String, Int, String, String)] = [
             ("ct: {}\n", 1, "ct", "give logs: FILE or search: URL"),
             ("ct: on\n", 1, "ct", "expected a mapping"),
-            ("interval: 60s\nct:\n  logs: built-in\n", 3, "ct.logs", "no copy of the public log list is built in yet"),
             ("ct:\n  logs: \"\"\n", 2, "ct.logs", "has no value"),
             ("ct:\n  search: ftp://example.com\n", 2, "ct.search", "is not an http(s) base URL"),
             ("ct:\n  search: \"https://example.com/v1?x=1\"\n", 2, "ct.search", "is not an http(s) base URL"),

@@ -3,7 +3,7 @@ import Yams
 extension ConfigDocumentParser {
     static let ctKeys = ["logs", "search"]
 
-    /// `ct: {logs: FILE, search: URL}`; at least one of them.
+    /// `ct: {logs: FILE | built-in, search: URL}`; at least one of them.
     mutating func certificateTransparency(_ node: Node) -> CTSetting? {
         guard let pairs = mapping(node, key: "ct") else { return nil }
         var setting = CTSetting()
@@ -16,14 +16,7 @@ extension ConfigDocumentParser {
                     valid = false
                     continue
                 }
-                if text == "built-in" {
-                    report(
-                        pair.value, key: key,
-                        "no copy of the public log list is built in yet: give the path of a log list in Chrome's v3 JSON format")
-                    valid = false
-                } else {
-                    setting.logList = resolve(text)
-                }
+                setting.logList = text == CTSetting.builtInLogList ? text : resolve(text)
             case "search":
                 guard let text = string(pair.value, key: key) else {
                     valid = false

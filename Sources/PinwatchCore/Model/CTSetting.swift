@@ -5,8 +5,14 @@ import Foundation
 /// network by surprise.
 package struct CTSetting: Hashable, Sendable {
     /// `logs:`: a log list in Chrome's v3 JSON format, its path resolved
-    /// against the configuration file's folder.
+    /// against the configuration file's folder, or `builtInLogList` for
+    /// the copy of the public list built in (`CTLogList.load(configured:)`
+    /// reads either).
     package var logList: String?
+
+    /// `logs: built-in`. A path is made absolute against the configuration
+    /// file's folder, so no path a configuration names reads back as this.
+    package static let builtInLogList = "built-in"
     /// `search:`: the base URL of a hosted search with Cert Spotter's v1 API.
     package var search: String?
 

@@ -1,10 +1,12 @@
 import Foundation
 import PinwatchProbe
 
-/// An RFC 6962 Certificate Transparency log on 127.0.0.1: `get-sth`,
-/// `get-sth-consistency`, `get-entries` and `get-roots` under `url`, tree
-/// heads signed with a P-256 key of its own, fed certificates and
-/// precertificates of the local PKI. Its tamper switches make it the
+/// A Certificate Transparency log on 127.0.0.1 serving the same entries
+/// over RFC 6962 (`get-sth`, `get-sth-consistency`, `get-entries` and
+/// `get-roots` under `url`) and static-ct-api (`checkpoint`, hash and data
+/// tiles, full and partial, data tiles gzipped, and `issuer/<fingerprint>`,
+/// under the same URL), tree heads signed with a P-256 key of its own, fed
+/// certificates and precertificates of the local PKI. Its tamper switches make it the
 /// misbehaving log a monitor must refuse: a bad signature, a rewritten
 /// history, entries that do not hash to the signed tree, an answer too
 /// large to hold, a log that never answers.
@@ -16,10 +18,17 @@ package final class LocalCTLog: @unchecked Sendable {
         case none
         /// Every tree head's signature altered.
         case badSignature
-        /// `get-entries` serves each entry with another timestamp than the
-        /// one the tree holds.
+        /// `get-entries` and data tiles serve each entry with another
+        /// timestamp than the one the tree holds.
         case entriesNotInTree
-        /// `get-entries` answers with this many bytes.
+        /// Hash tiles of level 0 served with their last hash altered.
+        case tileNotInTree
+        /// No checkpoint is served (404).
+        case missingCheckpoint
+        /// Issuers served with a byte altered: not the certificate their
+        /// fingerprint names.
+        case issuerNotItsFingerprint
+        /// `get-entries` and data tiles answer with this many bytes.
         case hugeEntries(bytes: Int)
         /// No request is ever answered.
         case stall
@@ -39,9 +48,20 @@ package final class LocalCTLog: @unchecked Sendable {
     /// added: a batch is these joined, so serving costs the log little and
     /// a benchmark measures its client.
     private var servedEntries: [[UInt8]] = []
-    private var tree = LocalMerkleTree()
-    private var published: (size: Int, json: [UInt8], checkpoint: [UInt8])?
-    private var currentTamper = Tamper.none
+    /// Each entry as static-ct-api's data tiles hold it (a TileLeaf).
+    var tileLeaves: [[UInt8]] = []
+    /// The issuers entries name, by lowercase hex SHA-256.
+    var issuers: [String: [UInt8]] = [:]
+    var tree = LocalMerkleTree()
+    var published: (size: Int, json: [UInt8], checkpoint: [UInt8])?
+    var currentTamper = Tamper.none
+    /// Data tiles sent gzipped (the log's choice, with no negotiation).
+    var gzipsDataTiles = true
+    var gzippedAnswers = 0
+    /// Tiles written for every entry added, ahead of the checkpoint, with
+    /// each partial tile deleted once its full tile exists (as the spec
+    /// lets a log do).
+    var writesTilesAhead = false
     private var server: LocalHTTPServer!
     /// A batch larger than this is cut short, as real logs do.
     private let maximumBatch: Int
@@ -88,7 +108,7 @@ package final class LocalCTLog: @unchecked Sendable {
         let der = certificate.der
         let leaf = leafHead(entryType: 0) + Self.vector24(der) + [0, 0]
         let extra = Self.vector24(chain.flatMap { Self.vector24($0.der) })
-        return append(leaf, extra)
+        return append(leaf, extra, tileLeaf: Array(leaf.dropFirst(2)) + fingerprints(chain), chain: chain)
     }
 
     /// Logs `precertificate` (with its poison) as a precert_entry under
@@ -106,13 +126,18 @@ package final class LocalCTLog: @unchecked Sendable {
         let issuerKeyHash = issuer.facts.spkiSHA256
         let leaf = leafHead(entryType: 1) + issuerKeyHash + Self.vector24(tbs) + [0, 0]
         let extra = Self.vector24((submitted ?? precertificate).der) + Self.vector24(chain.flatMap { Self.vector24($0.der) })
-        return append(leaf, extra)
+        let tileLeaf = Array(leaf.dropFirst(2)) + Self.vector24((submitted ?? precertificate).der) + fingerprints(chain)
+        return append(leaf, extra, tileLeaf: tileLeaf, chain: chain)
     }
 
-    /// Signs a tree head over every entry added so far and serves it.
+    /// Signs a tree head over every entry added so far (or the first
+    /// `size`) and serves it.
     @discardableResult
-    package func publish() throws -> Int {
-        let (size, root) = locked { (tree.size, tree.root(0..<tree.size)) }
+    package func publish(size wanted: Int? = nil) throws -> Int {
+        let (size, root) = locked {
+            let size = min(wanted ?? tree.size, tree.size)
+            return (size, tree.root(0..<size))
+        }
         let timestamp = UInt64(max(0, now().timeIntervalSince1970 * 1_000).rounded(.down))
         let input: [UInt8] = [0, 1] + Self.integer(timestamp, width: 8) + Self.integer(UInt64(size), width: 8) + root
         let signature = try key.signSHA256(input)
@@ -140,6 +165,7 @@ package final class LocalCTLog: @unchecked Sendable {
             leaf[9] ^= 0x01
             leaves[index].leafInput = leaf
             servedEntries[index] = Self.servedEntry(leaf, leaves[index].extraData)
+            tileLeaves[index][7] ^= 0x01
             tree.replace(at: index, leafInput: leaf)
         }
         try publish()
@@ -147,15 +173,28 @@ package final class LocalCTLog: @unchecked Sendable {
 
     /// A Chrome v3 log list naming this log alone, as certspotter and
     /// pinwatch read it.
-    package func logList(description: String = "pinwatch local log") throws -> [UInt8] {
-        let log: [String: Any] = [
+    /// `tiled`: the log under `tiled_logs`, read through static-ct-api
+    /// (its submission and monitoring prefix both `url`).
+    package func logList(description: String = "pinwatch local log", tiled: Bool = false) throws -> [UInt8] {
+        var log: [String: Any] = [
             "description": description, "log_id": Data(logID).base64EncodedString(),
-            "key": Data(key.subjectPublicKeyInfoDER).base64EncodedString(), "url": url.absoluteString, "mmd": 86_400,
+            "key": Data(key.subjectPublicKeyInfoDER).base64EncodedString(), "mmd": 86_400,
             "state": ["usable": ["timestamp": "2026-01-01T00:00:00Z"]],
         ]
+        if tiled {
+            log["submission_url"] = url.absoluteString
+            log["monitoring_url"] = url.absoluteString
+        } else {
+            log["url"] = url.absoluteString
+        }
         let list: [String: Any] = [
             "version": "1.0", "log_list_timestamp": "2026-01-01T00:00:00Z",
-            "operators": [["name": "pinwatch local", "email": ["ct@example.test"], "logs": [log], "tiled_logs": []]],
+            "operators": [
+                [
+                    "name": "pinwatch local", "email": ["ct@example.test"], "logs": tiled ? [] : [log],
+                    "tiled_logs": tiled ? [log] : [],
+                ]
+            ],
         ]
         return try [UInt8](JSONSerialization.data(withJSONObject: list, options: [.sortedKeys]))
     }
@@ -173,7 +212,7 @@ package final class LocalCTLog: @unchecked Sendable {
                 guard let published else { return Self.error(503, "no tree head published yet") }
                 return .body(status: 200, contentType: "application/json", signatureTampered(published.json))
             case "/checkpoint":
-                guard let published else { return Self.error(404, "no checkpoint published yet") }
+                guard let published, currentTamper != .missingCheckpoint else { return Self.error(404, "no checkpoint published") }
                 return .body(status: 200, contentType: "text/plain; charset=utf-8", checkpointTampered(published.checkpoint))
             case "/ct/v1/get-sth-consistency":
                 guard let first = query["first"], let second = query["second"], first >= 0, first <= second,
@@ -200,6 +239,8 @@ package final class LocalCTLog: @unchecked Sendable {
                 return .body(status: 200, contentType: "application/json", body)
             case "/ct/v1/get-roots":
                 return Self.json(["certificates": roots.map { Data($0.der).base64EncodedString() }])
+            case let path where path.hasPrefix("/tile/") || path.hasPrefix("/issuer/"):
+                return staticAsset(path)
             default:
                 return Self.error(404, "no such endpoint")
             }
@@ -234,8 +275,16 @@ package final class LocalCTLog: @unchecked Sendable {
         return [0, 0] + Self.integer(timestamp, width: 8) + Self.integer(entryType, width: 2)
     }
 
-    private func append(_ leaf: [UInt8], _ extra: [UInt8]) -> Int {
+    /// The issuers' fingerprints as a TileLeaf's `certificate_chain`.
+    private func fingerprints(_ chain: [X509Certificate]) -> [UInt8] {
+        let hashes = chain.flatMap { SHA256Digest.of($0.der) }
+        return Self.integer(UInt64(hashes.count), width: 2) + hashes
+    }
+
+    private func append(_ leaf: [UInt8], _ extra: [UInt8], tileLeaf: [UInt8], chain: [X509Certificate]) -> Int {
         locked {
+            for issuer in chain { issuers[SHA256Digest.of(issuer.der).map { String(format: "%02x", $0) }.joined()] = issuer.der }
+            tileLeaves.append(tileLeaf)
             leaves.append((leaf, extra))
             servedEntries.append(Self.servedEntry(leaf, extra))
             tree.append(leafInput: leaf)
@@ -243,7 +292,7 @@ package final class LocalCTLog: @unchecked Sendable {
         }
     }
 
-    private func locked<T>(_ body: () throws -> T) rethrows -> T {
+    func locked<T>(_ body: () throws -> T) rethrows -> T {
         lock.lock()
         defer { lock.unlock() }
         return try body()
@@ -262,7 +311,7 @@ package final class LocalCTLog: @unchecked Sendable {
         return .body(status: 200, contentType: "application/json", [UInt8](body))
     }
 
-    private static func error(_ status: Int, _ message: String) -> LocalHTTPResponse {
+    static func error(_ status: Int, _ message: String) -> LocalHTTPResponse {
         .body(status: status, contentType: "text/plain", Array(message.utf8))
     }
 

@@ -34,6 +34,18 @@ final class LocalCTFixture {
         return CTLogFollower(log: description, client: RFC6962Client(baseURL: url, limits: limits), position: position)
     }
 
+    /// The same log read through static-ct-api, as its `tiled_logs` entry says.
+    func tiledFollower(from position: VerifiedLogPosition? = .beginning, timeout: TimeInterval = 10) throws -> CTLogFollower {
+        var limits = RFC6962Client.Limits()
+        limits.timeout = timeout
+        let list = try CTLogList(json: try log.logList(tiled: true))
+        guard let description = list.logs.first, case .staticCTAPI(let submission, let monitoring) = description.interface else {
+            throw CTFormatError("the local list has no tiled log")
+        }
+        let client = StaticCTClient(log: description, submissionURL: submission, monitoringURL: monitoring, limits: limits)
+        return CTLogFollower(log: description, client: client, position: position)
+    }
+
     /// Logs a certificate for `names`, issued by `issuer` (the fixture's
     /// intermediate unless given) under `key` (a new one unless given);
     /// returns its DER.

@@ -4,11 +4,20 @@ import PinwatchProbe
 /// What a local HTTP server answers to one request.
 package enum LocalHTTPResponse: Sendable {
     case body(status: Int, contentType: String, [UInt8])
+    /// A body with more header lines (`Content-Encoding: gzip`).
+    case headed(status: Int, contentType: String, headers: [String], [UInt8])
     /// `length` bytes, `block` again and again, announced with their
     /// length: the answer too large to hold.
     case flood(length: Int, block: [UInt8])
     /// The request is read and never answered: a server that stalls.
     case silence
+}
+
+/// A request as a local server sees it: its target (path and query) and
+/// its header fields, names in lower case.
+package struct LocalHTTPRequest: Sendable {
+    package let target: String
+    package let headers: [String: String]
 }
 
 /// A plain HTTP/1.1 server on 127.0.0.1 for local peers with an HTTP API
@@ -20,9 +29,14 @@ package enum LocalHTTPResponse: Sendable {
 package final class LocalHTTPServer: LocalServer, @unchecked Sendable {
     package let core: ListeningServerCore
 
-    package init(lifetime: TimeInterval = 60, respond: @escaping @Sendable (_ target: String) -> LocalHTTPResponse) throws {
+    package convenience init(lifetime: TimeInterval = 60, respond: @escaping @Sendable (_ target: String) -> LocalHTTPResponse) throws {
+        try self.init(lifetime: lifetime, answer: { request in respond(request.target) })
+    }
+
+    /// `answer` sees the request's header fields too (an API that takes a token).
+    package init(lifetime: TimeInterval = 60, answer: @escaping @Sendable (LocalHTTPRequest) -> LocalHTTPResponse) throws {
         core = try ListeningServerCore { socket, owner in
-            HTTPRequestConnection(socket: socket, owner: owner, lifetime: lifetime, respond: respond)
+            HTTPRequestConnection(socket: socket, owner: owner, lifetime: lifetime, respond: answer)
         }
     }
 
@@ -35,7 +49,7 @@ final class HTTPRequestConnection: ServerConnection {
     package let socket: Socket
     let owner: ListeningServerCore
     var closed = false
-    private let respond: @Sendable (String) -> LocalHTTPResponse
+    private let respond: @Sendable (LocalHTTPRequest) -> LocalHTTPResponse
     private let end: UInt64
     private var request: [UInt8] = []
     private var answered = false
@@ -49,7 +63,10 @@ final class HTTPRequestConnection: ServerConnection {
     /// A request head is a few hundred bytes; past this the peer is not a client.
     private static let maximumHead = 16 << 10
 
-    init(socket: Socket, owner: ListeningServerCore, lifetime: TimeInterval, respond: @escaping @Sendable (String) -> LocalHTTPResponse) {
+    init(
+        socket: Socket, owner: ListeningServerCore, lifetime: TimeInterval,
+        respond: @escaping @Sendable (LocalHTTPRequest) -> LocalHTTPResponse
+    ) {
         self.socket = socket
         self.owner = owner
         self.respond = respond
@@ -73,7 +90,7 @@ final class HTTPRequestConnection: ServerConnection {
             case .bytes(let count):
                 guard !answered else { continue }
                 request += readBuffer.prefix(count)
-                if let target = Self.target(of: request) {
+                if let target = Self.request(of: request) {
                     answer(target)
                 } else if request.count > Self.maximumHead {
                     return finish()
@@ -84,23 +101,31 @@ final class HTTPRequestConnection: ServerConnection {
         }
     }
 
-    /// The request target once the head is complete, "" for a head that is
-    /// not a GET request line.
-    private static func target(of request: [UInt8]) -> String? {
+    /// The request once the head is complete, its target "" for a head
+    /// that is not a GET request line.
+    private static func request(of request: [UInt8]) -> LocalHTTPRequest? {
         let terminator: [UInt8] = [13, 10, 13, 10]
         guard request.count >= 4,
-            (0...(request.count - 4)).contains(where: { request[$0..<($0 + 4)].elementsEqual(terminator) })
+            let end = (0...(request.count - 4)).first(where: { request[$0..<($0 + 4)].elementsEqual(terminator) })
         else { return nil }
-        let line = String(decoding: request.prefix { $0 != 13 }, as: UTF8.self).split(separator: " ")
-        guard line.count == 3, line[0] == "GET" else { return "" }
-        return String(line[1])
+        let lines = String(decoding: request[..<end], as: UTF8.self).components(separatedBy: "\r\n")
+        var headers: [String: String] = [:]
+        for line in lines.dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        let line = (lines.first ?? "").split(separator: " ")
+        guard line.count == 3, line[0] == "GET" else { return LocalHTTPRequest(target: "", headers: headers) }
+        return LocalHTTPRequest(target: String(line[1]), headers: headers)
     }
 
-    private func answer(_ target: String) {
+    private func answer(_ request: LocalHTTPRequest) {
         answered = true
-        switch respond(target) {
+        switch respond(request) {
         case .body(let status, let contentType, let body):
             outbound = ArraySlice(Self.head(status: status, contentType: contentType, length: body.count) + body)
+        case .headed(let status, let contentType, let headers, let body):
+            outbound = ArraySlice(Self.head(status: status, contentType: contentType, length: body.count, headers: headers) + body)
         case .flood(let length, let block):
             outbound = ArraySlice(Self.head(status: 200, contentType: "application/json", length: length))
             flood = block.isEmpty ? nil : (block, length)
@@ -109,10 +134,11 @@ final class HTTPRequestConnection: ServerConnection {
         }
     }
 
-    private static func head(status: Int, contentType: String, length: Int) -> [UInt8] {
+    private static func head(status: Int, contentType: String, length: Int, headers: [String] = []) -> [UInt8] {
         let reason = status == 200 ? "OK" : "Error"
+        let more = headers.map { $0 + "\r\n" }.joined()
         return Array(
-            "HTTP/1.1 \(status) \(reason)\r\nContent-Type: \(contentType)\r\nContent-Length: \(length)\r\nConnection: close\r\n\r\n"
+            "HTTP/1.1 \(status) \(reason)\r\nContent-Type: \(contentType)\r\nContent-Length: \(length)\r\n\(more)Connection: close\r\n\r\n"
                 .utf8)
     }
 
