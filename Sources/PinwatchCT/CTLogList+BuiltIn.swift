@@ -1,5 +1,6 @@
 import Foundation
 import PinwatchCore
+import PinwatchSystem
 
 extension CTLogList {
     /// The copy of Google's public list built into pinwatch (ct/SOURCES.md):
@@ -9,22 +10,19 @@ extension CTLogList {
     }
 
     /// The list `ct: {logs: …}` names: the built-in copy for `built-in`
-    /// (`CTSetting.builtInLogList`), else the file at that path, read up
-    /// to `maximumSize`.
+    /// (`CTSetting.builtInLogList`), else the regular file at that path,
+    /// read up to `maximumSize`. Following logs and checking SCTs both read
+    /// it here.
     package static func load(configured logList: String) throws(CTFormatError) -> CTLogList {
         if logList == CTSetting.builtInLogList { return try builtIn() }
-        guard let handle = FileHandle(forReadingAtPath: logList) else {
-            throw CTFormatError("log list \(EchoedInput.quoted(logList)): cannot be read")
-        }
-        defer { try? handle.close() }
-        let bytes: Data
+        let bytes: [UInt8]
         do {
-            bytes = try handle.read(upToCount: maximumSize + 1) ?? Data()
+            bytes = try RegularFile.read(logList, limit: maximumSize)
         } catch {
-            throw CTFormatError("log list \(EchoedInput.quoted(logList)): \(error.localizedDescription)")
+            throw CTFormatError("log list \(EchoedInput.quoted(logList)): cannot be read: \(error.reason)")
         }
         do {
-            return try CTLogList(json: [UInt8](bytes))
+            return try CTLogList(json: bytes)
         } catch {
             throw CTFormatError("\(logList): \(error.description)")
         }

@@ -45,4 +45,14 @@ final class CTLogListTests: XCTestCase {
             XCTAssertTrue("\(error)".contains("cannot be read"), "\(error)")
         }
     }
+
+    /// A release that requires CT checks SCTs with the list `ct: logs:`
+    /// names, the built-in one included (not read as a file called
+    /// "built-in").
+    func testSCTKeysComeFromTheConfiguredListBuiltInOrAFile() throws {
+        let builtIn = try CTLogList.sctLogKeys(configured: CTSetting.builtInLogList)
+        XCTAssertEqual(builtIn, try CTLogList.builtIn().sctLogKeys)
+        XCTAssertEqual(builtIn, try CTLogList.sctLogKeys(configured: Self.repository.appendingPathComponent("ct/log_list.json").path))
+        XCTAssertThrowsError(try CTLogList.sctLogKeys(configured: "/nonexistent/log_list.json"))
+    }
 }

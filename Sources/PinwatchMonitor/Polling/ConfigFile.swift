@@ -59,7 +59,7 @@ package enum ConfigFile {
             currentDirectory: cwd, catalogueBuilder: catalogue,
             listDirectory: { path, limit throws(RegularFile.ReadError) in try RegularFile.listDirectory(path, limit: limit) },
             trustStoreReader: { try TrustStoreFiles.read($0) }
-        ).readingCTLogs { try CTLogList.sctLogKeys(file: $0) }
+        ).readingCTLogs { try CTLogList.sctLogKeys(configured: $0) }
         do {
             return try loader.load(path: path).keepingShard(shard)
         } catch {
