@@ -126,7 +126,9 @@ let package = Package(
         // poll pipeline (`HostPoller`), alert hooks, and the `Monitor` loop.
         .target(
             name: "PinwatchMonitor",
-            dependencies: ["PinwatchCore", "PinwatchSystem", "PinwatchProbe", "PinwatchImport", "PinwatchTransfer", "CLinux"],
+            dependencies: [
+                "PinwatchCore", "PinwatchSystem", "PinwatchProbe", "PinwatchImport", "PinwatchTransfer", "PinwatchCT", "CLinux",
+            ],
             // Dispatch callbacks and a hook thread confined by locks.
             swiftSettings: [.swiftLanguageMode(.v5)] + startupSettings
         ),

@@ -1,0 +1,28 @@
+import Foundation
+
+/// One followed Certificate Transparency log as the exporter publishes it:
+/// where it is verified to, and the steps that failed since start by reason.
+public struct CTLogState: Hashable, Sendable {
+    /// The log's description in its list.
+    public var log: String
+    /// The size of its last verified tree; nil before the first.
+    public var verifiedSize: UInt64?
+    /// Failed steps since start, by `CTLogError`'s short reason.
+    public var errors: [String: Int]
+    /// Whether its last step failed verification (`ct_log_misbehaving`).
+    public var misbehaving: Bool
+
+    public init(log: String, verifiedSize: UInt64?, errors: [String: Int] = [:], misbehaving: Bool = false) {
+        self.log = log
+        self.verifiedSize = verifiedSize
+        self.errors = errors
+        self.misbehaving = misbehaving
+    }
+}
+
+/// Where followed logs' verified positions are kept between runs: the
+/// history store in the product (`CTLogPositionTable`).
+package protocol CTPositionStore: AnyObject, Sendable {
+    func loadPositions() throws -> [CTLogPositionRecord]
+    func savePositions(_ records: [CTLogPositionRecord]) throws
+}

@@ -1,0 +1,170 @@
+import Dispatch
+import Foundation
+import PinwatchCT
+import PinwatchCore
+
+/// Why `ct: {logs: FILE}` cannot be followed: the list's path and what is wrong with it.
+package struct CTFollowingError: Error, CustomStringConvertible {
+    package let description: String
+}
+
+/// `ct: {logs: FILE}` at work in a command: a `CTWatch` stepped on a queue
+/// of its own, so a slow or stalling log never delays the host probes or
+/// the screen, one bounded step at a time (`budget` entries a log), each
+/// log's position loaded from and saved to the history store, and what it
+/// found kept for the reports' finishing step (`ReportFinishing`'s
+/// `transparency`). One per process: it outlives the pollers a reload
+/// replaces.
+///
+/// `@unchecked Sendable`: the watch is touched only on `queue`; what the
+/// steps found is guarded by `lock`.
+package final class CTFollowing: @unchecked Sendable {
+    /// The logged certificates kept per host, newest first.
+    package static let recentPerHost = 20
+    /// Entries a log may be read of in one step: a few requests, bounded
+    /// in time by the client's timeouts.
+    package static let defaultBudget: UInt64 = 4_096
+
+    private let queue = DispatchQueue(label: "pinwatch.ct")
+    private let lock = NSLock()
+    private let logs: [CTLogDescription]
+    private let positions: CTPositionStore?
+    private let budget: UInt64
+    private let limits: RFC6962Client.Limits
+    private let now: @Sendable () -> Date
+    // On `queue` only.
+    private var watch: CTWatch
+    private var watchedConfig: Config
+    // Under `lock`.
+    private var logged: [String: [CTLoggedCertificate]] = [:]
+    private var states: [String: CTLogState] = [:]
+    private var logOrder: [String] = []
+    private var misbehaving: [String] = []
+    private var stepping = false
+    private var stepsDone = 0
+
+    /// Reads the log list `config.ct.logList` names; nil when `ct:` names
+    /// none. `positions`: where the logs were verified to before (a log
+    /// without one starts at its size of the first step, without its history).
+    package convenience init?(
+        config: Config, positions: CTPositionStore?, budget: UInt64 = defaultBudget,
+        limits: RFC6962Client.Limits = RFC6962Client.Limits(), now: @escaping @Sendable () -> Date = { Date() }
+    ) throws {
+        guard let path = config.ct?.logList else { return nil }
+        self.init(logs: try Self.readList(path), config: config, positions: positions, budget: budget, limits: limits, now: now)
+    }
+
+    package init(
+        logs: [CTLogDescription], config: Config, positions: CTPositionStore?, budget: UInt64 = defaultBudget,
+        limits: RFC6962Client.Limits = RFC6962Client.Limits(), now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.logs = logs
+        self.positions = positions
+        self.budget = budget
+        self.limits = limits
+        self.now = now
+        var stored: [[UInt8]: VerifiedLogPosition] = [:]
+        // A store that cannot be read costs the logs' history, not the run.
+        for record in (try? positions?.loadPositions()) ?? [] {
+            if let position = VerifiedLogPosition(record) { stored[record.logID] = position }
+        }
+        watchedConfig = config
+        watch = CTWatch(logs: logs, config: config, store: Self.store, positions: stored, limits: limits)
+    }
+
+    /// Releases without a `trust_store:` of their own are judged with a
+    /// store that holds the root a log names: the logs accept only chains
+    /// to roots they trust, and the host's own root is checked by its probe.
+    static let store = TrustStore(name: "the host's store", anchors: [], assumesUnlistedRoots: true)
+
+    static func readList(_ path: String) throws -> [CTLogDescription] {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw CTFollowingError(description: "ct: logs: \(EchoedInput.quoted(path)): cannot be read")
+        }
+        defer { try? handle.close() }
+        let data = (try? handle.read(upToCount: CTLogList.maximumSize + 1)) ?? Data()
+        do {
+            return try CTLogList(json: [UInt8](data)).logs
+        } catch {
+            throw CTFollowingError(description: "ct: logs: \(EchoedInput.quoted(path)): \(error)")
+        }
+    }
+
+    /// The configuration a reload brought: the logs go on from where they
+    /// are, for its hosts and releases.
+    package func use(_ config: Config) {
+        queue.async { [self] in
+            guard config.hosts != watchedConfig.hosts || config.clients != watchedConfig.clients else { return }
+            watchedConfig = config
+            watch = CTWatch(logs: logs, config: config, store: Self.store, positions: watch.positions, limits: limits)
+        }
+    }
+
+    /// One step of every log on the CT queue, unless one still runs (a
+    /// slow log makes the next cycle's step wait, never the cycle).
+    /// `completion` runs on the CT queue after the step (not after a skip).
+    package func step(completion: (@Sendable () -> Void)? = nil) {
+        lock.lock()
+        let busy = stepping
+        stepping = true
+        lock.unlock()
+        guard !busy else { return }
+        queue.async { [self] in
+            runStep()
+            completion?()
+        }
+    }
+
+    /// One step, waited for: `check`, `snapshot` and `pinwatch ct`.
+    package func stepAndWait() {
+        lock.lock()
+        stepping = true
+        lock.unlock()
+        queue.sync { runStep() }
+    }
+
+    private func runStep() {
+        let cycle = watch.cycle(now: now(), budget: budget)
+        let records = watch.positions.map { $0.value.record(logID: $0.key) }
+        if let positions, !records.isEmpty { try? positions.savePositions(records) }
+        lock.lock()
+        defer { lock.unlock() }
+        for (host, found) in cycle.logged {
+            logged[host] = Array((found + (logged[host] ?? [])).prefix(Self.recentPerHost))
+        }
+        misbehaving = []
+        for status in cycle.logs {
+            let name = status.log.description
+            if states[name] == nil { logOrder.append(name) }
+            var state = states[name] ?? CTLogState(log: name, verifiedSize: nil)
+            state.verifiedSize = status.verifiedSize
+            if let error = status.error { state.errors[error.reason, default: 0] += 1 }
+            state.misbehaving = status.isMisbehaving
+            if status.isMisbehaving { misbehaving.append(name) }
+            states[name] = state
+        }
+        stepsDone += 1
+        stepping = false
+    }
+
+    /// Steps finished since start.
+    package var steps: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return stepsDone
+    }
+
+    /// What the logs said about the host whose `sni` is `serverName`.
+    package func facts(for serverName: String) -> CTHostFacts {
+        lock.lock()
+        defer { lock.unlock() }
+        return CTHostFacts(logged: logged[serverName.lowercased()] ?? [], misbehavingLogs: misbehaving)
+    }
+
+    /// Every followed log, in the order first seen.
+    package var logStates: [CTLogState] {
+        lock.lock()
+        defer { lock.unlock() }
+        return logOrder.compactMap { states[$0] }
+    }
+}

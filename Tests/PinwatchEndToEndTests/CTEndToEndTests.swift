@@ -1,0 +1,152 @@
+import Foundation
+import PinwatchLocalWorld
+import PinwatchProbe
+import PinwatchTestSupport
+import XCTest
+
+/// `ct: {logs: FILE}` through the binary: a host whose release pins one
+/// intermediate of a pool, a local RFC 6962 log the configuration follows
+/// through the log's own v3 list. A certificate for the host logged under
+/// the sibling intermediate is announced (`next_leaf_logged`, naming the
+/// release) while the server still sends its old chain; one under the
+/// pinned intermediate alerts nothing; a log whose tree heads are not
+/// signed by its key is `ct_log_misbehaving`, and nothing it logs counts.
+final class CTEndToEndTests: ServeOnFleetTestCase {
+    private var log: LocalCTLog!
+    private var sibling: CertificateAuthority!
+    private var host: LocalFleet.Host!
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        host = try fleet.addOK("api.test")
+        sibling = try fleet.root.issueIntermediate(commonName: "E2E Issuing CA 2", organization: "E2E Trust")
+        log = try LocalCTLog(roots: [fleet.root.certificate])
+        // A log is followed from its size at the first step: one entry
+        // before it, never read.
+        try logCertificate("before.test", under: fleet.issuing)
+        try log.publish()
+        try fleet.write(try log.logList(description: "Local Log 1"), to: "ct-logs.json")
+    }
+
+    override func tearDown() {
+        log?.stop()
+        log = nil
+        super.tearDown()
+    }
+
+    private func logCertificate(_ name: String, under issuer: CertificateAuthority) throws {
+        let leaf = try issuer.issueLeaf(commonName: name, dnsNames: [name])
+        log.add(certificate: leaf.certificate, chain: [issuer.certificate, fleet.root.certificate])
+    }
+
+    /// Android 5.2 pins the fleet's issuing intermediate for api.test.
+    private func settings(_ extra: [String] = []) throws -> [String] {
+        let pin = String(LocalFleet.pin(fleet.issuing.certificate).dropFirst("sha256/".count))
+        try fleet.write(
+            """
+            <?xml version="1.0" encoding="utf-8"?>
+            <network-security-config>
+              <domain-config>
+                <domain>api.test</domain>
+                <pin-set><pin digest="SHA-256">\(pin)</pin></pin-set>
+              </domain-config>
+            </network-security-config>
+            """, to: "nsc.xml")
+        return ["clients:", "  - name: android 5.2", "    nsc: nsc.xml", "ct:", "  logs: ct-logs.json"] + extra
+    }
+
+    private func snapshot(state: String) throws -> [String: Any] {
+        let outcome = try fleet.run(["snapshot", "--format", "json", "--config", fleet.configURL.path, "--state", state])
+        let verdict = try SnapshotSchema.validate(try fleet.write(outcome.stdout, to: "snapshot.json").path)
+        XCTAssertEqual(verdict.status, 0, "docs/snapshot.schema.json: \(verdict.stdout)\(verdict.stderr)")
+        let object = try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any]
+        let hosts = try XCTUnwrap(object?["hosts"] as? [[String: Any]], outcome.stdout + outcome.stderr)
+        return try XCTUnwrap(hosts.first { $0["host"] as? String == "api.test" }, outcome.stdout)
+    }
+
+    func testSnapshotJudgesWhatWasLoggedSinceTheStoredPosition() throws {
+        try fleet.writeConfig(settings: try settings())
+        let state = fleet.directory.appendingPathComponent("state.sqlite").path
+        let first = try snapshot(state: state)
+        XCTAssertEqual((first["ct"] as? [Any])?.count, 0, "the log's history is not read: \(first)")
+        XCTAssertEqual(first["severity"] as? String, "ok", "\(first)")
+
+        try logCertificate("api.test", under: fleet.issuing)
+        try log.publish()
+        let pinned = try snapshot(state: state)
+        let survivor = try XCTUnwrap((pinned["ct"] as? [[String: Any]])?.first, "\(pinned)")
+        XCTAssertEqual(survivor["survives"] as? [String], ["android 5.2"])
+        XCTAssertEqual(survivor["breaks"] as? [String], [])
+        XCTAssertEqual(survivor["log"] as? String, "Local Log 1")
+        XCTAssertEqual(pinned["severity"] as? String, "ok", "a certificate under the pinned intermediate alerts nothing: \(pinned)")
+        XCTAssertFalse((pinned["alerts"] as? [String] ?? []).contains("next_leaf_logged"), "\(pinned)")
+
+        try logCertificate("api.test", under: sibling)
+        try log.publish()
+        let broken = try snapshot(state: state)
+        let logged = try XCTUnwrap((broken["ct"] as? [[String: Any]])?.first, "\(broken)")
+        XCTAssertEqual(logged["breaks"] as? [String], ["android 5.2"])
+        XCTAssertEqual(logged["precertificate"] as? Bool, false)
+        XCTAssertTrue((logged["issuer"] as? String ?? "").contains("E2E Issuing CA 2"), "\(logged)")
+        XCTAssertEqual(
+            logged["issuer_spki_sha256"] as? String,
+            sibling.certificate.facts.spkiSHA256.map { String(format: "%02x", $0) }.joined())
+        XCTAssertTrue((broken["alerts"] as? [String] ?? []).contains("next_leaf_logged"), "\(broken)")
+        XCTAssertEqual(broken["headline"] as? String, "next_leaf_logged", "\(broken)")
+        XCTAssertEqual(broken["severity"] as? String, "critical", "its validity has begun: \(broken)")
+        let reason = broken["reason"] as? String ?? ""
+        XCTAssertTrue(reason.contains("android 5.2") && reason.contains("E2E Issuing CA 2"), reason)
+        // The server has not changed its chain: its own verdict is still fine.
+        XCTAssertEqual(broken["status"] as? String, "ok", "\(broken)")
+    }
+
+    func testATamperedLogIsMisbehavingAndNothingItLogsCounts() throws {
+        try fleet.writeConfig(settings: try settings())
+        let state = fleet.directory.appendingPathComponent("state.sqlite").path
+        _ = try snapshot(state: state)
+        try logCertificate("api.test", under: sibling)
+        try log.publish()
+        log.tamper = .badSignature
+        let tampered = try snapshot(state: state)
+        XCTAssertEqual((tampered["ct"] as? [Any])?.count, 0, "\(tampered)")
+        let alerts = tampered["alerts"] as? [String] ?? []
+        XCTAssertTrue(alerts.contains("ct_log_misbehaving"), "\(tampered)")
+        XCTAssertFalse(alerts.contains("next_leaf_logged"), "\(tampered)")
+        XCTAssertTrue((tampered["reason"] as? String ?? "").contains("Local Log 1"), "\(tampered)")
+    }
+
+    /// `serve` with a hook: within a cycle of the log's publishing, the
+    /// metrics and the hook say `next_leaf_logged` for the release that
+    /// breaks, while the server still sends the old chain.
+    func testServeAndAHookAnnounceTheLoggedCertificateBeforeItIsServed() throws {
+        let out = fleet.directory.appendingPathComponent("hook.out")
+        let hook = try fleet.write("#!/bin/sh\ncat >> \"$1\"\n", to: "hook.sh")
+        try fleet.writeConfig(
+            settings: try settings(["interval: 1s", "hooks:", "  - [/bin/sh, \(hook.path), \(out.path)]"]), timeout: "1s")
+        let (port, process) = try startServeProcess()
+        let metrics = { (try? LoopbackHTTP.get(port: port, "/metrics", timeout: 5).body) ?? "" }
+        try waitUntil(timeout: 30, "the log was never followed: \(process.stderr)") {
+            metrics().contains("pinwatch_ct_log_verified_size{log=\"Local Log 1\"} 1\n")
+        }
+        try logCertificate("api.test", under: sibling)
+        try log.publish()
+        try waitUntil(timeout: 30, "next_leaf_logged never raised: \(metrics())") {
+            metrics().contains("alert=\"next_leaf_logged\"} 1")
+        }
+        let text = metrics()
+        XCTAssertTrue(text.contains("pinwatch_ct_log_verified_size{log=\"Local Log 1\"} 2\n"), text)
+        let survives = text.split(separator: "\n").filter { $0.hasPrefix("pinwatch_ct_next_chain_survives{") }
+        XCTAssertEqual(survives.count, 1, text)
+        XCTAssertTrue(survives.first?.contains("client=\"android 5.2\"") ?? false, text)
+        XCTAssertTrue(survives.first?.contains("E2E Issuing CA 2") ?? false, text)
+        XCTAssertTrue(survives.first?.hasSuffix("} 0") ?? false, text)
+        try waitUntil(timeout: 20, "the hook was never told") {
+            ((try? String(contentsOf: out, encoding: .utf8)) ?? "").contains("next_leaf_logged")
+        }
+        let event = (try? String(contentsOf: out, encoding: .utf8)) ?? ""
+        XCTAssertTrue(event.contains("android 5.2"), event)
+        // Still the old chain: the server's own verdict has not moved.
+        XCTAssertTrue(
+            text.contains("pinwatch_host_status{host=\"api.test\",port=\"\(host.port)\",address=\"127.0.0.1\",status=\"ok\"} 1"), text)
+    }
+}
