@@ -149,4 +149,30 @@ final class CTEndToEndTests: ServeOnFleetTestCase {
         XCTAssertTrue(
             text.contains("pinwatch_host_status{host=\"api.test\",port=\"\(host.port)\",address=\"127.0.0.1\",status=\"ok\"} 1"), text)
     }
+
+    /// The dashboard: the row's `ct` mark and the banner's NEXT LEAF LOGGED
+    /// once the log publishes, the logged certificate and the release it
+    /// breaks in the detail view.
+    func testTheDashboardMarksTheRowAndListsTheLoggedCertificate() throws {
+        try fleet.writeConfig(settings: try settings(["interval: 1s"]), timeout: "1s")
+        let invocation = [PinwatchBinary.url.path, "watch", "--config", fleet.configURL.path, "--no-bell", "--state", "off"]
+            .map(TmuxSession.quote).joined(separator: " ")
+        let session = try TmuxSession(command: invocation, columns: 160, rows: 100, environment: ["SWIFT_BACKTRACE": "interactive=no"])
+        defer { session.close() }
+        _ = try session.waitForScreen(timeout: 20) { $0.contains("api.test") && $0.contains("✓ ok") }
+        // A step asks for the tree head again only once the one before has
+        // ended: the second request means the log's start is set.
+        try waitUntil(timeout: 20, "the log was never followed") { log.acceptedConnections >= 2 }
+        try logCertificate("api.test", under: sibling)
+        try log.publish()
+        let marked = try session.waitForScreen(timeout: 30) { $0.contains("NEXT LEAF LOGGED") }
+        XCTAssertTrue(marked.contains("ct a new certificate was logged"), marked)
+        try session.send("Enter")
+        let detail = try session.waitForScreen(timeout: 10) { $0.contains("certificate transparency") }
+        XCTAssertTrue(detail.contains("under CN=E2E Issuing CA 2"), detail)
+        XCTAssertTrue(detail.contains("breaks android 5.2"), detail)
+        XCTAssertTrue(detail.contains("Local Log 1"), detail)
+        try session.send("Q")
+        XCTAssertEqual(try session.waitForExit(timeout: 10), 0)
+    }
 }
