@@ -175,4 +175,42 @@ final class CTEndToEndTests: ServeOnFleetTestCase {
         try session.send("Q")
         XCTAssertEqual(try session.waitForExit(timeout: 10), 0)
     }
+
+    /// `pinwatch ct`: what was logged for each host since the stored
+    /// position, with its verdict per release, in text and JSON.
+    func testTheCTCommandListsWhatWasLoggedWithItsVerdictPerRelease() throws {
+        try fleet.writeConfig(settings: try settings())
+        let state = fleet.directory.appendingPathComponent("state.sqlite").path
+        let first = try fleet.run(["ct", "--config", fleet.configURL.path, "--state", state])
+        XCTAssertEqual(first.status, 0, first.stderr)
+        XCTAssertTrue(first.stdout.contains("api.test:\(host.port): nothing logged"), first.stdout)
+        XCTAssertTrue(first.stdout.contains("Local Log 1: verified to 1 entries"), first.stdout)
+
+        try logCertificate("api.test", under: fleet.issuing)
+        try logCertificate("api.test", under: sibling)
+        try log.publish()
+        let text = try fleet.run(["ct", "api.test", "--config", fleet.configURL.path, "--state", state])
+        XCTAssertEqual(text.status, 0, text.stderr)
+        XCTAssertTrue(text.stdout.contains("api.test:\(host.port): 2 certificates logged"), text.stdout)
+        XCTAssertTrue(text.stdout.contains("verdict breaks android 5.2"), text.stdout)
+        XCTAssertTrue(text.stdout.contains("verdict survives android 5.2"), text.stdout)
+        XCTAssertTrue(text.stdout.contains("issuer  CN=E2E Issuing CA 2"), text.stdout)
+        XCTAssertTrue(text.stdout.contains("Local Log 1: verified to 3 entries"), text.stdout)
+
+        try logCertificate("api.test", under: sibling)
+        try log.publish()
+        let json = try fleet.run(["ct", "--format", "json", "--config", fleet.configURL.path, "--state", state])
+        XCTAssertEqual(json.status, 0, json.stderr)
+        let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any], json.stdout)
+        let hosts = try XCTUnwrap(object["hosts"] as? [[String: Any]])
+        let logged = try XCTUnwrap(hosts.first?["ct"] as? [[String: Any]], json.stdout)
+        XCTAssertEqual(logged.count, 1, "only what was logged since the last run: \(json.stdout)")
+        XCTAssertEqual(logged.first?["breaks"] as? [String], ["android 5.2"])
+        let logs = try XCTUnwrap(object["logs"] as? [[String: Any]])
+        XCTAssertEqual(logs.first?["verified_size"] as? Int, 4)
+
+        let unknown = try fleet.run(["ct", "nowhere.test", "--config", fleet.configURL.path, "--state", state])
+        XCTAssertEqual(unknown.status, 2)
+        XCTAssertTrue(unknown.stderr.contains("no configured host named \"nowhere.test\""), unknown.stderr)
+    }
 }
