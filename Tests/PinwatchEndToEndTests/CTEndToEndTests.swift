@@ -213,4 +213,25 @@ final class CTEndToEndTests: ServeOnFleetTestCase {
         XCTAssertEqual(unknown.status, 2)
         XCTAssertTrue(unknown.stderr.contains("no configured host named \"nowhere.test\""), unknown.stderr)
     }
+
+    /// A log that never answers holds up neither `serve`'s cycles (its
+    /// step waits on a queue of its own) nor `check` past a probe's timeout.
+    func testAStallingLogDelaysNeitherTheCyclesNorCheck() throws {
+        log.tamper = .stall
+        try fleet.writeConfig(settings: try settings(["interval: 1s"]), timeout: "1s")
+        let (port, process) = try startServeProcess()
+        let cycles = { () -> Int in
+            let text = (try? LoopbackHTTP.get(port: port, "/metrics", timeout: 5).body) ?? ""
+            let line = text.split(separator: "\n").first { $0.hasPrefix("pinwatch_cycles_total ") }
+            return line.flatMap { Int($0.split(separator: " ").last ?? "") } ?? 0
+        }
+        // The client waits 30 s for a log's answer: three cycles in less
+        // than that ran beside the stalled step.
+        try waitUntil(timeout: 15, "cycles waited for the stalled log: \(process.stderr)") { cycles() >= 3 }
+
+        let started = Date()
+        let check = try fleet.run(["check", "--config", fleet.configURL.path, "--state", "off"], timeout: 30)
+        XCTAssertEqual(check.status, 0, check.stdout + check.stderr)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 15, "check waited for the stalled log")
+    }
 }

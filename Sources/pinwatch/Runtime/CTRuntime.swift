@@ -1,4 +1,5 @@
 import Foundation
+import PinwatchCT
 import PinwatchCore
 import PinwatchHistory
 import PinwatchMonitor
@@ -7,18 +8,23 @@ import PinwatchMonitor
 /// its history store keeps (from the logs' size of the day without one).
 enum CTRuntime {
     /// Nil without `ct: {logs:}`; an unreadable list is the user's error.
-    static func following(_ config: Config, history: HostHistoryRecorder?) throws -> CTFollowing? {
+    /// `requestTimeout`: each request to a log; nil keeps the client's own.
+    static func following(_ config: Config, history: HostHistoryRecorder?, requestTimeout: TimeInterval? = nil) throws -> CTFollowing? {
+        var limits = RFC6962Client.Limits()
+        if let requestTimeout { limits.timeout = requestTimeout }
         do {
-            return try CTFollowing(config: config, positions: (history as? HistoryStore)?.ctPositions)
+            return try CTFollowing(config: config, positions: (history as? HistoryStore)?.ctPositions, limits: limits)
         } catch {
             throw UserFacingError(message: "\(error)")
         }
     }
 
     /// One step of every log, waited for: a one-shot command's reports
-    /// then carry what it found.
+    /// then carry what it found. Each request waits no longer than a
+    /// probe (`timeout:`): a log that stalls costs a cron run one timeout,
+    /// not the client's half minute.
     static func steppedOnce(_ config: Config, history: HostHistoryRecorder?) throws -> CTFollowing? {
-        let ct = try following(config, history: history)
+        let ct = try following(config, history: history, requestTimeout: max(1, config.timeout))
         ct?.stepAndWait()
         return ct
     }
