@@ -67,3 +67,25 @@ final class CTAlertTests: XCTestCase {
         XCTAssertFalse(cleared.alerts.contains(.ctLogMisbehaving))
     }
 }
+
+/// A logged certificate's text is the CA's (or an attacker's, for a log
+/// anyone can submit to): `pinwatch ct` shows it without a control
+/// character, JSON with everything outside printable ASCII escaped.
+final class CTListingTests: XCTestCase {
+    func testHostileCertificateTextIsEscapedInTextAndJSON() {
+        let issuer = "CN=Evil\u{1B}[2J\u{202E}CA\u{7}\nO=x"
+        let logged = CTLoggedCertificate(
+            loggedAt: Fixtures.now, log: "Log\u{1B}]52;c;AAAA\u{7}", index: 1, precertificate: false, serial: "01",
+            notBefore: Fixtures.now, notAfter: Fixtures.now.addingTimeInterval(86_400), issuer: issuer,
+            issuerSPKISHA256: [], leafSPKISHA256: Array(repeating: 1, count: 32),
+            verdict: CTLoggedVerdict(breaks: ["android\u{1B}[31m"]))
+        let hosts = [CTListing.Host(config: Fixtures.host(ca: [Fixtures.spkiPin(3)]), facts: CTHostFacts(logged: [logged]))]
+        let logs = [CTLogState(log: "Log\u{1B}[1m", verifiedSize: 2, errors: ["bad_signature": 1], misbehaving: true)]
+        let text = CTListing.text(hosts, logs: logs)
+        XCTAssertFalse(text.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 || $0.value == 0x202E }, text)
+        XCTAssertTrue(text.contains("FAILED VERIFICATION"), text)
+        let json = CTListing.json(hosts, logs: logs, generatedAt: Fixtures.now)
+        XCTAssertTrue(json.unicodeScalars.allSatisfy { $0.value == 0x0A || (0x20..<0x7F).contains($0.value) }, json)
+        XCTAssertTrue(json.contains("\"issuer_spki_sha256\": null"), json)
+    }
+}
