@@ -96,7 +96,7 @@ struct ServeCommand: ParsableCommand {
         }
         let ct: CTFollowing?
         do {
-            ct = try CTFollowing(config: loaded, positions: history?.ctPositions)
+            ct = try CTFollowing(config: loaded, saved: history?.ctState)
         } catch {
             Self.fail(["\(error)"])
         }

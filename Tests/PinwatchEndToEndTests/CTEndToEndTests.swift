@@ -64,7 +64,7 @@ final class CTEndToEndTests: ServeOnFleetTestCase {
         return try XCTUnwrap(hosts.first { $0["host"] as? String == "api.test" }, outcome.stdout)
     }
 
-    func testSnapshotJudgesWhatWasLoggedSinceTheStoredPosition() throws {
+    func testSnapshotJudgesWhatWasLoggedAndALaterRunStillSaysIt() throws {
         try fleet.writeConfig(settings: try settings())
         let state = fleet.directory.appendingPathComponent("state.sqlite").path
         let first = try snapshot(state: state)
@@ -84,6 +84,7 @@ final class CTEndToEndTests: ServeOnFleetTestCase {
         try logCertificate("api.test", under: sibling)
         try log.publish()
         let broken = try snapshot(state: state)
+        XCTAssertEqual((broken["ct"] as? [Any])?.count, 2, "the earlier run's certificate is kept: \(broken)")
         let logged = try XCTUnwrap((broken["ct"] as? [[String: Any]])?.first, "\(broken)")
         XCTAssertEqual(logged["breaks"] as? [String], ["android 5.2"])
         XCTAssertEqual(logged["precertificate"] as? Bool, false)
@@ -98,6 +99,12 @@ final class CTEndToEndTests: ServeOnFleetTestCase {
         XCTAssertTrue(reason.contains("android 5.2") && reason.contains("E2E Issuing CA 2"), reason)
         // The server has not changed its chain: its own verdict is still fine.
         XCTAssertEqual(broken["status"] as? String, "ok", "\(broken)")
+
+        // A later run, with nothing new in the log, still says it: the
+        // certificate is kept in the state file until it expires.
+        let later = try fleet.run(["check", "--config", fleet.configURL.path, "--state", state])
+        XCTAssertEqual(later.status, 2, later.stdout)
+        XCTAssertTrue(later.stdout.contains("android 5.2 has no pin on its chain"), later.stdout)
     }
 
     func testATamperedLogIsMisbehavingAndNothingItLogsCounts() throws {
@@ -204,8 +211,8 @@ final class CTEndToEndTests: ServeOnFleetTestCase {
         let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any], json.stdout)
         let hosts = try XCTUnwrap(object["hosts"] as? [[String: Any]])
         let logged = try XCTUnwrap(hosts.first?["ct"] as? [[String: Any]], json.stdout)
-        XCTAssertEqual(logged.count, 1, "only what was logged since the last run: \(json.stdout)")
-        XCTAssertEqual(logged.first?["breaks"] as? [String], ["android 5.2"])
+        XCTAssertEqual(logged.count, 3, "what earlier runs found is kept in the state file: \(json.stdout)")
+        XCTAssertEqual(logged.map { $0["breaks"] as? [String] ?? [] }, [["android 5.2"], ["android 5.2"], []], "newest first")
         let logs = try XCTUnwrap(object["logs"] as? [[String: Any]])
         XCTAssertEqual(logs.first?["verified_size"] as? Int, 4)
 

@@ -20,9 +20,14 @@ public struct CTLogState: Hashable, Sendable {
     }
 }
 
-/// Where followed logs' verified positions are kept between runs: the
-/// history store in the product (`CTLogPositionTable`).
-package protocol CTPositionStore: AnyObject, Sendable {
+/// What `ct:` keeps between runs: each followed log's verified position,
+/// and the certificates logged for each host (by its `sni`, lower case),
+/// judged. The history store in the product (`CTStateFile`).
+package protocol CTStateStore: AnyObject, Sendable {
     func loadPositions() throws -> [CTLogPositionRecord]
     func savePositions(_ records: [CTLogPositionRecord]) throws
+    /// The unexpired ones, newest first per host.
+    func loadLogged(now: Date) throws -> [String: [CTLoggedCertificate]]
+    /// Adds these and forgets the expired ones.
+    func saveLogged(_ logged: [String: [CTLoggedCertificate]], now: Date) throws
 }

@@ -11,9 +11,9 @@ package struct CTFollowingError: Error, CustomStringConvertible {
 /// `ct: {logs: FILE}` at work in a command: a `CTWatch` stepped on a queue
 /// of its own, so a slow or stalling log never delays the host probes or
 /// the screen, one bounded step at a time (`budget` entries a log), each
-/// log's position loaded from and saved to the history store, and what it
-/// found kept for the reports' finishing step (`ReportFinishing`'s
-/// `transparency`). One per process: it outlives the pollers a reload
+/// log's position and the certificates logged for each host loaded from
+/// and saved to the history store, and what it found kept for the
+/// reports' finishing step (`ReportFinishing`'s `transparency`). One per process: it outlives the pollers a reload
 /// replaces.
 ///
 /// `@unchecked Sendable`: the watch is touched only on `queue`; what the
@@ -28,7 +28,7 @@ package final class CTFollowing: @unchecked Sendable {
     private let queue = DispatchQueue(label: "pinwatch.ct")
     private let lock = NSLock()
     private let logs: [CTLogDescription]
-    private let positions: CTPositionStore?
+    private let saved: CTStateStore?
     private let budget: UInt64
     private let limits: RFC6962Client.Limits
     private let now: @Sendable () -> Date
@@ -44,30 +44,32 @@ package final class CTFollowing: @unchecked Sendable {
     private var stepsDone = 0
 
     /// Reads the log list `config.ct.logList` names; nil when `ct:` names
-    /// none. `positions`: where the logs were verified to before (a log
-    /// without one starts at its size of the first step, without its history).
+    /// none. `saved`: where the logs were verified to before (a log
+    /// without one starts at its size of the first step, without its
+    /// history) and what they logged for each host then.
     package convenience init?(
-        config: Config, positions: CTPositionStore?, budget: UInt64 = defaultBudget,
+        config: Config, saved: CTStateStore?, budget: UInt64 = defaultBudget,
         limits: RFC6962Client.Limits = RFC6962Client.Limits(), now: @escaping @Sendable () -> Date = { Date() }
     ) throws {
         guard let path = config.ct?.logList else { return nil }
-        self.init(logs: try Self.readList(path), config: config, positions: positions, budget: budget, limits: limits, now: now)
+        self.init(logs: try Self.readList(path), config: config, saved: saved, budget: budget, limits: limits, now: now)
     }
 
     package init(
-        logs: [CTLogDescription], config: Config, positions: CTPositionStore?, budget: UInt64 = defaultBudget,
+        logs: [CTLogDescription], config: Config, saved: CTStateStore?, budget: UInt64 = defaultBudget,
         limits: RFC6962Client.Limits = RFC6962Client.Limits(), now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.logs = logs
-        self.positions = positions
+        self.saved = saved
         self.budget = budget
         self.limits = limits
         self.now = now
         var stored: [[UInt8]: VerifiedLogPosition] = [:]
         // A store that cannot be read costs the logs' history, not the run.
-        for record in (try? positions?.loadPositions()) ?? [] {
+        for record in (try? saved?.loadPositions()) ?? [] {
             if let position = VerifiedLogPosition(record) { stored[record.logID] = position }
         }
+        logged = (try? saved?.loadLogged(now: now())) ?? [:]
         watchedConfig = config
         watch = CTWatch(logs: logs, config: config, store: Self.store, positions: stored, limits: limits)
     }
@@ -124,13 +126,20 @@ package final class CTFollowing: @unchecked Sendable {
     }
 
     private func runStep() {
-        let cycle = watch.cycle(now: now(), budget: budget)
+        let date = now()
+        let cycle = watch.cycle(now: date, budget: budget)
         let records = watch.positions.map { $0.value.record(logID: $0.key) }
-        if let positions, !records.isEmpty { try? positions.savePositions(records) }
+        if let saved {
+            // The certificates before the positions: a step whose positions
+            // were saved without them would never read them again.
+            if !cycle.logged.isEmpty { try? saved.saveLogged(cycle.logged, now: date) }
+            if !records.isEmpty { try? saved.savePositions(records) }
+        }
         lock.lock()
         defer { lock.unlock() }
         for (host, found) in cycle.logged {
-            logged[host] = Array((found + (logged[host] ?? [])).prefix(Self.recentPerHost))
+            let earlier = (logged[host] ?? []).filter { old in !found.contains { $0.log == old.log && $0.index == old.index } }
+            logged[host] = Array((found + earlier).prefix(Self.recentPerHost))
         }
         misbehaving = []
         for status in cycle.logs {

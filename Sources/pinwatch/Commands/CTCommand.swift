@@ -14,11 +14,10 @@ extension Pinwatch {
             discussion: """
                 Needs ct: {logs: FILE} in the config. Runs one step of every log in the list from the position the \
                 history store keeps (state: in the config, --state, else $XDG_STATE_HOME/pinwatch/state.sqlite) and \
-                saves the new one, so each run lists what was logged since the last run of ct, snapshot or check on \
-                that store (a watch or serve holding it keeps its own); the first run starts at each log's size of \
-                the day and lists nothing. Each certificate or precertificate for a host's name is listed with its \
-                issuer, validity and the client releases that survive or break on it. With HOST only that host (its \
-                name or sni).
+                saves what it found; the first run starts at each log's size of the day (a log's history is never \
+                read). Each unexpired certificate or precertificate logged for a host's name, this run's and \
+                earlier ones (the 20 newest), is listed with its issuer, validity and the client releases that \
+                survive or break on it. With HOST only that host (its name or sni).
                 """
         )
 

@@ -13,7 +13,7 @@ enum CTRuntime {
         var limits = RFC6962Client.Limits()
         if let requestTimeout { limits.timeout = requestTimeout }
         do {
-            return try CTFollowing(config: config, positions: (history as? HistoryStore)?.ctPositions, limits: limits)
+            return try CTFollowing(config: config, saved: (history as? HistoryStore)?.ctState, limits: limits)
         } catch {
             throw UserFacingError(message: "\(error)")
         }
