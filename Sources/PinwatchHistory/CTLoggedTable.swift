@@ -27,7 +27,7 @@ package enum CTLoggedTable {
             try connection.query(
                 """
                 SELECT host, log, entry_index, logged_at, precertificate, serial, not_before, not_after, issuer, issuer_spki,
-                leaf_spki, survives, breaks FROM ct_logged WHERE not_after > ?1 ORDER BY logged_at DESC, entry_index DESC LIMIT ?2
+                leaf_spki, survives, breaks, chain FROM ct_logged WHERE not_after > ?1 ORDER BY logged_at DESC, entry_index DESC LIMIT ?2
                 """, [.integer(Int64(now.timeIntervalSince1970)), .integer(Int64(rowLimit))]
             ) { row in
                 let host = row.text(0)
@@ -43,7 +43,8 @@ package enum CTLoggedTable {
                         loggedAt: date(row.integer(3)), log: row.text(1), index: UInt64(row.integer(2)),
                         precertificate: row.integer(4) != 0, serial: row.text(5), notBefore: date(row.integer(6)),
                         notAfter: date(row.integer(7)), issuer: row.text(8), issuerSPKISHA256: issuerKey, leafSPKISHA256: leafKey,
-                        verdict: CTLoggedVerdict(survives: releases(survives), breaks: releases(breaks))))
+                        verdict: CTLoggedVerdict(survives: releases(survives), breaks: releases(breaks)),
+                        chainDER: certificates(row.blob(13))))
             }
             return found
         } catch {
@@ -62,8 +63,8 @@ package enum CTLoggedTable {
                         try connection.query(
                             """
                             INSERT OR IGNORE INTO ct_logged(host, log, entry_index, logged_at, precertificate, serial, not_before,
-                            not_after, issuer, issuer_spki, leaf_spki, survives, breaks)
-                            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)
+                            not_after, issuer, issuer_spki, leaf_spki, survives, breaks, chain)
+                            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)
                             """,
                             [
                                 .text(host), .text(certificate.log), .integer(Int64(certificate.index)),
@@ -71,7 +72,7 @@ package enum CTLoggedTable {
                                 .text(certificate.serial), .integer(seconds(certificate.notBefore)),
                                 .integer(seconds(certificate.notAfter)), .text(certificate.issuer), .blob(certificate.issuerSPKISHA256),
                                 .blob(certificate.leafSPKISHA256), .text(certificate.verdict.survives.joined(separator: "\n")),
-                                .text(certificate.verdict.breaks.joined(separator: "\n")),
+                                .text(certificate.verdict.breaks.joined(separator: "\n")), .blob(joined(certificate.chainDER)),
                             ])
                     }
                 }
@@ -80,6 +81,31 @@ package enum CTLoggedTable {
         } catch {
             throw HistoryError(path, "cannot store the Certificate Transparency certificates (\(error))")
         }
+    }
+
+    /// Each certificate after its length in three bytes, as TLS writes a chain.
+    static func joined(_ certificates: [[UInt8]]) -> [UInt8] {
+        var out: [UInt8] = []
+        for der in certificates where der.count < 1 << 24 {
+            out += [UInt8(der.count >> 16), UInt8(der.count >> 8 & 0xFF), UInt8(der.count & 0xFF)] + der
+        }
+        return out
+    }
+
+    /// `joined`'s certificates; none when the bytes do not split into them
+    /// (the certificate is then kept with the verdict it was stored with).
+    static func certificates(_ bytes: [UInt8]) -> [[UInt8]] {
+        var out: [[UInt8]] = []
+        var offset = 0
+        while offset < bytes.count {
+            guard bytes.count - offset >= 3 else { return [] }
+            let length = Int(bytes[offset]) << 16 | Int(bytes[offset + 1]) << 8 | Int(bytes[offset + 2])
+            offset += 3
+            guard length > 0, bytes.count - offset >= length, out.count < 16 else { return [] }
+            out.append(Array(bytes[offset..<(offset + length)]))
+            offset += length
+        }
+        return out
     }
 
     /// Release names cannot hold a line feed (a configuration's names are one line).

@@ -79,7 +79,7 @@ extension HistoryStore {
             id INTEGER PRIMARY KEY, host TEXT NOT NULL, log TEXT NOT NULL, entry_index INTEGER NOT NULL,
             logged_at INTEGER NOT NULL, precertificate INTEGER NOT NULL, serial TEXT NOT NULL, not_before INTEGER NOT NULL,
             not_after INTEGER NOT NULL, issuer TEXT NOT NULL, issuer_spki BLOB NOT NULL, leaf_spki BLOB NOT NULL,
-            survives TEXT NOT NULL, breaks TEXT NOT NULL, UNIQUE(host, log, entry_index));
+            survives TEXT NOT NULL, breaks TEXT NOT NULL, chain BLOB NOT NULL, UNIQUE(host, log, entry_index));
         CREATE INDEX ct_logged_by_host ON ct_logged(host, logged_at);
         """,
     ]

@@ -39,16 +39,19 @@ final class CTEndToEndTests: ServeOnFleetTestCase {
         log.add(certificate: leaf.certificate, chain: [issuer.certificate, fleet.root.certificate])
     }
 
-    /// Android 5.2 pins the fleet's issuing intermediate for api.test.
-    private func settings(_ extra: [String] = []) throws -> [String] {
-        let pin = String(LocalFleet.pin(fleet.issuing.certificate).dropFirst("sha256/".count))
+    /// Android 5.2 pins the fleet's issuing intermediate for api.test
+    /// (and `more` too).
+    private func settings(_ extra: [String] = [], more: [CertificateAuthority] = []) throws -> [String] {
+        let pins = ([fleet.issuing] + more).map { authority in
+            "<pin digest=\"SHA-256\">\(LocalFleet.pin(authority.certificate).dropFirst("sha256/".count))</pin>"
+        }
         try fleet.write(
             """
             <?xml version="1.0" encoding="utf-8"?>
             <network-security-config>
               <domain-config>
                 <domain>api.test</domain>
-                <pin-set><pin digest="SHA-256">\(pin)</pin></pin-set>
+                <pin-set>\(pins.joined())</pin-set>
               </domain-config>
             </network-security-config>
             """, to: "nsc.xml")
@@ -105,6 +108,14 @@ final class CTEndToEndTests: ServeOnFleetTestCase {
         let later = try fleet.run(["check", "--config", fleet.configURL.path, "--state", state])
         XCTAssertEqual(later.status, 2, later.stdout)
         XCTAssertTrue(later.stdout.contains("android 5.2 has no pin on its chain"), later.stdout)
+
+        // The release ships a pin for the sibling: what was kept is judged
+        // again, and nothing alerts.
+        try fleet.writeConfig(settings: try settings(more: [sibling]))
+        let fixed = try snapshot(state: state)
+        XCTAssertEqual(fixed["severity"] as? String, "ok", "\(fixed)")
+        let kept = try XCTUnwrap(fixed["ct"] as? [[String: Any]], "\(fixed)")
+        XCTAssertEqual(kept.map { $0["survives"] as? [String] ?? [] }, [["android 5.2"], ["android 5.2"]])
     }
 
     func testATamperedLogIsMisbehavingAndNothingItLogsCounts() throws {

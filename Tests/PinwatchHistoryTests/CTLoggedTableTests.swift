@@ -29,7 +29,8 @@ final class CTLoggedTableTests: XCTestCase {
             notBefore: now.addingTimeInterval(-ago), notAfter: now.addingTimeInterval(expiresIn), issuer: "CN=YR\(index)",
             issuerSPKISHA256: index == 3 ? [] : [UInt8](repeating: UInt8(index), count: 32),
             leafSPKISHA256: [UInt8](repeating: 9, count: 32),
-            verdict: CTLoggedVerdict(survives: breaks.isEmpty ? ["ios 7"] : [], breaks: breaks))
+            verdict: CTLoggedVerdict(survives: breaks.isEmpty ? ["ios 7"] : [], breaks: breaks),
+            chainDER: index == 2 ? [] : [[0x30, UInt8(index)], [UInt8](repeating: 0x30, count: 300)])
     }
 
     func testStoredReadNewestFirstBoundedAndExpiredForgotten() throws {
@@ -58,12 +59,21 @@ final class CTLoggedTableTests: XCTestCase {
         try writer.connection.execute(
             """
             INSERT INTO ct_logged(host, log, entry_index, logged_at, precertificate, serial, not_before, not_after, issuer,
-              issuer_spki, leaf_spki, survives, breaks) VALUES
-              ('api.test', 'L', 1, 1, 0, '01', 1, 1900000000, 'CN=A', x'01', x'\(key)', '', 'x'),
-              ('api.test', 'L', -2, 1, 0, '01', 1, 1900000000, 'CN=A', x'', x'\(key)', '', 'x'),
-              ('api.test', 'L', 3, 1, 0, '01', 1, 1900000000, 'CN=A', x'', x'01', '', 'x'),
-              ('api.test', 'L', 4, 1, 0, '01', 1, 1900000000, 'CN=A', x'', x'\(key)', '', 'x');
+              issuer_spki, leaf_spki, survives, breaks, chain) VALUES
+              ('api.test', 'L', 1, 1, 0, '01', 1, 1900000000, 'CN=A', x'01', x'\(key)', '', 'x', x''),
+              ('api.test', 'L', -2, 1, 0, '01', 1, 1900000000, 'CN=A', x'', x'\(key)', '', 'x', x''),
+              ('api.test', 'L', 3, 1, 0, '01', 1, 1900000000, 'CN=A', x'', x'01', '', 'x', x''),
+              ('api.test', 'L', 4, 1, 0, '01', 1, 1900000000, 'CN=A', x'', x'\(key)', '', 'x', x'');
             """)
         XCTAssertEqual(try CTLoggedTable.read(path: path, now: now)["api.test"]?.map(\.index), [4])
+    }
+
+    func testAChainSplitsBackIntoItsCertificatesOrIntoNone() {
+        let chain: [[UInt8]] = [[1, 2, 3], [UInt8](repeating: 4, count: 70_000)]
+        XCTAssertEqual(CTLoggedTable.certificates(CTLoggedTable.joined(chain)), chain)
+        XCTAssertEqual(CTLoggedTable.certificates([]), [])
+        XCTAssertEqual(CTLoggedTable.certificates([0, 0, 9, 1]), [], "a length past the end")
+        XCTAssertEqual(CTLoggedTable.certificates([0, 0]), [], "a length cut short")
+        XCTAssertEqual(CTLoggedTable.certificates([0, 0, 0]), [], "an empty certificate")
     }
 }

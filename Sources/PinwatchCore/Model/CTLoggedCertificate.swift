@@ -21,11 +21,16 @@ public struct CTLoggedCertificate: Hashable, Sendable {
     public var issuerSPKISHA256: [UInt8]
     public var leafSPKISHA256: [UInt8]
     public var verdict: CTLoggedVerdict
+    /// The logged certificate's DER and its logged issuers', leaf first:
+    /// what it is judged again on when the releases change; empty when
+    /// not kept.
+    public var chainDER: [[UInt8]]
 
     public init(
         loggedAt: Date, log: String, index: UInt64, precertificate: Bool, serial: String, notBefore: Date, notAfter: Date,
-        issuer: String, issuerSPKISHA256: [UInt8], leafSPKISHA256: [UInt8], verdict: CTLoggedVerdict
+        issuer: String, issuerSPKISHA256: [UInt8], leafSPKISHA256: [UInt8], verdict: CTLoggedVerdict, chainDER: [[UInt8]] = []
     ) {
+        self.chainDER = chainDER
         self.loggedAt = loggedAt
         self.log = log
         self.index = index

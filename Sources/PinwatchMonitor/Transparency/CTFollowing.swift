@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import PinwatchCT
 import PinwatchCore
+import PinwatchProbe
 
 /// Why `ct: {logs: FILE}` cannot be followed: the list's path and what is wrong with it.
 package struct CTFollowingError: Error, CustomStringConvertible {
@@ -69,7 +70,8 @@ package final class CTFollowing: @unchecked Sendable {
         for record in (try? saved?.loadPositions()) ?? [] {
             if let position = VerifiedLogPosition(record) { stored[record.logID] = position }
         }
-        logged = (try? saved?.loadLogged(now: now())) ?? [:]
+        let date = now()
+        logged = Self.judged((try? saved?.loadLogged(now: date)) ?? [:], config: config, now: date)
         watchedConfig = config
         watch = CTWatch(logs: logs, config: config, store: Self.store, positions: stored, limits: limits)
     }
@@ -97,9 +99,41 @@ package final class CTFollowing: @unchecked Sendable {
     package func use(_ config: Config) {
         queue.async { [self] in
             guard config.hosts != watchedConfig.hosts || config.clients != watchedConfig.clients else { return }
+            let clientsChanged = config.clients != watchedConfig.clients
             watchedConfig = config
             watch = CTWatch(logs: logs, config: config, store: Self.store, positions: watch.positions, limits: limits)
+            guard clientsChanged else { return }
+            let date = now()
+            lock.lock()
+            let kept = logged
+            lock.unlock()
+            let judged = Self.judged(kept, config: config, now: date)
+            lock.lock()
+            for (host, certificates) in judged where logged[host] == kept[host] { logged[host] = certificates }
+            lock.unlock()
         }
+    }
+
+    /// Certificates read before, judged again for the releases `config`
+    /// has now (new pins shipped, a release dropped): a verdict is the
+    /// releases', not the day's it was read on. One whose chain was not
+    /// kept, or no longer parses, keeps its verdict.
+    static func judged(_ logged: [String: [CTLoggedCertificate]], config: Config, now: Date) -> [String: [CTLoggedCertificate]] {
+        var out: [String: [CTLoggedCertificate]] = [:]
+        for (host, certificates) in logged {
+            out[host] = certificates.map { certificate in
+                var facts: [CertificateFacts] = []
+                for der in certificate.chainDER {
+                    guard let parsed = try? X509Certificate(der: der) else { return certificate }
+                    facts.append(parsed.facts)
+                }
+                guard !facts.isEmpty else { return certificate }
+                var judged = certificate
+                judged.verdict = CTChainJudge.judge(served: facts, name: host, clients: config.clients, store: store, now: now)
+                return judged
+            }
+        }
+        return out
     }
 
     /// One step of every log on the CT queue, unless one still runs (a
