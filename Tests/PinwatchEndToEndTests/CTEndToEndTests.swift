@@ -166,6 +166,17 @@ final class CTEndToEndTests: ServeOnFleetTestCase {
         // Still the old chain: the server's own verdict has not moved.
         XCTAssertTrue(
             text.contains("pinwatch_host_status{host=\"api.test\",port=\"\(host.port)\",address=\"127.0.0.1\",status=\"ok\"} 1"), text)
+
+        // The release ships a pin for the sibling; a reload judges the
+        // logged certificate again and the alert clears.
+        try fleet.writeConfig(
+            settings: try settings(["interval: 1s", "hooks:", "  - [/bin/sh, \(hook.path), \(out.path)]"], more: [sibling]), timeout: "1s")
+        process.signal(SIGHUP)
+        try waitUntil(timeout: 30, "the reload never cleared next_leaf_logged: \(metrics())") {
+            let now = metrics()
+            return !now.contains("alert=\"next_leaf_logged\"")
+                && now.split(separator: "\n").contains { $0.hasPrefix("pinwatch_ct_next_chain_survives{") && $0.hasSuffix("} 1") }
+        }
     }
 
     /// The dashboard: the row's `ct` mark and the banner's NEXT LEAF LOGGED
