@@ -312,7 +312,7 @@ let package = Package(
             name: "PinwatchCTTests",
             dependencies: [
                 "PinwatchCT", "PinwatchProbe", "PinwatchLocalWorld", "PinwatchCore", "PinwatchHistory", "PinwatchTransfer",
-                "PinwatchTestSupport",
+                "PinwatchTestSupport", "PinwatchMonitor",
             ],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),

@@ -88,4 +88,14 @@ final class CTListingTests: XCTestCase {
         XCTAssertTrue(json.unicodeScalars.allSatisfy { $0.value == 0x0A || (0x20..<0x7F).contains($0.value) }, json)
         XCTAssertTrue(json.contains("\"issuer_spki_sha256\": null"), json)
     }
+
+    func testALogCatchingUpSaysHowFar() {
+        var state = CTLogState(log: "Log A", verifiedSize: 100)
+        state.catchingUp = (read: 4_096, of: 10_000)
+        let text = CTListing.text([], logs: [state])
+        XCTAssertTrue(text.contains("Log A: verified to 100 entries; catching up: 4096 of 10000 new entries read"), text)
+        let json = CTListing.json([], logs: [state], generatedAt: Fixtures.now)
+        XCTAssertTrue(json.contains("\"read\": 4096"), json)
+        XCTAssertTrue(json.contains("\"of\": 10000"), json)
+    }
 }

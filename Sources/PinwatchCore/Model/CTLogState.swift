@@ -11,6 +11,22 @@ public struct CTLogState: Hashable, Sendable {
     public var errors: [String: Int]
     /// Whether its last step failed verification (`ct_log_misbehaving`).
     public var misbehaving: Bool
+    /// While a gap larger than a step's budget is read: entries read of
+    /// how many, towards the next verified tree.
+    public var catchingUp: (read: UInt64, of: UInt64)? = nil
+
+    public static func == (left: CTLogState, right: CTLogState) -> Bool {
+        left.log == right.log && left.verifiedSize == right.verifiedSize && left.errors == right.errors
+            && left.misbehaving == right.misbehaving && left.catchingUp?.read == right.catchingUp?.read
+            && left.catchingUp?.of == right.catchingUp?.of
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(log)
+        hasher.combine(verifiedSize)
+        hasher.combine(catchingUp?.read)
+        hasher.combine(catchingUp?.of)
+    }
 
     public init(log: String, verifiedSize: UInt64?, errors: [String: Int] = [:], misbehaving: Bool = false) {
         self.log = log

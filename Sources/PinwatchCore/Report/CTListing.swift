@@ -34,6 +34,7 @@ package enum CTListing {
         for log in logs {
             let size = log.verifiedSize.map { "verified to \($0) entries" } ?? "not verified yet"
             var line = "  \(TerminalText.sanitize(log.log)): \(size)"
+            if let progress = log.catchingUp { line += "; catching up: \(progress.read) of \(progress.of) new entries read" }
             if log.misbehaving { line += "; FAILED VERIFICATION, its entries are ignored" }
             if !log.errors.isEmpty {
                 line += " (errors: " + log.errors.keys.sorted().map { "\($0) \(log.errors[$0] ?? 0)" }.joined(separator: ", ") + ")"
@@ -66,6 +67,13 @@ package enum CTListing {
                             ("log", .string(log.log)),
                             ("verified_size", log.verifiedSize.map { .int(Int(clamping: $0)) } ?? .null),
                             ("misbehaving", .bool(log.misbehaving)),
+                            (
+                                "catching_up",
+                                log.catchingUp.map {
+                                    .object([("read", .int(Int(clamping: $0.read))), ("of", .int(Int(clamping: $0.of)))])
+                                }
+                                    ?? .null
+                            ),
                             ("errors", .object(log.errors.keys.sorted().map { ($0, .int(log.errors[$0] ?? 0)) })),
                         ])
                     })

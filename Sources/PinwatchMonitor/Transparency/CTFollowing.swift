@@ -183,6 +183,8 @@ package final class CTFollowing: @unchecked Sendable {
             state.verifiedSize = status.verifiedSize
             if let error = status.error { state.errors[error.reason, default: 0] += 1 }
             state.misbehaving = status.isMisbehaving
+            // A failed step keeps the catch-up it resumes (or drops) next time.
+            if status.error == nil { state.catchingUp = status.catchingUp }
             if status.isMisbehaving { misbehaving.append(name) }
             states[name] = state
         }
