@@ -276,6 +276,13 @@ public struct HostReport: Hashable, Sendable {
             if facts.breaking(at: now) != nil { alerts.append(.nextLeafLogged) }
             if !facts.misbehavingLogs.isEmpty { alerts.append(.ctLogMisbehaving) }
         }
+        // Most hosts most cycles: nothing to raise or clear, so the verdict
+        // stands and is not decided again.
+        guard alerts != self.alerts || alerts.contains(.nextLeafLogged) || alerts.contains(.ctLogMisbehaving) else {
+            var copy = self
+            copy.ct = facts
+            return copy
+        }
         var copy = HostReport(
             config: config, result: result, status: status, matchedTiers: matchedTiers, alerts: alerts, levels: levels,
             leafDaysLeft: leafDaysLeft, proxy: proxy, history: history, decidedBy: decidedBy, nextChains: nextChains, ct: facts,
