@@ -71,4 +71,26 @@ final class CTFollowingTests: XCTestCase {
         XCTAssertEqual(later.logStates.first?.verifiedSize, 6, "resumed at 5, not at the log's size of the day")
         XCTAssertEqual(later.facts(for: "api.example.test").logged.map(\.verdict.survives), [["android 5.2"], []])
     }
+
+    /// A certificate a CA submitted to several logs, and its precertificate
+    /// before it, is one entry: the latest logging of it.
+    func testOneCertificateLoggedManyTimesIsOneEntry() {
+        let start = Date(timeIntervalSince1970: 1_800_000_000)
+        func logged(_ serial: String, issuer: UInt8, log: String, at seconds: TimeInterval) -> CTLoggedCertificate {
+            CTLoggedCertificate(
+                loggedAt: start.addingTimeInterval(seconds), log: log, index: UInt64(seconds), precertificate: log == "A",
+                serial: serial, notBefore: start, notAfter: start.addingTimeInterval(86_400), issuer: "CN=I\(issuer)",
+                issuerSPKISHA256: [UInt8](repeating: issuer, count: 32), leafSPKISHA256: [UInt8](repeating: 9, count: 32),
+                verdict: CTLoggedVerdict())
+        }
+        let kept = CTFollowing.recent([
+            logged("0A", issuer: 1, log: "A", at: 1), logged("0A", issuer: 1, log: "B", at: 3), logged("0A", issuer: 2, log: "B", at: 2),
+            logged("0B", issuer: 1, log: "C", at: 4),
+        ])
+        XCTAssertEqual(kept.map(\.log), ["C", "B", "B"])
+        XCTAssertEqual(kept.map(\.serial), ["0B", "0A", "0A"])
+        XCTAssertEqual(kept.map(\.index), [4, 3, 2])
+        let many = (0..<50).map { logged("\($0)", issuer: 1, log: "A", at: Double($0)) }
+        XCTAssertEqual(CTFollowing.recent(many).map(\.serial), (30..<50).reversed().map { "\($0)" })
+    }
 }

@@ -14,8 +14,8 @@ package struct CTFollowingError: Error, CustomStringConvertible {
 /// the screen, one bounded step at a time (`budget` entries a log), each
 /// log's position and the certificates logged for each host loaded from
 /// and saved to the history store, and what it found kept for the
-/// reports' finishing step (`ReportFinishing`'s `transparency`). One per process: it outlives the pollers a reload
-/// replaces.
+/// reports' finishing step (`ReportFinishing`'s `transparency`). One per
+/// process: it outlives the pollers a reload replaces.
 ///
 /// `@unchecked Sendable`: the watch is touched only on `queue`; what the
 /// steps found is guarded by `lock`.
@@ -42,7 +42,6 @@ package final class CTFollowing: @unchecked Sendable {
     private var logOrder: [String] = []
     private var misbehaving: [String] = []
     private var stepping = false
-    private var stepsDone = 0
 
     /// Reads the log list `config.ct.logList` names; nil when `ct:` names
     /// none. `saved`: where the logs were verified to before (a log
@@ -71,7 +70,7 @@ package final class CTFollowing: @unchecked Sendable {
             if let position = VerifiedLogPosition(record) { stored[record.logID] = position }
         }
         let date = now()
-        logged = Self.judged((try? saved?.loadLogged(now: date)) ?? [:], config: config, now: date)
+        logged = Self.judged((try? saved?.loadLogged(now: date)) ?? [:], config: config, now: date).mapValues(Self.recent)
         watchedConfig = config
         watch = CTWatch(logs: logs, config: config, store: Self.store, positions: stored, limits: limits)
     }
@@ -114,6 +113,21 @@ package final class CTFollowing: @unchecked Sendable {
         }
     }
 
+    /// One entry per certificate, newest first, at most `recentPerHost`: a
+    /// CA submits each certificate to several logs, and its precertificate
+    /// first, all with one serial under one issuer; the latest logging of
+    /// it stands for them.
+    package static func recent(_ certificates: [CTLoggedCertificate]) -> [CTLoggedCertificate] {
+        var seen = Set<[UInt8]>()
+        var out: [CTLoggedCertificate] = []
+        for certificate in certificates.sorted(by: { ($0.loggedAt, $0.index) > ($1.loggedAt, $1.index) }) {
+            guard seen.insert(Array(certificate.serial.utf8) + [0] + certificate.issuerSPKISHA256).inserted else { continue }
+            out.append(certificate)
+            if out.count == recentPerHost { break }
+        }
+        return out
+    }
+
     /// Certificates read before, judged again for the releases `config`
     /// has now (new pins shipped, a release dropped): a verdict is the
     /// releases', not the day's it was read on. One whose chain was not
@@ -138,17 +152,13 @@ package final class CTFollowing: @unchecked Sendable {
 
     /// One step of every log on the CT queue, unless one still runs (a
     /// slow log makes the next cycle's step wait, never the cycle).
-    /// `completion` runs on the CT queue after the step (not after a skip).
-    package func step(completion: (@Sendable () -> Void)? = nil) {
+    package func step() {
         lock.lock()
         let busy = stepping
         stepping = true
         lock.unlock()
         guard !busy else { return }
-        queue.async { [self] in
-            runStep()
-            completion?()
-        }
+        queue.async { [self] in runStep() }
     }
 
     /// One step, waited for: `check`, `snapshot` and `pinwatch ct`.
@@ -172,8 +182,7 @@ package final class CTFollowing: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         for (host, found) in cycle.logged {
-            let earlier = (logged[host] ?? []).filter { old in !found.contains { $0.log == old.log && $0.index == old.index } }
-            logged[host] = Array((found + earlier).prefix(Self.recentPerHost))
+            logged[host] = Self.recent(found + (logged[host] ?? []))
         }
         misbehaving = []
         for status in cycle.logs {
@@ -188,15 +197,7 @@ package final class CTFollowing: @unchecked Sendable {
             if status.isMisbehaving { misbehaving.append(name) }
             states[name] = state
         }
-        stepsDone += 1
         stepping = false
-    }
-
-    /// Steps finished since start.
-    package var steps: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return stepsDone
     }
 
     /// What the logs said about the host whose `sni` is `serverName`.
