@@ -131,6 +131,14 @@ final class CTEndToEndTests: ServeOnFleetTestCase {
         XCTAssertTrue(alerts.contains("ct_log_misbehaving"), "\(tampered)")
         XCTAssertFalse(alerts.contains("next_leaf_logged"), "\(tampered)")
         XCTAssertTrue((tampered["reason"] as? String ?? "").contains("Local Log 1"), "\(tampered)")
+
+        let metrics = try fleet.run(["snapshot", "--format", "prometheus", "--config", fleet.configURL.path, "--state", state])
+        XCTAssertTrue(
+            metrics.stdout.contains("pinwatch_ct_log_errors_total{log=\"Local Log 1\",reason=\"bad_signature\"} 1\n"), metrics.stdout)
+        XCTAssertTrue(metrics.stdout.contains("pinwatch_ct_log_verified_size{log=\"Local Log 1\"} 1\n"), metrics.stdout)
+        XCTAssertTrue(metrics.stdout.contains("alert=\"ct_log_misbehaving\"} 1"), metrics.stdout)
+        XCTAssertFalse(metrics.stdout.contains("next_leaf_logged"), metrics.stdout)
+        XCTAssertFalse(metrics.stdout.contains("pinwatch_ct_next_chain_survives{"), metrics.stdout)
     }
 
     /// `serve` with a hook: within a cycle of the log's publishing, the
