@@ -17,7 +17,8 @@ extension Pinwatch {
                 saves what it found; the first run starts at each log's size of the day (a log's history is never \
                 read). Each unexpired certificate or precertificate logged for a host's name, this run's and \
                 earlier ones (the 20 newest), is listed with its issuer, validity and the client releases that \
-                survive or break on it. With HOST only that host (its name or sni).
+                survive or break on it. With HOST only that host (its name or sni). With --state off nothing is \
+                kept, and every run starts again at the logs' size of the day.
                 """
         )
 
