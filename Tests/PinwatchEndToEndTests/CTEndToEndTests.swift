@@ -271,4 +271,24 @@ final class CTEndToEndTests: ServeOnFleetTestCase {
         XCTAssertEqual(check.status, 0, check.stdout + check.stderr)
         XCTAssertLessThan(Date().timeIntervalSince(started), 15, "check waited for the stalled log")
     }
+
+    /// `validate` reads the log list as `watch` and `serve` will: a list
+    /// that would stop them is an error naming its path.
+    func testValidateReadsTheLogList() throws {
+        try fleet.writeConfig(settings: try settings())
+        let valid = try fleet.run(["validate", "--config", fleet.configURL.path])
+        XCTAssertEqual(valid.status, 0, valid.stderr)
+        XCTAssertTrue(valid.stdout.contains("1 client, 1 Certificate Transparency log\n"), valid.stdout)
+
+        try fleet.write("{\"operators\": 3}", to: "ct-logs.json")
+        let config = ["--config", fleet.configURL.path]
+        for command in [
+            ["validate"] + config, ["check", "--state", "off"] + config, ["snapshot", "--format", "json", "--state", "off"] + config,
+        ] {
+            let broken = try fleet.run(command)
+            XCTAssertNotEqual(broken.status, 0, "\(command): \(broken.stdout)")
+            XCTAssertTrue((broken.stdout + broken.stderr).contains("ct: logs: "), "\(command): \(broken.stdout)\(broken.stderr)")
+            XCTAssertTrue((broken.stdout + broken.stderr).contains("not a v3 log list"), "\(command): \(broken.stdout)\(broken.stderr)")
+        }
+    }
 }

@@ -80,7 +80,8 @@ package final class CTFollowing: @unchecked Sendable {
     /// to roots they trust, and the host's own root is checked by its probe.
     static let store = TrustStore(name: "the host's store", anchors: [], assumesUnlistedRoots: true)
 
-    static func readList(_ path: String) throws -> [CTLogDescription] {
+    /// The logs of the list at `path`; what is wrong with it, naming the path.
+    package static func readList(_ path: String) throws -> [CTLogDescription] {
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw CTFollowingError(description: "ct: logs: \(EchoedInput.quoted(path)): cannot be read")
         }
