@@ -197,6 +197,7 @@ let package = Package(
             dependencies: [
                 "PinwatchCore", "PinwatchSystem", "PinwatchProbe", "PinwatchMonitor", "PinwatchService", "PinwatchUI",
                 "PinwatchTerminal", "PinwatchHistory", "PinwatchImport", "PinwatchCatalogue", "PinwatchLocalWorld", "PinwatchFleet",
+                "PinwatchCT",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: [.swiftLanguageMode(.v5)] + startupSettings
@@ -311,7 +312,7 @@ let package = Package(
             name: "PinwatchCTTests",
             dependencies: [
                 "PinwatchCT", "PinwatchProbe", "PinwatchLocalWorld", "PinwatchCore", "PinwatchHistory", "PinwatchTransfer",
-                "PinwatchTestSupport",
+                "PinwatchTestSupport", "PinwatchMonitor",
             ],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),

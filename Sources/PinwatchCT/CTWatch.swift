@@ -218,7 +218,7 @@ package final class CTWatch {
                     loggedAt: Date(timeIntervalSince1970: Double(entry.timestamp) / 1_000), log: log.description, index: entry.index,
                     precertificate: entry.isPrecertificate, serial: certificate.serialHex, notBefore: leaf.notBefore,
                     notAfter: leaf.notAfter, issuer: leaf.issuer, issuerSPKISHA256: served.dropFirst().first?.spkiSHA256 ?? [],
-                    leafSPKISHA256: leaf.spkiSHA256, verdict: verdict))
+                    leafSPKISHA256: leaf.spkiSHA256, verdict: verdict, chainDER: [entry.certificateDER] + entry.chain))
         }
     }
 

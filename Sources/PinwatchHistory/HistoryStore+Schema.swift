@@ -1,7 +1,7 @@
 import Foundation
 
 extension HistoryStore {
-    package static let schemaVersion: Int32 = 7
+    package static let schemaVersion: Int32 = 8
 
     /// Each entry takes the schema from version N to N+1, in one transaction.
     private static let migrations: [String] = [
@@ -70,6 +70,17 @@ extension HistoryStore {
         """
         CREATE TABLE ct_log_position(
             log_id BLOB PRIMARY KEY, tree_size INTEGER NOT NULL, root BLOB NOT NULL, timestamp INTEGER NOT NULL, range BLOB);
+        """,
+        // The certificates the logs held for each host's name, judged
+        // (`CTLoggedTable`): a later run, or a restarted `serve`, still
+        // knows what was logged before the position it resumes from.
+        """
+        CREATE TABLE ct_logged(
+            id INTEGER PRIMARY KEY, host TEXT NOT NULL, log TEXT NOT NULL, entry_index INTEGER NOT NULL,
+            logged_at INTEGER NOT NULL, precertificate INTEGER NOT NULL, serial TEXT NOT NULL, not_before INTEGER NOT NULL,
+            not_after INTEGER NOT NULL, issuer TEXT NOT NULL, issuer_spki BLOB NOT NULL, leaf_spki BLOB NOT NULL,
+            survives TEXT NOT NULL, breaks TEXT NOT NULL, chain BLOB NOT NULL, UNIQUE(host, log, entry_index));
+        CREATE INDEX ct_logged_by_host ON ct_logged(host, logged_at);
         """,
     ]
 

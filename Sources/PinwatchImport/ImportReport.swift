@@ -56,7 +56,7 @@ package enum ImportReport {
             if !transparent.isEmpty {
                 lines.append(
                     "#     requires Certificate Transparency for \(FileText.comment(transparent.joined(separator: ", "))): "
-                        + "give ct: {logs: FILE} so their SCTs are checked")
+                        + "give ct: {logs: built-in} (or a log list file) so their SCTs are checked")
             }
         }
         return lines.joined(separator: "\n") + "\n"

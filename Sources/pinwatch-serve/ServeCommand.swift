@@ -94,10 +94,16 @@ struct ServeCommand: ParsableCommand {
         case .failure(let problem): Self.fail([problem.description])
         case .success(let made): intake = made
         }
+        let ct: CTFollowing?
+        do {
+            ct = try CTFollowing(config: loaded, saved: history?.ctState)
+        } catch {
+            Self.fail(["\(error)"])
+        }
         let exporter = Exporter(
             config: loaded, environment: ProcessEnvironment.current, version: PinwatchVersion.current, logger: logger,
             history: history, readConfig: { [self] in try load() }, acknowledgements: Self.acknowledgements(in: history),
-            clientReports: intake)
+            clientReports: intake, ct: ct)
         let address = listen ?? loaded.listen ?? ListenAddress.defaultValue
         let connections =
             maxConnections

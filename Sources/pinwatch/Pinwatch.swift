@@ -25,7 +25,7 @@ struct Pinwatch: ParsableCommand {
         // every protocol conformance in the binary at each start.
         subcommands: [
             Watch.self, Snapshot.self, Check.self, Serve.self, History.self, Validate.self, Lint.self, Import.self, Inspect.self,
-            PinFiles.self, Preflight.self, CatalogueCommand.self, Demo.self,
+            PinFiles.self, Preflight.self, CatalogueCommand.self, CTCommand.self, Demo.self,
             Init.self,
         ],
         defaultSubcommand: Watch.self
@@ -39,7 +39,8 @@ enum CommandSuggestion {
     /// walk (about a fifth of `check`'s start-up CPU). The end-to-end tests
     /// run each name `pinwatch --help` lists, so a command missing here fails.
     static let commandNames = [
-        "watch", "snapshot", "check", "serve", "history", "validate", "lint", "import", "inspect", "pin", "preflight", "catalogue", "demo",
+        "watch", "snapshot", "check", "serve", "history", "validate", "lint", "import", "inspect", "pin", "preflight", "catalogue", "ct",
+        "demo",
         "init",
         "help",
         "version",

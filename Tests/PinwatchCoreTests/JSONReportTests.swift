@@ -21,7 +21,7 @@ final class JSONReportTests: XCTestCase {
     private let hostKeys = [
         "host", "port", "sni", "address", "status", "matched_tiers", "alerts", "severity", "reason", "headline", "trusted", "trust_error",
         "leaf_days_left", "leaf_not_after", "days_left", "earliest_not_after", "earliest_level", "proxy", "error", "elapsed_ms",
-        "status_since", "changes_24h", "renewal_estimate", "clients", "next_chains", "survives", "recommended_pins", "labels",
+        "status_since", "changes_24h", "renewal_estimate", "clients", "next_chains", "survives", "recommended_pins", "ct", "labels",
         "runbook", "chain", "acknowledged",
     ]
     private let levelKeys = [

@@ -47,7 +47,7 @@ final class CommandsMessagesTests: LocalFleetTestCase {
             else { return nil }
             return String(word)
         }
-        XCTAssertEqual(names.count, 14, "\(names)")
+        XCTAssertEqual(names.count, 15, "\(names)")
         for name in names {
             let outcome = try fleet.run([name, "--help"])
             XCTAssertEqual(outcome.status, 0, "\(name): \(outcome.stderr)")

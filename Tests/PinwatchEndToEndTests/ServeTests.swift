@@ -49,7 +49,7 @@ final class ServeTests: LocalFleetTestCase {
         let contrib = Self.repository.appendingPathComponent("contrib/prometheus")
         let rules = try promtool(["check", "rules", contrib.appendingPathComponent("pinwatch.rules.yml").path])
         XCTAssertEqual(rules.status, 0, rules.output)
-        XCTAssertTrue(rules.output.contains("SUCCESS: 16 rules found"), rules.output)
+        XCTAssertTrue(rules.output.contains("SUCCESS: 19 rules found"), rules.output)
         let config = try promtool(["check", "config", contrib.appendingPathComponent("prometheus.yml").path])
         XCTAssertEqual(config.status, 0, config.output)
         XCTAssertTrue(config.output.contains("SUCCESS: 1 rule files found"), config.output)

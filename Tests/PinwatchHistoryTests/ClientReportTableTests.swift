@@ -109,7 +109,8 @@ final class ClientReportTableTests: XCTestCase {
             let writer = try HistoryStore(path: path, mode: .writer, now: start)
             _ = writer.record([fine(at: start)], at: start)
             // A version 5 file: without the tables of the steps after it.
-            try writer.connection.execute("DROP TABLE client_report; DROP TABLE ct_log_position; PRAGMA user_version=5;")
+            try writer.connection.execute(
+                "DROP TABLE client_report; DROP TABLE ct_log_position; DROP TABLE ct_logged; PRAGMA user_version=5;")
         }
         let reader = try HistoryStore(path: path, mode: .reader)
         let read = reader.record([fine(at: start.addingTimeInterval(60))], at: start.addingTimeInterval(60))[0]

@@ -88,7 +88,7 @@ final class NetworkSecurityConfigTransparencyTests: XCTestCase {
         let yaml = ImportReport.yaml([pins])
         XCTAssertTrue(
             yaml.contains(
-                "#     requires Certificate Transparency for api.example.com, cdn.example.com: give ct: {logs: FILE} so their SCTs are checked"
+                "#     requires Certificate Transparency for api.example.com, cdn.example.com: give ct: {logs: built-in} (or a log list file) so their SCTs are checked"
             ), yaml)
         let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(ImportReport.json([pins]).utf8)) as? [String: Any])
         let rules = try XCTUnwrap((json["sources"] as? [[String: Any]])?.first?["rules"] as? [[String: Any]])

@@ -50,7 +50,10 @@ package enum ConfigKeyGuide {
             key("addresses", "first (default) or all: probe every address the name resolves to; per host too"),
             key("key_types", "[ecdsa, rsa]: one handshake per key type, each judged; per host too"),
             key("utc", "true: every time the dashboard and snapshot show is in UTC (--utc)"),
-            key("ct", "{logs: FILE, search: URL}: Certificate Transparency sources (checked; not followed yet); off unless set"),
+            key(
+                "ct",
+                "{logs: FILE, search: URL}: Certificate Transparency logs followed for the watched names (next_leaf_logged); off unless set"
+            ),
         ])
 
     /// The entry parser's own table: a host key and its line are one row.

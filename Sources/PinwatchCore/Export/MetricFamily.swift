@@ -29,6 +29,8 @@ package struct MetricFamily: Sendable {
         case outsideProbe
         /// Only from `serve` with `report_uri:`.
         case withoutReportURI
+        /// Only with `ct: {logs:}` (`serve`, `snapshot --format prometheus`).
+        case withoutCT
     }
 
     /// Who writes a family's samples, and from what.
@@ -88,6 +90,7 @@ package struct MetricFamily: Sendable {
         switch absence {
         case .withoutCycle: cycle != nil
         case .withoutInterval: cycle?.interval != nil
+        case .withoutCT: cycle?.ctLogs != nil
         default: true
         }
     }

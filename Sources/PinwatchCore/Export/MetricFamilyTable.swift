@@ -41,6 +41,9 @@ package enum MetricFamilyName: String, CaseIterable, Sendable {
     case clientReports = "pinwatch_client_reports_total"
     case clientReportsRefused = "pinwatch_client_reports_refused_total"
     case probeSuccess = "pinwatch_probe_success"
+    case ctNextChainSurvives = "pinwatch_ct_next_chain_survives"
+    case ctLogVerifiedSize = "pinwatch_ct_log_verified_size"
+    case ctLogErrors = "pinwatch_ct_log_errors_total"
 }
 
 extension MetricFamilyName {
@@ -380,6 +383,59 @@ extension MetricFamilyName {
             return MetricFamily(
                 self, .gauge, help: "1 when a chain was obtained and the host is not critical, else 0.", absence: .outsideProbe,
                 .probe)
+        case .ctNextChainSurvives:
+            return MetricFamily(
+                self, .gauge,
+                help:
+                    "Whether each client release survives a certificate logged in Certificate Transparency for the host (1) or breaks on it (0), by serial and issuer.",
+                absence: .withoutCT,
+                .host { out, name, report, host in
+                    for logged in report.ct?.logged ?? [] {
+                        let releases = logged.verdict.survives.map { ($0, true) } + logged.verdict.breaks.map { ($0, false) }
+                        for (client, survives) in releases {
+                            out.append(name)
+                            out.append("{")
+                            out.append(host.labels)
+                            out.append(",client=\"")
+                            out.append(string: Exposition.escape(client))
+                            out.append("\",serial=\"")
+                            out.append(string: Exposition.escape(logged.serial))
+                            out.append("\",issuer=\"")
+                            out.append(string: Exposition.escape(logged.issuer))
+                            out.append(survives ? "\"} 1\n" : "\"} 0\n")
+                        }
+                    }
+                })
+        case .ctLogVerifiedSize:
+            return MetricFamily(
+                self, .gauge, help: "The size of each followed Certificate Transparency log's last verified tree.",
+                absence: .withoutCT,
+                .exposition { out, name, render in
+                    for log in render.cycle?.ctLogs ?? [] {
+                        guard let size = log.verifiedSize else { continue }
+                        out.sample(name, [], "log", Exposition.escape(log.log), Double(size))
+                    }
+                })
+        case .ctLogErrors:
+            return MetricFamily(
+                self, .counter,
+                help:
+                    "Steps of each followed Certificate Transparency log that failed since start, by reason (bad_signature, inconsistent, entries_not_in_tree, malformed and too_large are the log's misbehaviour).",
+                absence: .withoutCT,
+                .exposition { out, name, render in
+                    for log in render.cycle?.ctLogs ?? [] {
+                        for reason in log.errors.keys.sorted() {
+                            out.append(name)
+                            out.append("{log=\"")
+                            out.append(string: Exposition.escape(log.log))
+                            out.append("\",reason=\"")
+                            out.append(string: reason)
+                            out.append("\"} ")
+                            out.append(integer: Int64(log.errors[reason] ?? 0))
+                            out.append("\n")
+                        }
+                    }
+                })
         }
     }
 }

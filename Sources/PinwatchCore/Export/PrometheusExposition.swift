@@ -21,11 +21,14 @@ public enum PrometheusExposition {
         public var interval: TimeInterval?
         /// Cycles since start that failed for want of a local resource.
         public var failures: [LocalResourceShortage: Int]
+        /// The Certificate Transparency logs followed (`ct: {logs:}`); nil without.
+        public var ctLogs: [CTLogState]?
 
         public init(
             finishedAt: Date, duration: TimeInterval, completedCycles: Int, interval: TimeInterval? = nil,
-            failures: [LocalResourceShortage: Int] = [:]
+            failures: [LocalResourceShortage: Int] = [:], ctLogs: [CTLogState]? = nil
         ) {
+            self.ctLogs = ctLogs
             self.finishedAt = finishedAt
             self.duration = duration
             self.completedCycles = completedCycles

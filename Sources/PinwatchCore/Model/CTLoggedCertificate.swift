@@ -3,29 +3,34 @@ import Foundation
 /// A certificate (or precertificate) logged in Certificate Transparency
 /// for a watched host, before any server sends it, with what each client
 /// release would do with it.
-package struct CTLoggedCertificate: Hashable, Sendable {
+public struct CTLoggedCertificate: Hashable, Sendable {
     /// The log's timestamp for the entry.
-    package var loggedAt: Date
+    public var loggedAt: Date
     /// The log's description in its list.
-    package var log: String
-    package var index: UInt64
-    package var precertificate: Bool
+    public var log: String
+    public var index: UInt64
+    public var precertificate: Bool
     /// Upper-case hex.
-    package var serial: String
-    package var notBefore: Date
-    package var notAfter: Date
+    public var serial: String
+    public var notBefore: Date
+    public var notAfter: Date
     /// The issuer's subject, as the leaf names it.
-    package var issuer: String
+    public var issuer: String
     /// SHA-256 of the SubjectPublicKeyInfo of the first issuer logged with
     /// it; empty when none was.
-    package var issuerSPKISHA256: [UInt8]
-    package var leafSPKISHA256: [UInt8]
-    package var verdict: CTLoggedVerdict
+    public var issuerSPKISHA256: [UInt8]
+    public var leafSPKISHA256: [UInt8]
+    public var verdict: CTLoggedVerdict
+    /// The logged certificate's DER and its logged issuers', leaf first:
+    /// what it is judged again on when the releases change; empty when
+    /// not kept.
+    public var chainDER: [[UInt8]]
 
-    package init(
+    public init(
         loggedAt: Date, log: String, index: UInt64, precertificate: Bool, serial: String, notBefore: Date, notAfter: Date,
-        issuer: String, issuerSPKISHA256: [UInt8], leafSPKISHA256: [UInt8], verdict: CTLoggedVerdict
+        issuer: String, issuerSPKISHA256: [UInt8], leafSPKISHA256: [UInt8], verdict: CTLoggedVerdict, chainDER: [[UInt8]] = []
     ) {
+        self.chainDER = chainDER
         self.loggedAt = loggedAt
         self.log = log
         self.index = index
@@ -37,5 +42,26 @@ package struct CTLoggedCertificate: Hashable, Sendable {
         self.issuerSPKISHA256 = issuerSPKISHA256
         self.leafSPKISHA256 = leafSPKISHA256
         self.verdict = verdict
+    }
+}
+
+/// What Certificate Transparency says about one host, when `ct:` is
+/// configured: its recently logged certificates, newest first, and the
+/// logs that failed verification (their entries are ignored, so a
+/// certificate logged there for the host would go unseen).
+public struct CTHostFacts: Hashable, Sendable {
+    public var logged: [CTLoggedCertificate]
+    /// The descriptions of the logs whose last step failed verification.
+    public var misbehavingLogs: [String]
+
+    public init(logged: [CTLoggedCertificate] = [], misbehavingLogs: [String] = []) {
+        self.logged = logged
+        self.misbehavingLogs = misbehavingLogs
+    }
+
+    /// The newest logged certificate some release would refuse, while it
+    /// is not expired: what `next_leaf_logged` is about.
+    public func breaking(at now: Date) -> CTLoggedCertificate? {
+        logged.first { !$0.verdict.breaks.isEmpty && $0.notAfter > now }
     }
 }

@@ -57,6 +57,13 @@ public enum HostAlert: String, Sendable, Codable, CaseIterable {
     /// leaf: its SCTs fall short of the policy (count, operators, valid
     /// signatures by the logs of `ct: logs:`).
     case ctNoncompliant = "ct_noncompliant"
+    /// A certificate for the host was logged in Certificate Transparency
+    /// (`ct:`) under a chain some client release has no pin on: it breaks
+    /// that release once deployed.
+    case nextLeafLogged = "next_leaf_logged"
+    /// A followed Certificate Transparency log failed verification: its
+    /// entries are ignored, so a certificate logged there goes unseen.
+    case ctLogMisbehaving = "ct_log_misbehaving"
 }
 
 /// A configured pin that matched one level.
@@ -162,6 +169,8 @@ public struct HostReport: Hashable, Sendable {
     /// The acknowledgement that holds now (`AcknowledgementBook`): the host
     /// stays listed but leaves the banner, the bell and `check`'s state.
     public var acknowledgement: Acknowledgement? = nil
+    /// What Certificate Transparency logged for the host; nil without `ct:`.
+    public private(set) var ct: CTHostFacts?
     /// Set for a report rebuilt from another instance's series: what they
     /// carry beyond the verdict, so a view tells "not exported" from "none".
     public var series: SeriesFacts? = nil
@@ -169,8 +178,9 @@ public struct HostReport: Hashable, Sendable {
     public init(
         config: HostConfig, result: ProbeResult, status: HostStatus, matchedTiers: [PinTier],
         alerts: [HostAlert], levels: [LevelReport], leafDaysLeft: Int?, proxy: ProxyReport, history: HostHistory? = nil,
-        decidedBy: String? = nil, nextChains: NextChains? = nil, now: Date = Date()
+        decidedBy: String? = nil, nextChains: NextChains? = nil, ct: CTHostFacts? = nil, now: Date = Date()
     ) {
+        self.ct = ct
         self.decidedBy = decidedBy
         self.nextChains = nextChains
         self.config = config
@@ -186,7 +196,7 @@ public struct HostReport: Hashable, Sendable {
         self.history = history
         let assessment = Verdict.assess(
             status: status, alerts: alerts, result: result, expiry: earliestExpiry, proxy: proxy, history: history, now: now,
-            matchedTiers: matchedTiers, levels: levels, nextChains: nextChains, pins: config.pins)
+            matchedTiers: matchedTiers, levels: levels, nextChains: nextChains, pins: config.pins, ct: ct)
         severity = assessment.severity
         headline = assessment.headline
         // The release is named only before what its pins decided: "android
@@ -218,7 +228,7 @@ public struct HostReport: Hashable, Sendable {
         var copy = HostReport(
             config: config, result: result, status: status, matchedTiers: status == .unpinned ? [] : matchedTiers,
             alerts: alerts ?? self.alerts, levels: levels, leafDaysLeft: leafDaysLeft, proxy: proxy, history: history,
-            decidedBy: decidedBy ?? self.decidedBy, nextChains: nextChains, now: now)
+            decidedBy: decidedBy ?? self.decidedBy, nextChains: nextChains, ct: ct, now: now)
         copy.clients = clients
         copy.carryVariants(of: self)
         return copy
@@ -246,16 +256,44 @@ public struct HostReport: Hashable, Sendable {
         var copy = HostReport(
             config: config, result: result, status: status, matchedTiers: matchedTiers, alerts: alerts, levels: levels,
             leafDaysLeft: leafDaysLeft, proxy: proxy, history: history, decidedBy: decidedBy,
-            nextChains: nextChains, now: now)
+            nextChains: nextChains, ct: ct, now: now)
         // Only a host pinwatch sees fine: one it already warns of explains
         // the reports, and they would only repeat its warning.
         if history.clientReports != nil, copy.severity == .ok, status != .error, !alerts.contains(.clientReports) {
             copy = HostReport(
                 config: config, result: result, status: status, matchedTiers: matchedTiers, alerts: alerts + [.clientReports],
                 levels: levels, leafDaysLeft: leafDaysLeft, proxy: proxy, history: history, decidedBy: decidedBy,
-                nextChains: nextChains, now: now)
+                nextChains: nextChains, ct: ct, now: now)
         }
         copy.clients = clients
+        copy.carryVariants(of: self)
+        return copy
+    }
+
+    /// The same verdict decided again with what Certificate Transparency
+    /// logged for the host: `next_leaf_logged` while a logged certificate
+    /// breaks a release, `ct_log_misbehaving` while a log fails
+    /// verification. A probe that failed keeps its error.
+    public func with(ct facts: CTHostFacts, now: Date) -> HostReport {
+        var alerts = self.alerts.filter { $0 != .nextLeafLogged && $0 != .ctLogMisbehaving }
+        if status != .error {
+            if facts.breaking(at: now) != nil { alerts.append(.nextLeafLogged) }
+            if !facts.misbehavingLogs.isEmpty { alerts.append(.ctLogMisbehaving) }
+        }
+        // Most hosts most cycles: nothing to raise or clear, so the verdict
+        // stands and is not decided again.
+        guard alerts != self.alerts || alerts.contains(.nextLeafLogged) || alerts.contains(.ctLogMisbehaving) else {
+            var copy = self
+            copy.ct = facts
+            return copy
+        }
+        var copy = HostReport(
+            config: config, result: result, status: status, matchedTiers: matchedTiers, alerts: alerts, levels: levels,
+            leafDaysLeft: leafDaysLeft, proxy: proxy, history: history, decidedBy: decidedBy, nextChains: nextChains, ct: facts,
+            now: now)
+        copy.clients = clients
+        copy.acknowledgement = acknowledgement
+        copy.series = series
         copy.carryVariants(of: self)
         return copy
     }

@@ -3,14 +3,14 @@ import Foundation
 /// What each client release would do with a certificate logged in
 /// Certificate Transparency for one of its names, before any server
 /// sends it.
-package struct CTLoggedVerdict: Hashable, Sendable {
+public struct CTLoggedVerdict: Hashable, Sendable {
     /// Releases whose pins are on the certificate's client path.
-    package var survives: [String]
+    public var survives: [String]
     /// Releases that would refuse it: no pin on the path, or no root of
     /// their store at its end.
-    package var breaks: [String]
+    public var breaks: [String]
 
-    package init(survives: [String] = [], breaks: [String] = []) {
+    public init(survives: [String] = [], breaks: [String] = []) {
         self.survives = survives
         self.breaks = breaks
     }

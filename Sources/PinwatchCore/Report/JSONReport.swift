@@ -125,6 +125,7 @@ public enum JSONReport {
         fields.field("next_chains", NextChainsJSON.chains(report.nextChains))
         fields.field("survives", NextChainsJSON.summary(report.nextChains))
         fields.field("recommended_pins", NextChainsJSON.recommended(report.nextChains))
+        fields.field("ct", CTJSON.logged(report.ct))
         fields.field("labels", ownerLabels(report.config))
         fields.field("runbook", report.config.runbook)
         fields.objects("chain", report.levels, writeLevel)

@@ -26,6 +26,8 @@ public enum HostHeadline: String, Sendable, Codable, CaseIterable {
     case crlStale = "crl_stale"
     case crlUnavailable = "crl_unavailable"
     case clientReports = "client_reports"
+    case nextLeafLogged = "next_leaf_logged"
+    case ctLogMisbehaving = "ct_log_misbehaving"
     case unpinned
 
     /// The header's order: ok, then the causes by what breaks clients
@@ -40,7 +42,7 @@ public enum HostHeadline: String, Sendable, Codable, CaseIterable {
     public var isHostFact: Bool {
         switch self {
         case .expiring, .expired, .intercepted, .error, .chainChanged, .renewalOverdue, .revoked, .crlUnavailable, .crlStale,
-            .clientReports:
+            .clientReports, .nextLeafLogged, .ctLogMisbehaving:
             return true
         case .ok, .leafOnly, .blocked, .ctNoncompliant, .pinsExpiring, .pinsExpired, .intermediatePool, .rootTransition, .caSwitch,
             .unpinned:
@@ -70,7 +72,7 @@ public enum HostHeadline: String, Sendable, Codable, CaseIterable {
         case .error: return "!"
         case .blocked, .ctNoncompliant, .expired, .intercepted, .revoked: return "✗"
         case .leafOnly, .expiring, .chainChanged, .pinsExpiring, .pinsExpired, .intermediatePool, .rootTransition, .caSwitch,
-            .renewalOverdue, .crlUnavailable, .crlStale, .clientReports:
+            .renewalOverdue, .crlUnavailable, .crlStale, .clientReports, .nextLeafLogged, .ctLogMisbehaving:
             return "⚠"
         }
     }

@@ -58,7 +58,7 @@ extension Verdict {
     public static func assess(
         status: HostStatus, alerts: [HostAlert], result: ProbeResult, expiry: ChainExpiry?, proxy: ProxyReport,
         history: HostHistory? = nil, now: Date = Date(), matchedTiers: [PinTier] = [.ca], levels: [LevelReport] = [],
-        nextChains: NextChains? = nil, pins: PinSet = PinSet()
+        nextChains: NextChains? = nil, pins: PinSet = PinSet(), ct: CTHostFacts? = nil
     ) -> HostAssessment {
         let has = Set(alerts)
         if status == .error {
@@ -111,6 +111,12 @@ extension Verdict {
                         + (renewal.rule.map { ": \($0))" } ?? ")")
             }
             ?? "only the leaf pin still matches: breaks at the next leaf renewal"
+        let logged = has.contains(.nextLeafLogged) ? ct?.breaking(at: now) : nil
+        if let logged, logged.notBefore <= now {
+            return HostAssessment(
+                severity: .critical, reason: CTLoggedText.sentence(logged, now: now),
+                headline: .nextLeafLogged)
+        }
         if has.contains(.criticalExpiry) {
             var reason = expirySentence(expiry)
             if status == .leafOnly { reason += "; " + leafOnlyCause }
@@ -151,6 +157,20 @@ extension Verdict {
         if has.contains(.crlUnavailable) {
             return HostAssessment(
                 severity: .warning, reason: RevocationText.unavailableSentence(result.revocation), headline: .crlUnavailable)
+        }
+        // Evidence comes before the next-chain estimates: the logged
+        // certificate is the chain a renewal will bring.
+        if let logged {
+            return HostAssessment(
+                severity: .warning, reason: CTLoggedText.sentence(logged, now: now),
+                headline: .nextLeafLogged)
+        }
+        if has.contains(.ctLogMisbehaving), let logs = ct?.misbehavingLogs, !logs.isEmpty {
+            return HostAssessment(
+                severity: .warning,
+                reason: "Certificate Transparency log \(logs.joined(separator: ", ")) failed verification: its entries are ignored, "
+                    + "so a certificate logged there for this host would go unseen",
+                headline: .ctLogMisbehaving)
         }
         if let nextChains, let warning = NextChainReasons.warning(alerts: has, nextChains: nextChains, levels: levels) {
             return warning

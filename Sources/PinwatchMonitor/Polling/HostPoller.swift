@@ -40,6 +40,9 @@ package final class HostPoller: @unchecked Sendable {
     package let history: HostHistoryRecorder?
     /// Marks the reports whose problem is acknowledged; nil: none is.
     package let acknowledgements: AcknowledgementLedger?
+    /// The Certificate Transparency logs followed for `ct:`, stepped once
+    /// at each long-running cycle's start; nil without it.
+    package let ct: CTFollowing?
     private let environment: [String: String]
     private let targets: [ProbeTarget]
     private let engine: ProbeEngine
@@ -54,21 +57,22 @@ package final class HostPoller: @unchecked Sendable {
     /// chains are looked up in, shared by every poller of the process.
     package convenience init(
         config: Config, environment: [String: String] = ProcessEnvironment.current, history: HostHistoryRecorder? = nil,
-        adHocProbes: Bool = false, acknowledgements: AcknowledgementLedger? = nil,
+        adHocProbes: Bool = false, acknowledgements: AcknowledgementLedger? = nil, ct: CTFollowing? = nil,
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.init(
             config: config, environment: environment, history: history, adHocProbes: adHocProbes,
-            acknowledgements: acknowledgements, now: now, crls: .shared)
+            acknowledgements: acknowledgements, ct: ct, now: now, crls: .shared)
     }
 
     package init(
         config: Config, environment: [String: String] = ProcessEnvironment.current, history: HostHistoryRecorder? = nil,
-        adHocProbes: Bool = false, acknowledgements: AcknowledgementLedger? = nil,
+        adHocProbes: Bool = false, acknowledgements: AcknowledgementLedger? = nil, ct: CTFollowing? = nil,
         now: @escaping @Sendable () -> Date = { Date() }, crls: CRLCache
     ) {
         self.config = config
         self.history = history
+        self.ct = ct
         self.acknowledgements = acknowledgements
         self.environment = environment
         self.now = now
@@ -76,7 +80,7 @@ package final class HostPoller: @unchecked Sendable {
         // A host of every address makes the count unknown until its name resolves.
         engine = ProbeEngine(
             concurrency: config.concurrency, expectedTargets: adHocProbes ? nil : ProbePlan.knownCount(for: config.hosts))
-        finishing = ReportFinishing(config: config, history: history, acknowledgements: acknowledgements, now: now)
+        finishing = ReportFinishing(config: config, history: history, acknowledgements: acknowledgements, ct: ct, now: now)
         revocation = RevocationLookup(cache: crls, timeout: config.timeout, proxy: config.proxy, environment: environment)
     }
 
@@ -109,6 +113,10 @@ package final class HostPoller: @unchecked Sendable {
             // Before this cycle's first batch, on the queue that finishes it.
             Self.finishingQueue.async { acknowledgements.reload() }
         }
+        // A one-shot command steps the logs itself, waited for, before
+        // its cycle; a long-running one's step runs beside the probes and
+        // its findings reach the reports finished after it.
+        if !oneShot { ct?.step() }
         let cycle = PollCycle()
         probe(
             config.hosts, targets: targets, window: windows.next(startingAt: firstWindow()), cycle: cycle,

@@ -35,6 +35,9 @@ enum FinishingStep: Sendable, CaseIterable {
     case clients
     /// A host's probes folded into one report: the worst, and how they agree.
     case fold
+    /// What Certificate Transparency logged for the host (`ct:`):
+    /// `next_leaf_logged`, `ct_log_misbehaving`.
+    case transparency
     /// The store's facts: since when, forecast, `chain_changed`.
     case history
     /// A silence or the dashboard's acknowledgement marks the report.
@@ -54,13 +57,17 @@ struct ReportFinishing: @unchecked Sendable {
     /// - history after the fold: the store records one row per host, from
     ///   the folded verdict and each probe's chain, and `chain_changed`
     ///   comes out of what it recorded;
+    /// - transparency after the fold and before the history: what the
+    ///   logs say is about the host, not one probe, and the store records
+    ///   the severity it decides;
     /// - acknowledgements last: a silence holds while the state it
     ///   acknowledged stays, and that state is the one the history decided.
-    static let order: [FinishingStep] = [.verdict, .clients, .fold, .history, .acknowledgements]
+    static let order: [FinishingStep] = [.verdict, .clients, .fold, .transparency, .history, .acknowledgements]
 
-    /// The steps before the history: `/probe`'s ad hoc hosts, which no
-    /// store records and nobody acknowledges.
-    static let judging: [FinishingStep] = Array(order.prefix { $0 != .history })
+    /// The steps before the history, but the logs: `/probe`'s ad hoc
+    /// hosts, which no store records, nobody acknowledges and no log is
+    /// watched for.
+    static let judging: [FinishingStep] = Array(order.prefix { $0 != .history }).filter { $0 != .transparency }
 
     /// One chain judged as the host's clients would judge it, with no
     /// probes to fold: `preflight`'s chain nobody served yet.
@@ -69,6 +76,8 @@ struct ReportFinishing: @unchecked Sendable {
     var config: Config
     var history: HostHistoryRecorder?
     var acknowledgements: AcknowledgementLedger?
+    /// The logs followed for `ct:`; nil without it.
+    var ct: CTFollowing? = nil
     var now: @Sendable () -> Date
     var steps: [FinishingStep] = order
 
@@ -82,6 +91,7 @@ struct ReportFinishing: @unchecked Sendable {
             case .verdict: judge(&hosts, at: date)
             case .clients: applyClients(&hosts, at: date)
             case .fold: fold(&hosts)
+            case .transparency: addTransparency(&hosts, at: date)
             case .history: record(&hosts, at: date)
             case .acknowledgements: acknowledge(&hosts)
             }
@@ -125,6 +135,14 @@ struct ReportFinishing: @unchecked Sendable {
             } else {
                 hosts[index].report = judged.first?.report
             }
+        }
+    }
+
+    private func addTransparency(_ hosts: inout [FinishingHost], at date: Date) {
+        guard let ct else { return }
+        for index in hosts.indices {
+            guard let report = hosts[index].report else { continue }
+            hosts[index].report = report.with(ct: ct.facts(for: hosts[index].host.serverName), now: date)
         }
     }
 

@@ -36,14 +36,17 @@ package final class Exporter: @unchecked Sendable {
     private var chainChanges = ChainChangeCounter(started: Date())
     /// `report_uri:`'s endpoint; nil when the configuration has none.
     package let clientReports: ClientReportIntake?
+    /// `ct:`'s logs, followed across reloads; nil without it.
+    private let ct: CTFollowing?
 
     /// `readConfig` reads the configuration again (SIGHUP, a changed client
     /// pin file); nil leaves the first one running.
     package init(
         config: Config, environment: [String: String], version: String, logger: Logger, history: HostHistoryRecorder? = nil,
         readConfig: Monitor<HostPoller>.ConfigReader? = nil, acknowledgements: AcknowledgementLedger? = nil,
-        clientReports: ClientReportIntake? = nil
+        clientReports: ClientReportIntake? = nil, ct: CTFollowing? = nil
     ) {
+        self.ct = ct
         self.version = version
         self.logger = logger
         self.history = history
@@ -52,8 +55,11 @@ package final class Exporter: @unchecked Sendable {
         hooks = Self.makeHookRunner(config.hooks, environment: environment, logger: logger)
         monitor = Monitor(
             config: config, queue: queue,
-            makePoller: {
-                HostPoller(config: $0, environment: environment, history: history, adHocProbes: true, acknowledgements: acknowledgements)
+            makePoller: { config in
+                ct?.use(config)
+                return HostPoller(
+                    config: config, environment: environment, history: history, adHocProbes: true, acknowledgements: acknowledgements,
+                    ct: ct)
             }, hooks: hooks,
             readConfig: readConfig, onEvent: { [unowned self] in handle($0) })
     }
@@ -179,7 +185,7 @@ package final class Exporter: @unchecked Sendable {
         let shown = lastCompleted ?? (end.finishedAt, duration)
         let cycle = PrometheusExposition.Cycle(
             finishedAt: shown.finishedAt, duration: shown.duration, completedCycles: completedCycles,
-            interval: monitor.config.interval, failures: cycleFailures)
+            interval: monitor.config.interval, failures: cycleFailures, ctLogs: ct?.logStates)
         var text = renderer.render(reports, cycle: cycle, version: version, vantage: monitor.config.vantage)
         if let history {
             let health = history.writeHealth

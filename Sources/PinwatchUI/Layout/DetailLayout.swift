@@ -84,6 +84,7 @@ enum DetailLayout {
             appendConfiguredPins(host.pins, to: &lines)
         }
         appendNextChains(of: report, to: &lines)
+        appendTransparency(of: report, now: now, to: &lines)
         appendClients(of: report, to: &lines)
         if let stanza = state.stanzaText {
             lines.append([])

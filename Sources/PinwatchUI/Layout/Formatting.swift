@@ -107,7 +107,7 @@ package enum Formatting {
         case .error: return Style(.error)
         case .blocked, .ctNoncompliant, .expired, .intercepted, .revoked: return Style(.critical, bold: true)
         case .leafOnly, .expiring, .chainChanged, .pinsExpiring, .pinsExpired, .intermediatePool, .rootTransition, .caSwitch,
-            .renewalOverdue, .crlUnavailable, .crlStale, .clientReports:
+            .renewalOverdue, .crlUnavailable, .crlStale, .clientReports, .nextLeafLogged, .ctLogMisbehaving:
             return Style(.warn, bold: true)
         }
     }

@@ -174,12 +174,16 @@ struct TableColumn: Sendable {
             cell: { row, _ in
                 guard let report = row.report else { return waiting }
                 let style = report.headline == .error ? Style(.error) : report.severity == .ok ? Style(.dim) : Style(.normal)
+                // `ct`: Certificate Transparency logged a certificate for the
+                // host (bold when one breaks a release); the detail view lists them.
+                var line = ctMark(report)
                 // A host of several probes says how they agree; a reason that
                 // names their divergence already leads with it.
                 if let agreement = report.variantAgreement, !report.reason.hasPrefix(agreement) {
-                    return [Span(agreement + " · ", Style(.dim)), Span(report.reason, style)]
+                    line.append(Span(agreement + " · ", Style(.dim)))
                 }
-                return [Span(report.reason, style)]
+                line.append(Span(report.reason, style))
+                return line
             },
             // Why it was acknowledged, in place of the verdict's reason.
             acknowledged: { _, acknowledgement in [Span("acknowledged: \(acknowledgement.reason)", Style(.dim))] }),
@@ -198,6 +202,14 @@ struct TableColumn: Sendable {
         _ value: @escaping @Sendable (HostReport, HostConfig) -> DashboardState.SortValue
     ) -> @Sendable (DashboardState, Int) -> DashboardState.SortValue? {
         { state, index in state.reports[index].map { value($0, state.hosts[index]) } }
+    }
+
+    /// `ct ` before the reason while a logged certificate for the host is
+    /// listed: bold while one of them breaks a release.
+    static func ctMark(_ report: HostReport) -> StyledLine {
+        guard let ct = report.ct, !ct.logged.isEmpty || !ct.misbehavingLogs.isEmpty else { return [] }
+        let breaks = ct.logged.contains { !$0.verdict.breaks.isEmpty }
+        return [Span("ct", breaks ? Style(.warn, bold: true) : Style(.dim)), Span(" ")]
     }
 
     /// `L✓`: a level's role and whether a pin matched it.

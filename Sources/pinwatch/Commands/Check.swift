@@ -124,7 +124,13 @@ extension Pinwatch {
             let client = line.client
             if let client, let problem = ClientSelection.problem(client, in: config) { try unknown(problem, display: display) }
             let acknowledgements = AcknowledgementLedger.reading(config, override: line.state)
-            var reports = HostPoller(config: config, history: store, acknowledgements: acknowledgements).runCycle()
+            let ct: CTFollowing?
+            do {
+                ct = try CTRuntime.steppedOnce(config, history: store)
+            } catch let failure as UserFacingError {
+                try unknown(failure.message, display: display, alsoOnStandardError: true)
+            }
+            var reports = HostPoller(config: config, history: store, acknowledgements: acknowledgements, ct: ct).runCycle()
             if let client { reports = ClientSelection.reports(of: client, in: reports, now: Date()) }
             let outcome = CheckReport.render(
                 reports, warnDays: config.warnDays, criticalDays: config.criticalDays, nextChains: client != nil)

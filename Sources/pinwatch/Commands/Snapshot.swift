@@ -62,7 +62,7 @@ extension Pinwatch {
                     ? try ThemeChoice.load(requested: theme, config: config, colorCount: 256)
                     : ThemeLoader.mono
                 let store = try history.openForOneShot(config) { Output.standardError($0) }
-                output.printCycle(
+                try output.printCycle(
                     config: config, environment: ProcessEnvironment.current, theme: chosenTheme, history: store,
                     acknowledgements: AcknowledgementLedger.reading(config, override: history.state))
             }
@@ -105,7 +105,7 @@ extension Pinwatch {
                 let config = try ConfigOptions.load(explicit: line.config, shard: line.shard)
                 let store = try StateOptions.openForOneShot(config, override: line.state) { Output.standardError($0) }
                 let format: SnapshotFormat = line.format == .json ? .json : .prometheus
-                SnapshotOutput.printCycle(
+                try SnapshotOutput.printCycle(
                     format: format, width: nil, config: config, environment: ProcessEnvironment.current, theme: ThemeLoader.mono,
                     history: store, acknowledgements: AcknowledgementLedger.reading(config, override: line.state))
             }

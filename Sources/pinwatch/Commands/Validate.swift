@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PinwatchCore
+import PinwatchMonitor
 
 extension Pinwatch {
     /// Checks a configuration without probing anything.
@@ -31,7 +32,20 @@ extension Pinwatch {
                 let name = config.path ?? "configuration"
                 let hooks = config.hooks.isEmpty ? "" : ", \(config.hooks.count) hook\(config.hooks.count == 1 ? "" : "s")"
                 let clients = config.clients.isEmpty ? "" : ", \(config.clients.count) client\(config.clients.count == 1 ? "" : "s")"
-                Output.standardOutput("\(name): valid, \(config.hosts.count) host\(config.hosts.count == 1 ? "" : "s")\(clients)\(hooks)\n")
+                // The list is read as watch and serve will read it: a list
+                // that stops them is an error here.
+                var logs = ""
+                if let list = config.ct?.logList {
+                    let count: Int
+                    do {
+                        count = try CTFollowing.readList(list).count
+                    } catch {
+                        throw UserFacingError(message: "\(error)")
+                    }
+                    logs = ", \(count) Certificate Transparency log\(count == 1 ? "" : "s")"
+                }
+                Output.standardOutput(
+                    "\(name): valid, \(config.hosts.count) host\(config.hosts.count == 1 ? "" : "s")\(clients)\(hooks)\(logs)\n")
                 let expiredSilences = ExpiredSilences.warnings(config, now: Date())
                 for warning in expiredSilences { Output.standardError("pinwatch: warning: \(warning)") }
                 if config.hosts.isEmpty && !allowEmpty {

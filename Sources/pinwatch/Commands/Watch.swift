@@ -154,7 +154,7 @@ extension Pinwatch {
             config: Config, environment: [String: String], theme: Theme, bell: Bool, mouse: Bool = true,
             hooks: MonitorSource.Hooks = .init(), history: HostHistoryRecorder?, display: DisplayChoice = DisplayChoice()
         ) throws -> DashboardController {
-            let source = MonitorSource(config: config, environment: environment, hooks: hooks, history: history)
+            let source = try MonitorSource(config: config, environment: environment, hooks: hooks, history: history)
             let state = source.initialState(themeName: theme.name, display: display)
             return try openDashboard(source: source, state: state, environment: environment, theme: theme, bell: bell, mouse: mouse)
         }

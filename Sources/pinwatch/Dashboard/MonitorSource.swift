@@ -35,9 +35,12 @@ final class MonitorSource: DashboardSource, @unchecked Sendable {
     let history: HostHistoryRecorder?
     /// The configuration's silences and the store's acknowledgements, kept across reloads.
     let acknowledgements: AcknowledgementLedger
+    /// `ct:`'s logs, followed across reloads; nil without it.
+    let ct: CTFollowing?
     private(set) weak var dashboard: DashboardController?
 
-    init(config: Config, environment: [String: String], hooks: Hooks, history: HostHistoryRecorder?) {
+    init(config: Config, environment: [String: String], hooks: Hooks, history: HostHistoryRecorder?) throws {
+        ct = try CTRuntime.following(config, history: history)
         firstConfig = config
         self.environment = environment
         self.hooks = hooks
@@ -83,9 +86,13 @@ final class MonitorSource: DashboardSource, @unchecked Sendable {
         let environment = self.environment
         let history = self.history
         let acknowledgements = self.acknowledgements
+        let ct = self.ct
         return Monitor(
             config: firstConfig, queue: .main,
-            makePoller: { HostPoller(config: $0, environment: environment, history: history, acknowledgements: acknowledgements) },
+            makePoller: { config in
+                ct?.use(config)
+                return HostPoller(config: config, environment: environment, history: history, acknowledgements: acknowledgements, ct: ct)
+            },
             hooks: alertHooks,
             readConfig: hooks.reloadConfig, onEvent: { [weak self] in self?.handle($0) })
     }

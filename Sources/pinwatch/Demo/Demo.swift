@@ -60,7 +60,8 @@ extension Pinwatch {
                 }
                 let chosenTheme = try ThemeChoice.load(requested: theme, config: config, colorCount: 256)
                 if snapshot {
-                    output.printCycle(config: config, environment: fleet.environment, theme: chosenTheme, history: try DemoHistory.open())
+                    try output.printCycle(
+                        config: config, environment: fleet.environment, theme: chosenTheme, history: try DemoHistory.open())
                     fleet.stop()
                     return
                 }

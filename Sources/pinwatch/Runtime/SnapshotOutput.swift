@@ -33,8 +33,8 @@ struct SnapshotOutput: ParsableArguments {
     func printCycle(
         config: Config, environment: [String: String], theme: Theme, history: HostHistoryRecorder?,
         acknowledgements: AcknowledgementLedger? = nil
-    ) {
-        Self.printCycle(
+    ) throws {
+        try Self.printCycle(
             format: format, width: width, config: config, environment: environment, theme: theme, history: history,
             acknowledgements: acknowledgements, display: display.choice(config: config, environment: environment))
     }
@@ -43,14 +43,17 @@ struct SnapshotOutput: ParsableArguments {
     static func printCycle(
         format: SnapshotFormat, width: Int?, config: Config, environment: [String: String], theme: Theme, history: HostHistoryRecorder?,
         acknowledgements: AcknowledgementLedger? = nil, display: DisplayChoice = DisplayChoice()
-    ) {
+    ) throws {
         let started = Date()
-        let reports = HostPoller(config: config, environment: environment, history: history, acknowledgements: acknowledgements)
-            .runCycle()
+        let ct = try CTRuntime.steppedOnce(config, history: history)
+        let reports = HostPoller(
+            config: config, environment: environment, history: history, acknowledgements: acknowledgements, ct: ct
+        ).runCycle()
         let now = Date()
         switch format {
         case .prometheus:
-            let cycle = PrometheusExposition.Cycle(finishedAt: now, duration: now.timeIntervalSince(started), completedCycles: 1)
+            let cycle = PrometheusExposition.Cycle(
+                finishedAt: now, duration: now.timeIntervalSince(started), completedCycles: 1, ctLogs: ct?.logStates)
             Output.standardOutput(
                 PrometheusExposition.render(reports, cycle: cycle, version: PinwatchVersion.current, vantage: config.vantage))
         case .json:

@@ -42,7 +42,7 @@ final class MetricTableTests: XCTestCase {
             F.report(F.host(ca: [F.spkiPin(3)]), ProbeResult(failure: ProbeFailure(kind: .timeout, message: "x"))),
         ]
         let text = PrometheusExposition.render(
-            reports, cycle: .init(finishedAt: F.now, duration: 1, completedCycles: 1, interval: 60), version: "0")
+            reports, cycle: .init(finishedAt: F.now, duration: 1, completedCycles: 1, interval: 60, ctLogs: []), version: "0")
         let written = Self.typeLines(text)
         let expected = MetricFamily.all.compactMap { family -> String? in
             switch family.scope {
@@ -51,6 +51,14 @@ final class MetricTableTests: XCTestCase {
             }
         }
         XCTAssertEqual(written, expected)
+        // Without `ct:` the Certificate Transparency families are left out.
+        let withoutCT = Self.typeLines(
+            PrometheusExposition.render(
+                reports, cycle: .init(finishedAt: F.now, duration: 1, completedCycles: 1, interval: 60), version: "0"))
+        XCTAssertEqual(
+            withoutCT,
+            expected.filter { line in !MetricFamily.all.contains { $0.absence == .withoutCT && line.hasPrefix($0.name.rawValue + " ") } })
+        XCTAssertFalse(withoutCT.contains { $0.hasPrefix("pinwatch_ct_") })
     }
 
     func testProbeTextLeavesOutTheCycleFamiliesTheTableSaysAreAbsentFromIt() {
@@ -58,6 +66,7 @@ final class MetricTableTests: XCTestCase {
         let written = Self.typeLines(String(decoding: PrometheusExposition.probeAnswer(report, version: "0", vantage: nil), as: UTF8.self))
         let expected = MetricFamily.all.compactMap { family -> String? in
             switch (family.scope, family.absence) {
+            case (.host, .withoutCT): nil
             case (.host, _), (.exposition, .never), (.exposition, .someHosts), (.probe, _):
                 "\(family.name.rawValue) \(family.type.rawValue)"
             default: nil

@@ -103,7 +103,7 @@ enum SnapshotKeys {
         "host", "port", "sni", "address", "status", "matched_tiers", "alerts", "severity", "reason", "headline", "trusted", "trust_error",
         "leaf_days_left", "leaf_not_after", "days_left", "earliest_not_after", "earliest_level", "proxy", "error", "elapsed_ms",
         "status_since", "changes_24h", "renewal_estimate", "chain",
-        "clients", "next_chains", "survives", "recommended_pins",
+        "clients", "next_chains", "survives", "recommended_pins", "ct",
         "labels", "runbook", "acknowledged",
     ]
     static let proxy: Set<String> = ["detected", "source", "url", "intercepted"]
