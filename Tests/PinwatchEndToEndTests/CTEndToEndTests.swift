@@ -327,4 +327,41 @@ final class CTEndToEndTests: ServeOnFleetTestCase {
         let refusedHosts = try XCTUnwrap(refusedJSON["hosts"] as? [[String: Any]])
         XCTAssertEqual((refusedHosts.first?["ct"] as? [[String: Any]])?.count, 0, refused.stdout)
     }
+
+    /// What CT logged for the watched names is evidence of a family's pool:
+    /// `catalogue` lists the logged issuer under the family its chain hangs
+    /// from, and says the declared pool lacks it.
+    func testTheCatalogueListsTheIssuersCTShowed() throws {
+        try fleet.write(fleet.root.certificate.pem, to: "e2e-root.pem")
+        try fleet.write(fleet.issuing.certificate.pem, to: "e2e-issuing.pem")
+        try fleet.writeConfig(
+            settings: try settings() + [
+                "catalogue:", "  - name: e2e", "    roots: [e2e-root.pem]", "    intermediates: [e2e-issuing.pem]",
+            ])
+        let state = fleet.directory.appendingPathComponent("state.sqlite").path
+        _ = try snapshot(state: state)
+        try logCertificate("api.test", under: sibling)
+        try logCertificate("api.test", under: fleet.issuing)
+        try log.publish()
+        _ = try snapshot(state: state)
+
+        let text = try fleet.run(["catalogue", "--config", fleet.configURL.path, "--state", state])
+        XCTAssertEqual(text.status, 0, text.stderr)
+        XCTAssertTrue(
+            text.stdout.contains("  observed:     CN=E2E Issuing CA 2,O=E2E Trust in CT ")
+                && text.stdout.contains(" (not in the pool the data declares)\n"), text.stdout)
+        let json = try fleet.run(["catalogue", "--format", "json", "--config", fleet.configURL.path, "--state", state])
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let families = try XCTUnwrap(object["families"] as? [[String: Any]])
+        let family = try XCTUnwrap(families.first { $0["name"] as? String == "e2e" }, json.stdout)
+        let observed = try XCTUnwrap(family["observed"] as? [[String: Any]])
+        XCTAssertEqual(
+            Set(observed.map { "\($0["subject"] as? String ?? "") \($0["in_pool"] as? Bool ?? false)" }),
+            [
+                "\(sibling.certificate.facts.subject) false", "\(fleet.issuing.certificate.facts.subject) true",
+            ], json.stdout)
+        // Without the store's records there is nothing to list.
+        let none = try fleet.run(["catalogue", "--format", "json", "--config", fleet.configURL.path, "--state", "off"])
+        XCTAssertFalse(none.stdout.contains("\"in_pool\""), none.stdout)
+    }
 }

@@ -3,7 +3,9 @@ import Foundation
 /// `pinwatch catalogue` and `catalogue show NAME`, as text or JSON.
 /// Certificate text is sanitised here: it comes from files.
 public enum CatalogueListing {
-    public static func text(_ catalogue: Catalogue, now: Date) -> String {
+    /// `observed`: issuers Certificate Transparency showed for the watched
+    /// names (`ObservedIssuer`), listed under their family's pool.
+    public static func text(_ catalogue: Catalogue, now: Date, observed: [ObservedIssuer] = []) -> String {
         var out = ""
         for family in catalogue.families {
             out += "\(clean(family.name)) — \(clean(family.displayName)) (\(family.origin)"
@@ -14,6 +16,10 @@ public enum CatalogueListing {
             out += "  roots:        \(names(family.roots))\n"
             if !family.crossSigns.isEmpty { out += "  cross-signs:  \(names(family.crossSigns))\n" }
             out += "  pool:         \(pool(family.intermediates, on: now))\n"
+            for issuer in observed where issuer.family == family.name {
+                out += "  observed:     \(clean(issuer.facts.subject)) in CT \(DateText.day(issuer.lastSeen))"
+                out += issuer.inPool ? " (in the pool)\n" : " (not in the pool the data declares)\n"
+            }
             for transition in family.transitions {
                 out += "  transition:   \(clean(transition.name)) from \(DateText.day(transition.effective)): "
                 out += "roots \(names(transition.roots)); pool \(pool(transition.intermediates, on: now))\n"
@@ -46,7 +52,7 @@ public enum CatalogueListing {
         return "CA data \(DateText.day(oldest.date))" + (staleness(oldest.family, now: now) == nil ? "" : " (stale)")
     }
 
-    public static func json(_ catalogue: Catalogue, now: Date) -> String {
+    public static func json(_ catalogue: Catalogue, now: Date, observed: [ObservedIssuer] = []) -> String {
         let families = catalogue.families.map { family -> JSONValue in
             .object([
                 ("name", .string(family.name)), ("display_name", .string(family.displayName)), ("origin", .string(family.origin)),
@@ -57,6 +63,18 @@ public enum CatalogueListing {
                 ("roots", .array(family.roots.map { .string($0.name) })),
                 ("cross_signs", .array(family.crossSigns.map { .string($0.name) })),
                 ("intermediates", .array(family.intermediates.map { intermediateSummary($0, on: now) })),
+                (
+                    "observed",
+                    .array(
+                        observed.filter { $0.family == family.name }.map { issuer in
+                            .object([
+                                ("subject", .string(issuer.facts.subject)),
+                                ("spki_sha256", .string(PinText.hex(issuer.facts.spkiSHA256))),
+                                ("first_seen", .string(DateText.iso8601(issuer.firstSeen))),
+                                ("last_seen", .string(DateText.iso8601(issuer.lastSeen))), ("in_pool", .bool(issuer.inPool)),
+                            ])
+                        })
+                ),
                 (
                     "transitions",
                     .array(

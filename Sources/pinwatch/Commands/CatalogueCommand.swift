@@ -2,6 +2,8 @@ import ArgumentParser
 import Foundation
 import PinwatchCatalogue
 import PinwatchCore
+import PinwatchHistory
+import PinwatchProbe
 import PinwatchSystem
 
 extension Pinwatch {
@@ -29,6 +31,11 @@ extension Pinwatch {
                 data folder above; nothing is written unless the result loads with every signature \
                 verified. Malformed certificates are skipped and counted. --as-of gives the reports' \
                 date (default: the newest certificate in them).
+
+                With ct: in the configuration, each family also lists the issuers Certificate \
+                Transparency showed for the watched names (read from the history store, --state), \
+                with when they were last logged and whether the family's pool lists them: evidence of a \
+                pool member the data may not declare yet.
                 """
         )
 
@@ -46,6 +53,8 @@ extension Pinwatch {
         @Option(help: "Output format: text or json.")
         var format: ListingFormat = .text
 
+        @OptionGroup var history: StateOptions
+
         func validate() throws {
             guard words.isEmpty || (words.count == 2 && words[0] == "show") || (words.count >= 2 && words[0] == "update") else {
                 throw ValidationError(
@@ -59,11 +68,14 @@ extension Pinwatch {
         func run() throws {
             try reportingFailures {
                 if words.first == "update" { return try update(Array(words.dropFirst())) }
-                let catalogue = try load()
+                let (catalogue, config) = try load()
                 let now = Date()
                 guard words.count == 2 else {
+                    let observed = config.map { observedIssuers($0, now: now) } ?? []
                     Output.standardOutput(
-                        format == .json ? CatalogueListing.json(catalogue, now: now) : CatalogueListing.text(catalogue, now: now))
+                        format == .json
+                            ? CatalogueListing.json(catalogue, now: now, observed: observed)
+                            : CatalogueListing.text(catalogue, now: now, observed: observed))
                     return
                 }
                 guard let family = catalogue.family(named: words[1]) else {
@@ -122,17 +134,36 @@ extension Pinwatch {
 
         /// With the configuration's families when there is a configuration;
         /// the built-in and user data alone otherwise.
-        private func load() throws -> Catalogue {
+        private func load() throws -> (Catalogue, Config?) {
             let located = ConfigLocator.locate(
                 explicit: options.config, currentDirectory: FileManager.default.currentDirectoryPath,
                 environment: ProcessEnvironment.current)
-            if located != nil { return try options.load().catalogue }
+            if located != nil {
+                let config = try options.load()
+                return (config.catalogue, config)
+            }
             do {
-                return try CatalogueLoader.load(
-                    sources: [], userFolder: CatalogueLoader.userFolder(environment: ProcessEnvironment.current))
+                return (
+                    try CatalogueLoader.load(
+                        sources: [], userFolder: CatalogueLoader.userFolder(environment: ProcessEnvironment.current)), nil
+                )
             } catch {
                 throw UserFacingError(message: error.problems.map(\.description).joined(separator: "\npinwatch: "))
             }
+        }
+
+        /// The issuers of what `ct:` logged for the watched names and kept
+        /// in the history store, read without writing (a store another
+        /// pinwatch holds, or none yet, is read or skipped quietly).
+        private func observedIssuers(_ config: Config, now: Date) -> [ObservedIssuer] {
+            guard config.ct != nil, let store = StateOptions.openReadOnly(config, override: history.state),
+                let logged = try? store.ctState?.loadLogged(now: now)
+            else { return [] }
+            let loggings = logged.values.joined().compactMap { certificate -> ObservedIssuer.Logging? in
+                let chain = certificate.chainDER.compactMap { try? X509Certificate(der: $0).facts }
+                return chain.count == certificate.chainDER.count ? (certificate.loggedAt, chain) : nil
+            }
+            return ObservedIssuer.observed(Array(loggings), in: config.catalogue)
         }
     }
 }

@@ -51,9 +51,9 @@ struct StateOptions: ParsableArguments {
         }
     }
 
-    /// The store another pinwatch holds, opened as a reader; nil when it
-    /// cannot be read either (the writer has not created it yet).
-    private static func openReadOnly(_ config: Config, override state: String?) -> HistoryStore? {
+    /// The store opened as a reader (another pinwatch may hold it); nil
+    /// when it cannot be read (nobody has created it yet).
+    static func openReadOnly(_ config: Config, override state: String?) -> HistoryStore? {
         try? HistoryStore.open(
             config.state, override: state, historyDays: config.historyDays, mode: .reader, catalogue: config.catalogue)
     }
