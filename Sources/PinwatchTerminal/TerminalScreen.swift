@@ -15,6 +15,9 @@ package final class TerminalScreen {
     private var pairs: [PairKey: Int16] = [:]
     private var nextPair: Int16 = 1
     private let maxPairs: Int
+    /// What the window holds: the last frame drawn, in which theme, at
+    /// which size. Nil after a resize or a resume: the next paint is whole.
+    private var painted: (frame: Frame, theme: Theme, rows: Int, columns: Int)?
 
     /// True when the terminal can show colours at all.
     package let supportsColor: Bool
@@ -114,25 +117,45 @@ package final class TerminalScreen {
         return (Int(rows), Int(columns))
     }
 
-    /// Draws a whole Frame and updates the terminal once.
+    /// Draws a Frame and updates the terminal once; returns how many cells
+    /// were drawn.
+    ///
+    /// Only the cells that differ from the last frame painted are drawn:
+    /// a dashboard that moved only its clock and ages costs those cells,
+    /// not the screen. Everything is drawn again after a resize, a resume,
+    /// a new theme or a frame of another size.
     ///
     /// A frame larger than the terminal is clipped, a smaller one leaves the
     /// rest blank, so a resize between layout and paint never crashes.
-    package func paint(_ frame: Frame, theme: Theme) {
-        guard !isRestored else { return }
-        werase(window)
+    @discardableResult
+    package func paint(_ frame: Frame, theme: Theme) -> Int {
+        guard !isRestored else { return 0 }
         let (rows, columns) = size
+        let previous = painted.flatMap { last in
+            last.frame.width == frame.width && last.frame.height == frame.height && last.theme == theme
+                && last.rows == rows && last.columns == columns ? last.frame : nil
+        }
+        if previous == nil { werase(window) }
+        var drawn = 0
         for row in 0..<min(rows, frame.height) {
             for column in 0..<min(columns, frame.width) {
                 let cell = frame[row, column]
+                if let previous, previous[row, column] == cell { continue }
+                // The second half of a wide character: its first half draws it.
                 if cell.text.isEmpty { continue }
                 // The last cell of a wide character would wrap past the edge.
-                if column == columns - 1, DisplayWidth.of(cell.text) == 2 { continue }
+                if column == columns - 1, DisplayWidth.of(cell.text) == 2 {
+                    if previous != nil { draw(.blank, row: row, column: column, theme: theme) }
+                    continue
+                }
                 draw(cell, row: row, column: column, theme: theme)
+                drawn += 1
             }
         }
+        painted = (frame, theme, rows, columns)
         wnoutrefresh(window)
         doupdate()
+        return drawn
     }
 
     private func draw(_ cell: Cell, row: Int, column: Int, theme: Theme) {
@@ -232,6 +255,7 @@ package final class TerminalScreen {
         if pinwatch_terminal_size(STDOUT_FILENO, &rows, &columns) == 0 {
             resizeterm(rows, columns)
         }
+        painted = nil
         clearok(window, true)
     }
 

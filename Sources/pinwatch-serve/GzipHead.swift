@@ -13,9 +13,8 @@ struct GzipHead: Sendable {
     let crc: UInt
     let length: Int
 
-    /// Level 1: the text is repetitive, and the first scrape of a render,
-    /// which compresses it, holds the others that ask until it is done
-    /// (Benchmarks/README.md, "/metrics compressed").
+    /// Level 1: the text is repetitive, and a render is not served until
+    /// it is compressed (Benchmarks/README.md, "/metrics compressed").
     static let level: Int32 = 1
 
     init(_ text: UnsafeRawBufferPointer) {

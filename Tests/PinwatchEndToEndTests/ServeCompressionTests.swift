@@ -1,4 +1,7 @@
 import Foundation
+import Logging
+import PinwatchMonitor
+import PinwatchService
 import PinwatchTestSupport
 import XCTest
 
@@ -35,6 +38,46 @@ final class ServeCompressionTests: LocalFleetTestCase {
         _ = buffer.gzipHead(for: (text + Data("next\n".utf8), 2))
         _ = buffer.gzipHead(for: (text + Data("next\n".utf8), 2))
         XCTAssertEqual(buffer.compressions, 2, "a new render, one more compression")
+    }
+
+    /// Each render is copied and compressed as it is published, before
+    /// any scrape: concurrent scrapes of it, plain and gzip, only write
+    /// what was made (in-process, so the count of compressions shows); the
+    /// event loop that writes them runs at a lower priority than the rest.
+    func testARenderIsCompressedWhenPublishedAndScrapesCompressNothing() throws {
+        let curl = "/usr/bin/curl"
+        try TestEnvironment.require(
+            FileManager.default.isExecutableFile(atPath: curl), "curl is not installed: apt-get install curl", skip: { XCTSkip($0) })
+        for index in 0..<3 { try fleet.addOK("h\(index).test") }
+        try fleet.writeConfig(settings: ["interval: 1h"])
+        let config = try ConfigFile.load(explicit: fleet.configURL.path)
+        let exporter = Exporter(config: config, environment: [:], version: "test", logger: Logger(label: "test"))
+        let server = ExporterHTTPServer(exporter: exporter)
+        let port = try LocalPorts.closedPort()
+        try server.start(listen: "127.0.0.1:\(port)", maximumConnections: 64, logger: Logger(label: "test"))
+        exporter.startPolling()
+        try waitUntil(timeout: 20, "the first cycle published") { exporter.isReady }
+        XCTAssertEqual(server.metrics.compressions, 1, "compressed as published, before any scrape")
+        let url = "http://127.0.0.1:\(port)/metrics"
+        let outcomes = [SpawnedCommand.Outcome?](repeating: nil, count: 20)
+        var collected = outcomes
+        let lock = NSLock()
+        DispatchQueue.concurrentPerform(iterations: 20) { index in
+            let options = index % 2 == 0 ? ["--compressed"] : []
+            let outcome = try? SpawnedCommand.run(curl, ["-sS", "--fail"] + options + [url])
+            lock.lock()
+            collected[index] = outcome
+            lock.unlock()
+        }
+        for outcome in collected {
+            XCTAssertEqual(outcome?.status, 0, outcome?.stderr ?? "curl did not run")
+            XCTAssertTrue(outcome?.stdout.contains("pinwatch_host_status{host=\"h2.test\"") == true, outcome?.stdout ?? "")
+        }
+        XCTAssertEqual(server.metrics.compressions, 1, "20 scrapes of one render compress nothing more")
+        // Writing the text for scrapers yields to the probes on a busy machine.
+        let nice = try server.group.next().submit { getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0) }.wait()
+        XCTAssertEqual(nice, ExporterHTTPServer.niceness)
+        XCTAssertGreaterThan(nice, getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0), "below the test's own threads")
     }
 
     func testCurlCompressedGetsTheSameTextAsAPlainScrape() throws {

@@ -9,11 +9,15 @@ import PinwatchProbe
 /// the dashboard's) as Prometheus text, logs its events, and answers
 /// `/probe` with the running configuration's engine.
 ///
-/// Scrapes never probe: they read the text the last cycle left. Every
-/// other member is touched only on `queue`, the monitor's. `@unchecked
-/// Sendable` for that reason; `published` has its own lock.
+/// Scrapes never probe: they read the text the last cycle left, rendered
+/// once per cycle on `renderQueue`, so neither a render nor a scrape holds
+/// the monitor's queue (a 10,000-host render takes longer than a tick
+/// can wait). `renderer` is touched only on `renderQueue`; every other
+/// member only on `queue`, the monitor's. `@unchecked Sendable` for that
+/// reason; `published` has its own lock.
 package final class Exporter: @unchecked Sendable {
     private let queue = DispatchQueue(label: "pinwatch.exporter")
+    private let renderQueue = DispatchQueue(label: "pinwatch.exporter.render")
     private let version: String
     private let logger: Logger
     private let published = PublishedMetrics()
@@ -70,6 +74,13 @@ package final class Exporter: @unchecked Sendable {
     /// The last completed cycle as Prometheus text, with a number that
     /// changes whenever the text does (so a server can keep its own copy).
     package var metrics: (text: Data, generation: Int) { published.metrics }
+
+    /// `prepare` sees each render's text before any scrape can (on the
+    /// render queue): a server makes its copies and compressed form there,
+    /// so a scrape only writes what is made. Set before `startPolling`.
+    package func whenPublished(_ prepare: @escaping @Sendable (_ text: Data, _ generation: Int) -> Void) {
+        published.prepare = prepare
+    }
 
     package func startPolling() {
         queue.async { [self] in monitor.start() }
@@ -186,20 +197,26 @@ package final class Exporter: @unchecked Sendable {
         let cycle = PrometheusExposition.Cycle(
             finishedAt: shown.finishedAt, duration: shown.duration, completedCycles: completedCycles,
             interval: monitor.config.interval, failures: cycleFailures, ctLogs: ct?.logStates)
-        var text = renderer.render(reports, cycle: cycle, version: version, vantage: monitor.config.vantage)
+        var historyText: [UInt8] = []
         if let history {
             let health = history.writeHealth
-            text += PrometheusExposition.historyWrites(health).utf8
-            text += chainChanges.exposition(reports, vantage: monitor.config.vantage).utf8
+            historyText += PrometheusExposition.historyWrites(health).utf8
+            historyText += chainChanges.exposition(reports, vantage: monitor.config.vantage).utf8
             logHistoryNotices(health, at: end.finishedAt)
         }
-        published.publish(Data(text))
+        let vantage = monitor.config.vantage
         var counts: Logger.Metadata = ["hosts": "\(reports.count)", "duration_ms": "\(Int(cycle.duration * 1000))"]
         let severities = SeveritySummary(reports)
         for severity in HostSeverity.worstFirst {
             counts[severity.rawValue] = "\(severities.count(of: severity))"
         }
-        logger.info("cycle finished", metadata: counts)
+        renderQueue.async { [self, historyText, counts] in
+            var text = renderer.render(reports, cycle: cycle, version: version, vantage: vantage)
+            text += historyText
+            published.publish(Data(text))
+            // Once its text is served: a reader of the log may scrape it.
+            logger.info("cycle finished", metadata: counts)
+        }
     }
 
     private func logHistoryNotices(_ health: HistoryWriteHealth, at now: Date) {
@@ -230,17 +247,23 @@ package final class Exporter: @unchecked Sendable {
     }
 }
 
-/// The text scrapes read, swapped whole at the end of each cycle.
+/// The text scrapes read, swapped whole at the end of each cycle's render.
 private final class PublishedMetrics: @unchecked Sendable {
     private let lock = NSLock()
     private var data = Data()
     private var generation = 0
     private var ready = false
+    /// Set once, before the first cycle.
+    var prepare: (@Sendable (Data, Int) -> Void)?
 
+    /// Prepared before it is shown: a scrape never finds a render whose
+    /// copies are still to make. Called on the render queue only.
     func publish(_ metrics: Data) {
+        let next = generation + 1
+        prepare?(metrics, next)
         lock.lock()
         data = metrics
-        generation += 1
+        generation = next
         ready = true
         lock.unlock()
     }

@@ -28,14 +28,14 @@ final class DashboardController: @unchecked Sendable {
     private var sources: [DispatchSourceProtocol] = []
     private var jobControl: JobControl?
     private var paintScheduled = false
-    private var firstFrameTiming: FirstFrameTiming
+    private var frameTiming: FrameTiming
 
     init(source: DashboardSource, state: DashboardState, environment: [String: String], theme: Theme, bell: Bool, mouse: Bool) throws {
         self.source = source
         self.environment = environment
         bellEnabled = bell
         self.state = state
-        firstFrameTiming = FirstFrameTiming(environment: ProcessEnvironment.current)
+        frameTiming = FrameTiming(environment: ProcessEnvironment.current)
         screen = try TerminalScreen(mouse: mouse)
         colourless = ThemeLoader.prefersMono(environment: environment, colorCount: screen.colorCount)
         // A mono theme of the user's own stays (themes/mono.yaml).
@@ -237,8 +237,7 @@ final class DashboardController: @unchecked Sendable {
     private func paint() {
         let size = screen.size
         let frame = DashboardLayout.paint(&state, width: size.columns, height: size.rows, now: Date())
-        screen.paint(frame, theme: theme)
-        firstFrameTiming.framePainted()
+        frameTiming.framePainted(cells: screen.paint(frame, theme: theme))
     }
 
     private func quit(status: Int32) -> Never {

@@ -97,15 +97,20 @@ final class MonitorSource: DashboardSource, @unchecked Sendable {
             readConfig: hooks.reloadConfig, onEvent: { [weak self] in self?.handle($0) })
     }
 
+    /// News and a cycle's end paint at once; its start and progress wait
+    /// for the second's tick, so a fleet probed every second paints about
+    /// twice a second rather than once per batch.
     private func handle(_ event: MonitorEvent) {
         guard let dashboard else { return }
         switch event {
         case .nextTick(let date):
             dashboard.state.nextCycleAt = date
+            return
         case .cycleStarted(let hosts, let time):
             dashboard.state.beginCycle(total: hosts, at: time)
+            return
         case .reports(let batch, _):
-            receive(batch, on: dashboard)
+            guard receive(batch, on: dashboard) else { return }
         case .cycleFinished(let end):
             finishCycle(end, on: dashboard)
         case .cycleOverran(let interval, let time):
@@ -132,12 +137,30 @@ final class MonitorSource: DashboardSource, @unchecked Sendable {
     }
 
     /// One bell per batch at most, however many hosts got worse in it.
-    private func receive(_ batch: HostPoller.Batch, on dashboard: DashboardController) {
+    /// True when a row says something new (the paint is then at once).
+    private func receive(_ batch: HostPoller.Batch, on dashboard: DashboardController) -> Bool {
         let now = Date()
         var ring = false
-        for (index, report) in batch where dashboard.state.record(report, forHost: index, at: now) { ring = true }
+        var news = false
+        for (index, report) in batch {
+            let previous: HostReport? = dashboard.state.reports.indices.contains(index) ? dashboard.state.reports[index] : nil
+            if Self.isNews(report, after: previous) { news = true }
+            if dashboard.state.record(report, forHost: index, at: now) { ring = true }
+        }
         if ring { dashboard.ringBell() }
         forgetSpentAcknowledgements()
+        return news || ring
+    }
+
+    /// What a row shows besides its age: a first result, another verdict,
+    /// reason or acknowledgement, another certificate or days left.
+    private static func isNews(_ report: HostReport, after previous: HostReport?) -> Bool {
+        guard let previous else { return true }
+        return previous.status != report.status || previous.severity != report.severity || previous.reason != report.reason
+            || previous.matchedTiers != report.matchedTiers || previous.daysLeft != report.daysLeft
+            || (previous.acknowledgement == nil) != (report.acknowledgement == nil)
+            || previous.levels.map(\.certificate.facts.certSHA256) != report.levels.map(\.certificate.facts.certSHA256)
+            || previous.result.failure?.kind != report.result.failure?.kind
     }
 
     /// Hook outcomes go to the footer: the dashboard has no log.
