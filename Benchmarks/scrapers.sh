@@ -35,17 +35,9 @@ cleanup() {
 }
 trap cleanup EXIT
 
-ec() { openssl req -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout "$work/$1.key" -subj "/CN=Bench $1" "${@:2}"; }
-ec root -x509 -days 30 -out "$work/root.pem" -addext "basicConstraints=critical,CA:TRUE" 2> /dev/null
-ec inter -out "$work/inter.csr" 2> /dev/null
-ec leaf -out "$work/leaf.csr" 2> /dev/null
-printf 'basicConstraints=critical,CA:TRUE\nkeyUsage=critical,keyCertSign,cRLSign\n' > "$work/inter.ext"
-printf 'subjectAltName=DNS:*.bench.test\nextendedKeyUsage=serverAuth\n' > "$work/leaf.ext"
-openssl x509 -req -in "$work/inter.csr" -CA "$work/root.pem" -CAkey "$work/root.key" -CAcreateserial -days 30 \
-  -extfile "$work/inter.ext" -out "$work/inter.pem" 2> /dev/null
-openssl x509 -req -in "$work/leaf.csr" -CA "$work/inter.pem" -CAkey "$work/inter.key" -CAcreateserial -days 20 \
-  -extfile "$work/leaf.ext" -out "$work/leaf.pem" 2> /dev/null
-cat "$work/leaf.pem" "$work/inter.pem" > "$work/chain.pem"
+# shellcheck source=Benchmarks/lib/bench-pki.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/bench-pki.sh"
+bench_pki "$work" 20
 
 tls_port=$((20000 + RANDOM % 20000))
 mkdir -p "$work/logs"

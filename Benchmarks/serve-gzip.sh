@@ -22,17 +22,9 @@ work=$(mktemp -d)
 pids=()
 trap 'for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$work"' EXIT
 
-# A root, an intermediate and a wildcard leaf: three levels, as most hosts serve.
-ec() { openssl req -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout "$work/$1.key" -subj "/CN=Bench $1" "${@:2}"; }
-ec root -x509 -days 30 -out "$work/root.pem" -addext "basicConstraints=critical,CA:TRUE" 2> /dev/null
-ec inter -out "$work/inter.csr" 2> /dev/null
-ec leaf -out "$work/leaf.csr" 2> /dev/null
-printf 'basicConstraints=critical,CA:TRUE\nkeyUsage=critical,keyCertSign,cRLSign\n' > "$work/inter.ext"
-printf 'subjectAltName=DNS:*.bench.test\nextendedKeyUsage=serverAuth\n' > "$work/leaf.ext"
-openssl x509 -req -in "$work/inter.csr" -CA "$work/root.pem" -CAkey "$work/root.key" -CAcreateserial -days 30 \
-  -extfile "$work/inter.ext" -out "$work/inter.pem" 2> /dev/null
-openssl x509 -req -in "$work/leaf.csr" -CA "$work/inter.pem" -CAkey "$work/inter.key" -CAcreateserial -days 20 \
-  -extfile "$work/leaf.ext" -out "$work/leaf.pem" 2> /dev/null
+# shellcheck source=Benchmarks/lib/bench-pki.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/bench-pki.sh"
+bench_pki "$work" 20
 tls_port=$((20000 + RANDOM % 20000))
 openssl s_server -accept "127.0.0.1:$tls_port" -cert "$work/leaf.pem" -key "$work/leaf.key" -cert_chain "$work/inter.pem" \
   -www -quiet > "$work/s_server.log" 2>&1 &
