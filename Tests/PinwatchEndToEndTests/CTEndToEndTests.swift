@@ -364,4 +364,29 @@ final class CTEndToEndTests: ServeOnFleetTestCase {
         let none = try fleet.run(["catalogue", "--format", "json", "--config", fleet.configURL.path, "--state", "off"])
         XCTAssertFalse(none.stdout.contains("\"in_pool\""), none.stdout)
     }
+
+    /// A family the catalogue knows by its roots only has no pool to judge
+    /// a rotation on; the issuers CT showed under it become one: android
+    /// 5.2, which pins one intermediate, is told a move to the sibling CT
+    /// showed breaks it.
+    func testIssuersCTShowedAreThePoolOfAFamilyKnownByItsRootsOnly() throws {
+        try fleet.write(fleet.root.certificate.pem, to: "e2e-root.pem")
+        try fleet.writeConfig(
+            settings: try settings() + ["catalogue:", "  - name: e2e", "    roots: [e2e-root.pem]"])
+        let state = fleet.directory.appendingPathComponent("state.sqlite").path
+        func rotation(_ host: [String: Any]) -> (client: Any?, via: String?) {
+            let client = (host["clients"] as? [[String: Any]])?.first?["survives"] as? [String: Any]
+            let chain = (host["next_chains"] as? [[String: Any]])?.first { $0["scenario"] as? String == "intermediate_rotation" }
+            return (client?["intermediate_rotation"], chain?["via"] as? String)
+        }
+        let before = rotation(try snapshot(state: state))
+        XCTAssertTrue(before.client is NSNull, "no pool known: \(String(describing: before.client))")
+
+        try logCertificate("api.test", under: sibling)
+        try log.publish()
+        let after = try snapshot(state: state)
+        let judged = rotation(after)
+        XCTAssertEqual(judged.client as? Bool, false, "\(after)")
+        XCTAssertEqual(judged.via, "E2E Issuing CA 2 (seen in CT)", "\(after)")
+    }
 }

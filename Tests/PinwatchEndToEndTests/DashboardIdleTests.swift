@@ -10,22 +10,10 @@ final class DashboardIdleTests: LocalFleetTestCase {
         let names = (0..<12).map { "idle\($0).test" }
         for name in names { try fleet.addOK(name) }
         try fleet.writeConfig(settings: ["interval: 1h"])
-        let timing = fleet.directory.appendingPathComponent("frames.log")
-        let invocation = [PinwatchBinary.url.path, "watch", "--config", fleet.configURL.path, "--no-bell", "--state", "off"]
-            .map(TmuxSession.quote).joined(separator: " ")
-        let session = try TmuxSession(
-            command: invocation, columns: 160, rows: 40,
-            environment: ["PINWATCH_BENCH_TIMING": timing.path, "PINWATCH_BENCH_START_NS": "0", "SWIFT_BACKTRACE": "interactive=no"])
+        let (session, frameLog) = try watchLoggingFrames(until: names)
         defer { session.close() }
-        try session.waitForScreen(timeout: 20) { screen in
-            screen.contains("last cycle") && names.allSatisfy { name in screen.contains(name) } && !screen.contains("waiting")
-        }
         func frames() -> [Int] {
-            let text = (try? String(contentsOf: timing, encoding: .utf8)) ?? ""
-            return text.split(separator: "\n").compactMap { line in
-                let words = line.split(separator: " ")
-                return words.first == "frame_ms" && words.count == 4 ? Int(words[3]) : nil
-            }
+            frameLog().compactMap { words in words.count == 4 ? Int(words[3]) : nil }
         }
         let settled = frames()
         let whole = try XCTUnwrap(settled.max(), "the binary logged no frame")
@@ -51,23 +39,9 @@ final class DashboardIdleTests: LocalFleetTestCase {
         let (first, _) = try fleet.serveLeaf(names[0])
         fleet.add(LocalFleet.Host(name: names[0], port: first.port, ca: [LocalFleet.pin(fleet.root.certificate)]))
         try fleet.writeConfig(settings: ["interval: 1s"], timeout: "1s")
-        let timing = fleet.directory.appendingPathComponent("frames.log")
-        let invocation = [PinwatchBinary.url.path, "watch", "--config", fleet.configURL.path, "--no-bell", "--state", "off"]
-            .map(TmuxSession.quote).joined(separator: " ")
-        let session = try TmuxSession(
-            command: invocation, columns: 160, rows: 40,
-            environment: ["PINWATCH_BENCH_TIMING": timing.path, "PINWATCH_BENCH_START_NS": "0", "SWIFT_BACKTRACE": "interactive=no"])
+        let (session, frameLog) = try watchLoggingFrames(until: names)
         defer { session.close() }
-        try session.waitForScreen(timeout: 20) { screen in
-            screen.contains("last cycle") && names.allSatisfy { name in screen.contains(name) } && !screen.contains("waiting")
-        }
-        func frameTimes() -> [Double] {
-            let text = (try? String(contentsOf: timing, encoding: .utf8)) ?? ""
-            return text.split(separator: "\n").compactMap { line in
-                let words = line.split(separator: " ")
-                return words.first == "frame_ms" ? Double(words[1]) : nil
-            }
-        }
+        func frameTimes() -> [Double] { frameLog().compactMap { Double($0[1]) } }
         let start = try XCTUnwrap(frameTimes().last, "the binary logged no frame")
         try waitUntil(timeout: 15, "frames over 5 s: \(frameTimes())") { (frameTimes().last ?? 0) > start + 5_000 }
         let window = frameTimes().filter { $0 > start && $0 <= start + 5_000 }
@@ -78,5 +52,31 @@ final class DashboardIdleTests: LocalFleetTestCase {
         try session.waitForScreen(timeout: 5) { screen in
             screen.split(separator: "\n").contains { $0.contains(names[0] + ":") && $0.contains("error") }
         }
+    }
+
+    /// `watch` of the fleet's configuration under tmux, once every host in
+    /// `names` is on screen after a cycle, and a reader of the frames it
+    /// logged (the words of each `frame_ms` line).
+    private func watchLoggingFrames(until names: [String]) throws -> (TmuxSession, () -> [[Substring]]) {
+        let timing = fleet.directory.appendingPathComponent("frames.log")
+        let invocation = [PinwatchBinary.url.path, "watch", "--config", fleet.configURL.path, "--no-bell", "--state", "off"]
+            .map(TmuxSession.quote).joined(separator: " ")
+        let session = try TmuxSession(
+            command: invocation, columns: 160, rows: 40,
+            environment: ["PINWATCH_BENCH_TIMING": timing.path, "PINWATCH_BENCH_START_NS": "0", "SWIFT_BACKTRACE": "interactive=no"])
+        do {
+            try session.waitForScreen(timeout: 20) { screen in
+                screen.contains("last cycle") && names.allSatisfy { name in screen.contains(name) } && !screen.contains("waiting")
+            }
+        } catch {
+            session.close()
+            throw error
+        }
+        let frames: () -> [[Substring]] = {
+            let text = (try? String(contentsOf: timing, encoding: .utf8)) ?? ""
+            let lines: [[Substring]] = text.split(separator: "\n").map { $0.split(separator: " ") }
+            return lines.filter { words in words.count >= 2 && words[0] == "frame_ms" }
+        }
+        return (session, frames)
     }
 }

@@ -12,6 +12,9 @@ public struct ObservedIssuer: Hashable, Sendable {
     public var lastSeen: Date
     /// The family's pool (today's or a transition's) lists its key already.
     public var inPool: Bool
+    /// What was logged above it, roots left out: the cross-signs the CA
+    /// sends with it, so a client's path through it can be judged.
+    public var servedAbove: [CertificateFacts] = []
 
     /// One logged certificate: when, and its chain as logged (the
     /// certificate first, then its issuers).
@@ -36,12 +39,43 @@ public struct ObservedIssuer: Hashable, Sendable {
                 let pool = family.intermediates + family.transitions.flatMap(\.intermediates)
                 found[key] = ObservedIssuer(
                     family: family.name, facts: issuer, firstSeen: logging.loggedAt, lastSeen: logging.loggedAt,
-                    inPool: pool.contains { $0.certificate.sharesKey(with: issuer) })
+                    inPool: pool.contains { $0.certificate.sharesKey(with: issuer) },
+                    servedAbove: logging.chain.dropFirst(2).filter { !$0.isSelfSigned })
             }
         }
         let order = Dictionary(uniqueKeysWithValues: catalogue.families.enumerated().map { ($1.name, $0) })
         return found.values.sorted {
             (order[$0.family] ?? 0, $0.firstSeen, $0.facts.subject) < (order[$1.family] ?? 0, $1.firstSeen, $1.facts.subject)
         }
+    }
+}
+
+extension Catalogue {
+    /// The catalogue with each family whose issuing pool it does not know
+    /// given one from evidence: the issuers CT showed under it, as active
+    /// members named `… (seen in CT)`, each with what was logged above it.
+    /// Families with a declared pool keep it as declared: the data says
+    /// which members are standby or retired, a sighting does not.
+    public func addingObserved(_ observed: [ObservedIssuer]) -> Catalogue {
+        var catalogue = self
+        for index in catalogue.families.indices where !catalogue.families[index].knowsPool {
+            let family = catalogue.families[index]
+            for issuer in observed where issuer.family == family.name && !issuer.inPool {
+                let above = issuer.servedAbove
+                let root =
+                    family.roots.first { root in ([issuer.facts] + above).contains { $0.issuer == root.facts.subject } }
+                    ?? family.roots.first
+                let name = NextChainAnalysis.shortName(issuer.facts.subject) + " (seen in CT)"
+                let source = "Certificate Transparency, last logged \(DateText.day(issuer.lastSeen))"
+                catalogue.families[index].intermediates.append(
+                    CatalogueIntermediate(
+                        certificate: CatalogueCertificate(name: name, facts: issuer.facts, file: source), state: .active,
+                        root: root?.name ?? family.displayName,
+                        servedWith: above.map {
+                            CatalogueCertificate(name: NextChainAnalysis.shortName($0.subject), facts: $0, file: source)
+                        }))
+            }
+        }
+        return catalogue
     }
 }

@@ -86,10 +86,12 @@ struct ReportFinishing: @unchecked Sendable {
         var hosts = hosts
         // One date for the batch: every report of it is judged at one time.
         let date = now()
+        // Pools CT showed stand in for those the data does not know.
+        let catalogue = ct?.catalogue(over: config.catalogue) ?? config.catalogue
         for step in steps {
             switch step {
-            case .verdict: judge(&hosts, at: date)
-            case .clients: applyClients(&hosts, at: date)
+            case .verdict: judge(&hosts, at: date, catalogue: catalogue)
+            case .clients: applyClients(&hosts, at: date, catalogue: catalogue)
             case .fold: fold(&hosts)
             case .transparency: addTransparency(&hosts, at: date)
             case .history: record(&hosts, at: date)
@@ -99,25 +101,25 @@ struct ReportFinishing: @unchecked Sendable {
         return hosts.map { $0.report ?? $0.probes.first?.report ?? Self.unfinished($0.host, config: config, at: date) }
     }
 
-    private func judge(_ hosts: inout [FinishingHost], at date: Date) {
+    private func judge(_ hosts: inout [FinishingHost], at date: Date, catalogue: Catalogue) {
         for index in hosts.indices {
             let host = hosts[index].host
             for probe in hosts[index].probes.indices {
                 hosts[index].probes[probe].report = Verdict.report(
                     for: host, result: hosts[index].probes[probe].result, now: date, warnDays: config.warnDays,
-                    criticalDays: config.criticalDays, catalogue: config.catalogue, renewShare: config.renewShare)
+                    criticalDays: config.criticalDays, catalogue: catalogue, renewShare: config.renewShare)
             }
         }
     }
 
-    private func applyClients(_ hosts: inout [FinishingHost], at date: Date) {
+    private func applyClients(_ hosts: inout [FinishingHost], at date: Date, catalogue: Catalogue) {
         guard !config.clients.isEmpty else { return }
         for index in hosts.indices {
             for probe in hosts[index].probes.indices {
                 guard let report = hosts[index].probes[probe].report else { continue }
                 hosts[index].probes[probe].report = ClientVerdicts.apply(
                     to: report, clients: config.clients, now: date, warnDays: config.warnDays,
-                    criticalDays: config.criticalDays, catalogue: config.catalogue, renewShare: config.renewShare)
+                    criticalDays: config.criticalDays, catalogue: catalogue, renewShare: config.renewShare)
             }
         }
     }

@@ -43,6 +43,9 @@ package final class CTFollowing: @unchecked Sendable {
     private var logOrder: [String] = []
     private var misbehaving: [String] = []
     private var stepping = false
+    /// `logged` changes bump it; the catalogue made from it is kept until then.
+    private var loggedGeneration = 0
+    private var observedCatalogue: (generation: Int, declared: Catalogue, result: Catalogue)?
 
     /// Reads the log list `config.ct.logList` names (a file, or the
     /// built-in copy) and makes the hosted search `config.ct.search` names,
@@ -138,6 +141,7 @@ package final class CTFollowing: @unchecked Sendable {
             let judged = Self.judged(kept, config: config, now: date)
             lock.lock()
             for (host, certificates) in judged where logged[host] == kept[host] { logged[host] = certificates }
+            loggedGeneration += 1
             lock.unlock()
         }
     }
@@ -213,6 +217,7 @@ package final class CTFollowing: @unchecked Sendable {
         for (host, found) in cycle.logged {
             logged[host] = Self.recent(found + (logged[host] ?? []))
         }
+        if !cycle.logged.isEmpty { loggedGeneration += 1 }
         misbehaving = []
         for status in cycle.logs {
             let name = status.log.description
@@ -242,6 +247,22 @@ package final class CTFollowing: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         return CTHostFacts(logged: logged[serverName.lowercased()] ?? [], misbehavingLogs: misbehaving)
+    }
+
+    /// `declared` with the pools CT gives evidence of
+    /// (`Catalogue.addingObserved`): the issuers of the certificates kept
+    /// for the watched names, for the families whose pool it does not know.
+    package func catalogue(over declared: Catalogue) -> Catalogue {
+        lock.lock()
+        defer { lock.unlock() }
+        if let kept = observedCatalogue, kept.generation == loggedGeneration, kept.declared == declared { return kept.result }
+        let loggings = logged.values.joined().compactMap { certificate -> ObservedIssuer.Logging? in
+            let chain = certificate.chainDER.compactMap { try? X509Certificate(der: $0).facts }
+            return chain.count == certificate.chainDER.count ? (certificate.loggedAt, chain) : nil
+        }
+        let result = declared.addingObserved(ObservedIssuer.observed(Array(loggings), in: declared))
+        observedCatalogue = (loggedGeneration, declared, result)
+        return result
     }
 
     /// Every followed log, in the order first seen.
