@@ -99,3 +99,16 @@ final class CTListingTests: XCTestCase {
         XCTAssertTrue(json.contains("\"of\": 10000"), json)
     }
 }
+
+/// The footer's and the log's line for logs reading a large gap.
+final class CTCatchUpSummaryTests: XCTestCase {
+    func testOnlyLogsCatchingUpAreNamedWithTheirProgressAndNamesSanitised() {
+        var reading = CTLogState(log: "Log\u{2028}A", verifiedSize: 10)
+        reading.catchingUp = (read: 2_048, of: 10_000)
+        let idle = CTLogState(log: "Log B", verifiedSize: 5)
+        XCTAssertNil(CTLogState.catchUpSummary([idle]))
+        XCTAssertEqual(
+            CTLogState.catchUpSummary([idle, reading]),
+            "Certificate Transparency catching up: Log\u{FFFD}A 2048 of 10000 new entries read")
+    }
+}

@@ -389,4 +389,26 @@ final class CTEndToEndTests: ServeOnFleetTestCase {
         XCTAssertEqual(judged.client as? Bool, false, "\(after)")
         XCTAssertEqual(judged.via, "E2E Issuing CA 2 (seen in CT)", "\(after)")
     }
+
+    /// A gap larger than a step's budget is read over several cycles, and
+    /// the dashboard's footer says how far.
+    func testTheDashboardSaysHowFarACatchUpHasRead() throws {
+        try fleet.writeConfig(settings: try settings(["interval: 2s"]), timeout: "1s")
+        let invocation = [PinwatchBinary.url.path, "watch", "--config", fleet.configURL.path, "--no-bell", "--state", "off"]
+            .map(TmuxSession.quote).joined(separator: " ")
+        let session = try TmuxSession(command: invocation, columns: 160, rows: 40, environment: ["SWIFT_BACKTRACE": "interactive=no"])
+        defer { session.close() }
+        _ = try session.waitForScreen(timeout: 20) { $0.contains("api.test") && $0.contains("✓ ok") }
+        try waitUntil(timeout: 20, "the log was never followed") { log.acceptedConnections >= 2 }
+        let other = try fleet.issuing.issueLeaf(commonName: "other.test", dnsNames: ["other.test"])
+        // README: at most 4,096 entries a log a step.
+        let budget = 4_096
+        let gap = budget + 100
+        for _ in 0..<gap { log.add(certificate: other.certificate, chain: [fleet.issuing.certificate, fleet.root.certificate]) }
+        try log.publish()
+        let screen = try session.waitForScreen(timeout: 60) { $0.contains("Certificate Transparency catching up:") }
+        XCTAssertTrue(screen.contains("Local Log 1 \(budget) of \(gap) new entries read"), screen)
+        try session.send("Q")
+        XCTAssertEqual(try session.waitForExit(timeout: 10), 0)
+    }
 }

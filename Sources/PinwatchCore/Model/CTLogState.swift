@@ -36,6 +36,19 @@ public struct CTLogState: Hashable, Sendable {
     }
 }
 
+extension CTLogState {
+    /// The logs still reading a gap larger than a step, for a footer or a
+    /// log line: `Certificate Transparency catching up: Log A 2048 of 10000
+    /// new entries read`; nil when none is.
+    public static func catchUpSummary(_ states: [CTLogState]) -> String? {
+        let reading = states.compactMap { state in
+            state.catchingUp.map { "\(TerminalText.sanitize(state.log)) \($0.read) of \($0.of)" }
+        }
+        guard !reading.isEmpty else { return nil }
+        return "Certificate Transparency catching up: \(reading.joined(separator: ", ")) new entries read"
+    }
+}
+
 /// What `ct:` keeps between runs: each followed log's verified position,
 /// and the certificates logged for each host (by its `sni`, lower case),
 /// judged. The history store in the product (`CTStateFile`).

@@ -37,6 +37,8 @@ final class MonitorSource: DashboardSource, @unchecked Sendable {
     let acknowledgements: AcknowledgementLedger
     /// `ct:`'s logs, followed across reloads; nil without it.
     let ct: CTFollowing?
+    /// The catch-up the footer last said (main queue).
+    private var lastCatchUp: String?
     private(set) weak var dashboard: DashboardController?
 
     init(config: Config, environment: [String: String], hooks: Hooks, history: HostHistoryRecorder?) throws {
@@ -181,6 +183,10 @@ final class MonitorSource: DashboardSource, @unchecked Sendable {
                 "⚠ cycle failed: pinwatch ran out of \(what); \(end.outcome.shortages.values.reduce(0, +)) hosts keep their previous results"
             )
         }
+        // A log reading a large gap says how far it is, while it changes.
+        let catchingUp = ct.flatMap { CTLogState.catchUpSummary($0.logStates) }
+        if let catchingUp, catchingUp != lastCatchUp { dashboard.announce(catchingUp) }
+        lastCatchUp = catchingUp
         hooks.cycleFinished?(end.number, dashboard)
     }
 
