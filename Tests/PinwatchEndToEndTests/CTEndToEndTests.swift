@@ -191,15 +191,8 @@ final class CTEndToEndTests: ServeOnFleetTestCase {
     /// once the log publishes, the logged certificate and the release it
     /// breaks in the detail view.
     func testTheDashboardMarksTheRowAndListsTheLoggedCertificate() throws {
-        try fleet.writeConfig(settings: try settings(["interval: 1s"]), timeout: "1s")
-        let invocation = [PinwatchBinary.url.path, "watch", "--config", fleet.configURL.path, "--no-bell", "--state", "off"]
-            .map(TmuxSession.quote).joined(separator: " ")
-        let session = try TmuxSession(command: invocation, columns: 160, rows: 100, environment: ["SWIFT_BACKTRACE": "interactive=no"])
+        let session = try watchFollowingTheLog(interval: "1s", rows: 100)
         defer { session.close() }
-        _ = try session.waitForScreen(timeout: 20) { $0.contains("api.test") && $0.contains("✓ ok") }
-        // A step asks for the tree head again only once the one before has
-        // ended: the second request means the log's start is set.
-        try waitUntil(timeout: 20, "the log was never followed") { log.acceptedConnections >= 2 }
         try logCertificate("api.test", under: sibling)
         try log.publish()
         let marked = try session.waitForScreen(timeout: 30) { $0.contains("NEXT LEAF LOGGED") }
@@ -393,13 +386,8 @@ final class CTEndToEndTests: ServeOnFleetTestCase {
     /// A gap larger than a step's budget is read over several cycles, and
     /// the dashboard's footer says how far.
     func testTheDashboardSaysHowFarACatchUpHasRead() throws {
-        try fleet.writeConfig(settings: try settings(["interval: 2s"]), timeout: "1s")
-        let invocation = [PinwatchBinary.url.path, "watch", "--config", fleet.configURL.path, "--no-bell", "--state", "off"]
-            .map(TmuxSession.quote).joined(separator: " ")
-        let session = try TmuxSession(command: invocation, columns: 160, rows: 40, environment: ["SWIFT_BACKTRACE": "interactive=no"])
+        let session = try watchFollowingTheLog(interval: "2s", rows: 40)
         defer { session.close() }
-        _ = try session.waitForScreen(timeout: 20) { $0.contains("api.test") && $0.contains("✓ ok") }
-        try waitUntil(timeout: 20, "the log was never followed") { log.acceptedConnections >= 2 }
         let other = try fleet.issuing.issueLeaf(commonName: "other.test", dnsNames: ["other.test"])
         // README: at most 4,096 entries a log a step.
         let budget = 4_096
@@ -410,5 +398,23 @@ final class CTEndToEndTests: ServeOnFleetTestCase {
         XCTAssertTrue(screen.contains("Local Log 1 \(budget) of \(gap) new entries read"), screen)
         try session.send("Q")
         XCTAssertEqual(try session.waitForExit(timeout: 10), 0)
+    }
+
+    /// `watch` under tmux once api.test is ok and the log's start is set.
+    private func watchFollowingTheLog(interval: String, rows: Int) throws -> TmuxSession {
+        try fleet.writeConfig(settings: try settings(["interval: \(interval)"]), timeout: "1s")
+        let invocation = [PinwatchBinary.url.path, "watch", "--config", fleet.configURL.path, "--no-bell", "--state", "off"]
+            .map(TmuxSession.quote).joined(separator: " ")
+        let session = try TmuxSession(command: invocation, columns: 160, rows: rows, environment: ["SWIFT_BACKTRACE": "interactive=no"])
+        do {
+            _ = try session.waitForScreen(timeout: 20) { $0.contains("api.test") && $0.contains("✓ ok") }
+            // A step asks for the tree head again only once the one before
+            // has ended: the second request means the log's start is set.
+            try waitUntil(timeout: 20, "the log was never followed") { log.acceptedConnections >= 2 }
+        } catch {
+            session.close()
+            throw error
+        }
+        return session
     }
 }
