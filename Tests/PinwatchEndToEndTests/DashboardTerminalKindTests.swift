@@ -22,7 +22,9 @@ extension DashboardTests {
     }
 
     func testCLocaleDrawsTheDashboardInASCIIAndUTCNamesItsClock() throws {
-        let screen = try startDashboard(environment: ["LANG": "C", "LC_ALL": "", "LC_CTYPE": "", "TZ": "Asia/Tokyo"], arguments: ["--utc"])
+        try startDashboard(environment: ["LANG": "C", "LC_ALL": "", "LC_CTYPE": "", "TZ": "Asia/Tokyo"], arguments: ["--utc"])
+        // Every row can be painted before the cycle's end is.
+        let screen = try waitForScreen { $0.contains("last cycle") }
         XCTAssertTrue(try row(DashboardFleet.rotating, in: screen).contains("+ ok"), screen)
         XCTAssertTrue(try row(DashboardFleet.rotating, in: screen).contains("L+ I+ Rx"), screen)
         XCTAssertTrue(screen.contains("statusv"), screen)
@@ -34,7 +36,9 @@ extension DashboardTests {
     }
 
     func testLocalClockNamesItsZone() throws {
-        let screen = try startDashboard(environment: ["TZ": "Asia/Tokyo"])
+        try startDashboard(environment: ["TZ": "Asia/Tokyo"])
+        // Every row can be painted before the cycle's end is.
+        let screen = try waitForScreen { $0.contains("last cycle") }
         XCTAssertNotNil(screen.range(of: "last cycle [0-9]{2}:[0-9]{2}:[0-9]{2} (GMT\\+9|JST)", options: .regularExpression), screen)
         XCTAssertTrue(try row(DashboardFleet.rotating, in: screen).contains("✓ ok"), "a UTF-8 locale keeps the glyphs")
     }
