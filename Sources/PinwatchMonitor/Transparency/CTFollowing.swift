@@ -46,6 +46,8 @@ package final class CTFollowing: @unchecked Sendable {
     /// `logged` changes bump it; the catalogue made from it is kept until then.
     private var loggedGeneration = 0
     private var observedCatalogue: (generation: Int, declared: Catalogue, result: Catalogue)?
+    /// The catch-up `catchUpProgressIfMoved` last said.
+    private var saidCatchUp: String?
 
     /// Reads the log list `config.ct.logList` names (a file, or the
     /// built-in copy) and makes the hosted search `config.ct.search` names,
@@ -169,12 +171,7 @@ package final class CTFollowing: @unchecked Sendable {
         var out: [String: [CTLoggedCertificate]] = [:]
         for (host, certificates) in logged {
             out[host] = certificates.map { certificate in
-                var facts: [CertificateFacts] = []
-                for der in certificate.chainDER {
-                    guard let parsed = try? X509Certificate(der: der) else { return certificate }
-                    facts.append(parsed.facts)
-                }
-                guard !facts.isEmpty else { return certificate }
+                guard let facts = chainFacts(certificate) else { return certificate }
                 var judged = certificate
                 judged.verdict = CTChainJudge.judge(served: facts, name: host, clients: config.clients, store: store, now: now)
                 return judged
@@ -249,20 +246,55 @@ package final class CTFollowing: @unchecked Sendable {
         return CTHostFacts(logged: logged[serverName.lowercased()] ?? [], misbehavingLogs: misbehaving)
     }
 
+    /// A kept certificate's logged chain as facts (the certificate first);
+    /// nil when none was kept or one no longer parses.
+    static func chainFacts(_ certificate: CTLoggedCertificate) -> [CertificateFacts]? {
+        var facts: [CertificateFacts] = []
+        for der in certificate.chainDER {
+            guard let parsed = try? X509Certificate(der: der) else { return nil }
+            facts.append(parsed.facts)
+        }
+        return facts.isEmpty ? nil : facts
+    }
+
+    /// The issuers of `logged` placed in `catalogue`'s families: what
+    /// `catalogue` lists and what `catalogue(over:)` adds as pools.
+    package static func observedIssuers(_ logged: [String: [CTLoggedCertificate]], in catalogue: Catalogue) -> [ObservedIssuer] {
+        let loggings = logged.values.joined().compactMap { certificate in
+            chainFacts(certificate).map { (loggedAt: certificate.loggedAt, chain: $0) }
+        }
+        return ObservedIssuer.observed(loggings, in: catalogue)
+    }
+
     /// `declared` with the pools CT gives evidence of
     /// (`Catalogue.addingObserved`): the issuers of the certificates kept
     /// for the watched names, for the families whose pool it does not know.
+    /// Made again only when the kept certificates change.
     package func catalogue(over declared: Catalogue) -> Catalogue {
         lock.lock()
-        defer { lock.unlock() }
-        if let kept = observedCatalogue, kept.generation == loggedGeneration, kept.declared == declared { return kept.result }
-        let loggings = logged.values.joined().compactMap { certificate -> ObservedIssuer.Logging? in
-            let chain = certificate.chainDER.compactMap { try? X509Certificate(der: $0).facts }
-            return chain.count == certificate.chainDER.count ? (certificate.loggedAt, chain) : nil
+        if let kept = observedCatalogue, kept.generation == loggedGeneration, kept.declared == declared {
+            lock.unlock()
+            return kept.result
         }
-        let result = declared.addingObserved(ObservedIssuer.observed(Array(loggings), in: declared))
-        observedCatalogue = (loggedGeneration, declared, result)
+        let (generation, current) = (loggedGeneration, logged)
+        lock.unlock()
+        // Parsed outside the lock: the steps and the reports' facts go on.
+        let result = declared.addingObserved(Self.observedIssuers(current, in: declared))
+        lock.lock()
+        observedCatalogue = (generation, declared, result)
+        lock.unlock()
         return result
+    }
+
+    /// `CTLogState.catchUpSummary` of the logs when it differs from what
+    /// the last call returned: a footer or a log line says each move once.
+    package func catchUpProgressIfMoved() -> String? {
+        let summary = CTLogState.catchUpSummary(logStates)
+        lock.lock()
+        defer { lock.unlock() }
+        guard summary != saidCatchUp else { return nil }
+        saidCatchUp = summary
+        return summary
     }
 
     /// Every followed log, in the order first seen.

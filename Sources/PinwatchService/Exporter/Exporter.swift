@@ -42,8 +42,6 @@ package final class Exporter: @unchecked Sendable {
     package let clientReports: ClientReportIntake?
     /// `ct:`'s logs, followed across reloads; nil without it.
     private let ct: CTFollowing?
-    /// The catch-up last logged (the Monitor's queue).
-    private var lastCatchUp: String?
 
     /// `readConfig` reads the configuration again (SIGHUP, a changed client
     /// pin file); nil leaves the first one running.
@@ -194,9 +192,7 @@ package final class Exporter: @unchecked Sendable {
             completedCycles += 1
             lastCompleted = (end.finishedAt, duration)
         }
-        let catchingUp = ct.flatMap { CTLogState.catchUpSummary($0.logStates) }
-        if let catchingUp, catchingUp != lastCatchUp { logger.info("ct catching up", metadata: ["progress": "\(catchingUp)"]) }
-        lastCatchUp = catchingUp
+        if let progress = ct?.catchUpProgressIfMoved() { logger.info("ct catching up", metadata: ["progress": "\(progress)"]) }
         let reports = end.reports
         let shown = lastCompleted ?? (end.finishedAt, duration)
         let cycle = PrometheusExposition.Cycle(

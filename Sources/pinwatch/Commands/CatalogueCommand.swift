@@ -3,7 +3,7 @@ import Foundation
 import PinwatchCatalogue
 import PinwatchCore
 import PinwatchHistory
-import PinwatchProbe
+import PinwatchMonitor
 import PinwatchSystem
 
 extension Pinwatch {
@@ -159,11 +159,7 @@ extension Pinwatch {
             guard config.ct != nil, let store = StateOptions.openReadOnly(config, override: history.state),
                 let logged = try? store.ctState?.loadLogged(now: now)
             else { return [] }
-            let loggings = logged.values.joined().compactMap { certificate -> ObservedIssuer.Logging? in
-                let chain = certificate.chainDER.compactMap { try? X509Certificate(der: $0).facts }
-                return chain.count == certificate.chainDER.count ? (certificate.loggedAt, chain) : nil
-            }
-            return ObservedIssuer.observed(Array(loggings), in: config.catalogue)
+            return CTFollowing.observedIssuers(logged, in: config.catalogue)
         }
     }
 }

@@ -37,8 +37,6 @@ final class MonitorSource: DashboardSource, @unchecked Sendable {
     let acknowledgements: AcknowledgementLedger
     /// `ct:`'s logs, followed across reloads; nil without it.
     let ct: CTFollowing?
-    /// The catch-up the footer last said (main queue).
-    private var lastCatchUp: String?
     private(set) weak var dashboard: DashboardController?
 
     init(config: Config, environment: [String: String], hooks: Hooks, history: HostHistoryRecorder?) throws {
@@ -184,9 +182,7 @@ final class MonitorSource: DashboardSource, @unchecked Sendable {
             )
         }
         // A log reading a large gap says how far it is, while it changes.
-        let catchingUp = ct.flatMap { CTLogState.catchUpSummary($0.logStates) }
-        if let catchingUp, catchingUp != lastCatchUp { dashboard.announce(catchingUp) }
-        lastCatchUp = catchingUp
+        if let progress = ct?.catchUpProgressIfMoved() { dashboard.announce(progress) }
         hooks.cycleFinished?(end.number, dashboard)
     }
 
