@@ -389,6 +389,31 @@ final class HistoryStoreTests: XCTestCase {
         XCTAssertNil(again.history?.renewal?.cadence)
     }
 
+    /// A long-running `watch` or `serve` holds one connection for days: its
+    /// page cache stays within its bound however large the file grows,
+    /// while every page of it is read.
+    func testThePageCacheStaysWithinItsBoundAsTheFileGrows() throws {
+        let store = try open()
+        let hosts = (0..<3_000).map { "host\($0).api.test" }
+        for cycle in 0..<6 {
+            let date = start.addingTimeInterval(Double(cycle) * day)
+            _ = store.record(hosts.map { report(host: $0, leaf: UInt8(10 + cycle), at: date) }, at: date)
+        }
+        try store.connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        let fileBytes = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+        let bound = SQLiteConnection.pageCacheKiB * 1_024
+        XCTAssertGreaterThan(fileBytes, 4 * bound, "a file larger than the cache, or the test shows nothing")
+
+        var rows = 0
+        for table in ["host", "chain", "chain_change", "status_change", "certificate"] {
+            try store.connection.query("SELECT * FROM \(table)") { _ in rows += 1 }
+        }
+        for host in hosts.prefix(200) { _ = try store.timelines(host: host, port: nil) }
+        XCTAssertGreaterThan(rows, hosts.count)
+        // Each page carries a header of its own beside its 4 KiB.
+        XCTAssertLessThanOrEqual(store.connection.pageCacheBytes, bound + bound / 4, "file of \(fileBytes) bytes")
+    }
+
     func testRetentionPrunesOldChangesButKeepsEachHostsLatest() throws {
         do {
             let store = try open()
