@@ -8,8 +8,9 @@ import Foundation
 /// a snapshot of reports, not counters updated in place, and the format is
 /// a few lines of text that `promtool check metrics` validates in the
 /// tests. Names follow the Prometheus conventions: `pinwatch_` prefix, base
-/// units (`_seconds`), `_info` for labels-as-data, one series per status
-/// value. Label values are sanitised for terminals, then escaped.
+/// units (`_seconds`), `_info` for labels-as-data (a host's status is a
+/// label of its reason series, not a series per status). Label values are
+/// sanitised for terminals, then escaped.
 public enum PrometheusExposition {
     /// What a cycle adds to its reports.
     public struct Cycle: Sendable {
