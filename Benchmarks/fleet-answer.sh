@@ -30,12 +30,12 @@ for i in range(n):
     host = {"host": f"host{i}.test", "port": "443", "instance": "serve:1", "job": "pinwatch"}
     s({**host, "__name__": "pinwatch_host_reason_info", "status": "ok", "severity": "ok", "headline": "ok",
        "tiers": "ca", "reason": "a CA-tier pin matches: survives leaf renewals"})
+    s({**host, "__name__": "pinwatch_leaf_not_after_timestamp_seconds"}, "1830000000")
+    s({**host, "__name__": "pinwatch_chain_not_after_timestamp_seconds", "level": "0", "role": "leaf"}, "1830000000")
     for level, role in enumerate(["leaf", "intermediate", "root"]):
+        pin = {"pin": "match", "tier": "ca"} if level == 1 else {"pin": "", "tier": ""}
         s({**host, "__name__": "pinwatch_chain_level_info", "level": str(level), "role": role,
-           "subject": f"CN=level{level}.host{i}.test", "spki_sha256": spki})
-        s({**host, "__name__": "pinwatch_chain_level_not_after_timestamp_seconds", "level": str(level), "role": role},
-          "1830000000")
-    s({**host, "__name__": "pinwatch_pin_match", "level": "1", "tier": "ca"})
+           "subject": f"CN=level{level}.host{i}.test", "spki_sha256": spki, **pin})
 print(json.dumps({"status": "success", "data": {"resultType": "vector", "result": result}}))
 PY
 }

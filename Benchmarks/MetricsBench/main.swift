@@ -1,12 +1,14 @@
-// pinwatch-metrics-bench [json] [HOSTS] [ITERATIONS]: how long `/metrics`
-// (or, with `json`, a snapshot's JSON) takes to render for HOSTS synthetic
-// hosts (each with a 3-level chain and both pin tiers), and how large the
-// text is. Prints one line of figures; the first two renders (buffers
-// growing) are not counted.
+// pinwatch-metrics-bench [json|deprecated] [HOSTS] [ITERATIONS]: how long
+// `/metrics` (or, with `json`, a snapshot's JSON; with `deprecated`, the
+// text with `deprecated_series: true`) takes to render for HOSTS synthetic
+// hosts (each with a 3-level chain and both pin tiers), how large the text
+// is and how many series it holds per host. Prints one line of figures;
+// the first two renders (buffers growing) are not counted.
 import Foundation
 import PinwatchCore
 
 let json = CommandLine.arguments.dropFirst().first == "json"
+let deprecated = CommandLine.arguments.dropFirst().first == "deprecated"
 let arguments = CommandLine.arguments.dropFirst().compactMap(Int.init)
 let hostCount = arguments.first ?? 10_000
 let iterations = arguments.dropFirst().first ?? 20
@@ -35,17 +37,27 @@ let reports: [HostReport] = (0..<hostCount).map { index in
 let renderer = PrometheusRenderer()
 var samples: [Double] = []
 var bytes = 0
+var hostSeries = 0
 for _ in 0..<(iterations + 2) {
     let started = DispatchTime.now().uptimeNanoseconds
     if json {
         bytes = JSONReport.render(reports, generatedAt: now).utf8.count
     } else {
-        bytes = renderer.render(reports, cycle: .init(finishedAt: now, duration: 12, completedCycles: 1), version: "bench").count
+        let text = renderer.render(
+            reports, cycle: .init(finishedAt: now, duration: 12, completedCycles: 1), version: "bench", deprecatedSeries: deprecated)
+        bytes = text.count
+        if hostSeries == 0 {
+            // Samples that name a host: every line but comments and the
+            // whole-render counts.
+            hostSeries =
+                text.split(separator: UInt8(ascii: "\n")).filter { $0.first != UInt8(ascii: "#") && $0.contains(UInt8(ascii: "{")) }
+                .filter { String(decoding: $0, as: UTF8.self).contains("host=\"") }.count
+        }
     }
     samples.append(Double(DispatchTime.now().uptimeNanoseconds - started) / 1_000_000)
 }
 let measured = samples.dropFirst(2).sorted()
 print(
     String(
-        format: "hosts=%d iterations=%d render_median_ms=%.3f render_max_ms=%.3f bytes=%d", hostCount, measured.count,
-        measured[measured.count / 2], measured.last ?? 0, bytes))
+        format: "hosts=%d iterations=%d render_median_ms=%.3f render_max_ms=%.3f bytes=%d series_per_host=%.1f", hostCount,
+        measured.count, measured[measured.count / 2], measured.last ?? 0, bytes, Double(hostSeries) / Double(max(1, hostCount))))

@@ -8,7 +8,8 @@ package struct FleetLevel: Hashable, Sendable {
     package var subject: String
     package var spkiSHA256: [UInt8]
     package var notAfter: Date?
-    /// `pinwatch_pin_match`: nil where the host has no pin of the tier.
+    /// `pinwatch_chain_level_info`'s `pin` label (an older exporter's
+    /// `pinwatch_pin_match`): nil where the host has no pin of the tier.
     package var pinMatches: Bool?
     package var tier: PinTier?
 }
@@ -81,10 +82,12 @@ package struct FleetSnapshot: Hashable, Sendable {
     /// can change.
     package var pollInterval: TimeInterval? { instances.compactMap(\.pollInterval).min() }
 
-    /// The names the query asks for: everything the dashboard shows.
+    /// The names the query asks for: everything the dashboard shows. The
+    /// per-level dates and `pinwatch_pin_match` are an older exporter's
+    /// (or one with `deprecated_series: true`): read when served.
     package static let families: [MetricFamilyName] = [
-        .hostReasonInfo, .hostAlert, .probeError, .chainLevelInfo, .chainLevelNotAfter, .pinMatch, .lastCycle, .pollInterval,
-        .hostAcknowledged, .hostLabels, .addressStatus, .probeDuration,
+        .hostReasonInfo, .hostAlert, .probeError, .chainLevelInfo, .leafNotAfter, .chainNotAfter, .chainLevelNotAfter, .pinMatch,
+        .lastCycle, .pollInterval, .hostAcknowledged, .hostLabels, .addressStatus, .probeDuration,
     ]
 
     package static var seriesNames: [String] { families.map(\.rawValue) }
@@ -179,10 +182,21 @@ package struct FleetSnapshot: Hashable, Sendable {
                 let spki = sample.labels["spki_sha256"].flatMap { Data(base64Encoded: $0) }.map { [UInt8]($0) } ?? []
                 levels[key, default: [:]][level] = FleetLevel(
                     level: level, role: role, subject: sample.labels["subject"] ?? "", spkiSHA256: spki.count == 32 ? spki : [])
-            case .chainLevelNotAfter:
+                // An older exporter's level has no `pin` label: its
+                // `pinwatch_pin_match` says it.
+                if let tier = sample.labels["tier"].flatMap(PinTier.init(rawValue:)) {
+                    switch sample.labels["pin"] {
+                    case "match": matches[key, default: [:]][level] = (tier, true)
+                    case "mismatch": matches[key, default: [:]][level] = (tier, false)
+                    default: break
+                    }
+                }
+            case .chainLevelNotAfter, .chainNotAfter:
                 if let level = sample.labels["level"].flatMap(Int.init) {
                     expiries[key, default: [:]][level] = Date(timeIntervalSince1970: sample.value)
                 }
+            case .leafNotAfter:
+                expiries[key, default: [:]][0] = Date(timeIntervalSince1970: sample.value)
             case .pinMatch:
                 if let level = sample.labels["level"].flatMap(Int.init), let tier = sample.labels["tier"].flatMap(PinTier.init(rawValue:)) {
                     matches[key, default: [:]][level] = (tier, sample.value == 1)

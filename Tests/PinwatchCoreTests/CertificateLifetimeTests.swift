@@ -146,9 +146,13 @@ final class CertificateLifetimeTests: XCTestCase {
         XCTAssertTrue(text.contains("\"lifetime_used\": 0.032,"), "fixed-point to the thousandth: \(text)")
     }
 
-    func testMetricsGiveEachLevelsNotBeforeBesideItsNotAfter() {
+    /// Deprecated: with `deprecated_series: true` only; the share used is
+    /// what `renewal_overdue` judges.
+    func testMetricsGiveEachLevelsNotBeforeBesideItsNotAfterWithDeprecatedSeries() {
         let decided = report(chain(issuedDaysAgo: 70))
-        let text = PrometheusExposition.render([decided], cycle: nil, version: "0")
+        XCTAssertFalse(
+            PrometheusExposition.render([decided], cycle: nil, version: "0").contains("pinwatch_chain_level_not_before_timestamp_seconds"))
+        let text = PrometheusExposition.render([decided], cycle: nil, version: "0", deprecatedSeries: true)
         let notBefore = Int(F.now.timeIntervalSince1970) - 70 * 86_400
         XCTAssertTrue(
             text.contains(

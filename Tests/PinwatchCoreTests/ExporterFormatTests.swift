@@ -8,28 +8,29 @@ import XCTest
 final class ExporterFormatTests: XCTestCase {
     private typealias F = Fixtures
 
-    func testExpositionHasOneSeriesPerStatusValueAndEscapesLabels() {
+    func testExpositionHasOneSeverityValuePerHostAndEscapesLabels() {
         var chain = F.chain()
         chain[0].facts.subject = "CN=\"quoted\" \\ back\nslash"
         let host = HostConfig(host: "api.example.com", pins: PinSet(ca: [F.spkiPin(3)], leaf: [F.spkiPin(1)]))
         let report = F.report(host, F.result(chain: chain))
         let text = PrometheusExposition.render(
             [report], cycle: .init(finishedAt: F.now, duration: 1.5, completedCycles: 7), version: "0.1.0")
-        let statusLines = text.split(separator: "\n").filter { $0.hasPrefix("pinwatch_host_status{") }
-        XCTAssertEqual(statusLines.count, HostStatus.allCases.count)
-        XCTAssertEqual(statusLines.filter { $0.hasSuffix(" 1") }.count, 1)
-        XCTAssertTrue(text.contains(#"subject="CN=\"quoted\" \\ back slash""#), text)
-        XCTAssertTrue(text.contains("pinwatch_pin_match{host=\"api.example.com\",port=\"443\",level=\"0\",tier=\"leaf\"} 1"), text)
-        XCTAssertTrue(text.contains("pinwatch_leaf_not_after_seconds{host=\"api.example.com\",port=\"443\"} 1805184000"), text)
+        let severityLines = text.split(separator: "\n").filter { $0.hasPrefix("pinwatch_host_severity_code{") }
+        XCTAssertEqual(severityLines, ["pinwatch_host_severity_code{host=\"api.example.com\",port=\"443\"} 0"])
+        XCTAssertTrue(text.contains(#"subject="CN=\"quoted\" \\ back slash",pin="match",tier="leaf"} 1"#), text)
+        XCTAssertTrue(text.contains("pinwatch_leaf_not_after_timestamp_seconds{host=\"api.example.com\",port=\"443\"} 1805184000"), text)
         // The sni label appears only where it differs from the host.
         let other = F.report(HostConfig(host: "10.0.0.1", serverName: "api.example.com"), F.result(chain: F.chain()))
         let withSNI = PrometheusExposition.render([other], cycle: nil, version: "0")
         XCTAssertTrue(
-            withSNI.contains("pinwatch_host_status{host=\"10.0.0.1\",port=\"443\",sni=\"api.example.com\",status=\"ok\"} 0"), withSNI)
+            withSNI.contains(
+                "pinwatch_host_severity_code{host=\"10.0.0.1\",port=\"443\",sni=\"api.example.com\"} \(CheckState(other.severity).rawValue)\n"
+            ),
+            withSNI)
         XCTAssertTrue(text.contains("pinwatch_cycle_duration_seconds 1.500\n"))
         XCTAssertTrue(text.contains("pinwatch_cycles_total 7\n"))
         // Every family is announced once, before its samples.
-        for family in ["pinwatch_host_status", "pinwatch_host_severity", "pinwatch_chain_level_info", "pinwatch_hosts"] {
+        for family in ["pinwatch_host_severity_code", "pinwatch_host_reason_info", "pinwatch_chain_level_info", "pinwatch_hosts"] {
             XCTAssertEqual(text.components(separatedBy: "# TYPE \(family) ").count, 2, family)
         }
         XCTAssertFalse(text.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" })
@@ -47,7 +48,7 @@ final class ExporterFormatTests: XCTestCase {
         XCTAssertEqual(Set(samples).count, samples.count, "no two samples share a name and label set")
         for address in ["10.0.0.1", "10.0.0.2"] {
             XCTAssertTrue(
-                text.contains("pinwatch_host_severity{host=\"api.example.com\",port=\"443\",address=\"\(address)\",severity=\"ok\"} 1"),
+                text.contains("pinwatch_host_severity_code{host=\"api.example.com\",port=\"443\",address=\"\(address)\"} 0"),
                 text)
         }
         let plain = PrometheusExposition.render([F.report(F.host(), F.result(chain: F.chain()))], cycle: nil, version: "0")

@@ -17,8 +17,8 @@ final class MetricNamesTests: XCTestCase {
         XCTAssertTrue(text.contains("# TYPE pinwatch_cycle_probe_errors gauge\n"), text)
         XCTAssertTrue(text.contains("pinwatch_cycle_probe_errors{kind=\"timeout\"} 1\n"), text)
         XCTAssertTrue(text.contains("pinwatch_probe_error{host=\""), text)
-        // The old name stays one release, said to be deprecated.
-        XCTAssertTrue(text.contains("# HELP pinwatch_probe_errors Deprecated"), text)
+        // The old name, deprecated a release ago, is gone.
+        XCTAssertFalse(text.contains("pinwatch_probe_errors"), text)
     }
 
     func testHelpTextsSayWhenASeriesIsAbsent() {
@@ -26,8 +26,8 @@ final class MetricNamesTests: XCTestCase {
             [F.report(F.host(ca: [F.spkiPin(3)]), F.result(chain: F.chain()))],
             cycle: .init(finishedAt: F.now, duration: 1, completedCycles: 1, interval: 60), version: "0")
         for family in [
-            "pinwatch_host_alert", "pinwatch_leaf_not_after_timestamp_seconds", "pinwatch_chain_level_not_after_timestamp_seconds",
-            "pinwatch_pin_match", "pinwatch_next_chain_survives", "pinwatch_probe_error", "pinwatch_cycle_duration_seconds",
+            "pinwatch_host_alert", "pinwatch_leaf_not_after_timestamp_seconds", "pinwatch_chain_not_after_timestamp_seconds",
+            "pinwatch_next_chain_survives", "pinwatch_probe_error", "pinwatch_cycle_duration_seconds",
             "pinwatch_poll_interval_seconds",
         ] {
             let help = text.split(separator: "\n").first { $0.hasPrefix("# HELP \(family) ") }

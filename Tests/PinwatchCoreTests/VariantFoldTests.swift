@@ -197,6 +197,12 @@ final class VariantFoldTests: XCTestCase {
             text.contains("pinwatch_address_status{host=\"api.example.com\",port=\"443\",address=\"192.0.2.2\",status=\"blocked\"} 1"),
             text)
         XCTAssertEqual(text.split(separator: "\n").filter { $0.hasPrefix("pinwatch_address_status{") }.count, 2 * HostStatus.allCases.count)
+        // A host with addresses: all that resolved to one address: its own
+        // status says what the address's would.
+        let single = try XCTUnwrap(VariantFold.fold([outcome(host, address: "192.0.2.1")]))
+        XCTAssertTrue(single.config.probesEveryAddress)
+        let singleText = PrometheusExposition.render([single], cycle: nil, version: "1.0")
+        XCTAssertFalse(singleText.contains("pinwatch_address_status{"), singleText)
     }
 
     func testTheStanzaIsOfTheChainMostAddressesServe() throws {

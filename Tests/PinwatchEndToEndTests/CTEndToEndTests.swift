@@ -173,7 +173,7 @@ final class CTEndToEndTests: ServeOnFleetTestCase {
         XCTAssertTrue(event.contains("android 5.2"), event)
         // Still the old chain: the server's own verdict has not moved.
         XCTAssertTrue(
-            text.contains("pinwatch_host_status{host=\"api.test\",port=\"\(host.port)\",address=\"127.0.0.1\",status=\"ok\"} 1"), text)
+            text.contains("pinwatch_host_reason_info{host=\"api.test\",port=\"\(host.port)\",address=\"127.0.0.1\",status=\"ok\","), text)
 
         // The release ships a pin for the sibling; a reload judges the
         // logged certificate again and the alert clears.

@@ -46,7 +46,7 @@ final class ClientPinsReloadTests: LocalFleetTestCase {
         func status(_ name: String) -> Bool {
             guard let body = try? LoopbackHTTP.get(port: port, "/metrics", timeout: 2).body else { return false }
             return body.split(separator: "\n").contains {
-                $0.hasPrefix("pinwatch_host_status{") && $0.contains("host=\"api.test\"") && $0.contains("status=\"\(name)\"} 1")
+                $0.hasPrefix("pinwatch_host_reason_info{") && $0.contains("host=\"api.test\"") && $0.contains(",status=\"\(name)\",")
             }
         }
         try waitUntil(timeout: 20, "api.test leaf_only for ios 7.0: \(serve.stderr)") { status("leaf_only") }

@@ -43,7 +43,7 @@ final class ConfigIncludesEndToEndTests: LocalFleetTestCase {
         serve.signal(SIGHUP)
         try waitUntil(timeout: 15, "the included hosts never appeared: \(serve.stderr)") {
             let body = metrics(port)
-            return body.contains("pinwatch_host_status{host=\"second.test\"")
+            return body.contains("pinwatch_host_reason_info{host=\"second.test\"")
                 && body.contains("pinwatch_host_labels{host=\"127.0.0.1\",port=\"\(third.port)\",team=\"payments\"")
         }
         XCTAssertTrue(

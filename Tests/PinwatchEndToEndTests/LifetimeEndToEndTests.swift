@@ -76,8 +76,9 @@ final class LifetimeEndToEndTests: ServeOnFleetTestCase {
         XCTAssertNotNil(leafLifetime?.range(of: #"lifetime\s+90 days, 70% used$"#, options: .regularExpression), outcome.stdout)
     }
 
+    /// The per-level not_before is deprecated: `deprecated_series: true`.
     func testServeExportsNotBeforeAndTheAlert() throws {
-        try fleet.writeConfig()
+        try fleet.writeConfig(settings: ["deprecated_series: true"])
         let port = try startServe()
         let notBefore = Int(try XCTUnwrap(overdue.leafCertificate).facts.notBefore.timeIntervalSince1970)
         let labels = "host=\"renewing.test\",port=\"\(overdue.port)\",address=\"127.0.0.1\""

@@ -101,7 +101,7 @@ final class ServeClientReportsTests: ServeOnFleetTestCase {
         let blockedPort = try XCTUnwrap(hosts["blocked.test"])
         try waitUntil(timeout: 20, "fine.test never probed ok: \(serve.stderr)") {
             let metrics = (try? LoopbackHTTP.get(port: port, "/metrics", timeout: 2).body) ?? ""
-            return Self.line(metrics, ["pinwatch_host_severity{", "host=\"fine.test\"", "severity=\"ok\"} 1"])
+            return Self.line(metrics, ["pinwatch_host_reason_info{", "host=\"fine.test\"", ",severity=\"ok\","])
         }
 
         for (name, body) in [
@@ -127,10 +127,10 @@ final class ServeClientReportsTests: ServeOnFleetTestCase {
             return Self.line(metrics, ["pinwatch_host_alert{", "host=\"fine.test\"", "alert=\"client_reports\""])
         }
         let later = try LoopbackHTTP.get(port: port, "/metrics").body
-        XCTAssertTrue(Self.line(later, ["pinwatch_host_severity{", "host=\"fine.test\"", "severity=\"warning\"} 1"]), later)
+        XCTAssertTrue(Self.line(later, ["pinwatch_host_reason_info{", "host=\"fine.test\"", ",severity=\"warning\","]), later)
         XCTAssertFalse(Self.line(later, ["pinwatch_host_alert{", "host=\"blocked.test\"", "alert=\"client_reports\""]), later)
         XCTAssertFalse(Self.line(later, ["pinwatch_host_alert{", "host=\"quiet.test\"", "alert=\"client_reports\""]), later)
-        XCTAssertTrue(Self.line(later, ["pinwatch_host_severity{", "host=\"blocked.test\"", "severity=\"critical\"} 1"]), later)
+        XCTAssertTrue(Self.line(later, ["pinwatch_host_reason_info{", "host=\"blocked.test\"", ",severity=\"critical\","]), later)
 
         let history = try fleet.run(["history", "fine.test", "--state", state])
         XCTAssertEqual(history.status, 0, history.stderr)

@@ -71,7 +71,7 @@ final class ServeCompressionTests: LocalFleetTestCase {
         }
         for outcome in collected {
             XCTAssertEqual(outcome?.status, 0, outcome?.stderr ?? "curl did not run")
-            XCTAssertTrue(outcome?.stdout.contains("pinwatch_host_status{host=\"h2.test\"") == true, outcome?.stdout ?? "")
+            XCTAssertTrue(outcome?.stdout.contains("pinwatch_host_reason_info{host=\"h2.test\"") == true, outcome?.stdout ?? "")
         }
         XCTAssertEqual(server.metrics.compressions, 1, "20 scrapes of one render compress nothing more")
         // Writing the text for scrapers yields to the probes on a busy machine.

@@ -98,8 +98,8 @@ final class ServeTests: LocalFleetTestCase {
         let check = try promtool(["check", "metrics"], input: outcome.stdout)
         XCTAssertEqual(check.status, 0, check.output)
         XCTAssertEqual(check.output, "", "no lint findings")
-        XCTAssertTrue(outcome.stdout.contains("pinwatch_host_status{host=\"stale.test\",port=\""), outcome.stdout)
-        XCTAssertTrue(outcome.stdout.contains(",status=\"leaf_only\"} 1\n"))
+        XCTAssertTrue(outcome.stdout.contains("pinwatch_host_reason_info{host=\"stale.test\",port=\""), outcome.stdout)
+        XCTAssertTrue(outcome.stdout.contains(",status=\"leaf_only\",severity=\"warning\","))
         XCTAssertTrue(outcome.stdout.contains("pinwatch_probe_error{host=\"down.test\""))
         XCTAssertTrue(outcome.stdout.contains("pinwatch_hosts_by_severity{severity=\"warning\"} 1\n"))
     }
@@ -119,7 +119,7 @@ final class ServeTests: LocalFleetTestCase {
         let local = try LocalPrometheus(scraping: [port], directory: fleet.directory)
         let prometheusPort = local.port
         let server = try XCTUnwrap(local.process)
-        let query = "pinwatch_host_status%7Bstatus%3D%22leaf_only%22%2Chost%3D%22stale.test%22%7D"
+        let query = "pinwatch_host_reason_info%7Bstatus%3D%22leaf_only%22%2Chost%3D%22stale.test%22%7D"
         try waitUntil(timeout: 60, "Prometheus never saw stale.test leaf_only: \(server.stderr)") {
             guard let answer = try? LoopbackHTTP.get(port: prometheusPort, "/api/v1/query?query=\(query)", timeout: 2) else { return false }
             return answer.body.contains("\"value\":[") && answer.body.contains(",\"1\"]")

@@ -70,7 +70,7 @@ final class SeverityEndToEndTests: LocalFleetTestCase {
                 "pinwatch_host_alert{host=\"api.test\",port=\"\(api.port)\",address=\"127.0.0.1\",alert=\"intercepted\"} 1"),
             metrics.stdout)
         XCTAssertFalse(metrics.stdout.contains("pinwatch_leaf_not_after_timestamp_seconds{"), metrics.stdout)
-        XCTAssertFalse(metrics.stdout.contains("pinwatch_chain_level_not_after_timestamp_seconds{"), metrics.stdout)
+        XCTAssertFalse(metrics.stdout.contains("pinwatch_chain_not_after_timestamp_seconds{"), metrics.stdout)
     }
 
     func testEmptyConfigurationIsUnknownNotOK() throws {

@@ -32,6 +32,44 @@ final class FleetSnapshotTests: XCTestCase {
         try PrometheusVector.parse(try answer(result)).map(FleetSnapshot.init).get()
     }
 
+    /// This release's shape: the pin result is a label of each level, the
+    /// chain's earliest expiry one series at its level beside the leaf's.
+    func testTheLevelsPinResultsAndTheChainsEarliestExpiryAreReadAtTheirLevels() throws {
+        let host = ["host": "api.test", "port": "443", "instance": "serve:1"]
+        func level(_ level: Int, _ role: String, pin: String, tier: String) -> [String: Any] {
+            sample(
+                host.merging([
+                    "__name__": "pinwatch_chain_level_info", "level": "\(level)", "role": role, "spki_sha256": spki,
+                    "subject": "CN=level \(level)", "pin": pin, "tier": tier,
+                ]) { $1 })
+        }
+        XCTAssertTrue(FleetSnapshot.seriesNames.contains("pinwatch_chain_not_after_timestamp_seconds"))
+        XCTAssertTrue(FleetSnapshot.seriesNames.contains("pinwatch_leaf_not_after_timestamp_seconds"))
+        let fleet = try snapshot([
+            reason("api.test", vantage: nil, headline: "ok"),
+            level(0, "leaf", pin: "", tier: ""),
+            level(1, "intermediate", pin: "mismatch", tier: "ca"),
+            level(2, "root", pin: "match", tier: "ca"),
+            sample(host.merging(["__name__": "pinwatch_leaf_not_after_timestamp_seconds"]) { $1 }, "1800864000"),
+            sample(
+                host.merging(["__name__": "pinwatch_chain_not_after_timestamp_seconds", "level": "1", "role": "intermediate"]) { $1 },
+                "1800432000"),
+        ])
+        XCTAssertEqual(fleet.skipped, 0)
+        let row = try XCTUnwrap(fleet.hosts.first)
+        XCTAssertEqual(row.levels.map(\.pinMatches), [nil, false, true])
+        XCTAssertEqual(row.levels.map(\.tier), [nil, .ca, .ca])
+        XCTAssertEqual(
+            row.levels.map(\.notAfter), [Date(timeIntervalSince1970: 1_800_864_000), Date(timeIntervalSince1970: 1_800_432_000), nil])
+        let report = row.report(now: now)
+        XCTAssertEqual(report.daysLeft, 5, "the chain's earliest expiry, not the leaf's")
+        XCTAssertEqual(report.series?.pinnedLevels, [1, 2])
+        XCTAssertEqual(report.series?.datedLevels, [0, 1])
+        XCTAssertEqual(report.levels[2].matches.first?.pin.text, "sha256/" + spki)
+    }
+
+    /// An older exporter's shape (or one with `deprecated_series: true`):
+    /// each level's date, and `pinwatch_pin_match`.
     func testEverySeriesShapeBecomesOneRowWithItsChain() throws {
         let host = ["host": "api.test", "port": "443", "vantage": "eu"]
         let fleet = try snapshot([

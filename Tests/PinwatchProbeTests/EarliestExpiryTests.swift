@@ -71,13 +71,16 @@ final class EarliestExpiryTests: XCTestCase {
         let leafExpiry = Int(issuedAt.addingTimeInterval(60 * day).timeIntervalSince1970)
         let intermediateExpiry = Int(issuedAt.addingTimeInterval(9.5 * day).timeIntervalSince1970)
         XCTAssertTrue(metrics.contains("pinwatch_leaf_not_after_timestamp_seconds{\(labels)} \(leafExpiry)\n"), metrics)
-        XCTAssertTrue(metrics.contains("pinwatch_leaf_not_after_seconds{\(labels)} \(leafExpiry)\n"), "kept one release")
+        XCTAssertFalse(metrics.contains("pinwatch_leaf_not_after_seconds"), "removed after its release as deprecated")
         XCTAssertTrue(
             metrics.contains(
-                "pinwatch_chain_level_not_after_timestamp_seconds{\(labels),level=\"1\",role=\"intermediate\"} \(intermediateExpiry)\n"),
+                "pinwatch_chain_not_after_timestamp_seconds{\(labels),level=\"1\",role=\"intermediate\"} \(intermediateExpiry)\n"),
             metrics)
-        XCTAssertTrue(metrics.contains("pinwatch_chain_level_not_after_timestamp_seconds{\(labels),level=\"0\",role=\"leaf\"} "))
-        XCTAssertTrue(metrics.contains("pinwatch_chain_level_not_after_timestamp_seconds{\(labels),level=\"2\",role=\"root\"} "))
+        // Each level's date only with deprecated_series: true.
+        XCTAssertFalse(metrics.contains("pinwatch_chain_level_not_after_timestamp_seconds{"), metrics)
+        let deprecated = PrometheusExposition.render([report], cycle: nil, version: "test", deprecatedSeries: true)
+        XCTAssertTrue(deprecated.contains("pinwatch_chain_level_not_after_timestamp_seconds{\(labels),level=\"0\",role=\"leaf\"} "))
+        XCTAssertTrue(deprecated.contains("pinwatch_chain_level_not_after_timestamp_seconds{\(labels),level=\"2\",role=\"root\"} "))
     }
 
     /// Ten days on, the intermediate has expired while the leaf has 50

@@ -51,7 +51,7 @@ struct ConfigDocumentParser: NodeReading {
     static let topLevelKeys: Set<String> = [
         "interval", "timeout", "concurrency", "warn_days", "critical_days", "theme", "trust", "proxy",
         "pinsets", "hosts", "listen", "shard", "hooks", "state", "history_days", "clients",
-        "probe_targets", "catalogue", "vantage", "prometheus",
+        "probe_targets", "catalogue", "vantage", "prometheus", "deprecated_series",
         "include", "file_sd",
         "addresses", "key_types",
         "utc", "renew_share",
@@ -155,6 +155,9 @@ struct ConfigDocumentParser: NodeReading {
             } else {
                 config.vantage = value
             }
+        }
+        if let node = values["deprecated_series"], let value = boolean(node, key: "deprecated_series") {
+            config.deprecatedSeries = value
         }
         if let node = values["prometheus"], let value = string(node, key: "prometheus") {
             if let problem = PrometheusServer.problem(value) {

@@ -37,6 +37,7 @@ package enum ConfigKeyGuide {
             key("report_uri", "serve accepts clients' pin-failure reports: {path: /report, token_file: FILE} or token_env: NAME"),
             key("shard", "I/N: watch only shard I of N of the hosts; --shard overrides"),
             key("vantage", "the network this instance watches from: a vantage label on every host series"),
+            key("deprecated_series", "true: serve and snapshot also export the metric families deprecated in this release (default false)"),
             key("prometheus", "a Prometheus server URL: watch shows the fleet's verdicts from it instead of probing"),
             key("hooks", "commands run on every severity transition, each given one JSON object on stdin"),
             key("state", "the history store's file, or off (default $XDG_STATE_HOME/pinwatch/state.sqlite)"),

@@ -15,9 +15,10 @@ extension PrometheusExposition {
     /// `/probe`'s answer: the host's series as a render without a cycle,
     /// and blackbox_exporter's convention, as its users read it: healthy
     /// or not.
-    public static func probeAnswer(_ report: HostReport, version: String, vantage: String?) -> [UInt8] {
+    public static func probeAnswer(_ report: HostReport, version: String, vantage: String?, deprecatedSeries: Bool = false) -> [UInt8] {
         var out = ExpositionBuffer(capacity: 0)
-        out.append(PrometheusRenderer().render([report], cycle: nil, version: version, vantage: vantage))
+        out.append(
+            PrometheusRenderer().render([report], cycle: nil, version: version, vantage: vantage, deprecatedSeries: deprecatedSeries))
         let family = MetricFamily.of(.probeSuccess)
         out.family(family)
         out.sample(family.nameBytes, nil, nil, nil, probeSuccess(report) ? 1 : 0)

@@ -31,6 +31,10 @@ package struct MetricFamily: Sendable {
         case withoutReportURI
         /// Only with `ct: {logs:}` (`serve`, `snapshot --format prometheus`).
         case withoutCT
+        /// Deprecated, removed in the next release: only with
+        /// `deprecated_series: true`, for rules not yet moved to the
+        /// families that replace it.
+        case withoutDeprecatedSeries
     }
 
     /// Who writes a family's samples, and from what.
@@ -86,11 +90,12 @@ package struct MetricFamily: Sendable {
     }
 
     /// Whether a render with this cycle carries the family at all.
-    func isPresent(cycle: PrometheusExposition.Cycle?) -> Bool {
+    func isPresent(cycle: PrometheusExposition.Cycle?, deprecatedSeries: Bool) -> Bool {
         switch absence {
         case .withoutCycle: cycle != nil
         case .withoutInterval: cycle?.interval != nil
         case .withoutCT: cycle?.ctLogs != nil
+        case .withoutDeprecatedSeries: deprecatedSeries
         default: true
         }
     }

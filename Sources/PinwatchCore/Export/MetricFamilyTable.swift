@@ -4,14 +4,21 @@ import Foundation
 /// A new family is a case here and its row in `definition` below (the
 /// compiler holds the two together); README's metrics table names it too
 /// (`MetricTableTests` holds the README to this list).
+///
+/// A host's series are few on purpose (Prometheus keeps every one for every
+/// host): a verdict is one value series and one info series, not one series
+/// per possible value, and a family that only says "no" to most hosts is
+/// exported for the hosts it says "yes" for. Deprecated families are
+/// exported only with `deprecated_series: true`, for one release.
 package enum MetricFamilyName: String, CaseIterable, Sendable {
+    case hostSeverityCode = "pinwatch_host_severity_code"
     case hostStatus = "pinwatch_host_status"
     case hostSeverity = "pinwatch_host_severity"
     case hostReasonInfo = "pinwatch_host_reason_info"
     case hostLabels = "pinwatch_host_labels"
     case hostAlert = "pinwatch_host_alert"
     case leafNotAfter = "pinwatch_leaf_not_after_timestamp_seconds"
-    case leafNotAfterDeprecated = "pinwatch_leaf_not_after_seconds"
+    case chainNotAfter = "pinwatch_chain_not_after_timestamp_seconds"
     case chainLevelNotAfter = "pinwatch_chain_level_not_after_timestamp_seconds"
     case chainLevelNotBefore = "pinwatch_chain_level_not_before_timestamp_seconds"
     case chainLevelInfo = "pinwatch_chain_level_info"
@@ -24,7 +31,6 @@ package enum MetricFamilyName: String, CaseIterable, Sendable {
     case hosts = "pinwatch_hosts"
     case hostsBySeverity = "pinwatch_hosts_by_severity"
     case cycleProbeErrors = "pinwatch_cycle_probe_errors"
-    case cycleProbeErrorsDeprecated = "pinwatch_probe_errors"
     case cycleDuration = "pinwatch_cycle_duration_seconds"
     case lastCycle = "pinwatch_last_cycle_timestamp_seconds"
     case cycles = "pinwatch_cycles_total"
@@ -51,9 +57,21 @@ extension MetricFamilyName {
     var definition: MetricFamily {
         typealias Exposition = PrometheusExposition
         switch self {
+        case .hostSeverityCode:
+            return MetricFamily(
+                self, .gauge,
+                help:
+                    "Severity of each host as the code pinwatch check exits with: 0 ok, 1 warning, 2 critical, 3 unknown (status and the rest: pinwatch_host_reason_info).",
+                absence: .never,
+                .host { out, name, report, host in
+                    out.sample(name, host.labels, nil, nil, Double(CheckState(report.severity).rawValue))
+                })
         case .hostStatus:
             return MetricFamily(
-                self, .gauge, help: "Status of each host: 1 for the status it has now, 0 for the others.", absence: .never,
+                self, .gauge,
+                help:
+                    "Deprecated, removed in the next release: pinwatch_host_reason_info's status label. Status of each host: 1 for the status it has now, 0 for the others.",
+                absence: .withoutDeprecatedSeries,
                 .host { out, name, report, host in
                     for (position, value) in HostStatus.allCases.enumerated() {
                         out.append(name)
@@ -65,8 +83,10 @@ extension MetricFamilyName {
                 })
         case .hostSeverity:
             return MetricFamily(
-                self, .gauge, help: "Severity of each host (critical, unknown, warning, ok): 1 for its own, 0 for the others.",
-                absence: .never,
+                self, .gauge,
+                help:
+                    "Deprecated, removed in the next release: pinwatch_host_severity_code. Severity of each host (critical, unknown, warning, ok): 1 for its own, 0 for the others.",
+                absence: .withoutDeprecatedSeries,
                 .host { out, name, report, host in
                     for (position, value) in HostSeverity.worstFirst.enumerated() {
                         out.append(name)
@@ -121,12 +141,10 @@ extension MetricFamilyName {
                         out.sample(name, host.labels, "alert", alert.rawValue, 1)
                     }
                 })
-        case .leafNotAfter, .leafNotAfterDeprecated:
+        case .leafNotAfter:
             return MetricFamily(
                 self, .gauge,
-                help: self == .leafNotAfter
-                    ? "Expiry of each host's leaf certificate, Unix time (absent without a chain or when a proxy forged it)."
-                    : "Deprecated, removed in the next release: pinwatch_leaf_not_after_timestamp_seconds under its old name.",
+                help: "Expiry of each host's leaf certificate, Unix time (absent without a chain or when a proxy forged it).",
                 absence: .someHosts,
                 .host { out, name, report, host in
                     // A forged chain's dates are the proxy's, not the server's.
@@ -135,12 +153,26 @@ extension MetricFamilyName {
                         out.sample(name, host.labels, nil, nil, level.certificate.facts.notAfter.timeIntervalSince1970)
                     }
                 })
+        case .chainNotAfter:
+            return MetricFamily(
+                self, .gauge,
+                help:
+                    "Expiry of the certificate of each host's chain that expires first, Unix time, with its level and role: when pinned clients fail (absent without a chain or when a proxy forged it).",
+                absence: .someHosts,
+                .host { out, name, report, host in
+                    // nil for a forged chain: its dates are the proxy's. The
+                    // level says which certificate it is, so a fleet view
+                    // shows the date at its level rather than guessing.
+                    guard let expiry = report.earliestExpiry, let level = report.levels.first(where: { $0.level == expiry.level })
+                    else { return }
+                    out.levelSample(name, host.labels, level, expiry.notAfter.timeIntervalSince1970)
+                })
         case .chainLevelNotAfter:
             return MetricFamily(
                 self, .gauge,
                 help:
-                    "Expiry of each certificate of each host's chain, Unix time: the earliest one is when pinned clients fail (absent when a proxy forged the chain).",
-                absence: .someHosts,
+                    "Deprecated, removed in the next release: pinwatch_chain_not_after_timestamp_seconds. Expiry of each certificate of each host's chain, Unix time (absent when a proxy forged the chain).",
+                absence: .withoutDeprecatedSeries,
                 .host { out, name, report, host in
                     guard !report.proxy.intercepted else { return }
                     for level in report.levels {
@@ -151,8 +183,8 @@ extension MetricFamilyName {
             return MetricFamily(
                 self, .gauge,
                 help:
-                    "Start of validity of each certificate of each host's chain, Unix time: with its not_after, the lifetime and the share used (absent when a proxy forged the chain).",
-                absence: .someHosts,
+                    "Deprecated, removed in the next release: the renewal_overdue alert. Start of validity of each certificate of each host's chain, Unix time (absent when a proxy forged the chain).",
+                absence: .withoutDeprecatedSeries,
                 .host { out, name, report, host in
                     guard !report.proxy.intercepted else { return }
                     for level in report.levels {
@@ -161,9 +193,12 @@ extension MetricFamilyName {
                 })
         case .chainLevelInfo:
             return MetricFamily(
-                self, .gauge, help: "One series per certificate of each host's chain, with its role and SPKI pin.",
+                self, .gauge,
+                help:
+                    "One series per certificate of each host's chain, with its role, SPKI pin, subject, and whether a pin of the tier that applies (leaf at level 0, ca above) matches it: pin=\"match\" or \"mismatch\", empty where the host has no pin of that tier.",
                 absence: .someHosts,
                 .host { out, name, report, host in
+                    let pins = report.config.pins
                     for level in report.levels {
                         let facts = level.certificate.facts
                         out.append(name)
@@ -177,20 +212,26 @@ extension MetricFamilyName {
                         out.append(base64: facts.spkiSHA256)
                         out.append("\",subject=\"")
                         out.append(string: Exposition.escape(facts.subject))
-                        out.append("\"} 1\n")
+                        // A word, not 0 or 1: the series stays one per level.
+                        if case let (tier, matches)? = MetricFamilyName.pinResult(level, pins) {
+                            out.append(matches ? "\",pin=\"match\",tier=\"" : "\",pin=\"mismatch\",tier=\"")
+                            out.append(string: tier.rawValue)
+                            out.append("\"} 1\n")
+                        } else {
+                            out.append("\",pin=\"\",tier=\"\"} 1\n")
+                        }
                     }
                 })
         case .pinMatch:
             return MetricFamily(
                 self, .gauge,
                 help:
-                    "Whether a configured pin of the tier that applies matches the chain level (leaf tier at level 0, CA tier above; only levels whose tier has pins).",
-                absence: .someHosts,
+                    "Deprecated, removed in the next release: pinwatch_chain_level_info's pin and tier labels. Whether a configured pin of the tier that applies matches the chain level (only levels whose tier has pins).",
+                absence: .withoutDeprecatedSeries,
                 .host { out, name, report, host in
                     let pins = report.config.pins
                     for level in report.levels {
-                        let tier: PinTier = level.role == .leaf ? .leaf : .ca
-                        guard !pins.pins(in: tier).isEmpty else { continue }
+                        guard case let (tier, matches)? = MetricFamilyName.pinResult(level, pins) else { continue }
                         out.append(name)
                         out.append("{")
                         out.append(host.labels)
@@ -198,7 +239,7 @@ extension MetricFamilyName {
                         out.append(integer: Int64(level.level))
                         out.append("\",tier=\"")
                         out.append(string: tier.rawValue)
-                        out.append(level.matches.contains { $0.tier == tier } ? "\"} 1\n" : "\"} 0\n")
+                        out.append(matches ? "\"} 1\n" : "\"} 0\n")
                     }
                 })
         case .nextChainSurvives:
@@ -234,10 +275,11 @@ extension MetricFamilyName {
             return MetricFamily(
                 self, .gauge,
                 help:
-                    "Status of each address of a host with addresses: all (and of each key type with key_types:): 1 for its status, 0 for the others; only those hosts are exported.",
+                    "Status of each address of a host with addresses: all (and of each key type with key_types:): 1 for its status, 0 for the others; only those hosts with more than one probe are exported.",
                 absence: .someHosts,
                 .host { out, name, report, host in
-                    guard report.config.probesEveryAddress else { return }
+                    // A host of one probe: its own status says the same.
+                    guard report.config.probesEveryAddress, report.variants.count > 1 else { return }
                     // One series per status for each probe, so a rotation
                     // shows address by address.
                     for verdict in report.variants {
@@ -282,15 +324,9 @@ extension MetricFamilyName {
                         out.sample(name, [], "severity", value.rawValue, Double(counts.count(of: value)))
                     }
                 })
-        case .cycleProbeErrors, .cycleProbeErrorsDeprecated:
-            // Named apart from the per-host `pinwatch_probe_error`, which the
-            // old name differed from by one letter.
+        case .cycleProbeErrors:
             return MetricFamily(
-                self, .gauge,
-                help: self == .cycleProbeErrors
-                    ? "Failed probes of the last cycle, by kind (every kind, 0 included)."
-                    : "Deprecated, removed in the next release: pinwatch_cycle_probe_errors under its old name.",
-                absence: .never,
+                self, .gauge, help: "Failed probes of the last cycle, by kind (every kind, 0 included).", absence: .never,
                 .exposition { out, name, render in
                     for kind in ProbeErrorKind.allCases {
                         out.sample(name, [], "kind", kind.rawValue, Double(render.errorCounts[kind] ?? 0))
@@ -437,5 +473,13 @@ extension MetricFamilyName {
                     }
                 })
         }
+    }
+
+    /// The tier whose pins apply to a level (leaf at level 0, ca above) and
+    /// whether one of them matches it; nil when the host has no pin of it.
+    private static func pinResult(_ level: LevelReport, _ pins: PinSet) -> (PinTier, Bool)? {
+        let tier: PinTier = level.role == .leaf ? .leaf : .ca
+        guard !pins.pins(in: tier).isEmpty else { return nil }
+        return (tier, level.matches.contains { $0.tier == tier })
     }
 }

@@ -8,8 +8,9 @@ import Foundation
 /// a snapshot of reports, not counters updated in place, and the format is
 /// a few lines of text that `promtool check metrics` validates in the
 /// tests. Names follow the Prometheus conventions: `pinwatch_` prefix, base
-/// units (`_seconds`), `_info` for labels-as-data, one series per status
-/// value. Label values are sanitised for terminals, then escaped.
+/// units (`_seconds`), `_info` for labels-as-data (a host's status is a
+/// label of its reason series, not a series per status). Label values are
+/// sanitised for terminals, then escaped.
 public enum PrometheusExposition {
     /// What a cycle adds to its reports.
     public struct Cycle: Sendable {
@@ -49,8 +50,13 @@ public enum PrometheusExposition {
 
     /// One rendering with a fresh renderer (`snapshot`, `/probe`); `serve`
     /// keeps a `PrometheusRenderer` for its cycles.
-    public static func render(_ reports: [HostReport], cycle: Cycle?, version: String, vantage: String? = nil) -> String {
-        String(decoding: PrometheusRenderer().render(reports, cycle: cycle, version: version, vantage: vantage), as: UTF8.self)
+    public static func render(
+        _ reports: [HostReport], cycle: Cycle?, version: String, vantage: String? = nil, deprecatedSeries: Bool = false
+    ) -> String {
+        String(
+            decoding: PrometheusRenderer().render(
+                reports, cycle: cycle, version: version, vantage: vantage, deprecatedSeries: deprecatedSeries),
+            as: UTF8.self)
     }
 }
 
@@ -66,9 +72,14 @@ public final class PrometheusRenderer {
     public init() {}
 
     /// `vantage` (`vantage:`) labels every host series and the build info,
-    /// so instances in several networks can watch the same hosts.
-    public func render(_ reports: [HostReport], cycle: PrometheusExposition.Cycle?, version: String, vantage: String? = nil) -> [UInt8] {
+    /// so instances in several networks can watch the same hosts;
+    /// `deprecatedSeries` (`deprecated_series:`) adds the deprecated families.
+    public func render(
+        _ reports: [HostReport], cycle: PrometheusExposition.Cycle?, version: String, vantage: String? = nil,
+        deprecatedSeries: Bool = false
+    ) -> [UInt8] {
         let families = MetricFamily.all
+        let present = families.map { $0.isPresent(cycle: cycle, deprecatedSeries: deprecatedSeries) }
         for index in buffers.indices { buffers[index].bytes.removeAll(keepingCapacity: true) }
         // One pass over the reports, one buffer per family: the format wants
         // each family's samples together, and touching each report once
@@ -77,7 +88,7 @@ public final class PrometheusRenderer {
         var errorCounts: [ProbeErrorKind: Int] = [:]
         for report in reports {
             let host = HostLine(labels: Array(PrometheusExposition.hostLabels(report, vantage: vantage).utf8), render: shared)
-            for (index, family) in families.enumerated() {
+            for (index, family) in families.enumerated() where present[index] {
                 if case .host(let write) = family.scope { write(&buffers[index], family.nameBytes, report, host) }
             }
             if let failure = report.result.failure { errorCounts[failure.kind, default: 0] += 1 }
@@ -85,7 +96,7 @@ public final class PrometheusRenderer {
 
         let render = RenderFacts(reports: reports, cycle: cycle, version: version, vantage: vantage, errorCounts: errorCounts)
         var out = ExpositionBuffer(capacity: 4_096 + buffers.reduce(0) { $0 + $1.bytes.count })
-        for (index, family) in families.enumerated() where family.isPresent(cycle: cycle) {
+        for (index, family) in families.enumerated() where present[index] {
             switch family.scope {
             case .host:
                 out.family(family)

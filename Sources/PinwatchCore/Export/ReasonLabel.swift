@@ -6,7 +6,7 @@ import Foundation
 /// ("expires in 9 days", "breaks in ~40 days") would start one per host
 /// every day. Here each count becomes the day it counts to, so the series
 /// changes when the verdict does; alert rules and dashboards rebuild the
-/// count from `pinwatch_chain_level_not_after_timestamp_seconds` when they
+/// count from `pinwatch_chain_not_after_timestamp_seconds` when they
 /// want one. Every other output keeps the counted sentence.
 enum ReasonLabel {
     static func text(_ report: HostReport) -> String {

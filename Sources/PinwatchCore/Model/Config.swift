@@ -148,6 +148,9 @@ public struct Config: Hashable, Sendable {
     /// `vantage:`: the network this instance watches from, as a label on
     /// what it exports; nil when it is the only one.
     public var vantage: String? = nil
+    /// `deprecated_series:`: the exporter adds the families deprecated in
+    /// this release under their old names, for rules not yet moved.
+    public var deprecatedSeries = false
     /// `prometheus:`: the server `watch` reads the fleet's verdicts from
     /// instead of probing (`--prometheus` overrides it).
     public var prometheus: String? = nil

@@ -24,10 +24,14 @@ public struct SeriesFacts: Hashable, Sendable {
 
     /// The `serve` instance (Prometheus' `instance` label) the row came from.
     public var instance: String?
-    /// Chain levels with a `pinwatch_pin_match` series: the instance has
-    /// pins of the tier that applies there (matched or not).
+    /// Chain levels with a pin result (`pinwatch_chain_level_info`'s `pin`
+    /// label, or an older exporter's `pinwatch_pin_match`): the instance
+    /// has pins of the tier that applies there (matched or not).
     public var pinnedLevels: Set<Int> = []
-    /// Chain levels with a `pinwatch_chain_level_not_after_timestamp_seconds`.
+    /// Chain levels whose expiry a series gives: the leaf's, the chain's
+    /// earliest (`pinwatch_chain_not_after_timestamp_seconds`), or each
+    /// level's from an exporter that serves
+    /// `pinwatch_chain_level_not_after_timestamp_seconds`.
     public var datedLevels: Set<Int> = []
     public var probes: [Probe] = []
     /// `pinwatch_probe_duration_seconds`.

@@ -119,7 +119,10 @@ package final class Exporter: @unchecked Sendable {
         let report = await withCheckedContinuation { (continuation: CheckedContinuation<HostReport, Never>) in
             poller.probeOnce(host) { continuation.resume(returning: $0) }
         }
-        return .success(Data(PrometheusExposition.probeAnswer(report, version: version, vantage: poller.config.vantage)))
+        return .success(
+            Data(
+                PrometheusExposition.probeAnswer(
+                    report, version: version, vantage: poller.config.vantage, deprecatedSeries: poller.config.deprecatedSeries)))
     }
 
     /// At exit: hooks still running are killed, and what never ran is said.
@@ -206,13 +209,15 @@ package final class Exporter: @unchecked Sendable {
             logHistoryNotices(health, at: end.finishedAt)
         }
         let vantage = monitor.config.vantage
+        let deprecatedSeries = monitor.config.deprecatedSeries
         var counts: Logger.Metadata = ["hosts": "\(reports.count)", "duration_ms": "\(Int(cycle.duration * 1000))"]
         let severities = SeveritySummary(reports)
         for severity in HostSeverity.worstFirst {
             counts[severity.rawValue] = "\(severities.count(of: severity))"
         }
         renderQueue.async { [self, historyText, counts] in
-            var text = renderer.render(reports, cycle: cycle, version: version, vantage: vantage)
+            var text = renderer.render(
+                reports, cycle: cycle, version: version, vantage: vantage, deprecatedSeries: deprecatedSeries)
             text += historyText
             published.publish(Data(text))
             // Once its text is served: a reader of the log may scrape it.

@@ -55,7 +55,9 @@ struct SnapshotOutput: ParsableArguments {
             let cycle = PrometheusExposition.Cycle(
                 finishedAt: now, duration: now.timeIntervalSince(started), completedCycles: 1, ctLogs: ct?.logStates)
             Output.standardOutput(
-                PrometheusExposition.render(reports, cycle: cycle, version: PinwatchVersion.current, vantage: config.vantage))
+                PrometheusExposition.render(
+                    reports, cycle: cycle, version: PinwatchVersion.current, vantage: config.vantage,
+                    deprecatedSeries: config.deprecatedSeries))
         case .json:
             Output.streamJSON(reports, generatedAt: now, vantage: config.vantage)
         case .text, .ansi, .svg, .html:

@@ -42,7 +42,8 @@ final class MetricTableTests: XCTestCase {
             F.report(F.host(ca: [F.spkiPin(3)]), ProbeResult(failure: ProbeFailure(kind: .timeout, message: "x"))),
         ]
         let text = PrometheusExposition.render(
-            reports, cycle: .init(finishedAt: F.now, duration: 1, completedCycles: 1, interval: 60, ctLogs: []), version: "0")
+            reports, cycle: .init(finishedAt: F.now, duration: 1, completedCycles: 1, interval: 60, ctLogs: []), version: "0",
+            deprecatedSeries: true)
         let written = Self.typeLines(text)
         let expected = MetricFamily.all.compactMap { family -> String? in
             switch family.scope {
@@ -51,13 +52,17 @@ final class MetricTableTests: XCTestCase {
             }
         }
         XCTAssertEqual(written, expected)
-        // Without `ct:` the Certificate Transparency families are left out.
+        // Without `ct:` the Certificate Transparency families are left out,
+        // and without `deprecated_series: true` the deprecated ones.
         let withoutCT = Self.typeLines(
             PrometheusExposition.render(
                 reports, cycle: .init(finishedAt: F.now, duration: 1, completedCycles: 1, interval: 60), version: "0"))
+        let leftOut: [MetricFamily.Absence] = [.withoutCT, .withoutDeprecatedSeries]
         XCTAssertEqual(
             withoutCT,
-            expected.filter { line in !MetricFamily.all.contains { $0.absence == .withoutCT && line.hasPrefix($0.name.rawValue + " ") } })
+            expected.filter { line in
+                !MetricFamily.all.contains { leftOut.contains($0.absence) && line.hasPrefix($0.name.rawValue + " ") }
+            })
         XCTAssertFalse(withoutCT.contains { $0.hasPrefix("pinwatch_ct_") })
     }
 
@@ -66,7 +71,7 @@ final class MetricTableTests: XCTestCase {
         let written = Self.typeLines(String(decoding: PrometheusExposition.probeAnswer(report, version: "0", vantage: nil), as: UTF8.self))
         let expected = MetricFamily.all.compactMap { family -> String? in
             switch (family.scope, family.absence) {
-            case (.host, .withoutCT): nil
+            case (.host, .withoutCT), (.host, .withoutDeprecatedSeries): nil
             case (.host, _), (.exposition, .never), (.exposition, .someHosts), (.probe, _):
                 "\(family.name.rawValue) \(family.type.rawValue)"
             default: nil

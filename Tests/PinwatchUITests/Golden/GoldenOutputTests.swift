@@ -128,6 +128,11 @@ final class GoldenOutputTests: XCTestCase {
         GoldenFile.assert(
             PrometheusExposition.render(reports, cycle: nil, version: "0.0.0-golden", vantage: "office"),
             matches: "metrics-vantage-before-first-cycle.prom")
+        // For one release, `deprecated_series: true` adds the families the
+        // folded ones replace, in their old shape.
+        GoldenFile.assert(
+            PrometheusExposition.render(reports, cycle: cycle, version: "0.0.0-golden", deprecatedSeries: true),
+            matches: "metrics-deprecated-series.prom")
     }
 
     /// The families only `serve` adds: its process, its history writes and
