@@ -105,6 +105,8 @@ package struct DashboardState: Sendable {
     /// are (the header), and why the source cannot answer (the banner).
     package var sourceNote: String?
     package var sourceProblem: String?
+    /// The whole fleet's counts, when `hosts` is a window of it.
+    package var fleetTally: FleetTally?
     /// Why the history shown is not this dashboard's own: another pinwatch
     /// (a `serve`) holds the store, read here read-only (the header).
     package var historyNote: String?
@@ -407,6 +409,11 @@ final class DerivedRows: @unchecked Sendable {
 package struct HeadlineTally: Hashable, Sendable {
     package var count: Int
     package var worst: HostSeverity
+
+    package init(count: Int, worst: HostSeverity) {
+        self.count = count
+        self.worst = worst
+    }
 }
 
 /// Configuration indices of the hosts that need the on-call, by severity.
