@@ -33,8 +33,9 @@ final class PrometheusSource: DashboardSource, @unchecked Sendable {
     private let page: Int
     /// The detail's host the latest request asked for.
     private var detailAsked: String?
-    /// `PINWATCH_BENCH_TIMING`: each refresh's bytes, for the benchmarks.
+    /// `PINWATCH_BENCH_TIMING`: each refresh's bytes and time, for the benchmarks.
     private let benchLog: String?
+    private var askedAt = Date()
 
     /// The rows a window starts with: a tall screen's and a margin.
     static let defaultPage = 250
@@ -152,6 +153,7 @@ final class PrometheusSource: DashboardSource, @unchecked Sendable {
         guard !fetching else { return }
         fetching = true
         askAgain = false
+        askedAt = Date()
         let detail = dashboard.flatMap { detailHost($0.state) }
         detailAsked = detail?.key
         let request = FleetWindowRequest(window: window, detail: detail.map { ($0.host, $0.port) })
@@ -168,7 +170,7 @@ final class PrometheusSource: DashboardSource, @unchecked Sendable {
         switch outcome {
         case .success(let answer):
             let fleet = answer.snapshot
-            logBench(answer)
+            logBench(answer, at: now)
             let more = window < Self.maximumWindow
             if view.show(answer, on: &dashboard.state, config: config, at: now, canLoadMore: more) { dashboard.ringBell() }
             // Every instance gone is said as such, not as a selector that matches nothing.
@@ -214,10 +216,12 @@ final class PrometheusSource: DashboardSource, @unchecked Sendable {
         dashboard.state.sourceProblem = "\(problem) (since \(since))"
     }
 
-    private func logBench(_ answer: FleetWindow) {
+    private func logBench(_ answer: FleetWindow, at now: Date) {
         guard let benchLog else { return }
+        let milliseconds = WholeNumber.clamped(now.timeIntervalSince(askedAt) * 1_000)
         FrameTiming.append(
-            "fleet_refresh_bytes \(answer.bytes) queries \(answer.queries) rows \(answer.snapshot.hosts.count)\n", to: benchLog)
+            "fleet_refresh_bytes \(answer.bytes) queries \(answer.queries) rows \(answer.snapshot.hosts.count) ms \(milliseconds)\n",
+            to: benchLog)
     }
 
     private func describeSource(now: Date) {
