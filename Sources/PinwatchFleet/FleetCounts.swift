@@ -10,6 +10,12 @@ package struct FleetCounts: Hashable, Sendable {
         package var severity: HostSeverity
         package var status: HostStatus
         package var headline: HostHeadline
+
+        package init(severity: HostSeverity, status: HostStatus, headline: HostHeadline) {
+            self.severity = severity
+            self.status = status
+            self.headline = headline
+        }
     }
 
     /// Rows by group, acknowledged ones included.

@@ -34,6 +34,13 @@ package struct FleetWindow: Sendable {
     /// The bytes of every answer read (unpacked), and how many queries.
     package var bytes = 0
     package var queries = 0
+
+    package init(snapshot: FleetSnapshot, counts: FleetCounts, bytes: Int = 0, queries: Int = 0) {
+        self.snapshot = snapshot
+        self.counts = counts
+        self.bytes = bytes
+        self.queries = queries
+    }
 }
 
 extension FleetQuery {

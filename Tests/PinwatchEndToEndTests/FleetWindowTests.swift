@@ -34,6 +34,7 @@ final class FleetWindowTests: XCTestCase {
         var status: String
         var severity: String
         var pinMatches: Bool
+        var vantage: String? = nil
     }
 
     /// An exposition label value: backslash, quote and line feed escaped.
@@ -52,7 +53,7 @@ final class FleetWindowTests: XCTestCase {
             "pinwatch_poll_interval_seconds 1",
         ]
         for row in rows {
-            let host = "host=\"\(label(row.host))\",port=\"443\""
+            let host = "host=\"\(label(row.host))\",port=\"443\"" + (row.vantage.map { ",vantage=\"\($0)\"" } ?? "")
             lines += [
                 "pinwatch_host_reason_info{\(host),status=\"\(row.status)\",severity=\"\(row.severity)\",headline=\"\(row.status)\","
                     + "tiers=\"\(row.pinMatches ? "ca" : "")\",reason=\"the \(row.status) reason\"} 1",
@@ -157,6 +158,31 @@ final class FleetWindowTests: XCTestCase {
         }
         XCTAssertEqual(window?.counts.total, 80)
         XCTAssertEqual(window?.queries, 3, "counts, rows, facts")
+    }
+
+    /// Prometheus counts the hosts whose vantages disagree, loaded or not;
+    /// which loaded ones they are is asked only when it counts some.
+    func testVantagesThatDisagreeAreCountedByPrometheus() throws {
+        let prometheus = try prometheus(serving: [
+            Row(host: "a.test", status: "blocked", severity: "critical", pinMatches: false, vantage: "lan"),
+            Row(host: "a.test", status: "blocked", severity: "critical", pinMatches: false, vantage: "office"),
+            Row(host: "z.test", status: "ok", severity: "ok", pinMatches: true, vantage: "lan"),
+            Row(host: "z.test", status: "leaf_only", severity: "warning", pinMatches: false, vantage: "office"),
+        ])
+        let query = FleetQuery(server: try XCTUnwrap(URL(string: prometheus.url)), selector: nil, timeout: 10)
+        defer { query.close() }
+        var narrow: FleetWindow?
+        try waitUntil(timeout: 60, "every row scraped") {
+            narrow = try? fetch(query, FleetWindowRequest(window: 2)).get()
+            return narrow?.counts.total == 4
+        }
+        XCTAssertEqual(narrow?.snapshot.hosts.map(\.host), ["a.test", "a.test"], "the critical rows first")
+        XCTAssertEqual(narrow?.counts.disagreeing, 1)
+        XCTAssertEqual(narrow?.snapshot.disagreeing, [], "z.test is not loaded")
+        XCTAssertEqual(narrow?.queries, 4, "counts, rows, facts, disagreement among the loaded")
+        let whole = try fetch(query, FleetWindowRequest(window: 4)).get()
+        XCTAssertEqual(whole.snapshot.disagreeing, ["z.test:443/z.test@"])
+        XCTAssertEqual(whole.snapshot.hosts.filter { whole.snapshot.disagreeing.contains($0.hostKey) }.map(\.vantage), ["lan", "office"])
     }
 
     private func fetch(_ query: FleetQuery, _ request: FleetWindowRequest) -> Result<FleetWindow, FleetQueryProblem> {
