@@ -60,14 +60,12 @@ extension FleetQuery {
         let deadline = Date().addingTimeInterval(timeout)
         let thread = Thread { [self] in
             let outcome = window(request, deadline: deadline)
-            if case .failure(let problem) = outcome, problem.description == Self.closedProblem { return }
-            completion(outcome)
+            // Closed on the way: the dashboard is gone, nobody to tell.
+            if !isClosed { completion(outcome) }
         }
         thread.name = "pinwatch-fleet-window"
         thread.start()
     }
-
-    private static let closedProblem = "closed"
 
     private func window(_ request: FleetWindowRequest, deadline: Date) -> Result<FleetWindow, FleetQueryProblem> {
         let plan = plan
@@ -151,7 +149,7 @@ extension FleetQuery {
         guard left > 0 else {
             return .failure(FleetQueryProblem("Prometheus query timed out after \(Self.seconds(timeout)): no whole answer"))
         }
-        guard let ending = transferHere(promQL, timeout: left) else { return .failure(FleetQueryProblem(Self.closedProblem)) }
+        guard let ending = transferHere(promQL, timeout: left) else { return .failure(FleetQueryProblem("the query was closed")) }
         switch ending {
         case .answered(let body, let status):
             guard (200..<300).contains(status) || status == 400 || status == 422 else {

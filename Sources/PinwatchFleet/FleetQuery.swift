@@ -105,6 +105,12 @@ package final class FleetQuery: @unchecked Sendable {
         return ended ? nil : ending
     }
 
+    var isClosed: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return closed
+    }
+
     private func track(_ transfer: BoundedTransfer, _ key: ObjectIdentifier) -> Bool {
         lock.lock()
         defer { lock.unlock() }
