@@ -137,10 +137,7 @@ extension FleetQuery {
     static func hostKey(_ sample: VectorSample) -> String? {
         guard let host = sample.labels["host"], let port = sample.labels["port"].flatMap(Int.init) else { return nil }
         func nonEmpty(_ name: String) -> String? { sample.labels[name].flatMap { $0.isEmpty ? nil : $0 } }
-        let row = FleetHost(
-            host: host, port: port, sni: nonEmpty("sni"), address: nonEmpty("address"), vantage: nil, status: .ok, severity: .ok,
-            headline: .ok, matchedTiers: [], reason: "", alerts: [], failure: nil, levels: [])
-        return row.hostKey
+        return FleetHost.hostKey(host: host, port: port, sni: nonEmpty("sni"), address: nonEmpty("address"))
     }
 
     /// One query on the caller's thread, within `deadline`.
