@@ -129,7 +129,7 @@ final class PrometheusSource: DashboardSource, @unchecked Sendable {
         guard let state = dashboard?.state else { return }
         var wanted = false
         if let detail = detailHost(state), detail.key != detailAsked { wanted = true }
-        // A filter or a sort looks among the rows loaded: only an unfiltered
+        // A filter looks among the rows loaded: only an unfiltered
         // table's last screen asks for more.
         if case .table = state.view, state.filter.isEmpty, view.isWindowed, window < Self.maximumWindow, let row = state.selectedRow,
             row >= state.visibleHostIndices.count - max(1, min(state.metrics.tableCapacity, page / 4))
