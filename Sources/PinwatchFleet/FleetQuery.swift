@@ -2,9 +2,11 @@ import Foundation
 import PinwatchCore
 import PinwatchTransfer
 
-/// `watch --prometheus URL [--match SELECTOR]`: one instant query for every
-/// series the dashboard shows, through libcurl, within a
-/// deadline of its own and a bound on the answer's size.
+/// `watch --prometheus URL [--match SELECTOR]` and `snapshot --prometheus`:
+/// instant queries through libcurl, each within a deadline of its own and
+/// a bound on the answer's size. `fetch` asks for every series of the
+/// fleet in one query; the dashboard asks for a window of it
+/// (`fetchWindow`, `FleetQueryPlan`).
 package final class FleetQuery: @unchecked Sendable {
     /// Room for the largest fleet the configuration limits allow, in
     /// several vantages; an answer past it is not the dashboard's query.
@@ -16,6 +18,10 @@ package final class FleetQuery: @unchecked Sendable {
     package let timeout: TimeInterval
     private let lock = NSLock()
     private var inFlight: [ObjectIdentifier: BoundedTransfer] = [:]
+    private var closed = false
+    /// Past this a query goes as a form POST: a window's host list makes
+    /// URLs that proxies and servers may refuse.
+    package static let longestURL = 2_048
 
     /// `server` is the Prometheus base URL (`http://prom:9090`, or under a
     /// path prefix); `selector` extra matchers (`job="pinwatch"`, with or
@@ -44,33 +50,90 @@ package final class FleetQuery: @unchecked Sendable {
     }
 
     var requestURL: URL? {
+        request(for: promQL)?.url
+    }
+
+    /// The query as a GET URL, or when that would be longer than
+    /// `longestURL`, the endpoint and the form to POST to it.
+    package func request(for promQL: String) -> (url: URL, form: String?)? {
         var components = URLComponents(url: server, resolvingAgainstBaseURL: false)
         let base = components?.path ?? ""
         components?.path = (base.hasSuffix("/") ? String(base.dropLast()) : base) + "/api/v1/query"
+        guard let endpoint = components?.url else { return nil }
         components?.queryItems = [URLQueryItem(name: "query", value: promQL)]
-        return components?.url
+        if let url = components?.url, url.absoluteString.utf8.count <= Self.longestURL { return (url, nil) }
+        return (endpoint, "query=" + Self.formEncoded(promQL))
+    }
+
+    /// `application/x-www-form-urlencoded`: every byte but the unreserved ones as `%XX`.
+    static func formEncoded(_ text: String) -> String {
+        var out = ""
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                out.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                out += String(format: "%%%02X", byte)
+            }
+        }
+        return out
     }
 
     /// Calls `completion` once, on the transfer's thread,
     /// with the fleet or why it could not be read; at the latest
     /// `timeout` after the call.
     package func fetch(_ completion: @escaping @Sendable (Result<FleetSnapshot, FleetQueryProblem>) -> Void) {
-        guard let url = requestURL else {
-            completion(.failure(FleetQueryProblem("cannot build a query URL from \(server.absoluteString)")))
-            return
-        }
-        let timeout = timeout
         let probeSeries = !selector.isEmpty
+        transfer(promQL, timeout: timeout) { ending in
+            completion(Self.outcome(ending, timeout: self.timeout, probeSeries: probeSeries))
+        }
+    }
+
+    /// One query on the caller's thread, tracked so that `close` ends it;
+    /// nil once the query is closed.
+    func transferHere(_ promQL: String, timeout: TimeInterval) -> BoundedTransfer.Ending? {
+        guard let request = request(for: promQL) else { return .failed("cannot build a query URL from \(server.absoluteString)") }
         let transfer = BoundedTransfer(limit: Self.maximumBody)
         let key = ObjectIdentifier(transfer)
+        guard track(transfer, key) else { return nil }
+        let ending = transfer.fetch(request.url, form: request.form, timeout: timeout)
         lock.lock()
-        inFlight[key] = transfer
+        inFlight[key] = nil
+        let ended = closed
         lock.unlock()
-        transfer.start(url, timeout: timeout) { [weak self] ending in
+        return ended ? nil : ending
+    }
+
+    var isClosed: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return closed
+    }
+
+    private func track(_ transfer: BoundedTransfer, _ key: ObjectIdentifier) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !closed else { return false }
+        inFlight[key] = transfer
+        return true
+    }
+
+    /// One query, its transfer tracked so that `close` ends it; nothing
+    /// is called once the query is closed.
+    func transfer(_ promQL: String, timeout: TimeInterval, completion: @escaping @Sendable (BoundedTransfer.Ending) -> Void) {
+        guard let request = request(for: promQL) else {
+            completion(.failed("cannot build a query URL from \(server.absoluteString)"))
+            return
+        }
+        let transfer = BoundedTransfer(limit: Self.maximumBody)
+        let key = ObjectIdentifier(transfer)
+        guard track(transfer, key) else { return }
+        transfer.start(request.url, form: request.form, timeout: timeout) { [weak self] ending in
             self?.lock.lock()
             self?.inFlight[key] = nil
             self?.lock.unlock()
-            completion(Self.outcome(ending, timeout: timeout, probeSeries: probeSeries))
+            completion(ending)
         }
     }
 
@@ -114,6 +177,7 @@ package final class FleetQuery: @unchecked Sendable {
     /// Ends every query still running; their completions are not called.
     package func close() {
         lock.lock()
+        closed = true
         let transfers = Array(inFlight.values)
         inFlight.removeAll()
         lock.unlock()

@@ -48,7 +48,11 @@ package struct FleetHost: Hashable, Sendable {
     package var lastCycle: Date?
 
     /// The host across vantages: what the vantages are compared on.
-    package var hostKey: String { "\(host.lowercased()):\(port)/\((sni ?? host).lowercased())@\(address ?? "")" }
+    package var hostKey: String { Self.hostKey(host: host, port: port, sni: sni, address: address) }
+
+    package static func hostKey(host: String, port: Int, sni: String?, address: String?) -> String {
+        "\(host.lowercased()):\(port)/\((sni ?? host).lowercased())@\(address ?? "")"
+    }
 }
 
 /// One `serve` instance of the answer (its `pinwatch_last_cycle_timestamp_seconds`).

@@ -2,7 +2,8 @@ import CCurl
 import Foundation
 import PinwatchCore
 
-/// One HTTP GET through libcurl (the fleet's Prometheus query, a CRL), on
+/// One HTTP GET (or a form POST) through libcurl (the fleet's Prometheus
+/// queries, a CRL), on
 /// a thread of its own, ended once: by its answer, its error, a redirect
 /// (never followed), the size bound or its deadline. libcurl hands over
 /// the body as it reads it and reads no further once the bound is passed,
@@ -58,10 +59,12 @@ package final class BoundedTransfer: @unchecked Sendable {
     }
 
     /// Calls `completion` once, on the transfer's thread, unless the
-    /// transfer is abandoned first.
-    package func start(_ url: URL, timeout: TimeInterval, completion: @escaping @Sendable (Ending) -> Void) {
+    /// transfer is abandoned first. `form`: an
+    /// `application/x-www-form-urlencoded` body, sent as a POST: a query
+    /// too long for a URL (Prometheus' API takes either).
+    package func start(_ url: URL, form: String? = nil, timeout: TimeInterval, completion: @escaping @Sendable (Ending) -> Void) {
         let thread = Thread { [self] in
-            let ending = perform(url, timeout: timeout)
+            let ending = perform(url, form: form, timeout: timeout)
             if !isAbandoned { completion(ending) }
         }
         thread.name = threadName
@@ -82,7 +85,7 @@ package final class BoundedTransfer: @unchecked Sendable {
         return abandoned
     }
 
-    private func perform(_ url: URL, timeout: TimeInterval) -> Ending {
+    func perform(_ url: URL, form: String?, timeout: TimeInterval) -> Ending {
         guard Self.initialised == CURLE_OK, let handle = curl_easy_init() else { return .failed("libcurl could not start") }
         defer { curl_easy_cleanup(handle) }
         var headers = curl_slist_append(nil, "Accept: \(accept)")
@@ -95,6 +98,8 @@ package final class BoundedTransfer: @unchecked Sendable {
 
         _ = pinwatch_curl_set_string(handle, CURLOPT_URL, url.absoluteString)
         _ = pinwatch_curl_set_string(handle, CURLOPT_PROTOCOLS_STR, protocols)
+        // libcurl copies the body and sends it as a form, the type its default.
+        if let form { _ = pinwatch_curl_set_string(handle, CURLOPT_COPYPOSTFIELDS, form) }
         // A caller with proxy rules of its own decided: libcurl must not
         // read the environment again behind them ("" is no proxy at all).
         switch proxy {

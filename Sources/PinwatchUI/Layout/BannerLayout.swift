@@ -68,31 +68,41 @@ enum BannerLayout {
 
     /// One line per severity, worst first; leaf_only hosts lead their line.
     private static func grouped(_ state: DashboardState, _ hosts: AlertingHosts) -> [StyledLine] {
-        func names(_ indices: [Int]) -> String {
+        // A window of a fleet names the hosts loaded and counts the fleet's.
+        func total(_ severity: HostSeverity, _ indices: [Int]) -> Int {
+            max(indices.count, state.fleetTally?.severities[severity] ?? 0)
+        }
+        func names(_ indices: [Int], of severity: HostSeverity) -> String {
             let shown = indices.prefix(groupedNameLimit).map { index -> String in
                 let report = state.reports[index]
                 var note = tag(for: report).lowercased()
                 if report?.headline == .leafOnly, let days = report?.daysLeft { note += days >= 0 ? ", \(days)d" : ", expired" }
                 return "\(state.hosts[index].displayName) (\(note))"
             }.joined(separator: ", ")
-            let more = indices.count - min(indices.count, groupedNameLimit)
+            let more = total(severity, indices) - min(indices.count, groupedNameLimit)
             return more > 0 ? shown + " +\(more) more" : shown
         }
         var lines: [StyledLine] = []
         if !hosts.critical.isEmpty {
             lines.append([
                 Span(
-                    " ✗ CRITICAL ×\(hosts.critical.count): pinned clients fail now or within days — \(names(hosts.critical))",
+                    " ✗ CRITICAL ×\(total(.critical, hosts.critical)): pinned clients fail now or within days — \(names(hosts.critical, of: .critical))",
                     Style(.banner))
             ])
         }
         if !hosts.unknown.isEmpty {
-            lines.append([Span(" ! UNKNOWN ×\(hosts.unknown.count): could not be probed — \(names(hosts.unknown))", Style(.banner))])
+            lines.append([
+                Span(
+                    " ! UNKNOWN ×\(total(.unknown, hosts.unknown)): could not be probed — \(names(hosts.unknown, of: .unknown))",
+                    Style(.banner))
+            ])
         }
         if !hosts.warning.isEmpty {
             let leafOnlyFirst = hosts.warning.filter { isLeafOnly(state, $0) } + hosts.warning.filter { !isLeafOnly(state, $0) }
             lines.append([
-                Span(" ⚠ WARNING ×\(hosts.warning.count): \(warningTitle(state, leafOnlyFirst)) — \(names(leafOnlyFirst))", Style(.banner))
+                Span(
+                    " ⚠ WARNING ×\(total(.warning, hosts.warning)): \(warningTitle(state, leafOnlyFirst)) — \(names(leafOnlyFirst, of: .warning))",
+                    Style(.banner))
             ])
         }
         return lines

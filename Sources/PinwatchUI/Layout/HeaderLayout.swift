@@ -9,22 +9,25 @@ enum HeaderLayout {
     /// counts that are zero go first, so the non-zero ones stay in view.
     static func titleLine(for state: DashboardState, width: Int = .max) -> StyledLine {
         let header = Style(.header)
-        let counts = state.headlineCounts
+        // A window of a fleet counts the fleet, not the rows loaded.
+        let tally = state.fleetTally
+        let counts = tally?.headlines ?? state.headlineCounts
+        let hosts = tally?.hosts ?? state.hosts.count
         // The file's name, not its folder: the path can fill an 80-column line.
         let configName = (state.configPath as NSString).lastPathComponent
         var line: StyledLine = [
             Span(" pinwatch ", header.with(bold: true)),
             Span(" \(configName.isEmpty ? state.configPath : configName) ", header),
-            Span(" \(state.hosts.count) host\(state.hosts.count == 1 ? "" : "s") ", header),
+            Span(" \(hosts) host\(hosts == 1 ? "" : "s") ", header),
         ]
         // By severity first, the counts the on-call acts on; zero ones are left out.
         let severities = state.severityCounts
         for severity in [HostSeverity.critical, .unknown, .warning] {
-            let count = severities.count(of: severity)
+            let count = tally.map { $0.severities[severity] ?? 0 } ?? severities.count(of: severity)
             guard count > 0 else { continue }
             line.append(Span(" \(count) \(severity.rawValue) ", header.with(bold: true)))
         }
-        let acknowledged = state.alertingHosts.acknowledged.count
+        let acknowledged = tally?.acknowledged ?? state.alertingHosts.acknowledged.count
         if acknowledged > 0 { line.append(Span(" \(acknowledged) acknowledged ", header)) }
         // The words the rows show; a cause no host has is left out, and
         // the five statuses are counted even at zero while there is room.

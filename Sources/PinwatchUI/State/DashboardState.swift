@@ -105,6 +105,8 @@ package struct DashboardState: Sendable {
     /// are (the header), and why the source cannot answer (the banner).
     package var sourceNote: String?
     package var sourceProblem: String?
+    /// The whole fleet's counts, when `hosts` is a window of it.
+    package var fleetTally: FleetTally?
     /// Why the history shown is not this dashboard's own: another pinwatch
     /// (a `serve`) holds the store, read here read-only (the header).
     package var historyNote: String?
@@ -182,21 +184,32 @@ package struct DashboardState: Sendable {
     }
 
     /// A reloaded configuration: hosts that stay (same name, port, SNI and
-    /// address) keep their report, their "since" and the selection; new
-    /// hosts wait for their first result; removed ones are gone.
+    /// address) keep their report, their "since", the selection and an
+    /// open detail view; new hosts wait for their first result; removed
+    /// ones are gone.
     package mutating func replaceHosts(_ newHosts: [HostConfig], warnDays: Int, criticalDays: Int) {
         var byIdentity: [String: (report: HostReport?, since: Date?)] = [:]
         for (index, host) in hosts.enumerated() {
             byIdentity[host.identityKey] = (reports[index], statusSince[index])
         }
         let chosenIdentity = chosenHost.flatMap { hosts.indices.contains($0) ? hosts[$0].identityKey : nil }
+        let oldHosts = hosts
         hosts = newHosts
         reports = newHosts.map { byIdentity[$0.identityKey]?.report ?? nil }
         statusSince = newHosts.map { byIdentity[$0.identityKey]?.since ?? nil }
         self.warnDays = warnDays
         self.criticalDays = criticalDays
         chosenHost = chosenIdentity.flatMap { identity in newHosts.firstIndex { $0.identityKey == identity } }
-        if case .detail = view { view = .table }
+        // A detail stays open on its host while the host stays (a fleet's
+        // window changes its rows at any refresh), found again by identity.
+        if case .detail(let index) = view {
+            let identity = oldHosts.indices.contains(index) ? oldHosts[index].identityKey : nil
+            if let kept = identity.flatMap({ identity in newHosts.firstIndex { $0.identityKey == identity } }) {
+                view = .detail(hostIndex: kept)
+            } else {
+                view = .table
+            }
+        }
         // The prompt names a host by its index, which the new list may give another.
         if acknowledgementPrompt != nil {
             acknowledgementPrompt = nil
@@ -407,6 +420,11 @@ final class DerivedRows: @unchecked Sendable {
 package struct HeadlineTally: Hashable, Sendable {
     package var count: Int
     package var worst: HostSeverity
+
+    package init(count: Int, worst: HostSeverity) {
+        self.count = count
+        self.worst = worst
+    }
 }
 
 /// Configuration indices of the hosts that need the on-call, by severity.

@@ -108,7 +108,7 @@ extension Pinwatch {
             let environment = ProcessEnvironment.current
             let chosenTheme = try ThemeChoice.named(theme ?? config.theme ?? "default", environment: environment)
             let query = FleetQuery(server: url, selector: match, timeout: min(config.timeout, interval ?? config.timeout))
-            let source = PrometheusSource(query: query, config: config, interval: interval)
+            let source = PrometheusSource(query: query, config: config, interval: interval, environment: environment)
             let state = source.initialState(themeName: chosenTheme.name, display: display.choice(config: config, environment: environment))
             try Self.openDashboard(
                 source: source, state: state, environment: environment, theme: chosenTheme, bell: !noBell, mouse: !noMouse

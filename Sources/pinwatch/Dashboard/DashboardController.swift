@@ -89,6 +89,7 @@ final class DashboardController: @unchecked Sendable {
                 perform(command)
             }
         }
+        source.viewChanged()
         schedulePaint()
     }
 

@@ -24,4 +24,12 @@ protocol DashboardSource: AnyObject {
     func stanzaReport(_ report: HostReport) -> HostReport
     /// Just before the process exits: nothing the source started may outlive it.
     func stop()
+    /// After keys moved the selection or opened a view: a source that
+    /// loads a window of its rows asks for what came into view.
+    func viewChanged()
+}
+
+extension DashboardSource {
+    /// A local fleet has every row already.
+    func viewChanged() {}
 }

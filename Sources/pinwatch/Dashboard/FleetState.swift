@@ -6,6 +6,38 @@ import PinwatchUI
 /// A fleet's answer on the dashboard's state: the live `watch --prometheus`
 /// and the one-shot `snapshot --prometheus` show it the same way.
 struct FleetView {
+    /// A window of the fleet's rows: shown as every answer is, with the
+    /// whole fleet's counts in the header while the window leaves rows out.
+    mutating func show(
+        _ window: FleetWindow, on state: inout DashboardState, config: Config, at now: Date, canLoadMore: Bool
+    ) -> Bool {
+        let worse = show(window.snapshot, on: &state, config: config, at: now)
+        loaded = window.snapshot.hosts.count
+        total = window.counts.total
+        self.canLoadMore = canLoadMore
+        disagreeingTotal = window.counts.disagreeing
+        // Every row loaded: the header counts the rows, as for a local fleet
+        // (and an instance gone keeps its stale rows counted).
+        state.fleetTally = isWindowed ? Self.tally(window.counts) : nil
+        return worse
+    }
+
+    /// The window leaves rows of the fleet out.
+    var isWindowed: Bool { loaded < total }
+
+    static func tally(_ counts: FleetCounts) -> FleetTally {
+        var severities: [HostSeverity: Int] = [:]
+        var headlines: [HostHeadline: HeadlineTally] = [:]
+        for (group, count) in counts.rows {
+            severities[group.severity, default: 0] += count - (counts.acknowledged[group] ?? 0)
+            var tally = headlines[group.headline] ?? HeadlineTally(count: 0, worst: group.severity)
+            tally.count += count
+            if group.severity.rank > tally.worst.rank { tally.worst = group.severity }
+            headlines[group.headline] = tally
+        }
+        return FleetTally(hosts: counts.total, severities: severities, acknowledged: counts.acknowledgedTotal, headlines: headlines)
+    }
+
     /// An instance missing from the latest answer that an earlier one had.
     struct GoneInstance: Hashable {
         var name: String
@@ -25,6 +57,13 @@ struct FleetView {
     private(set) var skipped = 0
     private(set) var probeRows = 0
     private(set) var gone: [GoneInstance] = []
+    /// The rows loaded of how many the fleet has (`watch --prometheus`
+    /// loads a window of the worst), and whether paging may load more.
+    private(set) var loaded = 0
+    private(set) var total = 0
+    private(set) var canLoadMore = false
+    /// Hosts whose vantages disagree in the whole fleet, loaded or not.
+    private(set) var disagreeingTotal = 0
     /// Each instance's rows as last seen (by `job` and `instance`), and when.
     private var known: [String: (name: String, rows: [FleetHost], seenAt: Date)] = [:]
 
@@ -111,6 +150,10 @@ struct FleetView {
         }
         // The view's own last answer is the header's "last cycle".
         if let refresh { parts.append("refresh every \(Formatting.duration(refresh))") }
+        if isWindowed {
+            let more = canLoadMore ? "scroll down for more" : "no more loaded: --match narrows it"
+            parts.append("rows 1–\(loaded) of \(total) (worst first; \(more))")
+        }
         if lastAnswerAt == nil {
             parts.append("no answer yet")
         } else if state.sourceProblem != nil, let lastAnswerAt {
@@ -122,10 +165,14 @@ struct FleetView {
         if probeRows > 0 {
             parts.append("\(probeRows) /probe row\(probeRows == 1 ? "" : "s") left out (--match to select them)")
         }
-        if !disagreeing.isEmpty {
+        // The whole fleet's number once the window leaves hosts out.
+        let disagreeingCount = isWindowed ? max(disagreeingTotal, disagreeing.count) : disagreeing.count
+        if let first = disagreeing.first {
             // One name: the header keeps room for the sort after it.
-            let more = disagreeing.count > 1 ? ", …" : ""
-            parts.append("≠ vantages disagree on \(disagreeing.count): \(disagreeing[0])\(more)")
+            let more = disagreeingCount > 1 ? ", …" : ""
+            parts.append("≠ vantages disagree on \(disagreeingCount): \(first)\(more)")
+        } else if disagreeingCount > 0 {
+            parts.append("≠ vantages disagree on \(disagreeingCount) (none loaded)")
         }
         return parts.joined(separator: " · ")
     }

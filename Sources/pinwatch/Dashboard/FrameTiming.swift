@@ -25,6 +25,11 @@ struct FrameTiming {
         first = false
         if cells > 0 { text += String(format: "frame_ms %.1f cells %d\n", milliseconds, cells) }
         guard !text.isEmpty else { return }
+        Self.append(text, to: path)
+    }
+
+    /// `text` at the end of the log at `path` (the fleet view's refreshes too).
+    static func append(_ text: String, to path: String) {
         if let handle = FileHandle(forWritingAtPath: path) {
             handle.seekToEndOfFile()
             handle.write(Data(text.utf8))

@@ -4,9 +4,11 @@ import PinwatchFleet
 import PinwatchUI
 
 /// `watch --prometheus`: a fleet's verdicts as one Prometheus server holds
-/// them. Nothing is probed here; every refresh is one instant query, and
-/// the rows, banner, detail view, keys and themes are the local
-/// dashboard's own, fed with reports rebuilt from series.
+/// them. Nothing is probed here; every refresh asks Prometheus for what
+/// the screen shows (`FleetQuery.fetchWindow`): the whole fleet's counts,
+/// the worst rows that fit the window and their facts, and the open
+/// detail's host. The rows, banner, detail view, keys and themes are the
+/// local dashboard's own, fed with reports rebuilt from series.
 ///
 /// Everything but the query's completion runs on the main queue, which
 /// the completion hops back onto; `@unchecked Sendable` for that hop.
@@ -19,14 +21,43 @@ final class PrometheusSource: DashboardSource, @unchecked Sendable {
     private var interval: TimeInterval
     private var refreshTimer: DispatchSourceTimer?
     private var fetching = false
+    /// Something the screen needs (a page, a detail) came while a refresh
+    /// was on its way: asked as soon as it answers.
+    private var askAgain = false
     private var view: FleetView
     private var failingSince: Date?
     private weak var dashboard: DashboardController?
+    /// The rows asked for, the worst first: a page at start, a page more
+    /// each time the selection nears the last row loaded, up to `maximumWindow`.
+    private var window: Int
+    private let page: Int
+    /// The detail's host the latest request asked for.
+    private var detailAsked: String?
+    /// `PINWATCH_BENCH_TIMING`: each refresh's bytes and time, for the benchmarks.
+    private let benchLog: String?
+    private var askedAt = Date()
 
-    init(query: FleetQuery, config: Config, interval chosenInterval: TimeInterval?) {
+    /// The rows a window starts with: a tall screen's and a margin.
+    static let defaultPage = 250
+    /// Paging stops here: past it the answer's size would be the fleet's
+    /// again (a narrower --match shows the rest).
+    static let maximumWindow = 5_000
+
+    /// `PINWATCH_FLEET_WINDOW`: the first window and each page (tests set it low).
+    static func page(environment: [String: String]) -> Int {
+        guard let text = environment["PINWATCH_FLEET_WINDOW"], let rows = Int(text), (1...maximumWindow).contains(rows) else {
+            return defaultPage
+        }
+        return rows
+    }
+
+    init(query: FleetQuery, config: Config, interval chosenInterval: TimeInterval?, environment: [String: String]) {
         self.query = query
         self.config = config
         self.chosenInterval = chosenInterval
+        page = Self.page(environment: environment)
+        window = page
+        benchLog = environment["PINWATCH_BENCH_TIMING"]
         // Until an answer names the exporters, asked again soon: a view
         // started before Prometheus' first scrape is not left a minute empty.
         interval = chosenInterval ?? min(config.interval, Self.untilExportersAnswer)
@@ -91,22 +122,57 @@ final class PrometheusSource: DashboardSource, @unchecked Sendable {
 
     // MARK: Asking Prometheus
 
+    /// After keys: a detail just opened asks for its host's facts, and a
+    /// selection near the last row loaded (its last screen, or quarter of
+    /// a page when a page is shorter than the screen) asks for a page more.
+    func viewChanged() {
+        guard let state = dashboard?.state else { return }
+        var wanted = false
+        if let detail = detailHost(state), detail.key != detailAsked { wanted = true }
+        // A filter looks among the rows loaded: only an unfiltered
+        // table's last screen asks for more.
+        if case .table = state.view, state.filter.isEmpty, view.isWindowed, window < Self.maximumWindow, let row = state.selectedRow,
+            row >= state.visibleHostIndices.count - max(1, min(state.metrics.tableCapacity, page / 4))
+        {
+            window = min(Self.maximumWindow, window + page)
+            wanted = true
+        }
+        guard wanted else { return }
+        if fetching { askAgain = true } else { ask() }
+    }
+
+    /// The host of the open detail view.
+    private func detailHost(_ state: DashboardState) -> (host: String, port: Int, key: String)? {
+        guard case .detail(let index) = state.view, state.hosts.indices.contains(index) else { return nil }
+        let host = state.hosts[index]
+        return (host.host, host.port, "\(host.host)\u{0}\(host.port)")
+    }
+
     private func ask() {
         // A slow server is not asked twice at once; the next tick asks again.
         guard !fetching else { return }
         fetching = true
-        query.fetch { outcome in
+        askAgain = false
+        askedAt = Date()
+        let detail = dashboard.flatMap { detailHost($0.state) }
+        detailAsked = detail?.key
+        let request = FleetWindowRequest(window: window, detail: detail.map { ($0.host, $0.port) })
+        query.fetchWindow(request) { outcome in
             DispatchQueue.main.async { [weak self] in self?.answered(outcome) }
         }
     }
 
-    private func answered(_ outcome: Result<FleetSnapshot, FleetQueryProblem>) {
+    private func answered(_ outcome: Result<FleetWindow, FleetQueryProblem>) {
         fetching = false
+        defer { if askAgain { ask() } }
         guard let dashboard else { return }
         let now = Date()
         switch outcome {
-        case .success(let fleet):
-            if view.show(fleet, on: &dashboard.state, config: config, at: now) { dashboard.ringBell() }
+        case .success(let answer):
+            let fleet = answer.snapshot
+            logBench(answer, at: now)
+            let more = window < Self.maximumWindow
+            if view.show(answer, on: &dashboard.state, config: config, at: now, canLoadMore: more) { dashboard.ringBell() }
             // Every instance gone is said as such, not as a selector that matches nothing.
             if let gone = view.goneProblem(timeZone: dashboard.state.timeZone) {
                 failingSince = nil
@@ -148,6 +214,14 @@ final class PrometheusSource: DashboardSource, @unchecked Sendable {
         if failingSince == nil { failingSince = now }
         let since = Formatting.clock(failingSince ?? now, timeZone: dashboard.state.timeZone)
         dashboard.state.sourceProblem = "\(problem) (since \(since))"
+    }
+
+    private func logBench(_ answer: FleetWindow, at now: Date) {
+        guard let benchLog else { return }
+        let milliseconds = WholeNumber.clamped(now.timeIntervalSince(askedAt) * 1_000)
+        FrameTiming.append(
+            "fleet_refresh_bytes \(answer.bytes) queries \(answer.queries) rows \(answer.snapshot.hosts.count) ms \(milliseconds)\n",
+            to: benchLog)
     }
 
     private func describeSource(now: Date) {

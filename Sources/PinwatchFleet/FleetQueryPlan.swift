@@ -1,0 +1,152 @@
+import Foundation
+import PinwatchCore
+
+/// The PromQL of one refresh of the fleet view: Prometheus counts and
+/// sorts, and only the rows a screen shows (and their facts) come back,
+/// so the answer's size follows the window, not the fleet.
+///
+/// Every host name that goes back into a query came from an answer, so
+/// it is escaped twice: as a regular expression (RE2), then as a PromQL
+/// string.
+package struct FleetQueryPlan: Hashable, Sendable {
+    /// `--match`'s matchers, without braces; empty for none.
+    package let selector: String
+    /// Keep the rows of `/probe` scrapes (a `--match` selects them):
+    /// without it only rows of exporters that report a cycle count.
+    package let probeSeries: Bool
+
+    package init(selector: String, probeSeries: Bool) {
+        self.selector = selector
+        self.probeSeries = probeSeries
+    }
+
+    /// The label the count query marks its parts with.
+    package static let partLabel = "pinwatch_count"
+
+    /// The families only the detail view shows (a probe's time, each
+    /// address's status): asked for one host, when its detail is open.
+    package static let detailFamilies: [MetricFamilyName] = [.addressStatus, .probeDuration]
+
+    /// The per-row families the table's cells read, for the rows of the window.
+    package static var rowFamilies: [MetricFamilyName] {
+        FleetSnapshot.families.filter { ![.hostReasonInfo, .lastCycle, .pollInterval].contains($0) && !detailFamilies.contains($0) }
+    }
+
+    /// `{__name__=~"a|b",M,extra}`.
+    func series(_ families: [MetricFamilyName], _ extra: [String] = []) -> String {
+        let names = families.map(\.rawValue).joined(separator: "|")
+        return "{" + (["__name__=~\"\(names)\""] + matchers(extra)).joined(separator: ",") + "}"
+    }
+
+    /// `--match`'s matchers and `extra`, comma-separated.
+    private func matchers(_ extra: [String]) -> [String] {
+        (selector.isEmpty ? [] : [selector]) + extra
+    }
+
+    private func named(_ family: MetricFamilyName, _ extra: [String] = []) -> String {
+        let inner = matchers(extra).joined(separator: ",")
+        return family.rawValue + (inner.isEmpty ? "" : "{\(inner)}")
+    }
+
+    /// The rows (`pinwatch_host_reason_info`), without `/probe` ones
+    /// unless kept: those come from exporters that report no cycle.
+    func reasons(_ extra: [String] = []) -> String {
+        let rows = named(.hostReasonInfo, extra)
+        return probeSeries ? rows : "(\(rows) and on (job, instance) \(named(.lastCycle)))"
+    }
+
+    /// The labels a row is told apart by (`FleetSnapshot`'s row key and its exporter).
+    static let rowIdentity = "host, port, sni, address, vantage, job, instance"
+
+    /// Hosts whose vantages' headlines differ.
+    func disagreement(_ extra: [String] = []) -> String {
+        "count by (host, port, sni, address) (count by (host, port, sni, address, headline) (\(reasons(["vantage!=\"\""] + extra)))) > 1"
+    }
+
+    /// The whole fleet's counts by severity, status and headline, those
+    /// acknowledged apart, the `/probe` rows left out, the number of hosts
+    /// whose vantages disagree; and the instances' cycles and intervals.
+    package var counts: String {
+        let part = Self.partLabel
+        var parts = [
+            "count by (severity, status, headline) (\(reasons()))",
+            "label_replace(count by (severity, status, headline) (\(reasons()) and on (\(Self.rowIdentity)) (\(named(.hostAcknowledged)) == 1)), \"\(part)\", \"acknowledged\", \"\", \"\")",
+            "label_replace(count(\(disagreement())), \"\(part)\", \"disagreeing\", \"\", \"\")",
+        ]
+        if !probeSeries {
+            parts.append(
+                "label_replace(count(\(named(.hostReasonInfo)) unless on (job, instance) \(named(.lastCycle))), \"\(part)\", \"probe\", \"\", \"\")"
+            )
+        }
+        parts.append(series([.lastCycle, .pollInterval]))
+        return parts.joined(separator: " or ")
+    }
+
+    /// The worst rows that fit: each severity band worst first, as many of
+    /// it as `bands` says; nil when no band has a row.
+    package func rows(_ bands: [(severity: HostSeverity, count: Int)]) -> String? {
+        let parts = bands.filter { $0.count > 0 }.map { band in
+            "topk(\(band.count), \(reasons(["severity=\"\(band.severity.rawValue)\""])))"
+        }
+        return parts.isEmpty ? nil : parts.joined(separator: " or ")
+    }
+
+    /// The table's facts of the rows of `hosts`.
+    package func facts(hosts: [String]) -> String {
+        series(Self.rowFamilies, ["host=~\(Self.literal(Self.alternation(hosts)))"])
+    }
+
+    /// Which of `hosts` have vantages that disagree.
+    package func disagreeing(hosts: [String]) -> String {
+        disagreement(["host=~\(Self.literal(Self.alternation(hosts)))"])
+    }
+
+    /// What only the detail view shows, of one host on one port, every vantage.
+    package func detail(host: String, port: Int) -> String {
+        series(Self.detailFamilies, ["host=\(Self.literal(host))", "port=\"\(port)\""])
+    }
+
+    /// The severity bands to ask for: worst first, until `window` rows.
+    package static func bands(_ counts: FleetCounts, window: Int) -> [(severity: HostSeverity, count: Int)] {
+        var left = max(0, window)
+        var bands: [(severity: HostSeverity, count: Int)] = []
+        for severity in HostSeverity.worstFirst where left > 0 {
+            let count = min(left, counts.total(of: severity))
+            guard count > 0 else { continue }
+            bands.append((severity, count))
+            left -= count
+        }
+        return bands
+    }
+
+    /// A regular expression (RE2, which Prometheus anchors) matching
+    /// exactly `values`: every metacharacter escaped.
+    package static func alternation(_ values: [String]) -> String {
+        let unique = Array(Set(values)).sorted()
+        return unique.map(escapedForRegex).joined(separator: "|")
+    }
+
+    static func escapedForRegex(_ value: String) -> String {
+        var out = ""
+        for character in value {
+            if "\\.+*?()|[]{}^$".contains(character) { out.append("\\") }
+            out.append(character)
+        }
+        return out
+    }
+
+    /// A PromQL double-quoted string: backslash, quote and every character
+    /// outside printable ASCII escaped (Go's escapes, which PromQL reads).
+    package static func literal(_ value: String) -> String {
+        var out = "\""
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\\": out += "\\\\"
+            case "\"": out += "\\\""
+            case " "..."~": out.unicodeScalars.append(scalar)
+            default: out += scalar.value <= 0xFFFF ? String(format: "\\u%04x", scalar.value) : String(format: "\\U%08x", scalar.value)
+            }
+        }
+        return out + "\""
+    }
+}

@@ -1,0 +1,202 @@
+import Foundation
+import PinwatchCore
+import PinwatchFleet
+import PinwatchLocalWorld
+import PinwatchTestSupport
+import XCTest
+
+/// `watch --prometheus` over a fleet larger than its window, on a real
+/// Prometheus scraping a static exposition on 127.0.0.1: the header
+/// counts the whole fleet, the first screen holds the worst rows,
+/// scrolling down loads more, and opening a host's detail asks for what
+/// only the detail shows. `PINWATCH_FLEET_WINDOW` keeps the fleet small.
+final class FleetWindowTests: XCTestCase {
+    private var directory: URL!
+    private var exporter: LocalHTTPServer?
+
+    /// A host name an exporter may publish: regular-expression
+    /// metacharacters, a quote and a backslash.
+    private static let hostile = #"we|ird.(x)"y\z.test"#
+
+    override func setUpWithError() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("fleet-window-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    override func tearDown() {
+        exporter?.stop()
+        if let directory { try? FileManager.default.removeItem(at: directory) }
+        super.tearDown()
+    }
+
+    private struct Row {
+        var host: String
+        var status: String
+        var severity: String
+        var pinMatches: Bool
+        var vantage: String? = nil
+    }
+
+    /// An exposition label value: backslash, quote and line feed escaped.
+    private static func label(_ value: String) -> String {
+        value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+            .replacingOccurrences(of: "\n", with: "\\n")
+    }
+
+    /// Any 32 bytes: a pin that matches needs an SPKI digest to name.
+    private static let spki = Data(repeating: 7, count: 32).base64EncodedString()
+
+    /// What a `serve` of `rows` would publish, its cycle just now.
+    private static func exposition(_ rows: [Row]) -> String {
+        var lines = [
+            "pinwatch_last_cycle_timestamp_seconds \(Date().timeIntervalSince1970)",
+            "pinwatch_poll_interval_seconds 1",
+        ]
+        for row in rows {
+            let host = "host=\"\(label(row.host))\",port=\"443\"" + (row.vantage.map { ",vantage=\"\($0)\"" } ?? "")
+            lines += [
+                "pinwatch_host_reason_info{\(host),status=\"\(row.status)\",severity=\"\(row.severity)\",headline=\"\(row.status)\","
+                    + "tiers=\"\(row.pinMatches ? "ca" : "")\",reason=\"the \(row.status) reason\"} 1",
+                "pinwatch_chain_level_info{\(host),level=\"0\",role=\"leaf\",subject=\"CN=\(label(row.host))\",spki_sha256=\"\"} 1",
+                "pinwatch_chain_level_info{\(host),level=\"1\",role=\"intermediate\",subject=\"CN=Issuer\",spki_sha256=\"\(spki)\"} 1",
+                "pinwatch_chain_level_not_after_timestamp_seconds{\(host),level=\"0\",role=\"leaf\"} 1900000000",
+                "pinwatch_chain_level_not_after_timestamp_seconds{\(host),level=\"1\",role=\"intermediate\"} 1900000000",
+                "pinwatch_pin_match{\(host),level=\"1\",tier=\"ca\"} \(row.pinMatches ? 1 : 0)",
+                "pinwatch_probe_duration_seconds{\(host)} 0.321",
+            ]
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The exposition on 127.0.0.1 and a Prometheus scraping it every second.
+    private func prometheus(serving rows: [Row]) throws -> LocalPrometheus {
+        let server = try LocalHTTPServer(lifetime: 10) { target in
+            guard target.hasPrefix("/metrics") else { return .body(status: 404, contentType: "text/plain", Array("no\n".utf8)) }
+            return .body(status: 200, contentType: "text/plain; version=0.0.4", Array(Self.exposition(rows).utf8))
+        }
+        exporter = server
+        return try LocalPrometheus(scraping: [server.port], directory: directory)
+    }
+
+    private static let fleet: [Row] =
+        [
+            Row(host: "blocked-0.test", status: "blocked", severity: "critical", pinMatches: false),
+            Row(host: "blocked-1.test", status: "blocked", severity: "critical", pinMatches: false),
+            Row(host: hostile, status: "blocked", severity: "critical", pinMatches: false),
+            Row(host: "leafonly.test", status: "leaf_only", severity: "warning", pinMatches: false),
+        ] + (0..<10).map { Row(host: String(format: "ok-%02d.test", $0), status: "ok", severity: "ok", pinMatches: true) }
+
+    /// The table's row of `name` (a banner line names it followed by a colon).
+    private func row(_ screen: String, _ name: String) -> String? {
+        screen.split(separator: "\n").map(String.init).first { $0.contains(name + ":443 ") }
+    }
+
+    func testAFleetLargerThanTheWindowCountsItAllShowsTheWorstAndPages() throws {
+        let prometheus = try prometheus(serving: Self.fleet)
+        let invocation = [PinwatchBinary.url.path, "watch", "--prometheus", prometheus.url, "--interval", "1s", "--no-bell"]
+            .map(TmuxSession.quote).joined(separator: " ")
+        let tmux = try TmuxSession(
+            command: "bash -c " + TmuxSession.quote(invocation + "; echo EXITED:$?; sleep 30"), columns: 200, rows: 50,
+            environment: ["PINWATCH_FLEET_WINDOW": "4"])
+        defer { tmux.close() }
+
+        // The worst four of fourteen; the header counts all fourteen.
+        let first = try tmux.waitForScreen(timeout: 60) { $0.contains("rows 1–4 of 14 (worst first; scroll down for more)") }
+        XCTAssertTrue(first.contains(" 14 hosts "), first)
+        XCTAssertTrue(first.contains(" 3 critical "), first)
+        XCTAssertTrue(first.contains(" 1 warning "), first)
+        for name in ["blocked-0.test", "blocked-1.test", Self.hostile, "leafonly.test"] {
+            XCTAssertNotNil(row(first, name), "\(name) is among the worst:\n\(first)")
+        }
+        XCTAssertFalse(first.contains("ok-0"), "no ok row in a window the worse ones fill:\n\(first)")
+        // The hostile name's facts came back through its escaped regex: its chain, not "—".
+        XCTAssertTrue(row(first, Self.hostile)?.contains("I✗") ?? false, first)
+
+        // The detail asks for what only it shows (the probe's time).
+        try tmux.send("/")
+        try tmux.type("ird")
+        try tmux.send("Enter")
+        try tmux.send("Enter")
+        let detail = try tmux.waitForScreen(timeout: 20) { $0.contains("detail: \(Self.hostile)") && $0.contains("321 ms") }
+        XCTAssertTrue(detail.contains("CN=\(Self.hostile)"), detail)
+        try tmux.send("Escape")
+        try tmux.send("/")
+        try tmux.send("C-u")
+        try tmux.send("Escape")
+        try tmux.waitForScreen { !$0.contains("detail:") && !$0.contains("filter “") }
+
+        // The last row asks for a page more, until the fleet is loaded.
+        try tmux.send("G")
+        let paged = try tmux.waitForScreen(timeout: 20) { $0.contains("rows 1–8 of 14") }
+        XCTAssertEqual((0..<10).filter { paged.contains(String(format: "ok-%02d.test", $0)) }.count, 4, paged)
+        try tmux.send("G")
+        try tmux.waitForScreen(timeout: 20) { $0.contains("rows 1–12 of 14") }
+        try tmux.send("G")
+        let all = try tmux.waitForScreen(timeout: 20) { screen in
+            !screen.contains("rows 1–") && (0..<10).allSatisfy { screen.contains(String(format: "ok-%02d.test", $0)) }
+        }
+        XCTAssertTrue(all.contains(" 14 hosts "), all)
+        XCTAssertTrue(row(all, "ok-03.test")?.contains("I✓") ?? false, all)
+        try tmux.send("q")
+        try tmux.waitForScreen(timeout: 10) { $0.contains("EXITED:0") }
+    }
+
+    /// A window of many hosts makes a query longer than a URL should be:
+    /// it goes as a form POST, and Prometheus answers it.
+    func testAWindowOfManyHostsIsAskedByPost() throws {
+        let rows = (0..<80).map {
+            Row(host: "a-rather-long-host-name-\($0).fleet.example.test", status: "ok", severity: "ok", pinMatches: true)
+        }
+        let prometheus = try prometheus(serving: rows)
+        let query = FleetQuery(server: try XCTUnwrap(URL(string: prometheus.url)), selector: nil, timeout: 10)
+        defer { query.close() }
+        XCTAssertNotNil(query.request(for: query.plan.facts(hosts: rows.map(\.host)))?.form, "the facts' query is posted")
+        var window: FleetWindow?
+        try waitUntil(timeout: 60, "every row with its chain") {
+            window = try? fetch(query, FleetWindowRequest(window: 100)).get()
+            return window?.snapshot.hosts.count == 80 && window?.snapshot.hosts.allSatisfy { $0.levels.count == 2 } == true
+        }
+        XCTAssertEqual(window?.counts.total, 80)
+        XCTAssertEqual(window?.queries, 3, "counts, rows, facts")
+    }
+
+    /// Prometheus counts the hosts whose vantages disagree, loaded or not;
+    /// which loaded ones they are is asked only when it counts some.
+    func testVantagesThatDisagreeAreCountedByPrometheus() throws {
+        let prometheus = try prometheus(serving: [
+            Row(host: "a.test", status: "blocked", severity: "critical", pinMatches: false, vantage: "lan"),
+            Row(host: "a.test", status: "blocked", severity: "critical", pinMatches: false, vantage: "office"),
+            Row(host: "z.test", status: "ok", severity: "ok", pinMatches: true, vantage: "lan"),
+            Row(host: "z.test", status: "leaf_only", severity: "warning", pinMatches: false, vantage: "office"),
+        ])
+        let query = FleetQuery(server: try XCTUnwrap(URL(string: prometheus.url)), selector: nil, timeout: 10)
+        defer { query.close() }
+        var narrow: FleetWindow?
+        try waitUntil(timeout: 60, "every row scraped") {
+            narrow = try? fetch(query, FleetWindowRequest(window: 2)).get()
+            return narrow?.counts.total == 4
+        }
+        XCTAssertEqual(narrow?.snapshot.hosts.map(\.host), ["a.test", "a.test"], "the critical rows first")
+        XCTAssertEqual(narrow?.counts.disagreeing, 1)
+        XCTAssertEqual(narrow?.snapshot.disagreeing, [], "z.test is not loaded")
+        XCTAssertEqual(narrow?.queries, 4, "counts, rows, facts, disagreement among the loaded")
+        let whole = try fetch(query, FleetWindowRequest(window: 4)).get()
+        XCTAssertEqual(whole.snapshot.disagreeing, ["z.test:443/z.test@"])
+        XCTAssertEqual(whole.snapshot.hosts.filter { whole.snapshot.disagreeing.contains($0.hostKey) }.map(\.vantage), ["lan", "office"])
+    }
+
+    private func fetch(_ query: FleetQuery, _ request: FleetWindowRequest) -> Result<FleetWindow, FleetQueryProblem> {
+        let done = DispatchSemaphore(value: 0)
+        let box = WindowBox()
+        query.fetchWindow(request) { outcome in
+            box.outcome = outcome
+            done.signal()
+        }
+        _ = done.wait(timeout: .now() + 30)
+        return box.outcome ?? .failure(FleetQueryProblem("no answer within 30 s"))
+    }
+}
+
+private final class WindowBox: @unchecked Sendable {
+    var outcome: Result<FleetWindow, FleetQueryProblem>?
+}
