@@ -225,6 +225,13 @@ let package = Package(
             dependencies: ["PinwatchCore"],
             path: "Benchmarks/MetricsBench"
         ),
+        // Benchmarks/fleet-100k.sh: shard exporters' text of a synthetic
+        // fleet, rendered by the exporter's renderer, for a real Prometheus.
+        .executableTarget(
+            name: "pinwatch-fleet-bench",
+            dependencies: ["PinwatchCore"],
+            path: "Benchmarks/FleetBench"
+        ),
         // scripts/catalogue-embed runs it: the built-in certificates' facts,
         // computed once by the probe's code and embedded beside their PEMs.
         // scripts/catalogue-derive: the issuer graph from CCADB's reports.

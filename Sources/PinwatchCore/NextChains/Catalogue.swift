@@ -162,12 +162,12 @@ public struct CatalogueFamily: Hashable, Sendable {
     public var name: String
     /// For people (`Let's Encrypt`).
     public var displayName: String
-    public var roots: [CatalogueCertificate]
+    public var roots: [CatalogueCertificate] { didSet { gather() } }
     /// Root keys signed by another root (ISRG Root X2 by X1): a client
     /// pinning either key still matches such a chain.
-    public var crossSigns: [CatalogueCertificate]
-    public var intermediates: [CatalogueIntermediate]
-    public var transitions: [CatalogueTransition]
+    public var crossSigns: [CatalogueCertificate] { didSet { gather() } }
+    public var intermediates: [CatalogueIntermediate] { didSet { gather() } }
+    public var transitions: [CatalogueTransition] { didSet { gather() } }
     public var lifetimes: [LifetimeStep]
     /// When the data was retrieved; nil for a user's family.
     public var retrieved: Date?
@@ -191,12 +191,21 @@ public struct CatalogueFamily: Hashable, Sendable {
         self.lifetimes = lifetimes
         self.retrieved = retrieved
         self.origin = origin
+        gather()
     }
 
-    /// Every certificate the family holds, transitions included.
-    public var allCertificates: [CatalogueCertificate] {
-        roots + crossSigns + intermediates.flatMap { [$0.certificate] + $0.servedWith }
+    /// Every certificate the family holds, transitions included. Kept, and
+    /// gathered again only when the family changes: every chain level of
+    /// every host is looked up in every family, each cycle.
+    public private(set) var allCertificates: [CatalogueCertificate] = []
+    /// Their SPKI SHA-256 digests, for `containsKey`.
+    private var keys: Set<[UInt8]> = []
+
+    private mutating func gather() {
+        allCertificates =
+            roots + crossSigns + intermediates.flatMap { [$0.certificate] + $0.servedWith }
             + transitions.flatMap { $0.roots + $0.intermediates.flatMap { [$0.certificate] + $0.servedWith } }
+        keys = Set(allCertificates.lazy.map(\.facts.spkiSHA256))
     }
 
     /// Whether a chain certificate belongs to the family (by key).
@@ -217,7 +226,7 @@ public struct CatalogueFamily: Hashable, Sendable {
 
     /// Whether one of the family's certificates has this SPKI SHA-256.
     public func containsKey(_ spkiSHA256: [UInt8]) -> Bool {
-        allCertificates.contains { $0.facts.spkiSHA256 == spkiSHA256 }
+        keys.contains(spkiSHA256)
     }
 }
 

@@ -98,7 +98,8 @@ struct Judge {
     }
 
     private func name(of facts: CertificateFacts) -> String {
-        let known = catalogue.families.lazy.flatMap(\.allCertificates).first { $0.facts.spkiSHA256 == facts.spkiSHA256 }
+        let key = facts.spkiSHA256
+        let known = catalogue.families.first { $0.containsKey(key) }?.allCertificates.first { $0.facts.spkiSHA256 == key }
         return known?.name ?? NextChainAnalysis.shortName(facts.subject)
     }
 }
