@@ -18,8 +18,18 @@ public enum JSONReport {
     /// it) in memory at once.
     /// `vantage` is `vantage:`, null without one.
     public static func write(_ reports: [HostReport], generatedAt: Date, vantage: String? = nil, to emit: (String) -> Void) {
-        let summary = StatusSummary(reports)
-        let severities = SeveritySummary(reports)
+        write(
+            count: reports.count, summary: StatusSummary(reports), severities: SeveritySummary(reports), generatedAt: generatedAt,
+            vantage: vantage, report: { reports[$0] }, to: emit)
+    }
+
+    /// The same document for `count` reports made one at a time as they
+    /// are written (`snapshot --prometheus`: a fleet's rows), so that
+    /// they are never all held; their counts are the caller's.
+    package static func write(
+        count: Int, summary: StatusSummary, severities: SeveritySummary, generatedAt: Date, vantage: String?,
+        report: @Sendable (Int) -> HostReport, to emit: (String) -> Void
+    ) {
         let head = JSONValue.object([
             ("version", .int(version)),
             ("generated_at", .string(DateText.iso8601(generatedAt))),
@@ -41,23 +51,33 @@ public enum JSONReport {
         ]).render()
         // The head without its closing brace; "hosts" is the last field.
         emit(String(head.dropLast(2)) + ",\n  \"hosts\": ")
-        guard !reports.isEmpty else {
+        guard count > 0 else {
             emit("[]\n}\n")
             return
         }
-        let out = JSONBytes()
-        out.append("[\n")
-        for index in reports.indices {
-            out.indent(2)
-            JSONObjectWriter.write(to: out, depth: 2) { writeHost(reports[index], to: &$0) }
-            out.append(index == reports.count - 1 ? "\n" : ",\n")
-            if out.count >= 65_536 {
-                emit(out.text)
-                out.removeAll()
+        emit("[\n")
+        // Blocks of hosts written on every core, emitted in order, a few
+        // blocks at a time: a fleet's hosts are never all held as text.
+        let blockSize = 256
+        let blocksAtOnce = 8
+        var start = 0
+        while start < count {
+            let blocks = HostBlocks(count: min(blocksAtOnce, (count - start + blockSize - 1) / blockSize))
+            let first = start
+            DispatchQueue.concurrentPerform(iterations: blocks.count) { block in
+                let out = JSONBytes()
+                for index in (first + block * blockSize)..<min(first + (block + 1) * blockSize, count) {
+                    out.indent(2)
+                    let host = report(index)
+                    JSONObjectWriter.write(to: out, depth: 2) { writeHost(host, to: &$0) }
+                    out.append(index == count - 1 ? "\n" : ",\n")
+                }
+                blocks.set(block, out.text)
             }
+            blocks.texts.forEach(emit)
+            start += blocks.count * blockSize
         }
-        out.append("  ]\n}\n")
-        emit(out.text)
+        emit("  ]\n}\n")
     }
 
     /// One host object, for `inspect --format json`.
@@ -188,5 +208,29 @@ public enum JSONReport {
             matched.field("tier", match.tier.rawValue)
             matched.field("pin", match.pin.text)
         }
+    }
+}
+
+/// The text of each block of hosts, set from the thread that wrote it.
+private final class HostBlocks: @unchecked Sendable {
+    private let lock = NSLock()
+    private var written: [String]
+
+    init(count: Int) {
+        written = Array(repeating: "", count: count)
+    }
+
+    var count: Int { written.count }
+
+    func set(_ block: Int, _ text: String) {
+        lock.lock()
+        written[block] = text
+        lock.unlock()
+    }
+
+    var texts: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return written
     }
 }

@@ -7,14 +7,17 @@ public struct StatusSummary: Hashable, Sendable {
     public var unpinned = 0
 
     public init(_ reports: [HostReport]) {
-        for report in reports {
-            switch report.status {
-            case .ok: ok += 1
-            case .leafOnly: leafOnly += 1
-            case .blocked: blocked += 1
-            case .error: error += 1
-            case .unpinned: unpinned += 1
-            }
+        for report in reports { count(report) }
+    }
+
+    /// One more report counted: for reports made one at a time.
+    package mutating func count(_ report: HostReport) {
+        switch report.status {
+        case .ok: ok += 1
+        case .leafOnly: leafOnly += 1
+        case .blocked: blocked += 1
+        case .error: error += 1
+        case .unpinned: unpinned += 1
         }
     }
 
