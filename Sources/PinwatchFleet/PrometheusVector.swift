@@ -52,8 +52,8 @@ package enum PrometheusVector {
     package static let valueRange: ClosedRange<Double> = -62_135_596_800...253_402_300_799
 
     package static func parse(_ body: Data) -> Result<VectorAnswer, FleetQueryProblem> {
-        let labels = LabelText()
-        guard let root = try? VectorJSONReader.read(body, labelText: labels.bounded) else {
+        let names = LabelNames()
+        guard let root = try? VectorJSONReader.read(body, labelName: names.bounded) else {
             return .failure(FleetQueryProblem("the answer is not a JSON object (is the URL a Prometheus server?)"))
         }
         guard root.status == "success" else {
@@ -77,13 +77,14 @@ package enum PrometheusVector {
     }
 }
 
-/// Label names and values as `bounded` makes them, each distinct text made
-/// once per answer: a fleet's labels repeat (`job`, `instance`, `port`,
-/// `role`, a reason), so the samples share their storage.
-private final class LabelText {
-    /// Distinct texts remembered; past it (a fleet of distinct subjects)
-    /// each is made anew, so the table stays small.
-    private static let remembered = 4_096
+/// Label names as `bounded` makes them, each distinct name made once per
+/// answer: every sample repeats them, so the samples share their storage
+/// (values were tried too; a fleet's values are mostly its own, and
+/// looking them up cost more than it saved).
+private final class LabelNames {
+    /// Distinct names remembered; past it (a server inventing names) each
+    /// is made anew, so the table stays small.
+    private static let remembered = 256
     private var made: [String: String] = [:]
 
     func bounded(_ raw: String) -> String {

@@ -25,17 +25,18 @@ struct VectorJSONReader {
 
     private let bytes: UnsafeBufferPointer<UInt8>
     private var index = 0
-    private let labelText: (String) -> String
+    private let labelName: (String) -> String
 
-    private init(_ bytes: UnsafeBufferPointer<UInt8>, labelText: @escaping (String) -> String) {
+    private init(_ bytes: UnsafeBufferPointer<UInt8>, labelName: @escaping (String) -> String) {
         self.bytes = bytes
-        self.labelText = labelText
+        self.labelName = labelName
     }
 
-    /// `labelText` makes a label's name or value as the samples keep it.
-    static func read(_ body: Data, labelText: @escaping (String) -> String) throws -> Envelope {
+    /// `labelName` makes a label's name as the samples keep it; values are
+    /// `PrometheusVector.bounded`.
+    static func read(_ body: Data, labelName: @escaping (String) -> String) throws -> Envelope {
         try body.withUnsafeBytes { raw in
-            var reader = VectorJSONReader(raw.bindMemory(to: UInt8.self), labelText: labelText)
+            var reader = VectorJSONReader(raw.bindMemory(to: UInt8.self), labelName: labelName)
             let envelope = try reader.envelope()
             reader.skipSpace()
             guard reader.index == reader.bytes.count else { throw Malformed() }
@@ -112,12 +113,14 @@ struct VectorJSONReader {
             try skipValue(depth: 4)
             return nil
         }
-        var labels: [String: String] = [:]
+        // Room for the labels pinwatch writes, so the table is not grown
+        // as they are read.
+        var labels = [String: String](minimumCapacity: 12)
         var count = 0
         try members(depth: 5) { reader, key in
             count += 1
             if let text = try reader.stringOrSkip(depth: 5), count <= PrometheusVector.maximumLabels {
-                labels[reader.labelText(key)] = reader.labelText(text)
+                labels[reader.labelName(key)] = PrometheusVector.bounded(text)
             }
         }
         return count <= PrometheusVector.maximumLabels ? labels : nil

@@ -18,18 +18,16 @@ public enum JSONReport {
     /// it) in memory at once.
     /// `vantage` is `vantage:`, null without one.
     public static func write(_ reports: [HostReport], generatedAt: Date, vantage: String? = nil, to emit: (String) -> Void) {
-        write(
-            count: reports.count, summary: StatusSummary(reports), severities: SeveritySummary(reports), generatedAt: generatedAt,
-            vantage: vantage, report: { reports[$0] }, to: emit)
+        write(count: reports.count, generatedAt: generatedAt, vantage: vantage, report: { reports[$0] }, to: emit)
     }
 
-    /// The same document for `count` reports made one at a time as they
-    /// are written (`snapshot --prometheus`: a fleet's rows), so that
-    /// they are never all held; their counts are the caller's.
+    /// The same document for `count` reports made one at a time
+    /// (`snapshot --prometheus`: a fleet's rows), once to be counted and
+    /// once to be written, so that they are never all held.
     package static func write(
-        count: Int, summary: StatusSummary, severities: SeveritySummary, generatedAt: Date, vantage: String?,
-        report: @Sendable (Int) -> HostReport, to emit: (String) -> Void
+        count: Int, generatedAt: Date, vantage: String?, report: @Sendable (Int) -> HostReport, to emit: (String) -> Void
     ) {
+        let (summary, severities) = summaries(count: count, report: report)
         let head = JSONValue.object([
             ("version", .int(version)),
             ("generated_at", .string(DateText.iso8601(generatedAt))),
@@ -78,6 +76,23 @@ public enum JSONReport {
             start += blocks.count * blockSize
         }
         emit("  ]\n}\n")
+    }
+
+    /// The `summary` object's counts, blocks of hosts counted on every core.
+    private static func summaries(count: Int, report: @Sendable (Int) -> HostReport) -> (StatusSummary, SeveritySummary) {
+        let blockSize = 1_024
+        let parts = SummaryParts(count: (count + blockSize - 1) / blockSize)
+        DispatchQueue.concurrentPerform(iterations: parts.count) { block in
+            var statuses = StatusSummary([])
+            var severities = SeveritySummary([HostReport]())
+            for index in (block * blockSize)..<min((block + 1) * blockSize, count) {
+                let host = report(index)
+                statuses.count(host)
+                severities.count(host)
+            }
+            parts.set(block, statuses, severities)
+        }
+        return parts.total
     }
 
     /// One host object, for `inspect --format json`.
@@ -232,5 +247,36 @@ private final class HostBlocks: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         return written
+    }
+}
+
+/// Each block's counts, set from the thread that counted it.
+private final class SummaryParts: @unchecked Sendable {
+    private let lock = NSLock()
+    private var statuses: [StatusSummary]
+    private var severities: [SeveritySummary]
+
+    init(count: Int) {
+        statuses = Array(repeating: StatusSummary([]), count: count)
+        severities = Array(repeating: SeveritySummary([HostReport]()), count: count)
+    }
+
+    var count: Int { statuses.count }
+
+    func set(_ block: Int, _ statuses: StatusSummary, _ severities: SeveritySummary) {
+        lock.lock()
+        self.statuses[block] = statuses
+        self.severities[block] = severities
+        lock.unlock()
+    }
+
+    var total: (StatusSummary, SeveritySummary) {
+        lock.lock()
+        defer { lock.unlock() }
+        var status = StatusSummary([])
+        var severity = SeveritySummary([HostReport]())
+        statuses.forEach { status.add($0) }
+        severities.forEach { severity.add($0) }
+        return (status, severity)
     }
 }

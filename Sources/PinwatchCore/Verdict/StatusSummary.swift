@@ -10,6 +10,15 @@ public struct StatusSummary: Hashable, Sendable {
         for report in reports { count(report) }
     }
 
+    /// Another count's hosts added: counts made in parts.
+    package mutating func add(_ other: StatusSummary) {
+        ok += other.ok
+        leafOnly += other.leafOnly
+        blocked += other.blocked
+        error += other.error
+        unpinned += other.unpinned
+    }
+
     /// One more report counted: for reports made one at a time.
     package mutating func count(_ report: HostReport) {
         switch report.status {
