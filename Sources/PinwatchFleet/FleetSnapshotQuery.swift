@@ -84,15 +84,15 @@ package struct FleetSnapshotQuery: Sendable {
     }
 
     /// How many series of hosts starting with `prefix` continue with each
-    /// two characters (one: the host is `prefix` and that character);
+    /// `width` characters (fewer: the host is `prefix` and those);
     /// `""` counts the host equal to `prefix` (and, for the empty prefix,
-    /// series without a host). Two at a time: names share long prefixes
-    /// (`host`, `www.`), and each count reads every series under one.
-    static func countQuery(prefix: String, extra: String) -> String {
+    /// series without a host). Several at a time: names share long
+    /// prefixes (`host`, `www.`), and each count reads every series under one.
+    static func countQuery(prefix: String, width: Int = 2, extra: String) -> String {
         let escaped = regex(prefix)
         let series = selector(hostFamilies, host: prefix.isEmpty ? nil : escaped + ".*", extra: extra)
-        return
-            "count by (\(nextLabel)) (label_replace(\(series), \(quoted(nextLabel)), \"$1\", \"host\", \(quoted(escaped + "(.{1,2}).*"))))"
+        let next = quoted(escaped + "(.{1,\(width)}).*")
+        return "count by (\(nextLabel)) (label_replace(\(series), \(quoted(nextLabel)), \"$1\", \"host\", \(next)))"
     }
 
     /// RE2's metacharacters escaped: `text` matched as itself.
@@ -144,15 +144,17 @@ private struct Reading {
     }
 
     /// Every host starting with `prefix`, in chunks that fit; `top`: the
-    /// whole fleet, asked for without a host matcher when it fits in one.
-    mutating func visit(prefix: String, top: Bool = false) -> FleetQueryProblem? {
+    /// whole fleet, asked for without a host matcher when it fits in one;
+    /// `width`: how many characters the count groups by, doubled (up to
+    /// 8) after a count whose hosts all shared the next ones.
+    mutating func visit(prefix: String, top: Bool = false, width: Int = 2) -> FleetQueryProblem? {
         guard prefix.count <= PrometheusVector.maximumLabelLength else {
             return FleetQueryProblem(
                 "host names starting with \(PrometheusVector.bounded(prefix)) cannot be split into answers under \(FleetQuery.size(query.maximumAnswer))"
             )
         }
         let counts: VectorAnswer
-        switch ask(FleetSnapshotQuery.countQuery(prefix: prefix, extra: query.selector)).flatMap({
+        switch ask(FleetSnapshotQuery.countQuery(prefix: prefix, width: width, extra: query.selector)).flatMap({
             FleetQuery.vector(body: $0.body, status: $0.status)
         }) {
         case .failure(let problem): return problem
@@ -165,14 +167,17 @@ private struct Reading {
         .sorted { $0.next < $1.next }
         let total = groups.reduce(0) { $0 + $1.count }
         if top, total <= query.seriesPerChunk { return fetch(nil) }
+        // Every host under one longer prefix: the next count looks further.
+        let shared = groups.count == 1 && groups[0].next.unicodeScalars.count == width
         var pack: [Hosts] = []
         var packed = 0
         for group in groups {
-            let hosts: Hosts = group.next.unicodeScalars.count < 2 ? .named(prefix + group.next) : .starting(prefix + group.next)
+            let hosts: Hosts =
+                group.next.unicodeScalars.count < width ? .named(prefix + group.next) : .starting(prefix + group.next)
             if group.count > query.seriesPerChunk, case .starting(let longer) = hosts {
                 if let problem = flush(&pack) { return problem }
                 packed = 0
-                if let problem = visit(prefix: longer) { return problem }
+                if let problem = visit(prefix: longer, width: shared ? min(width * 2, 8) : 2) { return problem }
                 continue
             }
             if packed + group.count > query.seriesPerChunk {

@@ -230,7 +230,7 @@ final class FleetSnapshotQueryBudgetTests: XCTestCase {
     }
 
     func testCountsThatNeverFitEndAtTheLongestPrefix() throws {
-        let server = try Self.server(groups: ["ab"])
+        let server = try Self.server(groups: ["abcdefgh"])
         defer { server.stop() }
         let outcome = FleetSnapshotQuery(server: try XCTUnwrap(URL(string: "http://127.0.0.1:\(server.port)")), selector: nil, timeout: 5)
             .read()
