@@ -53,9 +53,14 @@ package final class FleetQuery: @unchecked Sendable {
         request(for: promQL)?.url
     }
 
-    /// The query as a GET URL, or when that would be longer than
-    /// `longestURL`, the endpoint and the form to POST to it.
     package func request(for promQL: String) -> (url: URL, form: String?)? {
+        Self.request(server: server, promQL: promQL)
+    }
+
+    /// `/api/v1/query` under `server`'s path asking `promQL`: a GET URL,
+    /// or when that would be longer than `longestURL`, the endpoint and
+    /// the form to POST to it.
+    static func request(server: URL, promQL: String) -> (url: URL, form: String?)? {
         var components = URLComponents(url: server, resolvingAgainstBaseURL: false)
         let base = components?.path ?? ""
         components?.path = (base.hasSuffix("/") ? String(base.dropLast()) : base) + "/api/v1/query"
@@ -140,10 +145,24 @@ package final class FleetQuery: @unchecked Sendable {
     static func outcome(_ ending: BoundedTransfer.Ending, timeout: TimeInterval, probeSeries: Bool) -> Result<
         FleetSnapshot, FleetQueryProblem
     > {
+        vector(ending, timeout: timeout, limit: maximumBody).map { FleetSnapshot($0, probeSeries: probeSeries) }
+    }
+
+    /// What a query whose answer was bounded by `limit` bytes ended with.
+    static func tooLarge(_ limit: Int) -> FleetQueryProblem {
+        FleetQueryProblem("Prometheus answered more than \(size(limit)): the rest was not read (narrow it with --match)")
+    }
+
+    /// `64 MiB`, `16 KiB`.
+    static func size(_ bytes: Int) -> String {
+        bytes >= 1 << 20 ? "\(bytes >> 20) MiB" : "\(bytes >> 10) KiB"
+    }
+
+    /// One query's samples, or why there are none.
+    static func vector(_ ending: BoundedTransfer.Ending, timeout: TimeInterval, limit: Int) -> Result<VectorAnswer, FleetQueryProblem> {
         switch ending {
         case .tooLarge:
-            return .failure(
-                FleetQueryProblem("Prometheus answered more than \(maximumBody >> 20) MiB: the rest was not read (narrow it with --match)"))
+            return .failure(tooLarge(limit))
         case .timedOut:
             return .failure(FleetQueryProblem("Prometheus query timed out after \(seconds(timeout)): no whole answer"))
         case .redirected(let location):
@@ -154,18 +173,22 @@ package final class FleetQuery: @unchecked Sendable {
         case .failed(let reason):
             return .failure(FleetQueryProblem("Prometheus unreachable: \(reason)"))
         case .answered(let body, let status):
-            return outcome(body: body, status: status, probeSeries: probeSeries)
+            return vector(body: body, status: status)
         }
     }
 
     /// `probeSeries`: keep the rows of `/probe` scrapes, as a `--match`
     /// that selects them asks; without one they are left out.
     static func outcome(body: Data, status: Int, probeSeries: Bool = true) -> Result<FleetSnapshot, FleetQueryProblem> {
+        vector(body: body, status: status).map { FleetSnapshot($0, probeSeries: probeSeries) }
+    }
+
+    static func vector(body: Data, status: Int) -> Result<VectorAnswer, FleetQueryProblem> {
         // Prometheus answers a bad query with 400 or 422 and a JSON error: say it.
         guard (200..<300).contains(status) || status == 400 || status == 422 else {
             return .failure(FleetQueryProblem("Prometheus answered HTTP \(status)"))
         }
-        return PrometheusVector.parse(body).map { FleetSnapshot($0, probeSeries: probeSeries) }
+        return PrometheusVector.parse(body)
     }
 
     /// `2 s`, `0.5 s`.

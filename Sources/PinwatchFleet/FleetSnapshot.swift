@@ -251,10 +251,8 @@ package struct FleetSnapshot: Hashable, Sendable {
             }
             return row
         }
-        .sorted { ($0.host, $0.port, $0.vantage ?? "") < ($1.host, $1.port, $1.vantage ?? "") }
-        var headlines: [String: Set<HostHeadline>] = [:]
-        for host in hosts where host.vantage != nil { headlines[host.hostKey, default: []].insert(host.headline) }
-        disagreeing = Set(headlines.filter { $0.value.count > 1 }.keys)
+        .sorted(by: Self.inRowOrder)
+        disagreeing = Self.disagreeing(hosts)
         instances = cycles.map { exporter, instance in
             var instance = instance
             instance.pollInterval = intervals[exporter]
@@ -263,6 +261,18 @@ package struct FleetSnapshot: Hashable, Sendable {
         .sorted { ($0.job, $0.instance) < ($1.job, $1.instance) }
         self.skipped = skipped
         self.probeRows = probeRows
+    }
+
+    /// The rows' order: by host, port, then vantage.
+    static func inRowOrder(_ one: FleetHost, _ other: FleetHost) -> Bool {
+        (one.host, one.port, one.vantage ?? "") < (other.host, other.port, other.vantage ?? "")
+    }
+
+    /// The `hostKey`s of `hosts` whose vantages' verdicts differ.
+    static func disagreeing(_ hosts: [FleetHost]) -> Set<String> {
+        var headlines: [String: Set<HostHeadline>] = [:]
+        for host in hosts where host.vantage != nil { headlines[host.hostKey, default: []].insert(host.headline) }
+        return Set(headlines.filter { $0.value.count > 1 }.keys)
     }
 
     private static func rowKey(_ labels: [String: String], host: String, port: Int) -> String {

@@ -52,43 +52,45 @@ package enum PrometheusVector {
     package static let valueRange: ClosedRange<Double> = -62_135_596_800...253_402_300_799
 
     package static func parse(_ body: Data) -> Result<VectorAnswer, FleetQueryProblem> {
-        guard let root = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else {
+        let names = LabelNames()
+        guard let root = try? VectorJSONReader.read(body, labelName: names.bounded) else {
             return .failure(FleetQueryProblem("the answer is not a JSON object (is the URL a Prometheus server?)"))
         }
-        guard root["status"] as? String == "success" else {
-            let kind = root["errorType"] as? String ?? "error"
-            let message = root["error"] as? String ?? "no message"
+        guard root.status == "success" else {
+            let kind = root.errorType ?? "error"
+            let message = root.error ?? "no message"
             return .failure(FleetQueryProblem("Prometheus refused the query (\(kind)): \(bounded(message))"))
         }
-        guard let data = root["data"] as? [String: Any], data["resultType"] as? String == "vector",
-            let result = data["result"] as? [Any]
-        else {
+        guard root.resultType == "vector", let samples = root.samples else {
             return .failure(FleetQueryProblem("the answer is not an instant vector"))
         }
-        var samples: [VectorSample] = []
-        var skipped = 0
-        samples.reserveCapacity(result.count)
-        for item in result {
-            guard let entry = item as? [String: Any], let metric = entry["metric"] as? [String: Any], metric.count <= maximumLabels,
-                let pair = entry["value"] as? [Any], pair.count == 2, let text = pair[1] as? String, let value = Double(text),
-                valueRange.contains(value)
-            else {
-                skipped += 1
-                continue
-            }
-            var labels: [String: String] = [:]
-            for (key, raw) in metric {
-                guard let string = raw as? String else { continue }
-                labels[bounded(key)] = bounded(string)
-            }
-            samples.append(VectorSample(labels: labels, value: value))
-        }
-        return .success(VectorAnswer(samples: samples, skipped: skipped))
+        return .success(VectorAnswer(samples: samples, skipped: root.skipped))
     }
 
     /// Sanitised for a terminal, at most `maximumLabelLength` characters.
     static func bounded(_ text: String) -> String {
         let clean = TerminalText.sanitize(text)
-        return clean.count > maximumLabelLength ? String(clean.prefix(maximumLabelLength - 1)) + "…" : clean
+        // No more bytes than the bound: no more characters either, and
+        // counting characters is the slow part.
+        guard clean.utf8.count > maximumLabelLength, clean.count > maximumLabelLength else { return clean }
+        return String(clean.prefix(maximumLabelLength - 1)) + "…"
+    }
+}
+
+/// Label names as `bounded` makes them, each distinct name made once per
+/// answer: every sample repeats them, so the samples share their storage
+/// (values were tried too; a fleet's values are mostly its own, and
+/// looking them up cost more than it saved).
+private final class LabelNames {
+    /// Distinct names remembered; past it (a server inventing names) each
+    /// is made anew, so the table stays small.
+    private static let remembered = 256
+    private var made: [String: String] = [:]
+
+    func bounded(_ raw: String) -> String {
+        if let text = made[raw] { return text }
+        let text = PrometheusVector.bounded(raw)
+        if made.count < Self.remembered { made[raw] = text }
+        return text
     }
 }

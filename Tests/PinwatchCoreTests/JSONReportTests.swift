@@ -29,6 +29,30 @@ final class JSONReportTests: XCTestCase {
         "spki_sha256", "key_sha256", "cert_sha256", "lifetime_days", "lifetime_used", "matched",
     ]
 
+    /// Hosts are written in blocks on every core: the document is the one
+    /// written host after host, every host once and in order, past the
+    /// blocks and batches of blocks.
+    func testManyHostsAreWrittenInOrderAcrossBlocks() throws {
+        let base = reports()
+        let reports = (0..<2_600).map { index in
+            var report = base[index % base.count]
+            report.config.host = "h\(index).example"
+            return report
+        }
+        let generatedAt = Date(timeIntervalSince1970: 1_795_255_200)
+        let text = JSONReport.render(reports, generatedAt: generatedAt)
+        let document = try parse(text)
+        let hosts = try XCTUnwrap(document["hosts"] as? [[String: Any]])
+        XCTAssertEqual(hosts.compactMap { $0["host"] as? String }, reports.map(\.config.host))
+        let summary = try XCTUnwrap(document["summary"] as? [String: Any])
+        XCTAssertEqual(summary["error"] as? Int, 867)
+        XCTAssertEqual(summary["ok"] as? Int, 867)
+        XCTAssertEqual(summary["unpinned"] as? Int, 866)
+        var oneByOne = String(text.prefix { $0 != "[" }) + "[\n"
+        oneByOne += reports.map { "    " + JSONReport.hostText($0, indent: 2) }.joined(separator: ",\n") + "\n  ]\n}\n"
+        XCTAssertEqual(text, oneByOne)
+    }
+
     func testDocumentShapeAndSummary() throws {
         let text = JSONReport.render(reports(), generatedAt: Date(timeIntervalSince1970: 1_795_255_200.75))
         let document = try parse(text)

@@ -10,33 +10,39 @@ import XCTest
 /// of a fatal signal all the same gives the terminal back whole.
 final class FleetHostileAnswerTests: XCTestCase {
     private var peer: ScriptedPeer!
+    /// The same series, each query answered as Prometheus would: the
+    /// snapshot asks several.
+    private var prometheus: ChunkingPrometheus!
     private var directory: URL!
 
     override func setUpWithError() throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("fleet-hostile-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let host = ["host": "api.test", "port": "443", "instance": "serve:1", "job": "pinwatch"]
-        func series(_ name: String, _ extra: [String: String] = [:], _ value: String) -> [String: Any] {
-            FakePrometheus.sample(host.merging(extra) { $1 }.merging(["__name__": name]) { $1 }, value)
+        func series(_ name: String, _ extra: [String: String] = [:], _ value: String) -> ChunkingPrometheus.Series {
+            ChunkingPrometheus.Series(host.merging(extra) { $1 }.merging(["__name__": name]) { $1 }, value)
         }
-        peer = try FakePrometheus.answering([
+        let all = [
             series(
                 "pinwatch_host_reason_info",
                 ["status": "ok", "severity": "ok", "headline": "ok", "tiers": "ca", "reason": "a CA-tier pin matches"], "1"),
             series("pinwatch_chain_level_info", ["level": "0", "role": "leaf", "subject": "CN=api.test"], "1"),
-            FakePrometheus.sample(["__name__": "pinwatch_last_cycle_timestamp_seconds", "instance": "serve:1"], "1e19"),
-            FakePrometheus.sample(
+            ChunkingPrometheus.Series(["__name__": "pinwatch_last_cycle_timestamp_seconds", "instance": "serve:1"], "1e19"),
+            ChunkingPrometheus.Series(
                 ["__name__": "pinwatch_last_cycle_timestamp_seconds", "instance": "serve:1", "job": "pinwatch"],
                 "\(Date().timeIntervalSince1970)"),
             series("pinwatch_chain_level_not_after_timestamp_seconds", ["level": "0"], "1e300"),
             series("pinwatch_chain_level_not_after_timestamp_seconds", ["level": "1"], "-1e300"),
             series("pinwatch_pin_match", ["level": "0", "tier": "leaf"], "NaN"),
             series("pinwatch_host_alert", ["alert": "expiring"], "+Inf"),
-        ])
+        ]
+        peer = try FakePrometheus.answering(all.map { FakePrometheus.sample($0.labels, $0.value) })
+        prometheus = try ChunkingPrometheus(all)
     }
 
     override func tearDown() {
         peer?.stop()
+        prometheus?.stop()
         if let directory { try? FileManager.default.removeItem(at: directory) }
         super.tearDown()
     }
@@ -45,7 +51,8 @@ final class FleetHostileAnswerTests: XCTestCase {
 
     func testSnapshotShowsTheRowAndCountsTheSkippedSamples() throws {
         let outcome = try PinwatchBinary.run(
-            ["snapshot", "--prometheus", url, "--format", "text", "--width", "160"], environment: ["SWIFT_BACKTRACE": "enable=no"],
+            ["snapshot", "--prometheus", prometheus.url.absoluteString, "--format", "text", "--width", "160"],
+            environment: ["SWIFT_BACKTRACE": "enable=no"],
             currentDirectory: directory)
         XCTAssertEqual(outcome.status, 0, outcome.stderr)
         XCTAssertTrue(outcome.stdout.contains("api.test"), outcome.stdout)

@@ -18,8 +18,16 @@ public enum JSONReport {
     /// it) in memory at once.
     /// `vantage` is `vantage:`, null without one.
     public static func write(_ reports: [HostReport], generatedAt: Date, vantage: String? = nil, to emit: (String) -> Void) {
-        let summary = StatusSummary(reports)
-        let severities = SeveritySummary(reports)
+        write(count: reports.count, generatedAt: generatedAt, vantage: vantage, report: { reports[$0] }, to: emit)
+    }
+
+    /// The same document for `count` reports made one at a time
+    /// (`snapshot --prometheus`: a fleet's rows), once to be counted and
+    /// once to be written, so that they are never all held.
+    package static func write(
+        count: Int, generatedAt: Date, vantage: String?, report: @Sendable (Int) -> HostReport, to emit: (String) -> Void
+    ) {
+        let (summary, severities) = summaries(count: count, report: report)
         let head = JSONValue.object([
             ("version", .int(version)),
             ("generated_at", .string(DateText.iso8601(generatedAt))),
@@ -41,23 +49,50 @@ public enum JSONReport {
         ]).render()
         // The head without its closing brace; "hosts" is the last field.
         emit(String(head.dropLast(2)) + ",\n  \"hosts\": ")
-        guard !reports.isEmpty else {
+        guard count > 0 else {
             emit("[]\n}\n")
             return
         }
-        let out = JSONBytes()
-        out.append("[\n")
-        for index in reports.indices {
-            out.indent(2)
-            JSONObjectWriter.write(to: out, depth: 2) { writeHost(reports[index], to: &$0) }
-            out.append(index == reports.count - 1 ? "\n" : ",\n")
-            if out.count >= 65_536 {
-                emit(out.text)
-                out.removeAll()
+        emit("[\n")
+        // Blocks of hosts written on every core, emitted in order, a few
+        // blocks at a time: a fleet's hosts are never all held as text.
+        let blockSize = 256
+        let blocksAtOnce = 8
+        var start = 0
+        while start < count {
+            let blocks = HostBlocks(count: min(blocksAtOnce, (count - start + blockSize - 1) / blockSize))
+            let first = start
+            DispatchQueue.concurrentPerform(iterations: blocks.count) { block in
+                let out = JSONBytes()
+                for index in (first + block * blockSize)..<min(first + (block + 1) * blockSize, count) {
+                    out.indent(2)
+                    let host = report(index)
+                    JSONObjectWriter.write(to: out, depth: 2) { writeHost(host, to: &$0) }
+                    out.append(index == count - 1 ? "\n" : ",\n")
+                }
+                blocks.set(block, out.text)
             }
+            blocks.texts.forEach(emit)
+            start += blocks.count * blockSize
         }
-        out.append("  ]\n}\n")
-        emit(out.text)
+        emit("  ]\n}\n")
+    }
+
+    /// The `summary` object's counts, blocks of hosts counted on every core.
+    private static func summaries(count: Int, report: @Sendable (Int) -> HostReport) -> (StatusSummary, SeveritySummary) {
+        let blockSize = 1_024
+        let parts = SummaryParts(count: (count + blockSize - 1) / blockSize)
+        DispatchQueue.concurrentPerform(iterations: parts.count) { block in
+            var statuses = StatusSummary([])
+            var severities = SeveritySummary([HostReport]())
+            for index in (block * blockSize)..<min((block + 1) * blockSize, count) {
+                let host = report(index)
+                statuses.count(host)
+                severities.count(host)
+            }
+            parts.set(block, statuses, severities)
+        }
+        return parts.total
     }
 
     /// One host object, for `inspect --format json`.
@@ -188,5 +223,60 @@ public enum JSONReport {
             matched.field("tier", match.tier.rawValue)
             matched.field("pin", match.pin.text)
         }
+    }
+}
+
+/// The text of each block of hosts, set from the thread that wrote it.
+private final class HostBlocks: @unchecked Sendable {
+    private let lock = NSLock()
+    private var written: [String]
+
+    init(count: Int) {
+        written = Array(repeating: "", count: count)
+    }
+
+    var count: Int { written.count }
+
+    func set(_ block: Int, _ text: String) {
+        lock.lock()
+        written[block] = text
+        lock.unlock()
+    }
+
+    var texts: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return written
+    }
+}
+
+/// Each block's counts, set from the thread that counted it.
+private final class SummaryParts: @unchecked Sendable {
+    private let lock = NSLock()
+    private var statuses: [StatusSummary]
+    private var severities: [SeveritySummary]
+
+    init(count: Int) {
+        statuses = Array(repeating: StatusSummary([]), count: count)
+        severities = Array(repeating: SeveritySummary([HostReport]()), count: count)
+    }
+
+    var count: Int { statuses.count }
+
+    func set(_ block: Int, _ statuses: StatusSummary, _ severities: SeveritySummary) {
+        lock.lock()
+        self.statuses[block] = statuses
+        self.severities[block] = severities
+        lock.unlock()
+    }
+
+    var total: (StatusSummary, SeveritySummary) {
+        lock.lock()
+        defer { lock.unlock() }
+        var status = StatusSummary([])
+        var severity = SeveritySummary([HostReport]())
+        statuses.forEach { status.add($0) }
+        severities.forEach { severity.add($0) }
+        return (status, severity)
     }
 }

@@ -13,6 +13,16 @@ public struct SeveritySummary: Hashable, Sendable {
         for case let report? in reports { counts[report.severity, default: 0] += 1 }
     }
 
+    /// Another count's hosts added: counts made in parts.
+    package mutating func add(_ other: SeveritySummary) {
+        counts.merge(other.counts, uniquingKeysWith: +)
+    }
+
+    /// One more report counted: for reports made one at a time.
+    package mutating func count(_ report: HostReport) {
+        counts[report.severity, default: 0] += 1
+    }
+
     public func count(of severity: HostSeverity) -> Int {
         counts[severity] ?? 0
     }

@@ -7,14 +7,26 @@ public struct StatusSummary: Hashable, Sendable {
     public var unpinned = 0
 
     public init(_ reports: [HostReport]) {
-        for report in reports {
-            switch report.status {
-            case .ok: ok += 1
-            case .leafOnly: leafOnly += 1
-            case .blocked: blocked += 1
-            case .error: error += 1
-            case .unpinned: unpinned += 1
-            }
+        for report in reports { count(report) }
+    }
+
+    /// Another count's hosts added: counts made in parts.
+    package mutating func add(_ other: StatusSummary) {
+        ok += other.ok
+        leafOnly += other.leafOnly
+        blocked += other.blocked
+        error += other.error
+        unpinned += other.unpinned
+    }
+
+    /// One more report counted: for reports made one at a time.
+    package mutating func count(_ report: HostReport) {
+        switch report.status {
+        case .ok: ok += 1
+        case .leafOnly: leafOnly += 1
+        case .blocked: blocked += 1
+        case .error: error += 1
+        case .unpinned: unpinned += 1
         }
     }
 

@@ -34,7 +34,8 @@ extension Pinwatch {
 
         @Option(
             help: ArgumentHelp(
-                "Draw the fleet's verdicts from this Prometheus server instead of probing (text, ansi, svg, html).", valueName: "url"))
+                "Read the fleet's verdicts from this Prometheus server instead of probing (text, ansi, svg, html, json).",
+                valueName: "url"))
         var prometheus: String?
 
         @Option(help: ArgumentHelp("With --prometheus: only series matching these label matchers.", valueName: "selector"))
@@ -42,8 +43,8 @@ extension Pinwatch {
 
         func validate() throws {
             if let prometheus, let problem = PrometheusServer.problem(prometheus) { throw ValidationError("--prometheus: \(problem)") }
-            if prometheus != nil, output.format == .json || output.format == .prometheus {
-                throw ValidationError("--prometheus draws the fleet's screen: use --format text, ansi, svg or html")
+            if prometheus != nil, output.format == .prometheus {
+                throw ValidationError("--prometheus reads the fleet from Prometheus: use --format text, ansi, svg, html or json")
             }
             if match != nil, prometheus == nil { throw ValidationError("--match needs --prometheus") }
         }
@@ -68,8 +69,9 @@ extension Pinwatch {
             }
         }
 
-        /// One instant query, drawn as the fleet dashboard's screen; a
-        /// server that cannot answer is an error, not an empty picture.
+        /// The fleet read from Prometheus in chunks of hosts, drawn as the
+        /// fleet dashboard's screen or written as JSON; a server that
+        /// cannot answer is an error, not an empty picture.
         private func printFleet(from server: String) throws {
             guard let url = URL(string: server) else { throw UserFacingError(message: "--prometheus: \(server) is not a URL") }
             let located = ConfigLocator.locate(
@@ -78,24 +80,25 @@ extension Pinwatch {
             let config = located == nil ? Config() : try options.load()
             let chosenTheme =
                 output.format.usesTheme ? try ThemeChoice.load(requested: theme, config: config, colorCount: 256) : ThemeLoader.mono
-            let query = FleetQuery(server: url, selector: match, timeout: config.timeout)
-            defer { query.close() }
-            let answer = FleetAnswer()
-            query.fetch { answer.set($0) }
-            let outcome = answer.wait()
-            let now = Date()
-            switch outcome {
-            case .failure(let problem):
-                throw UserFacingError(message: problem.description, code: 1)
-            case .success(let fleet):
-                var state = DashboardState(configPath: server, hosts: [], themeName: chosenTheme.name)
-                output.display.choice(config: config, environment: ProcessEnvironment.current).apply(to: &state)
-                var view = FleetView(server: server)
-                _ = view.show(fleet, on: &state, config: config, at: now)
-                if fleet.hosts.isEmpty { state.sourceProblem = FleetView.nothingMatches(query) }
-                state.sourceNote = view.note(for: state, now: now)
-                SnapshotOutput.printScreen(state, format: output.format, width: output.width, theme: chosenTheme, now: now)
+            let fleet: FleetSnapshot
+            switch FleetSnapshotQuery(server: url, selector: match, timeout: config.timeout).read() {
+            case .failure(let problem): throw UserFacingError(message: problem.description, code: 1)
+            case .success(let read): fleet = read
             }
+            let now = Date()
+            if output.format == .json {
+                Output.streamJSON(fleet, generatedAt: now)
+                return
+            }
+            var state = DashboardState(configPath: server, hosts: [], themeName: chosenTheme.name)
+            output.display.choice(config: config, environment: ProcessEnvironment.current).apply(to: &state)
+            var view = FleetView(server: server)
+            _ = view.show(fleet, on: &state, config: config, at: now)
+            if fleet.hosts.isEmpty {
+                state.sourceProblem = FleetView.nothingMatches(FleetQuery(server: url, selector: match, timeout: config.timeout))
+            }
+            state.sourceNote = view.note(for: state, now: now)
+            SnapshotOutput.printScreen(state, format: output.format, width: output.width, theme: chosenTheme, now: now)
         }
 
         /// The machine-format lines `SnapshotCommandLine` reads, without
@@ -110,22 +113,5 @@ extension Pinwatch {
                     history: store, acknowledgements: AcknowledgementLedger.reading(config, override: line.state))
             }
         }
-    }
-}
-
-/// The one answer a one-shot command waits for.
-private final class FleetAnswer: @unchecked Sendable {
-    private let done = DispatchSemaphore(value: 0)
-    private var outcome: Result<FleetSnapshot, FleetQueryProblem>?
-
-    func set(_ outcome: Result<FleetSnapshot, FleetQueryProblem>) {
-        self.outcome = outcome
-        done.signal()
-    }
-
-    /// The query has its own timeout, so this returns.
-    func wait() -> Result<FleetSnapshot, FleetQueryProblem> {
-        done.wait()
-        return outcome ?? .failure(FleetQueryProblem("no answer"))
     }
 }

@@ -1,0 +1,157 @@
+#!/usr/bin/env python3
+"""Prometheus' instant-query API for a synthetic fleet of N hosts, on
+127.0.0.1, for Benchmarks/fleet-answer.sh: every series the fleet view
+reads (three chain levels each), answered by the `query` parameter as
+pinwatch asks it: one query for every series, or the snapshot's queries
+(the instances' series; series counted by the next character of host
+names; a chunk of hosts named exactly or by prefix).
+
+    prometheus.py HOSTS PORT
+
+/asked says how many queries were answered since /reset.
+"""
+import bisect
+import json
+import re
+import sys
+import urllib.parse
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+hosts_count, port = int(sys.argv[1]), int(sys.argv[2])
+spki = "B" * 43 + "="
+
+
+def sample(labels, value="1"):
+    return json.dumps({"metric": labels, "value": [1800000000.5, value]}, separators=(",", ":"))
+
+
+instance_series = [("pinwatch_last_cycle_timestamp_seconds", sample(
+    {"__name__": "pinwatch_last_cycle_timestamp_seconds", "instance": "serve:1", "job": "pinwatch"}, "1799999990"))]
+names = []
+series = {}  # host name -> [(family, json)]
+for i in range(hosts_count):
+    name = f"host{i}.test"
+    host = {"host": name, "port": "443", "instance": "serve:1", "job": "pinwatch"}
+    rows = [("pinwatch_host_reason_info", sample({**host, "__name__": "pinwatch_host_reason_info", "status": "ok",
+             "severity": "ok", "headline": "ok", "tiers": "ca", "reason": "a CA-tier pin matches: survives leaf renewals"}))]
+    # The exporter's default shape: each level's pin result on its info
+    # series, the leaf's and the chain's earliest expiry one series each.
+    rows.append(("pinwatch_leaf_not_after_timestamp_seconds", sample(
+        {**host, "__name__": "pinwatch_leaf_not_after_timestamp_seconds"}, "1830000000")))
+    rows.append(("pinwatch_chain_not_after_timestamp_seconds", sample(
+        {**host, "__name__": "pinwatch_chain_not_after_timestamp_seconds", "level": "0", "role": "leaf"}, "1830000000")))
+    for level, role in enumerate(["leaf", "intermediate", "root"]):
+        pin = {"pin": "match", "tier": "ca"} if level == 1 else {"pin": "", "tier": ""}
+        rows.append(("pinwatch_chain_level_info", sample({**host, "__name__": "pinwatch_chain_level_info", "level": str(level),
+                     "role": role, "subject": f"CN=level{level}.{name}", "spki_sha256": spki, **pin})))
+    names.append(name)
+    series[name] = rows
+names.sort()
+
+matcher = re.compile(r'([a-zA-Z_][a-zA-Z0-9_]*)\s*(=~|!~|!=|=)\s*"((?:[^"\\]|\\.)*)"')
+
+
+def unquote(text):
+    return re.sub(r'\\(.)', r'\1', text)
+
+
+def unregex(text):
+    return re.sub(r'\\(.)', r'\1', text)
+
+
+def split_alternatives(pattern):
+    out, current, escaped = [], "", False
+    for c in pattern:
+        if escaped:
+            current += "\\" + c
+            escaped = False
+        elif c == "\\":
+            escaped = True
+        elif c == "|":
+            out.append(current)
+            current = ""
+        else:
+            current += c
+    out.append(current)
+    return out
+
+
+def hosts_matching(pattern):
+    """Names matching `pattern`, made of exact names and `prefix.*`."""
+    if pattern is None:
+        return names
+    found = []
+    for alternative in split_alternatives(pattern):
+        if alternative.endswith(".*"):
+            prefix = unregex(alternative[:-2])
+            start = bisect.bisect_left(names, prefix)
+            end = bisect.bisect_left(names, prefix + "\U0010ffff")
+            found += names[start:end]
+        else:
+            name = unregex(alternative)
+            if name in series:
+                found.append(name)
+    return found
+
+
+def answer(query):
+    selector = query[query.index("{") + 1:query.index("}")]
+    families, host = set(), None
+    for label, op, value in matcher.findall(selector):
+        value = unquote(value)
+        if label == "__name__":
+            families = set(value.split("|"))
+        elif label == "host":
+            host = value
+    if query.startswith("count by"):
+        # count by (L) (label_replace(SELECTOR, "L", "$1", "host", "REGEX"))
+        strings = [unquote(text) for text in re.findall(r'"((?:[^"\\]|\\.)*)"', query[query.index("}") + 1:])]
+        label, pattern = strings[0], re.compile(strings[3], re.S)
+        counts = {}
+        for name in hosts_matching(host):
+            match = pattern.fullmatch(name)
+            key = match.group(1) if match else ""
+            counts[key] = counts.get(key, 0) + sum(1 for family, _ in series[name] if family in families)
+        return [json.dumps({"metric": {label: k} if k else {}, "value": [1800000000.5, str(v)]}) for k, v in counts.items()]
+    out = [text for family, text in instance_series if family in families and host is None]
+    for name in hosts_matching(host):
+        out += [text for family, text in series[name] if family in families]
+    return out
+
+
+asked = [0]
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def do_GET(self):
+        url = urllib.parse.urlparse(self.path)
+        query = urllib.parse.parse_qs(url.query).get("query", [""])[0]
+        if url.path == "/asked":
+            body = str(asked[0]).encode()
+            self.send_response(200)
+        elif url.path == "/reset":
+            asked[0] = 0
+            body = b""
+            self.send_response(200)
+        elif url.path != "/api/v1/query" or not query:
+            body = b""
+            self.send_response(200 if url.path == "/" else 404)
+        else:
+            asked[0] += 1
+            body = ('{"status":"success","data":{"resultType":"vector","result":[' + ",".join(answer(query)) + "]}}").encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        try:
+            self.wfile.write(body)
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+
+    def log_message(self, *args):
+        pass
+
+
+ThreadingHTTPServer(("127.0.0.1", port), Handler).serve_forever()

@@ -1,0 +1,293 @@
+import Foundation
+import PinwatchCore
+import PinwatchTransfer
+
+/// `snapshot --prometheus`: the whole fleet, read in chunks of hosts so
+/// that no answer has to hold every series of every host. Prometheus
+/// first counts the series under the next characters of the host names
+/// (`label_replace` and `count by`), then the series are asked for in
+/// chunks of at most `seriesPerChunk`, hosts split by ever longer
+/// prefixes until a chunk fits; each answer is bounded by
+/// `maximumAnswer`, and one that is larger still is split again. The
+/// fleet's size is bounded by nothing but its rows' memory.
+package struct FleetSnapshotQuery: Sendable {
+    /// One answer's bound, the dashboard's: room for a chunk of
+    /// `seriesPerChunk` series with labels many times longer than
+    /// pinwatch writes.
+    package static let maximumAnswer = FleetQuery.maximumBody
+    package static let seriesPerChunk = 20_000
+    /// Queries one `read` may ask: a fleet of millions of series is a few
+    /// hundred; more is a server whose counts never let the chunks fit.
+    package static let maximumQueries = 10_000
+
+    package let server: URL
+    package let selector: String
+    /// Each query's deadline, from its request to its answer's last byte.
+    package let timeout: TimeInterval
+    package let maximumAnswer: Int
+    package let seriesPerChunk: Int
+    package let maximumQueries: Int
+
+    package init(
+        server: URL, selector: String?, timeout: TimeInterval, maximumAnswer: Int = Self.maximumAnswer,
+        seriesPerChunk: Int = Self.seriesPerChunk, maximumQueries: Int = Self.maximumQueries
+    ) {
+        self.maximumQueries = maximumQueries
+        self.server = server
+        self.selector = FleetQuery.matchers(selector)
+        self.timeout = timeout
+        self.maximumAnswer = max(1, maximumAnswer)
+        self.seriesPerChunk = max(1, seriesPerChunk)
+    }
+
+    /// The families of an exporter, not of a host: asked for once.
+    static let instanceFamilies: [MetricFamilyName] = [.lastCycle, .pollInterval]
+    static var hostFamilies: [MetricFamilyName] { FleetSnapshot.families.filter { !instanceFamilies.contains($0) } }
+    /// The label `count by` groups the next characters of host names under.
+    static let nextLabel = "pinwatch_next_characters"
+
+    /// The fleet, every row, on the caller's thread; the same rows as one
+    /// `FleetQuery` answer would give.
+    package func read() -> Result<FleetSnapshot, FleetQueryProblem> {
+        let probeSeries = !selector.isEmpty
+        let instances: VectorAnswer
+        switch vector(Self.selector(Self.instanceFamilies, host: nil, extra: selector)) {
+        case .failure(let problem): return .failure(problem)
+        case .success(let answer): instances = answer
+        }
+        var reading = Reading(query: self, instances: instances, probeSeries: probeSeries)
+        let problem = reading.visit(prefix: "", top: true)
+        let fleet = reading.fleet()
+        if let problem { return .failure(problem) }
+        return fleet
+    }
+
+    /// One instant query's samples, or why there are none.
+    func vector(_ promQL: String) -> Result<VectorAnswer, FleetQueryProblem> {
+        transfer(promQL).flatMap { FleetQuery.vector(body: $0.body, status: $0.status) }
+    }
+
+    /// One instant query's answer, not yet read, or why there is none.
+    func transfer(_ promQL: String) -> Result<(body: Data, status: Int), FleetQueryProblem> {
+        guard let request = FleetQuery.request(server: server, promQL: promQL) else {
+            return .failure(FleetQueryProblem("cannot build a query URL from \(server.absoluteString)"))
+        }
+        let ending = BoundedTransfer(limit: maximumAnswer).fetch(request.url, form: request.form, timeout: timeout)
+        if case .answered(let body, let status) = ending { return .success((body, status)) }
+        return FleetQuery.vector(ending, timeout: timeout, limit: maximumAnswer).map { _ in (Data(), 0) }
+    }
+
+    /// `{__name__=~"a|b",host=~"…",selector}`.
+    static func selector(_ families: [MetricFamilyName], host: String?, extra: String) -> String {
+        let names = families.map(\.rawValue).joined(separator: "|")
+        return "{__name__=~\"\(names)\"" + (host.map { ",host=~\(FleetQueryPlan.literal($0))" } ?? "") + (extra.isEmpty ? "" : ",\(extra)") + "}"
+    }
+
+    /// How many series of hosts starting with `prefix` continue with each
+    /// `width` characters (fewer: the host is `prefix` and those);
+    /// `""` counts the host equal to `prefix` (and, for the empty prefix,
+    /// series without a host). Several at a time: names share long
+    /// prefixes (`host`, `www.`), and each count reads every series under one.
+    static func countQuery(prefix: String, width: Int = 2, extra: String) -> String {
+        let escaped = FleetQueryPlan.escapedForRegex(prefix)
+        let series = selector(hostFamilies, host: prefix.isEmpty ? nil : escaped + ".*", extra: extra)
+        let next = FleetQueryPlan.literal(escaped + "(.{1,\(width)}).*")
+        return "count by (\(nextLabel)) (label_replace(\(series), \(FleetQueryPlan.literal(nextLabel)), \"$1\", \"host\", \(next)))"
+    }
+
+}
+
+/// One `read`: the chunks asked for so far and their rows.
+private struct Reading {
+    /// Hosts of a chunk: equal to a name, or starting with a prefix.
+    enum Hosts {
+        case named(String)
+        case starting(String)
+
+        var pattern: String {
+            switch self {
+            case .named(let name): return FleetQueryPlan.escapedForRegex(name)
+            case .starting(let prefix): return FleetQueryPlan.escapedForRegex(prefix) + ".*"
+            }
+        }
+    }
+
+    let query: FleetSnapshotQuery
+    let instances: VectorAnswer
+    let probeSeries: Bool
+    let rows: ChunkRows
+    /// Queries asked so far, the instances' first.
+    var asked = 1
+
+    init(query: FleetSnapshotQuery, instances: VectorAnswer, probeSeries: Bool) {
+        self.query = query
+        // Only what was asked for: a server that answers every query alike
+        // must not have its host series read twice.
+        let names = Set(FleetSnapshotQuery.instanceFamilies.map(\.rawValue))
+        self.instances = VectorAnswer(samples: instances.samples.filter { names.contains($0.name) }, skipped: instances.skipped)
+        self.probeSeries = probeSeries
+        rows = ChunkRows(instances: self.instances.samples, probeSeries: probeSeries)
+    }
+
+    /// Every host starting with `prefix`, in chunks that fit; `top`: the
+    /// whole fleet, asked for without a host matcher when it fits in one;
+    /// `width`: how many characters the count groups by, doubled (up to
+    /// 8) after a count whose hosts all shared the next ones.
+    mutating func visit(prefix: String, top: Bool = false, width: Int = 2) -> FleetQueryProblem? {
+        guard prefix.count <= PrometheusVector.maximumLabelLength else {
+            return FleetQueryProblem(
+                "host names starting with \(PrometheusVector.bounded(prefix)) cannot be split into answers under \(FleetQuery.size(query.maximumAnswer))"
+            )
+        }
+        let counts: VectorAnswer
+        switch ask(FleetSnapshotQuery.countQuery(prefix: prefix, width: width, extra: query.selector)).flatMap({
+            FleetQuery.vector(body: $0.body, status: $0.status)
+        }) {
+        case .failure(let problem): return problem
+        case .success(let answer): counts = answer
+        }
+        // Counts are the server's word: bounded, so that sums cannot overflow.
+        let groups = counts.samples.map { sample in
+            (next: sample.labels[FleetSnapshotQuery.nextLabel] ?? "", count: min(max(WholeNumber.clamped(sample.value), 0), 1 << 40))
+        }
+        .sorted { $0.next < $1.next }
+        let total = groups.reduce(0) { $0 + $1.count }
+        if top, total <= query.seriesPerChunk { return fetch(nil) }
+        // Every host under one longer prefix: the next count looks further.
+        let shared = groups.count == 1 && groups[0].next.unicodeScalars.count == width
+        var pack: [Hosts] = []
+        var packed = 0
+        for group in groups {
+            let hosts: Hosts =
+                group.next.unicodeScalars.count < width ? .named(prefix + group.next) : .starting(prefix + group.next)
+            if group.count > query.seriesPerChunk, case .starting(let longer) = hosts {
+                if let problem = flush(&pack) { return problem }
+                packed = 0
+                if let problem = visit(prefix: longer, width: shared ? min(width * 2, 8) : 2) { return problem }
+                continue
+            }
+            if packed + group.count > query.seriesPerChunk {
+                if let problem = flush(&pack) { return problem }
+                packed = 0
+            }
+            pack.append(hosts)
+            packed += group.count
+        }
+        return flush(&pack)
+    }
+
+    /// One query, within the budget of `query.maximumQueries`.
+    private mutating func ask(_ promQL: String) -> Result<(body: Data, status: Int), FleetQueryProblem> {
+        if let problem = rows.problem { return .failure(problem) }
+        guard asked < query.maximumQueries else {
+            return .failure(
+                FleetQueryProblem(
+                    "Prometheus' counts split the fleet into more than \(query.maximumQueries) queries: not read (narrow it with --match)"
+                ))
+        }
+        asked += 1
+        return query.transfer(promQL)
+    }
+
+    private mutating func flush(_ pack: inout [Hosts]) -> FleetQueryProblem? {
+        defer { pack.removeAll() }
+        return pack.isEmpty ? nil : fetch(pack)
+    }
+
+    /// One chunk's rows; one too large for an answer is asked for again in
+    /// smaller chunks.
+    private mutating func fetch(_ pack: [Hosts]?) -> FleetQueryProblem? {
+        let host = pack.map { $0.map(\.pattern).joined(separator: "|") }
+        let promQL = FleetSnapshotQuery.selector(FleetSnapshotQuery.hostFamilies, host: host, extra: query.selector)
+        switch ask(promQL) {
+        case .success(let answer):
+            rows.add(answer.body, status: answer.status)
+            return nil
+        case .failure(let problem) where problem == FleetQuery.tooLarge(query.maximumAnswer):
+            guard let pack else { return visit(prefix: "") }
+            if pack.count > 1 {
+                for hosts in pack {
+                    if let problem = fetch([hosts]) { return problem }
+                }
+                return nil
+            }
+            switch pack[0] {
+            case .starting(let prefix): return visit(prefix: prefix)
+            case .named(let name):
+                return FleetQueryProblem(
+                    "the series of host \(PrometheusVector.bounded(name)) alone are more than \(FleetQuery.size(query.maximumAnswer)) (narrow it with --match)"
+                )
+            }
+        case .failure(let problem):
+            return problem
+        }
+    }
+
+    /// Every chunk's rows once all are read, or why one could not be.
+    func fleet() -> Result<FleetSnapshot, FleetQueryProblem> {
+        let chunks = rows.finish()
+        if let problem = chunks.problem { return .failure(problem) }
+        var fleet = FleetSnapshot(VectorAnswer(samples: instances.samples), probeSeries: probeSeries)
+        fleet.hosts = chunks.hosts.sorted(by: FleetSnapshot.inRowOrder)
+        fleet.disagreeing = FleetSnapshot.disagreeing(fleet.hosts)
+        fleet.skipped = instances.skipped + chunks.skipped
+        fleet.probeRows = chunks.probeRows
+        return .success(fleet)
+    }
+}
+
+/// Chunks' answers read into rows off the reading thread, two at a time,
+/// while the next chunk is asked for; the reader waits while two are
+/// being read, so at most three answers are held at once.
+private final class ChunkRows: @unchecked Sendable {
+    private let instances: [VectorSample]
+    private let probeSeries: Bool
+    private let lock = NSLock()
+    private let slots = DispatchSemaphore(value: 2)
+    private let group = DispatchGroup()
+    private let queue = DispatchQueue(label: "pinwatch.fleet-chunks", attributes: .concurrent)
+    private var hosts: [FleetHost] = []
+    private var skipped = 0
+    private var probeRows = 0
+    private var firstProblem: FleetQueryProblem?
+
+    init(instances: [VectorSample], probeSeries: Bool) {
+        self.instances = instances
+        self.probeSeries = probeSeries
+    }
+
+    /// The first answer that could not be read.
+    var problem: FleetQueryProblem? {
+        lock.lock()
+        defer { lock.unlock() }
+        return firstProblem
+    }
+
+    func add(_ body: Data, status: Int) {
+        slots.wait()
+        queue.async(group: group) { [self] in
+            defer { slots.signal() }
+            switch FleetQuery.vector(body: body, status: status) {
+            case .success(let answer):
+                let chunk = FleetSnapshot(
+                    VectorAnswer(samples: instances + answer.samples, skipped: answer.skipped), probeSeries: probeSeries)
+                lock.lock()
+                hosts += chunk.hosts
+                skipped += chunk.skipped
+                probeRows += chunk.probeRows
+                lock.unlock()
+            case .failure(let problem):
+                lock.lock()
+                if firstProblem == nil { firstProblem = problem }
+                lock.unlock()
+            }
+        }
+    }
+
+    func finish() -> (hosts: [FleetHost], skipped: Int, probeRows: Int, problem: FleetQueryProblem?) {
+        group.wait()
+        lock.lock()
+        defer { lock.unlock() }
+        return (hosts, skipped, probeRows, firstProblem)
+    }
+}

@@ -1,0 +1,240 @@
+import Foundation
+import PinwatchCore
+import PinwatchLocalWorld
+import PinwatchTestSupport
+import XCTest
+
+@testable import PinwatchFleet
+
+/// `snapshot --prometheus` reads the fleet in chunks of hosts from a
+/// server on 127.0.0.1 that answers as Prometheus does: the same rows as
+/// one query for every series, however the chunks fall, with no answer
+/// past its bound.
+final class FleetSnapshotQueryTests: XCTestCase {
+    private var servers: [ChunkingPrometheus] = []
+
+    override func tearDown() {
+        servers.forEach { $0.stop() }
+        servers.removeAll()
+        super.tearDown()
+    }
+
+    private func serve(_ series: [ChunkingPrometheus.Series]) throws -> ChunkingPrometheus {
+        let server = try ChunkingPrometheus(series)
+        servers.append(server)
+        return server
+    }
+
+    private let spki = Data(repeating: 7, count: 32).base64EncodedString()
+
+    /// A host's series as one vantage's `serve` exports them.
+    private func host(_ name: String, vantage: String? = nil, headline: String = "ok", instance: String = "serve:1")
+        -> [ChunkingPrometheus.Series]
+    {
+        var labels = ["host": name, "port": "443", "instance": instance, "job": "pinwatch"]
+        if let vantage { labels["vantage"] = vantage }
+        func with(_ more: [String: String]) -> [String: String] { labels.merging(more) { $1 } }
+        var series = [
+            ChunkingPrometheus.Series(
+                with([
+                    "__name__": "pinwatch_host_reason_info", "status": headline == "ok" ? "ok" : "blocked",
+                    "severity": headline == "ok" ? "ok" : "critical", "headline": headline, "tiers": "ca",
+                    "reason": "a CA-tier pin matches: survives leaf renewals",
+                ]))
+        ]
+        for (level, role) in ["leaf", "intermediate", "root"].enumerated() {
+            series.append(
+                .init(
+                    with([
+                        "__name__": "pinwatch_chain_level_info", "level": "\(level)", "role": role, "subject": "CN=\(level).\(name)",
+                        "spki_sha256": spki,
+                    ])))
+            series.append(
+                .init(with(["__name__": "pinwatch_chain_level_not_after_timestamp_seconds", "level": "\(level)"]), "1830000000"))
+        }
+        series.append(.init(with(["__name__": "pinwatch_pin_match", "level": "1", "tier": "ca"])))
+        series.append(.init(with(["__name__": "pinwatch_probe_duration_seconds"]), "0.25"))
+        return series
+    }
+
+    private func cycle(_ instance: String = "serve:1") -> [ChunkingPrometheus.Series] {
+        [
+            .init(["__name__": "pinwatch_last_cycle_timestamp_seconds", "instance": instance, "job": "pinwatch"], "1799999990"),
+            .init(["__name__": "pinwatch_poll_interval_seconds", "instance": instance, "job": "pinwatch"], "300"),
+        ]
+    }
+
+    /// Names that share prefixes, differ in case, carry regular
+    /// expressions' metacharacters or are a prefix of another; two
+    /// vantages that disagree; a `/probe` row; samples to skip.
+    private func awkwardFleet() -> [ChunkingPrometheus.Series] {
+        var series = cycle() + cycle("serve:2")
+        let names = [
+            "a.test", "a.test.example", "ab.test", "API.test", "b-1.test", "b-2.test", "b.test", "c+d.test", "e(f).test", "e[g].test",
+            "h|i.test", "x.test", "x.testing", "x\\y.test", "\"quoted\".test", "ü.test",
+        ]
+        for name in names { series += host(name) }
+        series += host("a.test", vantage: "eu", instance: "serve:2")
+        series += host("a.test", vantage: "us", headline: "blocked", instance: "serve:2")
+        // A `/probe` scrape: an instance that reports no cycle.
+        series += host("probed.test", instance: "probe:9")
+        // Not a host's sample: no host, a bad port.
+        series.append(.init(["__name__": "pinwatch_host_reason_info", "port": "443", "status": "ok", "severity": "ok", "headline": "ok"]))
+        series.append(.init(["__name__": "pinwatch_pin_match", "host": "a.test", "port": "99999", "level": "0", "tier": "leaf"]))
+        return series
+    }
+
+    /// The old single query's rows, for comparison.
+    private func oneQuery(_ server: ChunkingPrometheus, selector: String? = nil) throws -> FleetSnapshot {
+        let query = FleetQuery(server: server.url, selector: selector, timeout: 10)
+        defer { query.close() }
+        let done = expectation(description: "answered")
+        let box = SnapshotBox()
+        query.fetch { outcome in
+            box.set(outcome)
+            done.fulfill()
+        }
+        wait(for: [done], timeout: 20)
+        return try XCTUnwrap(box.value).get()
+    }
+
+    private func chunked(
+        _ server: ChunkingPrometheus, selector: String? = nil, maximumAnswer: Int = FleetSnapshotQuery.maximumAnswer,
+        seriesPerChunk: Int
+    ) -> Result<FleetSnapshot, FleetQueryProblem> {
+        FleetSnapshotQuery(
+            server: server.url, selector: selector, timeout: 10, maximumAnswer: maximumAnswer, seriesPerChunk: seriesPerChunk
+        ).read()
+    }
+
+    private func assertSameFleet(_ chunked: FleetSnapshot, _ whole: FleetSnapshot, file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertEqual(chunked.hosts.map(\.hostKey), whole.hosts.map(\.hostKey), file: file, line: line)
+        XCTAssertEqual(chunked.hosts, whole.hosts, file: file, line: line)
+        XCTAssertEqual(chunked.disagreeing, whole.disagreeing, file: file, line: line)
+        XCTAssertEqual(chunked.instances, whole.instances, file: file, line: line)
+        XCTAssertEqual(chunked.skipped, whole.skipped, file: file, line: line)
+        XCTAssertEqual(chunked.probeRows, whole.probeRows, file: file, line: line)
+    }
+
+    func testChunksOfAFewSeriesGiveTheRowsOfOneQuery() throws {
+        let server = try serve(awkwardFleet())
+        let whole = try oneQuery(server)
+        XCTAssertEqual(whole.hosts.count, 18, "the fleet's rows, without the /probe one")
+        XCTAssertEqual(whole.probeRows, 1)
+        XCTAssertEqual(whole.disagreeing.count, 1)
+        XCTAssertEqual(whole.skipped, 2)
+        for size in [1, 9, 10, 25, 1_000] {
+            let chunked = try chunked(server, seriesPerChunk: size).get()
+            assertSameFleet(chunked, whole)
+        }
+        let before = server.queries.count
+        _ = try chunked(server, seriesPerChunk: 9).get()
+        let asked = server.queries[before...]
+        XCTAssertGreaterThan(asked.count, 10, "split into chunks: \(asked)")
+    }
+
+    func testAMatchKeepsProbeRowsAsOneQueryDoes() throws {
+        let server = try serve(awkwardFleet())
+        let whole = try oneQuery(server, selector: "job=\"pinwatch\"")
+        XCTAssertEqual(whole.probeRows, 0)
+        assertSameFleet(try chunked(server, selector: "job=\"pinwatch\"", seriesPerChunk: 10).get(), whole)
+        let unmatched = try oneQuery(server)
+        XCTAssertEqual(unmatched.probeRows, 1, "left out without a --match")
+        assertSameFleet(try chunked(server, seriesPerChunk: 10).get(), unmatched)
+    }
+
+    /// More than one answer may hold, though the counts said it fits:
+    /// the chunk is asked for again, split, until each answer does.
+    func testAFleetLargerThanOneAnswerIsReadInAnswersUnderTheBound() throws {
+        var series = cycle()
+        for index in 0..<300 { series += host("host\(index).test") }
+        let server = try serve(series)
+        let whole = try oneQuery(server)
+        let bound = 16 << 10
+        let oneAnswer = FleetSnapshotQuery(server: server.url, selector: nil, timeout: 10, maximumAnswer: bound).vector(
+            FleetSnapshotQuery.selector(FleetSnapshot.families, host: nil, extra: ""))
+        guard case .failure(let problem) = oneAnswer else { return XCTFail("the fleet fits one \(bound >> 10) KiB answer: no test") }
+        XCTAssertEqual(problem, FleetQuery.tooLarge(bound))
+        let chunked = try chunked(server, maximumAnswer: bound, seriesPerChunk: 1 << 30).get()
+        XCTAssertEqual(chunked.hosts.count, 300)
+        assertSameFleet(chunked, whole)
+    }
+
+    func testAHostWhoseOwnSeriesPassTheBoundIsNamed() throws {
+        var series = cycle() + host("small.test")
+        let huge = host("huge.test").map { one in
+            var one = one
+            one.labels["subject"] = String(repeating: "S", count: 900)
+            return one
+        }
+        series += huge
+        let server = try serve(series)
+        guard case .failure(let problem) = chunked(server, maximumAnswer: 4 << 10, seriesPerChunk: 1 << 30) else {
+            return XCTFail("read a host past the bound")
+        }
+        XCTAssertTrue(problem.description.contains("huge.test"), problem.description)
+    }
+
+    func testARefusedCountIsSaid() throws {
+        let peer = try FakePrometheus.answering(
+            body: Array(#"{"status":"error","errorType":"bad_data","error":"parse error"}"#.utf8), status: "400 Bad Request")
+        defer { peer.stop() }
+        let outcome = FleetSnapshotQuery(
+            server: try XCTUnwrap(URL(string: "http://127.0.0.1:\(peer.port)")), selector: nil, timeout: 5
+        ).read()
+        guard case .failure(let problem) = outcome else { return XCTFail("accepted a refusal") }
+        XCTAssertTrue(problem.description.contains("refused the query (bad_data): parse error"), problem.description)
+    }
+}
+
+private final class SnapshotBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: Result<FleetSnapshot, FleetQueryProblem>?
+
+    func set(_ value: Result<FleetSnapshot, FleetQueryProblem>) {
+        lock.lock()
+        stored = value
+        lock.unlock()
+    }
+
+    var value: Result<FleetSnapshot, FleetQueryProblem>? {
+        lock.lock()
+        defer { lock.unlock() }
+        return stored
+    }
+}
+
+/// A server whose counts never let a chunk fit: the reading ends, within
+/// its budget of queries or at the longest prefix a label can have.
+final class FleetSnapshotQueryBudgetTests: XCTestCase {
+    private static func server(groups: [String]) throws -> LocalHTTPServer {
+        try LocalHTTPServer { target in
+            let query = URLComponents(string: target)?.queryItems?.first { $0.name == "query" }?.value ?? ""
+            let result =
+                query.hasPrefix("count by")
+                ? groups.map { #"{"metric":{"pinwatch_next_characters":"\#($0)"},"value":[1,"1e9"]}"# }.joined(separator: ",") : ""
+            return .body(
+                status: 200, contentType: "application/json",
+                Array(#"{"status":"success","data":{"resultType":"vector","result":[\#(result)]}}"#.utf8))
+        }
+    }
+
+    func testCountsThatNeverFitEndAtTheQueryBudget() throws {
+        let server = try Self.server(groups: ["ab", "cd"])
+        defer { server.stop() }
+        let outcome = FleetSnapshotQuery(
+            server: try XCTUnwrap(URL(string: "http://127.0.0.1:\(server.port)")), selector: nil, timeout: 5, maximumQueries: 50
+        ).read()
+        guard case .failure(let problem) = outcome else { return XCTFail("read a fleet that never fits") }
+        XCTAssertTrue(problem.description.contains("more than 50 queries"), problem.description)
+    }
+
+    func testCountsThatNeverFitEndAtTheLongestPrefix() throws {
+        let server = try Self.server(groups: ["abcdefgh"])
+        defer { server.stop() }
+        let outcome = FleetSnapshotQuery(server: try XCTUnwrap(URL(string: "http://127.0.0.1:\(server.port)")), selector: nil, timeout: 5)
+            .read()
+        guard case .failure(let problem) = outcome else { return XCTFail("read a fleet that never fits") }
+        XCTAssertTrue(problem.description.contains("cannot be split"), problem.description)
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import PinwatchCore
+import XCTest
+
+@testable import PinwatchFleet
+
+/// The instant-query answer decoded into typed values: every entry that is
+/// not the documented shape is skipped and counted, the others read, the
+/// labels sanitised and bounded by characters, not bytes.
+final class PrometheusVectorTests: XCTestCase {
+    private func parse(_ result: String) throws -> VectorAnswer {
+        try PrometheusVector.parse(Data(#"{"status":"success","data":{"resultType":"vector","result":[\#(result)]}}"#.utf8)).get()
+    }
+
+    func testEntriesOfAnotherShapeAreSkippedAndTheRestRead() throws {
+        let labels = (0..<33).map { #""l\#($0)":"v""# }.joined(separator: ",")
+        let answer = try parse(
+            [
+                #"{"metric":{"__name__":"a","host":"x.test"},"value":[1.5,"2"]}"#,
+                // The timestamp is never read: any value stands there.
+                #"{"metric":{"__name__":"b"},"value":[{"t":[1]},"3"]}"#,
+                // A label that is not a string is left out, the sample kept.
+                #"{"metric":{"__name__":"c","port":443,"tags":["x"]},"value":[1,"4"]}"#,
+                #"42"#, #""text""#, #"null"#, #"[]"#,
+                #"{"metric":{"__name__":"d"},"value":[1,"5",6]}"#,
+                #"{"metric":{"__name__":"e"},"value":[1,5]}"#,
+                #"{"metric":{"__name__":"f"},"value":"1"}"#,
+                #"{"metric":["__name__","g"],"value":[1,"1"]}"#,
+                #"{"value":[1,"1"]}"#,
+                #"{"metric":{\#(labels)},"value":[1,"1"]}"#,
+                #"{"metric":{"__name__":"h"},"value":[1,"1e400"]}"#,
+            ].joined(separator: ","))
+        XCTAssertEqual(answer.samples.map(\.name), ["a", "b", "c"])
+        XCTAssertEqual(answer.samples.map(\.value), [2, 3, 4])
+        XCTAssertEqual(answer.samples[2].labels, ["__name__": "c"])
+        XCTAssertEqual(answer.skipped, 11)
+    }
+
+    func testLabelsAreBoundedByCharactersNotBytes() throws {
+        let whole = String(repeating: "é", count: PrometheusVector.maximumLabelLength)
+        let long = String(repeating: "é", count: PrometheusVector.maximumLabelLength + 1)
+        let answer = try parse(
+            #"{"metric":{"whole":"\#(whole)","long":"\#(long)","bell\u0007":"a\u001b[2Jb"},"value":[1,"1"]}"#)
+        let labels = try XCTUnwrap(answer.samples.first?.labels)
+        XCTAssertEqual(labels["whole"], whole, "1,024 characters in 2,048 bytes are within the bound")
+        XCTAssertEqual(labels["long"]?.count, PrometheusVector.maximumLabelLength)
+        XCTAssertEqual(labels["long"]?.last, "…")
+        XCTAssertEqual(labels["bell\u{FFFD}"], "a\u{FFFD}[2Jb")
+    }
+
+    /// The same text in many samples is one string, sanitised once; a
+    /// label that differs is its own.
+    func testRepeatedLabelsReadAlike() throws {
+        let entries = (0..<5_000).map { #"{"metric":{"job":"pinwatch","instance":"serve:1","host":"h\#($0).test"},"value":[1,"1"]}"# }
+        let answer = try parse(entries.joined(separator: ","))
+        XCTAssertEqual(answer.samples.count, 5_000)
+        XCTAssertEqual(Set(answer.samples.map { $0.labels["job"] ?? "" }), ["pinwatch"])
+        XCTAssertEqual(Set(answer.samples.map { $0.labels["host"] ?? "" }).count, 5_000)
+        XCTAssertEqual(answer.samples.last?.labels["host"], "h4999.test")
+    }
+}
