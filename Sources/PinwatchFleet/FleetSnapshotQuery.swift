@@ -69,7 +69,9 @@ package struct FleetSnapshotQuery: Sendable {
 
     /// One instant query's answer, not yet read, or why there is none.
     func transfer(_ promQL: String) -> Result<(body: Data, status: Int), FleetQueryProblem> {
-        guard let request = FleetQuery.request(server: server, promQL: promQL) else {
+        // A chunk's query names one host prefix, at most a label's length,
+        // so its URL stays a few KiB: asked as a GET, like the counts.
+        guard let request = FleetQuery.request(server: server, promQL: promQL, postingPast: .max) else {
             return .failure(FleetQueryProblem("cannot build a query URL from \(server.absoluteString)"))
         }
         let ending = BoundedTransfer(limit: maximumAnswer).fetch(request.url, form: request.form, timeout: timeout)
@@ -80,7 +82,8 @@ package struct FleetSnapshotQuery: Sendable {
     /// `{__name__=~"a|b",host=~"…",selector}`.
     static func selector(_ families: [MetricFamilyName], host: String?, extra: String) -> String {
         let names = families.map(\.rawValue).joined(separator: "|")
-        return "{__name__=~\"\(names)\"" + (host.map { ",host=~\(FleetQueryPlan.literal($0))" } ?? "") + (extra.isEmpty ? "" : ",\(extra)") + "}"
+        return "{__name__=~\"\(names)\"" + (host.map { ",host=~\(FleetQueryPlan.literal($0))" } ?? "") + (extra.isEmpty ? "" : ",\(extra)")
+            + "}"
     }
 
     /// How many series of hosts starting with `prefix` continue with each

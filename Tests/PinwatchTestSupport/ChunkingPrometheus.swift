@@ -140,8 +140,15 @@ package final class ChunkingPrometheus: @unchecked Sendable {
             rest = rest.dropFirst()
             if character == "\"" { return (value, rest) }
             if character == "\\", let escaped = rest.first {
-                value.append(escaped)
                 rest = rest.dropFirst()
+                // Go's escapes, as PromQL reads them: `\u00fc`, `\U0001f600`.
+                let digits = escaped == "u" ? 4 : escaped == "U" ? 8 : 0
+                if digits > 0, let code = UInt32(String(rest.prefix(digits)), radix: 16), let scalar = Unicode.Scalar(code) {
+                    value.unicodeScalars.append(scalar)
+                    rest = rest.dropFirst(digits)
+                } else {
+                    value.append(escaped)
+                }
             } else {
                 value.append(character)
             }
