@@ -9,18 +9,24 @@ package struct FleetWindowRequest: Hashable, Sendable {
     /// The host whose detail view is open: what only the detail shows is
     /// asked for it alone.
     package var detail: (host: String, port: Int)?
+    /// The dashboard's `/` text: only hosts whose name holds it (any case)
+    /// are ranked, so a host outside the worst rows can still be found.
+    package var hostContains: String?
 
-    package init(window: Int, detail: (host: String, port: Int)? = nil) {
+    package init(window: Int, detail: (host: String, port: Int)? = nil, hostContains: String? = nil) {
         self.window = window
         self.detail = detail
+        self.hostContains = hostContains
     }
 
     package static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.window == rhs.window && lhs.detail?.host == rhs.detail?.host && lhs.detail?.port == rhs.detail?.port
+            && lhs.hostContains == rhs.hostContains
     }
 
     package func hash(into hasher: inout Hasher) {
         hasher.combine(window)
+        hasher.combine(hostContains)
         hasher.combine(detail?.host)
         hasher.combine(detail?.port)
     }
@@ -98,7 +104,8 @@ extension FleetQuery {
         result.counts = counts
         var samples = counted.filter { FleetCounts.isInstanceFamily($0.name) }
 
-        if let rows = plan.rows(FleetQueryPlan.bands(counts, window: request.window)) {
+        let bands = FleetQueryPlan.bands(counts, window: request.window, filtered: request.hostContains != nil)
+        if let rows = plan.rows(bands, hostContains: request.hostContains) {
             switch ask(rows, keeping: names([.hostReasonInfo])) {
             case .failure(let problem): return .failure(problem)
             case .success(let found): samples += found

@@ -84,9 +84,10 @@ package struct FleetQueryPlan: Hashable, Sendable {
 
     /// The worst rows that fit: each severity band worst first, as many of
     /// it as `bands` says; nil when no band has a row.
-    package func rows(_ bands: [(severity: HostSeverity, count: Int)]) -> String? {
+    package func rows(_ bands: [(severity: HostSeverity, count: Int)], hostContains: String? = nil) -> String? {
+        let named = hostContains.map { ["host=~" + Self.literal("(?i).*" + Self.escapedForRegex($0) + ".*")] } ?? []
         let parts = bands.filter { $0.count > 0 }.map { band in
-            "topk(\(band.count), \(reasons(["severity=\"\(band.severity.rawValue)\""])))"
+            "topk(\(band.count), \(reasons(["severity=\"\(band.severity.rawValue)\""] + named)))"
         }
         return parts.isEmpty ? nil : parts.joined(separator: " or ")
     }
@@ -107,14 +108,16 @@ package struct FleetQueryPlan: Hashable, Sendable {
     }
 
     /// The severity bands to ask for: worst first, until `window` rows.
-    package static func bands(_ counts: FleetCounts, window: Int) -> [(severity: HostSeverity, count: Int)] {
+    /// `filtered`: the counts are the whole fleet's, not the filter's, so
+    /// every band is asked for up to a window of its own.
+    package static func bands(_ counts: FleetCounts, window: Int, filtered: Bool = false) -> [(severity: HostSeverity, count: Int)] {
         var left = max(0, window)
         var bands: [(severity: HostSeverity, count: Int)] = []
         for severity in HostSeverity.worstFirst where left > 0 {
             let count = min(left, counts.total(of: severity))
             guard count > 0 else { continue }
             bands.append((severity, count))
-            left -= count
+            if !filtered { left -= count }
         }
         return bands
     }

@@ -123,7 +123,10 @@ final class FleetWindowTests: XCTestCase {
         try tmux.send("/")
         try tmux.send("C-u")
         try tmux.send("Escape")
-        try tmux.waitForScreen { !$0.contains("detail:") && !$0.contains("filter “") }
+        // The filter looked for "ird" in the whole fleet: the worst four come back once it is cleared.
+        try tmux.waitForScreen(timeout: 20) {
+            !$0.contains("detail:") && !$0.contains("filter “") && $0.contains("rows 1–4 of 14") && self.row($0, "leafonly.test") != nil
+        }
 
         // The last row asks for a page more, until the fleet is loaded.
         try tmux.send("G")
@@ -137,6 +140,36 @@ final class FleetWindowTests: XCTestCase {
         }
         XCTAssertTrue(all.contains(" 14 hosts "), all)
         XCTAssertTrue(row(all, "ok-03.test")?.contains("I✓") ?? false, all)
+        try tmux.send("q")
+        try tmux.waitForScreen(timeout: 10) { $0.contains("EXITED:0") }
+    }
+
+    /// A name typed at `/` is looked for in the whole fleet, not only among
+    /// the rows loaded; cleared, the worst rows come back.
+    func testANameFilterFindsAHostOutsideTheWindow() throws {
+        let prometheus = try prometheus(serving: Self.fleet)
+        let invocation = [PinwatchBinary.url.path, "watch", "--prometheus", prometheus.url, "--interval", "1s", "--no-bell"]
+            .map(TmuxSession.quote).joined(separator: " ")
+        let tmux = try TmuxSession(
+            command: "bash -c " + TmuxSession.quote(invocation + "; echo EXITED:$?; sleep 30"), columns: 200, rows: 50,
+            environment: ["PINWATCH_FLEET_WINDOW": "4"])
+        defer { tmux.close() }
+        try tmux.waitForScreen(timeout: 60) { $0.contains("rows 1–4 of 14") }
+
+        try tmux.send("/")
+        try tmux.waitForScreen { $0.contains("Enter keep · Esc clear") }
+        try tmux.type("OK-07")
+        try tmux.send("Enter")
+        let found = try tmux.waitForScreen(timeout: 20) { $0.contains("filter “OK-07”") && self.row($0, "ok-07.test") != nil }
+        XCTAssertNil(row(found, "blocked-0.test"), found)
+        XCTAssertTrue(row(found, "ok-07.test")?.contains("I✓") ?? false, "its chain came with it:\n\(found)")
+
+        try tmux.send("/")
+        try tmux.waitForScreen { $0.contains("Enter keep · Esc clear") }
+        try tmux.send("C-u")
+        try tmux.send("Escape")
+        let back = try tmux.waitForScreen(timeout: 20) { $0.contains("rows 1–4 of 14") && self.row($0, "blocked-0.test") != nil }
+        XCTAssertNil(row(back, "ok-07.test"), back)
         try tmux.send("q")
         try tmux.waitForScreen(timeout: 10) { $0.contains("EXITED:0") }
     }

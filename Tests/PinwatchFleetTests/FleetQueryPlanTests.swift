@@ -63,6 +63,21 @@ final class FleetQueryPlanTests: XCTestCase {
         XCTAssertNil(plain.rows(FleetQueryPlan.bands(FleetCounts(), window: 200)), "no rows: nothing asked")
     }
 
+    /// A name typed at `/`: every band is ranked among the hosts whose name
+    /// holds it (the counts are the whole fleet's, so none is cut short),
+    /// the text matched as itself, any case.
+    func testANameFilterRanksEveryBandAmongTheHostsNamed() throws {
+        var counts = FleetCounts()
+        counts.rows[FleetCounts.Group(severity: .ok, status: .ok, headline: .ok)] = 100_000
+        counts.rows[FleetCounts.Group(severity: .critical, status: .blocked, headline: .blocked)] = 300
+        let bands = FleetQueryPlan.bands(counts, window: 250, filtered: true)
+        XCTAssertEqual(bands.map(\.severity), [.critical, .ok])
+        XCTAssertEqual(bands.map(\.count), [250, 250])
+        let rows = try XCTUnwrap(plain.rows(bands, hostContains: "api.(v2)"))
+        XCTAssertTrue(rows.contains(#"topk(250, (pinwatch_host_reason_info{severity="ok",host=~"(?i).*api\\.\\(v2\\).*"}"#), rows)
+        XCTAssertEqual(rows.components(separatedBy: "host=~").count, 3, "both bands: \(rows)")
+    }
+
     func testTheWindowAsksTheTableFamiliesAndTheDetailTheRest() {
         let facts = matched.facts(hosts: ["b.test", "a.test", "b.test"])
         XCTAssertTrue(facts.hasSuffix(",job=\"pw\",host=~\"a\\\\.test|b\\\\.test\"}"), facts)

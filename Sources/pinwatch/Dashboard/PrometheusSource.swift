@@ -33,6 +33,10 @@ final class PrometheusSource: DashboardSource, @unchecked Sendable {
     private let page: Int
     /// The detail's host the latest request asked for.
     private var detailAsked: String?
+    /// The name the last request ranked hosts by (`hostNameFilter`).
+    private var filterAsked: String?
+    /// The name filter of the rows on screen (the latest answer's request).
+    private var filterShown: String?
     /// `PINWATCH_BENCH_TIMING`: each refresh's bytes and time, for the benchmarks.
     private let benchLog: String?
     private var askedAt = Date()
@@ -129,9 +133,14 @@ final class PrometheusSource: DashboardSource, @unchecked Sendable {
         guard let state = dashboard?.state else { return }
         var wanted = false
         if let detail = detailHost(state), detail.key != detailAsked { wanted = true }
-        // A filter looks among the rows loaded: only an unfiltered
-        // table's last screen asks for more.
-        if case .table = state.view, state.filter.isEmpty, view.isWindowed, window < Self.maximumWindow, let row = state.selectedRow,
+        // A name typed at `/` is looked for in the whole fleet, not only
+        // among the rows loaded.
+        if view.isWindowed || filterAsked != nil, state.hostNameFilter != filterAsked { wanted = true }
+        // Only an unfiltered table's last screen asks for more: not the
+        // rows a filter keeps, nor the few a name filter loaded until the
+        // unfiltered ones are back.
+        if case .table = state.view, state.filter.isEmpty, filterAsked == nil, filterShown == nil, !state.isEditingFilter, view.isWindowed,
+            window < Self.maximumWindow, let row = state.selectedRow,
             row >= state.visibleHostIndices.count - max(1, min(state.metrics.tableCapacity, page / 4))
         {
             window = min(Self.maximumWindow, window + page)
@@ -156,7 +165,8 @@ final class PrometheusSource: DashboardSource, @unchecked Sendable {
         askedAt = Date()
         let detail = dashboard.flatMap { detailHost($0.state) }
         detailAsked = detail?.key
-        let request = FleetWindowRequest(window: window, detail: detail.map { ($0.host, $0.port) })
+        filterAsked = view.isWindowed || filterAsked != nil ? dashboard?.state.hostNameFilter : nil
+        let request = FleetWindowRequest(window: window, detail: detail.map { ($0.host, $0.port) }, hostContains: filterAsked)
         query.fetchWindow(request) { outcome in
             DispatchQueue.main.async { [weak self] in self?.answered(outcome) }
         }
@@ -169,6 +179,8 @@ final class PrometheusSource: DashboardSource, @unchecked Sendable {
         let now = Date()
         switch outcome {
         case .success(let answer):
+            // One request at a time: the one answered is the latest asked.
+            filterShown = filterAsked
             let fleet = answer.snapshot
             logBench(answer, at: now)
             let more = window < Self.maximumWindow
@@ -190,6 +202,9 @@ final class PrometheusSource: DashboardSource, @unchecked Sendable {
         }
         describeSource(now: now)
         dashboard.schedulePaint()
+        // A key that asked for more while a filter's rows were on screen
+        // (`G` just after the filter was cleared) is answered now.
+        viewChanged()
     }
 
     /// Asks as often as the exporters can change the answer: a rotation
