@@ -163,6 +163,10 @@ final class FleetWindowTests: XCTestCase {
         let found = try tmux.waitForScreen(timeout: 20) { $0.contains("filter “OK-07”") && self.row($0, "ok-07.test") != nil }
         XCTAssertNil(row(found, "blocked-0.test"), found)
         XCTAssertTrue(row(found, "ok-07.test")?.contains("I✓") ?? false, "its chain came with it:\n\(found)")
+        try tmux.send("Enter")
+        try tmux.waitForScreen(timeout: 20) { $0.contains("detail: ok-07.test") && $0.contains("321 ms") }
+        try tmux.send("Escape")
+        try tmux.waitForScreen { !$0.contains("detail:") }
 
         try tmux.send("/")
         try tmux.waitForScreen { $0.contains("Enter keep · Esc clear") }
