@@ -45,8 +45,7 @@ package final class FleetQuery: @unchecked Sendable {
 
     /// The PromQL sent: every name the dashboard reads, with `--match`.
     package var promQL: String {
-        let names = FleetSnapshot.seriesNames.joined(separator: "|")
-        return "{__name__=~\"\(names)\"\(selector.isEmpty ? "" : ",\(selector)")}"
+        plan.series(FleetSnapshot.families)
     }
 
     var requestURL: URL? {

@@ -79,11 +79,9 @@ package struct FleetSnapshotQuery: Sendable {
         return FleetQuery.vector(ending, timeout: timeout, limit: maximumAnswer).map { _ in (Data(), 0) }
     }
 
-    /// `{__name__=~"a|b",host=~"…",selector}`.
+    /// `{__name__=~"a|b",selector,host=~"…"}`.
     static func selector(_ families: [MetricFamilyName], host: String?, extra: String) -> String {
-        let names = families.map(\.rawValue).joined(separator: "|")
-        return "{__name__=~\"\(names)\"" + (host.map { ",host=~\(FleetQueryPlan.literal($0))" } ?? "") + (extra.isEmpty ? "" : ",\(extra)")
-            + "}"
+        FleetQueryPlan(selector: extra, probeSeries: true).series(families, host.map { ["host=~" + FleetQueryPlan.literal($0)] } ?? [])
     }
 
     /// How many series of hosts starting with `prefix` continue with each

@@ -1,9 +1,9 @@
 import Foundation
 
 /// Reads Prometheus' instant-vector answer straight from its bytes into
-/// samples: no tree of the document (JSONSerialization's cost ten times
-/// the answer) and no dictionary per object (JSONDecoder's keyed
-/// containers: 9 µs a sample, most of a fleet snapshot's time).
+/// samples: no tree of the document (JSONSerialization's) and no
+/// dictionary per object (JSONDecoder's keyed containers), which were
+/// most of a fleet snapshot's time (Benchmarks/README.md).
 /// Strict JSON (RFC 8259) everywhere, nesting bounded; anything else
 /// ends the read as not JSON.
 struct VectorJSONReader {

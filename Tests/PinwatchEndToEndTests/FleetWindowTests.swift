@@ -86,6 +86,15 @@ final class FleetWindowTests: XCTestCase {
             Row(host: "leafonly.test", status: "leaf_only", severity: "warning", pinMatches: false),
         ] + (0..<10).map { Row(host: String(format: "ok-%02d.test", $0), status: "ok", severity: "ok", pinMatches: true) }
 
+    /// `watch --prometheus` of `prometheus` under tmux, a window of four rows.
+    private func watchWindowOfFour(_ prometheus: LocalPrometheus) throws -> TmuxSession {
+        let invocation = [PinwatchBinary.url.path, "watch", "--prometheus", prometheus.url, "--interval", "1s", "--no-bell"]
+            .map(TmuxSession.quote).joined(separator: " ")
+        return try TmuxSession(
+            command: "bash -c " + TmuxSession.quote(invocation + "; echo EXITED:$?; sleep 30"), columns: 200, rows: 50,
+            environment: ["PINWATCH_FLEET_WINDOW": "4"])
+    }
+
     /// The table's row of `name` (a banner line names it followed by a colon).
     private func row(_ screen: String, _ name: String) -> String? {
         screen.split(separator: "\n").map(String.init).first { $0.contains(name + ":443 ") }
@@ -93,11 +102,7 @@ final class FleetWindowTests: XCTestCase {
 
     func testAFleetLargerThanTheWindowCountsItAllShowsTheWorstAndPages() throws {
         let prometheus = try prometheus(serving: Self.fleet)
-        let invocation = [PinwatchBinary.url.path, "watch", "--prometheus", prometheus.url, "--interval", "1s", "--no-bell"]
-            .map(TmuxSession.quote).joined(separator: " ")
-        let tmux = try TmuxSession(
-            command: "bash -c " + TmuxSession.quote(invocation + "; echo EXITED:$?; sleep 30"), columns: 200, rows: 50,
-            environment: ["PINWATCH_FLEET_WINDOW": "4"])
+        let tmux = try watchWindowOfFour(prometheus)
         defer { tmux.close() }
 
         // The worst four of fourteen; the header counts all fourteen.
@@ -148,11 +153,7 @@ final class FleetWindowTests: XCTestCase {
     /// the rows loaded; cleared, the worst rows come back.
     func testANameFilterFindsAHostOutsideTheWindow() throws {
         let prometheus = try prometheus(serving: Self.fleet)
-        let invocation = [PinwatchBinary.url.path, "watch", "--prometheus", prometheus.url, "--interval", "1s", "--no-bell"]
-            .map(TmuxSession.quote).joined(separator: " ")
-        let tmux = try TmuxSession(
-            command: "bash -c " + TmuxSession.quote(invocation + "; echo EXITED:$?; sleep 30"), columns: 200, rows: 50,
-            environment: ["PINWATCH_FLEET_WINDOW": "4"])
+        let tmux = try watchWindowOfFour(prometheus)
         defer { tmux.close() }
         try tmux.waitForScreen(timeout: 60) { $0.contains("rows 1–4 of 14") }
 

@@ -39,13 +39,19 @@ final class ServedSCTTests: XCTestCase {
     private func probe(_ leaf: IssuedCertificate, _ world: World, logs: SCTLogKeys?) throws -> ProbeResult {
         let server = try LocalTLSServer(identity: Identity(leaf: leaf, intermediates: [world.issuer.certificate]))
         servers.append(server)
+        let result = try probe(port: server.port, address: server.host, world, logs: logs)
+        XCTAssertTrue(result.trusted, result.trustError ?? "")
+        return result
+    }
+
+    /// api.test at `port`, trusting the world's root, checking SCTs against `logs`.
+    private func probe(port: Int, address: String = "127.0.0.1", _ world: World, logs: SCTLogKeys?) throws -> ProbeResult {
         var target = ProbeTarget(
-            host: "api.test", port: server.port, serverName: "api.test", connectAddress: server.host,
+            host: "api.test", port: port, serverName: "api.test", connectAddress: address,
             trust: .pem(world.root.certificate.pem), timeout: 5)
         target.sctLogs = logs
         let result = try XCTUnwrap(ProbeEngine(concurrency: 1).run([target]).first)
         XCTAssertNil(result.failure)
-        XCTAssertTrue(result.trusted, result.trustError ?? "")
         return result
     }
 
@@ -98,13 +104,7 @@ final class ServedSCTTests: XCTestCase {
         ]
         let port = try serveWithOpenSSL(
             leaf, world, files: ["sct.pem": Array(LocalSCTLog.serverInfoPEM(scts).utf8)], options: ["-serverinfo", "sct.pem", "-tls1_2"])
-        var target = ProbeTarget(
-            host: "api.test", port: port, serverName: "api.test", connectAddress: "127.0.0.1",
-            trust: .pem(world.root.certificate.pem), timeout: 5)
-        target.sctLogs = world.keys
-        let result = try XCTUnwrap(ProbeEngine(concurrency: 1).run([target]).first)
-        XCTAssertNil(result.failure)
-        let seen = try XCTUnwrap(result.scts)
+        let seen = try XCTUnwrap(try probe(port: port, world, logs: world.keys).scts)
         XCTAssertEqual(seen.map(\.delivery), Array(repeating: .tlsExtension, count: 4))
         XCTAssertEqual(
             tally(seen), ["valid Operator A": 1, "valid Operator B": 1, "badSignature Operator B": 2],
@@ -124,13 +124,7 @@ final class ServedSCTTests: XCTestCase {
         let response = try world.issuer.stapledOCSPResponse(
             for: leaf.certificate, carrying: [try world.logA.sct(for: leaf.certificate), try forger.sct(for: leaf.certificate)])
         let port = try serveWithOpenSSL(leaf, world, files: ["staple.der": response], options: ["-status_file", "staple.der"])
-        var target = ProbeTarget(
-            host: "api.test", port: port, serverName: "api.test", connectAddress: "127.0.0.1",
-            trust: .pem(world.root.certificate.pem), timeout: 5)
-        target.sctLogs = world.keys
-        let result = try XCTUnwrap(ProbeEngine(concurrency: 1).run([target]).first)
-        XCTAssertNil(result.failure)
-        let seen = try XCTUnwrap(result.scts)
+        let seen = try XCTUnwrap(try probe(port: port, world, logs: world.keys).scts)
         XCTAssertEqual(seen.map(\.delivery), [.ocsp, .ocsp])
         XCTAssertEqual(tally(seen), ["valid Operator A": 1, "badSignature Operator A": 1])
         let compliance = CTCompliance.judge(seen, leaf: leaf.certificate.facts)

@@ -61,13 +61,8 @@ package struct DashboardState: Sendable {
 
     /// The part of a name the filter in force looks for, when a source
     /// that holds only some of the hosts (the fleet view's window) can ask
-    /// for it: plain text, not turned round, not a status word (those
-    /// filter the rows loaded).
-    package var hostNameFilter: String? {
-        guard case .text(let needle) = activeFilter.test, !activeFilter.negated else { return nil }
-        let statusWord = HostHeadline(rawValue: needle) != nil || HostSeverity(rawValue: needle) != nil || needle == "waiting"
-        return statusWord ? nil : needle
-    }
+    /// for it (`HostFilter.nameText`).
+    package var hostNameFilter: String? { activeFilter.nameText }
     /// Why the text typed is not the filter in force, for the footer.
     package private(set) var filterProblem: String?
     package private(set) var isEditingFilter = false

@@ -54,6 +54,15 @@ struct HostFilter: @unchecked Sendable {
         return .success(filter)
     }
 
+    /// The part of a name this filter looks for, when it looks for nothing
+    /// else: plain text, not turned round, not a word `matches` also takes
+    /// as a status (those are the reports', not the names').
+    var nameText: String? {
+        guard case .text(let needle) = test, !negated else { return nil }
+        let statusWord = HostHeadline(rawValue: needle) != nil || HostSeverity(rawValue: needle) != nil || needle == "waiting"
+        return statusWord ? nil : needle
+    }
+
     /// Whether the host `host`, with its latest report (nil while waiting), is kept.
     /// A bare `!` (or `!/`) negates nothing yet: every host stays while
     /// the rest is typed.
