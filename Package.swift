@@ -297,7 +297,7 @@ let package = Package(
         // The Monitor loop against a fake poller and clock: no sockets.
         .testTarget(
             name: "PinwatchMonitorTests",
-            dependencies: ["PinwatchMonitor", "PinwatchSystem", "PinwatchCore"],
+            dependencies: ["PinwatchMonitor", "PinwatchSystem", "PinwatchCore", "CLinux"],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         .testTarget(

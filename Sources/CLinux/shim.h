@@ -13,4 +13,8 @@
 extern int pipe2(int pipedes[2], int flags);
 extern int posix_spawn_file_actions_addclosefrom_np(posix_spawn_file_actions_t *actions, int from);
 
+// glibc's own heap figures (mallinfo2): a test shows that handing results
+// from a probe loop's thread to a queue leaves nothing behind in the heap.
+#include <malloc.h>
+
 #endif

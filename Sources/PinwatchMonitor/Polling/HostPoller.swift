@@ -94,6 +94,9 @@ package final class HostPoller: @unchecked Sendable {
     /// calls it, and the store's disk work stays off the caller's queue
     /// (the dashboard's main queue).
     private static let finishingQueue = DispatchQueue(label: "pinwatch.finishing")
+    /// Everything that runs on the finishing queue goes through this, in
+    /// the order it was handed over (QueueWakeup says why not `async`).
+    private static let finishingWakeup = QueueWakeup(queue: finishingQueue)
 
     /// Polls every host once; reports come in batches on `queue`, then
     /// `onFinish` once, after the last batch. `oneShot`: a cycle nobody
@@ -107,11 +110,11 @@ package final class HostPoller: @unchecked Sendable {
         onFinish: @escaping (CycleOutcome) -> Void
     ) -> PollCycle {
         let gathering = BatchGathering(
-            finishing: finishing, queue: queue, onReports: onReports, onFinish: onFinish, finishingQueue: Self.finishingQueue,
+            finishing: finishing, queue: queue, onReports: onReports, onFinish: onFinish, wakeup: Self.finishingWakeup,
             wholeCycle: oneShot)
         if let acknowledgements {
             // Before this cycle's first batch, on the queue that finishes it.
-            Self.finishingQueue.async { acknowledgements.reload() }
+            Self.finishingWakeup.run { acknowledgements.reload() }
         }
         // A one-shot command steps the logs itself, waited for, before
         // its cycle; a long-running one's step runs beside the probes and
@@ -202,7 +205,7 @@ package final class HostPoller: @unchecked Sendable {
         let finishing = judging
         probe(
             [host], targets: single.probeTargets(environment: environment), window: firstWindow(), cycle: PollCycle(),
-            onHost: { host in Self.finishingQueue.async { completion(finishing.finish([host])[0]) } }, onFinish: {})
+            onHost: { host in Self.finishingWakeup.run { completion(finishing.finish([host])[0]) } }, onFinish: {})
     }
 
     /// The verdict with each client release's view folded in, as a cycle
@@ -323,7 +326,7 @@ private final class BatchGathering: @unchecked Sendable {
     /// close, its write-ahead log folded in, when the command lets go of it.
     private var finishing: ReportFinishing?
     private let queue: DispatchQueue
-    private let finishingQueue: DispatchQueue
+    private let wakeup: QueueWakeup
     /// One batch at the finish instead of one per burst of results.
     private let wholeCycle: Bool
     private let onReports: (HostPoller.Batch) -> Void
@@ -331,12 +334,12 @@ private final class BatchGathering: @unchecked Sendable {
 
     init(
         finishing: ReportFinishing, queue: DispatchQueue, onReports: @escaping (HostPoller.Batch) -> Void,
-        onFinish: @escaping (HostPoller.CycleOutcome) -> Void, finishingQueue: DispatchQueue, wholeCycle: Bool
+        onFinish: @escaping (HostPoller.CycleOutcome) -> Void, wakeup: QueueWakeup, wholeCycle: Bool
     ) {
         self.wholeCycle = wholeCycle
         self.finishing = finishing
         self.queue = queue
-        self.finishingQueue = finishingQueue
+        self.wakeup = wakeup
         self.onReports = onReports
         self.onFinish = onFinish
     }
@@ -366,7 +369,7 @@ private final class BatchGathering: @unchecked Sendable {
     private func scheduleDrainLocked() {
         guard !drainScheduled else { return }
         drainScheduled = true
-        finishingQueue.async { self.drain() }
+        wakeup.run { self.drain() }
     }
 
     private static func finish(_ batch: [FinishingHost], through finishing: ReportFinishing) -> HostPoller.Batch {
