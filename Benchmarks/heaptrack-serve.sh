@@ -8,6 +8,11 @@
 #   Benchmarks/heaptrack-serve.sh 540 /tmp/long
 #   heaptrack_print -f /tmp/long.zst -d /tmp/short.zst --print-leaks 1
 #
+# or, from one run, what grew between a moment and the end:
+#
+#   Benchmarks/heaptrack-serve.sh 480 /tmp/run
+#   Benchmarks/heaptrack-growth.py /tmp/run.zst 180
+#
 # RAW=1 keeps heaptrack's raw data (OUT.raw.zst), whose `m` lines give each
 # library's load address, to place frames of libraries without symbols.
 set -euo pipefail
