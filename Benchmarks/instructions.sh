@@ -11,7 +11,9 @@
 # failed its handshakes cannot look cheap. Under valgrind the program runs
 # on one thread at a time and about 50 times slower: expect a minute or two.
 #
-# Env: SKIP_DEPS=1, PINWATCH (a prebuilt binary), BENCH_WORK.
+# Env: SKIP_DEPS=1, PINWATCH (a prebuilt binary), BENCH_WORK, PROBE_TIMEOUT
+# (the configuration's `timeout:`, default 10s: under valgrind on a busy
+# machine a handshake can take longer, and a timed-out host fails the check).
 set -euo pipefail
 BENCH_SELF="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 REPO="$(cd "$BENCH_SELF/.." && pwd)"
@@ -54,7 +56,7 @@ trap '"$FARM/farm.sh" stop || true; rm -rf "$work"' EXIT
 "$FARM/farm.sh" start "$N"
 EXPECTED="$BENCH_WORK/pki/expected-pins.tsv"
 ROOT_PEM="$BENCH_WORK/pki/root.pem"
-python3 "$LIB/farm_config.py" "$N" "$EXPECTED" "$ROOT_PEM" > "$work/config.yaml"
+python3 "$LIB/farm_config.py" "$N" "$EXPECTED" "$ROOT_PEM" --timeout "${PROBE_TIMEOUT:-10s}" > "$work/config.yaml"
 # valgrind 3.19 cannot read the debug information of these binaries.
 objcopy --strip-debug "$PINWATCH" "$work/pinwatch"
 

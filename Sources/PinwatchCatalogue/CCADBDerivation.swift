@@ -67,9 +67,19 @@ package struct CCADBDerivation {
     }
 
     /// `as_of:` of a listing: the date of the CCADB data.
+    /// Read line by line up to the key, which heads the listing: splitting
+    /// the whole listing was most of the built-in catalogue's load
+    /// (Benchmarks/README.md, "The snapshot's own work").
     package static func asOf(inListing text: String) -> Date? {
-        guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("as_of: ") }) else { return nil }
-        return CatalogueYAML.parseDate(String(line.dropFirst("as_of: ".count)))
+        var rest = Substring(text)
+        while !rest.isEmpty {
+            let end = rest.firstIndex(of: "\n") ?? rest.endIndex
+            if rest[..<end].hasPrefix("as_of: ") {
+                return CatalogueYAML.parseDate(String(rest[..<end].dropFirst("as_of: ".count)))
+            }
+            rest = end == rest.endIndex ? "" : rest[rest.index(after: end)...]
+        }
+        return nil
     }
 
     static func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02X", $0) }.joined() }

@@ -79,4 +79,17 @@ final class CCADBDerivationTests: XCTestCase {
             XCTAssertGreaterThan(checked, 10, family)
         }
     }
+
+    func testAsOfIsTheListingsDataDateWhereverTheKeyStands() throws {
+        let day = try XCTUnwrap(DateText.parseDay("2026-08-21"))
+        for family in ["letsencrypt", "gts", "amazon"] {
+            let folder = (RepositoryCatalogue.folder as NSString).appendingPathComponent(family)
+            XCTAssertEqual(CCADBDerivation.asOf(inListing: try String(contentsOfFile: "\(folder)/ccadb.yaml", encoding: .utf8)), day)
+        }
+        XCTAssertEqual(CCADBDerivation.asOf(inListing: "as_of: 2026-08-21"), day)
+        XCTAssertEqual(CCADBDerivation.asOf(inListing: "a: 1\n\nas_of: 2026-08-21\nas_of: 2020-01-01\n"), day)
+        XCTAssertNil(CCADBDerivation.asOf(inListing: "a: 1\n  as_of: 2026-08-21\n"))
+        XCTAssertNil(CCADBDerivation.asOf(inListing: "a: 1\nnot as_of: 2026-08-21"))
+        XCTAssertNil(CCADBDerivation.asOf(inListing: ""))
+    }
 }

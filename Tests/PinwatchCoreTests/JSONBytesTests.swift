@@ -12,7 +12,7 @@ final class JSONBytesTests: XCTestCase {
                 for value in UInt8.min...UInt8.max {
                     var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: length)
                     bytes[position] = value
-                    let verdict = JSONBytes.isPlainASCII(bytes)
+                    let verdict = JSONBytes.isPlainASCII(bytes.span)
                     XCTAssertEqual(verdict, plain(value), "byte \(value) at \(position) of \(length)")
                 }
             }
@@ -20,9 +20,10 @@ final class JSONBytesTests: XCTestCase {
         // Neighbours of the excluded values.
         for pair: [UInt8] in [[0x00, 0x01], [0x20, 0x1F], [0x21, 0x22], [0x5B, 0x5C], [0x7E, 0x7F], [0x7F, 0x00]] {
             let bytes = [UInt8](repeating: 0x41, count: 6) + pair
-            XCTAssertFalse(JSONBytes.isPlainASCII(bytes), "\(pair)")
+            XCTAssertFalse(JSONBytes.isPlainASCII(bytes.span), "\(pair)")
         }
-        XCTAssertTrue(JSONBytes.isPlainASCII([UInt8]()))
+        let empty: [UInt8] = []
+        XCTAssertTrue(JSONBytes.isPlainASCII(empty.span))
     }
 
     func testStringsNeedingNoEscapeAreCopiedAndOthersEscaped() {
@@ -30,5 +31,22 @@ final class JSONBytesTests: XCTestCase {
         out.append(string: "sha256/AAAA+/=")
         out.append(string: "tab\there \"q\" back\\slash \u{7F}")
         XCTAssertEqual(out.text, #""sha256/AAAA+/=""tab\u0009here \"q\" back\\slash \u007f""#)
+    }
+
+    /// Fixed-point shares and lifetimes: rounded to the places, trailing
+    /// zeros and a bare point dropped, the sign kept only for what rounds
+    /// below zero; beyond an exact integer, Swift's own form.
+    func testFixedPointNumbers() {
+        let cases: [(Double, Int, String)] = [
+            (90, 2, "90"), (6.666_666, 2, "6.67"), (0.723, 3, "0.723"), (0.7230001, 3, "0.723"), (0.72, 3, "0.72"),
+            (0.001, 3, "0.001"), (0.0004, 3, "0"), (-0.0004, 3, "0"), (-0.5, 3, "-0.5"), (-12.05, 2, "-12.05"),
+            (1.999_6, 3, "2"), (10.1, 2, "10.1"), (100, 0, "100"), (0, 3, "0"), (1e20, 2, "1e+20"),
+            (.infinity, 2, "null"), (.nan, 2, "null"),
+        ]
+        for (value, places, expected) in cases {
+            let out = JSONBytes()
+            out.append(fixed: value, places: places)
+            XCTAssertEqual(out.text, expected, "\(value) to \(places) places")
+        }
     }
 }

@@ -37,6 +37,24 @@ enum CatalogueHierarchy {
         }
     }
 
+    /// Every date on which `pool` or `pending` may answer differently, in
+    /// order: each transition's effective date and each intermediate's
+    /// period bounds. Two dates with as many of these on or before them get
+    /// the same answers.
+    static func changeDates(in catalogue: Catalogue) -> [Date] {
+        var dates = Set<Date>()
+        for family in catalogue.families {
+            for transition in family.transitions {
+                dates.insert(transition.effective)
+                for member in transition.intermediates {
+                    member.periods.forEach { dates.formUnion([$0.from, $0.until].compactMap { $0 }) }
+                }
+            }
+            for member in family.intermediates { member.periods.forEach { dates.formUnion([$0.from, $0.until].compactMap { $0 }) } }
+        }
+        return dates.sorted()
+    }
+
     /// Transitions announced for after `date`.
     static func pending(in family: CatalogueFamily, on date: Date) -> [CatalogueTransition] {
         family.transitions.filter { $0.effective > date }

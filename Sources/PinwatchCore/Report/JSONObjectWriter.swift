@@ -40,10 +40,8 @@ package struct JSONObjectWriter {
     /// `"name": `. Names written as literals are the contract's field
     /// names, plain ASCII that needs no escaping.
     private mutating func key(_ name: StaticString) {
-        startField()
-        out.append("\"")
-        out.append(name)
-        out.append("\": ")
+        out.fieldStart(name, first: isEmpty, depth: depth + 1)
+        isEmpty = false
     }
 
     private mutating func key(_ name: String) {

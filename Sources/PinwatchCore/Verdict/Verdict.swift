@@ -10,9 +10,12 @@ public enum Verdict {
     /// - Parameter renewShare: `renew_share`; nil never raises `renewal_overdue`.
     /// - Parameter clientStore: a client release's own trust store: the
     ///   chain is judged on the path that store builds from what was sent.
+    /// - Parameter memo: next chains judged before (a poller's), used
+    ///   without a `clientStore`.
     public static func report(
         for host: HostConfig, result probed: ProbeResult, now: Date, warnDays: Int, criticalDays: Int,
-        catalogue: Catalogue = .empty, renewShare: Double? = Config.defaultRenewShare, clientStore: TrustStore? = nil
+        catalogue: Catalogue = .empty, renewShare: Double? = Config.defaultRenewShare, clientStore: TrustStore? = nil,
+        memo: NextChainMemo? = nil
     ) -> HostReport {
         let result = clientStore.map { seen(probed, by: $0) } ?? probed
         let proxy = ProxyReport(detected: result.proxy != nil, source: result.proxy?.source, url: result.proxy?.redactedURL)
@@ -82,13 +85,24 @@ public enum Verdict {
         if reportProxy.detected { alerts.append(.proxy) }
         if reportProxy.intercepted { alerts.append(.intercepted) }
         // An intercepted chain says nothing of what the server serves next.
-        let nextChains =
-            reportProxy.intercepted
-            ? nil
-            : NextChainAnalysis.analyse(
+        let analyse = {
+            NextChainAnalysis.analyse(
                 levels: levels, pins: host.pins, provider: host.provider, catalogue: catalogue,
                 store: clientStore ?? judgingStore(host: host, result: result, catalogue: catalogue), trusted: result.trusted,
                 now: now)
+        }
+        let nextChains: NextChains?
+        if reportProxy.intercepted {
+            nextChains = nil
+        } else if clientStore == nil, let memo {
+            // The memo's key is what `judgingStore` reads of the host and result.
+            nextChains = memo.nextChains(
+                levels: levels, pins: host.pins, provider: host.provider, systemTrust: host.trust == .system,
+                anchor: verifiedStore(result).anchors.first, trusted: result.trusted, catalogue: catalogue, now: now,
+                analyse: analyse)
+        } else {
+            nextChains = analyse()
+        }
         if status == .ok, let nextChains { alerts += nextChainAlerts(nextChains) }
 
         return HostReport(

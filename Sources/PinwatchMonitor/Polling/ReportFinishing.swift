@@ -80,6 +80,8 @@ struct ReportFinishing: @unchecked Sendable {
     var ct: CTFollowing? = nil
     var now: @Sendable () -> Date
     var steps: [FinishingStep] = order
+    /// Shared by this poller's cycles (copies of the struct share it).
+    let nextChains = NextChainMemo()
 
     /// The reports of `hosts`, in their order, each through every step.
     func finish(_ hosts: [FinishingHost]) -> [HostReport] {
@@ -107,7 +109,7 @@ struct ReportFinishing: @unchecked Sendable {
             for probe in hosts[index].probes.indices {
                 hosts[index].probes[probe].report = Verdict.report(
                     for: host, result: hosts[index].probes[probe].result, now: date, warnDays: config.warnDays,
-                    criticalDays: config.criticalDays, catalogue: catalogue, renewShare: config.renewShare)
+                    criticalDays: config.criticalDays, catalogue: catalogue, renewShare: config.renewShare, memo: nextChains)
             }
         }
     }
