@@ -106,9 +106,15 @@ if breakdown {
     func share(_ count: Int) -> String { String(format: "%5.1f %%", 100 * Double(count) / Double(max(1, bytes))) }
     for family in familyOrder.sorted(by: { families[$0, default: 0] > families[$1, default: 0] }) {
         let count = families[family, default: 0]
-        print(String(format: "family %-52@ %10d bytes %@ %7.1f a host", family as NSString, count, share(count), Double(count) / Double(max(1, hostCount))))
+        print(
+            String(
+                format: "family %-52@ %10d bytes %@ %7.1f a host", family as NSString, count, share(count),
+                Double(count) / Double(max(1, hostCount))))
     }
     for (name, count) in labels.sorted(by: { $0.value > $1.value }) {
-        print(String(format: "label  %-52@ %10d bytes %@ %7.1f a host", name as NSString, count, share(count), Double(count) / Double(max(1, hostCount))))
+        print(
+            String(
+                format: "label  %-52@ %10d bytes %@ %7.1f a host", name as NSString, count, share(count),
+                Double(count) / Double(max(1, hostCount))))
     }
 }

@@ -21,6 +21,8 @@ package enum MetricFamilyName: String, CaseIterable, Sendable {
     case chainNotAfter = "pinwatch_chain_not_after_timestamp_seconds"
     case chainLevelNotAfter = "pinwatch_chain_level_not_after_timestamp_seconds"
     case chainLevelNotBefore = "pinwatch_chain_level_not_before_timestamp_seconds"
+    case chainInfo = "pinwatch_chain_info"
+    case caLevelInfo = "pinwatch_ca_level_info"
     case chainLevelInfo = "pinwatch_chain_level_info"
     case pinMatch = "pinwatch_pin_match"
     case nextChainSurvives = "pinwatch_next_chain_survives"
@@ -191,12 +193,76 @@ extension MetricFamilyName {
                         out.levelSample(name, host.labels, level, level.certificate.facts.notBefore.timeIntervalSince1970)
                     }
                 })
+        case .chainInfo:
+            // One series per host for its chain: the leaf's facts and each
+            // tier's pin result here, the CA levels by reference. Those are
+            // shared by most of a fleet, and written once per render
+            // (`pinwatch_ca_level_info`) rather than once per host.
+            return MetricFamily(
+                self, .gauge,
+                help:
+                    "Each host's chain: its leaf's SPKI pin and subject; leaf_pin and ca_pin, \"match\" or \"mismatch\" for the pins of that tier (empty where the host has none), ca_pin_levels the levels a CA pin matches; ca_chain names its CA levels in pinwatch_ca_level_info (absent without a chain).",
+                absence: .someHosts,
+                .host { out, name, report, host in
+                    guard let leaf = report.levels.first(where: { $0.level == 0 }) else { return }
+                    let pins = report.config.pins
+                    out.append(name)
+                    out.append("{")
+                    out.append(host.labels)
+                    out.append(",spki_sha256=\"")
+                    out.append(base64: leaf.certificate.facts.spkiSHA256)
+                    out.append("\",subject=\"")
+                    out.append(string: Exposition.escape(leaf.certificate.facts.subject))
+                    out.append("\",leaf_pin=\"")
+                    if case let (_, matches)? = MetricFamilyName.pinResult(leaf, pins) { out.append(matches ? "match" : "mismatch") }
+                    out.append("\",ca_pin=\"")
+                    let caLevels = report.levels.filter { $0.level > 0 }
+                    if !pins.pins(in: .ca).isEmpty {
+                        let matched = caLevels.filter { $0.matches.contains { $0.tier == .ca } }.map(\.level)
+                        out.append(matched.isEmpty ? "mismatch\",ca_pin_levels=\"" : "match\",ca_pin_levels=\"")
+                        out.append(string: matched.map(String.init).joined(separator: ","))
+                    } else {
+                        out.append("\",ca_pin_levels=\"")
+                    }
+                    out.append("\",ca_chain=\"")
+                    out.append(string: MetricFamilyName.caChain(caLevels))
+                    out.append("\"} 1\n")
+                })
+        case .caLevelInfo:
+            return MetricFamily(
+                self, .gauge,
+                help:
+                    "One series per certificate above the leaf of each distinct chain the hosts serve, with its level, role, SPKI pin and subject; pinwatch_chain_info's ca_chain label joins a host to its levels.",
+                absence: .someHosts,
+                .exposition { out, name, render in
+                    var written: Set<String> = []
+                    for report in render.reports {
+                        let caLevels = report.levels.filter { $0.level > 0 }
+                        let chain = MetricFamilyName.caChain(caLevels)
+                        guard !caLevels.isEmpty, written.insert(chain).inserted else { continue }
+                        for level in caLevels {
+                            let facts = level.certificate.facts
+                            out.append(name)
+                            out.append("{ca_chain=\"")
+                            out.append(string: chain)
+                            out.append("\",level=\"")
+                            out.append(integer: Int64(level.level))
+                            out.append("\",role=\"")
+                            out.append(string: level.role.rawValue)
+                            out.append("\",spki_sha256=\"")
+                            out.append(base64: facts.spkiSHA256)
+                            out.append("\",subject=\"")
+                            out.append(string: Exposition.escape(facts.subject))
+                            out.append("\"} 1\n")
+                        }
+                    }
+                })
         case .chainLevelInfo:
             return MetricFamily(
                 self, .gauge,
                 help:
-                    "One series per certificate of each host's chain, with its role, SPKI pin, subject, and whether a pin of the tier that applies (leaf at level 0, ca above) matches it: pin=\"match\" or \"mismatch\", empty where the host has no pin of that tier.",
-                absence: .someHosts,
+                    "Deprecated, removed in the next release: pinwatch_chain_info and pinwatch_ca_level_info. One series per certificate of each host's chain, with its role, SPKI pin, subject, and whether a pin of the tier that applies (leaf at level 0, ca above) matches it: pin=\"match\" or \"mismatch\", empty where the host has no pin of that tier.",
+                absence: .withoutDeprecatedSeries,
                 .host { out, name, report, host in
                     let pins = report.config.pins
                     for level in report.levels {
@@ -226,7 +292,7 @@ extension MetricFamilyName {
             return MetricFamily(
                 self, .gauge,
                 help:
-                    "Deprecated, removed in the next release: pinwatch_chain_level_info's pin and tier labels. Whether a configured pin of the tier that applies matches the chain level (only levels whose tier has pins).",
+                    "Deprecated, removed in the next release: pinwatch_chain_info's leaf_pin, ca_pin and ca_pin_levels labels. Whether a configured pin of the tier that applies matches the chain level (only levels whose tier has pins).",
                 absence: .withoutDeprecatedSeries,
                 .host { out, name, report, host in
                     let pins = report.config.pins
@@ -473,6 +539,33 @@ extension MetricFamilyName {
                     }
                 })
         }
+    }
+
+    /// The name of a chain's CA levels (`ca_chain`): 16 hex digits of a
+    /// 64-bit FNV-1a hash of each level's number, role, SPKI and subject, so
+    /// every host under the same certificates, on every instance, names the
+    /// same series; empty for a chain of the leaf alone. Not a security
+    /// boundary: a collision would show one chain's CA levels for another's
+    /// in a view, never change a verdict.
+    static func caChain(_ caLevels: [LevelReport]) -> String {
+        guard !caLevels.isEmpty else { return "" }
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        func mix<Bytes: Sequence>(_ bytes: Bytes) where Bytes.Element == UInt8 {
+            for byte in bytes {
+                hash ^= UInt64(byte)
+                hash = hash &* 0x0000_0100_0000_01b3
+            }
+            hash ^= 0xff
+            hash = hash &* 0x0000_0100_0000_01b3
+        }
+        for level in caLevels {
+            mix(String(level.level).utf8)
+            mix(level.role.rawValue.utf8)
+            mix(level.certificate.facts.spkiSHA256)
+            mix(level.certificate.facts.subject.utf8)
+        }
+        let digits = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
     }
 
     /// The tier whose pins apply to a level (leaf at level 0, ca above) and
