@@ -6,7 +6,8 @@
 // line of figures; the first two renders (buffers growing) are not counted.
 // `breakdown` adds where the bytes go: a line per family (its samples'
 // bytes, HELP and TYPE included) and per label name (`name="value",` as
-// written), largest first.
+// written), largest first, and writes the text to the file
+// `PINWATCH_METRICS_TEXT` names, when set (for `gzip -c FILE | wc -c`).
 import Foundation
 import PinwatchCore
 
@@ -67,6 +68,10 @@ print(
     String(
         format: "hosts=%d iterations=%d render_median_ms=%.3f render_max_ms=%.3f bytes=%d series_per_host=%.1f", hostCount,
         measured.count, measured[measured.count / 2], measured.last ?? 0, bytes, Double(hostSeries) / Double(max(1, hostCount))))
+
+if breakdown, let path = ProcessInfo.processInfo.environment["PINWATCH_METRICS_TEXT"] {
+    FileManager.default.createFile(atPath: path, contents: Data(lastText))
+}
 
 if breakdown {
     // Each line's family is the name before `{` or ` ` (comments name it

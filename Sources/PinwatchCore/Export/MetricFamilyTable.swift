@@ -216,16 +216,21 @@ extension MetricFamilyName {
                     out.append("\",leaf_pin=\"")
                     if case let (_, matches)? = MetricFamilyName.pinResult(leaf, pins) { out.append(matches ? "match" : "mismatch") }
                     out.append("\",ca_pin=\"")
-                    let caLevels = report.levels.filter { $0.level > 0 }
                     if !pins.pins(in: .ca).isEmpty {
-                        let matched = caLevels.filter { $0.matches.contains { $0.tier == .ca } }.map(\.level)
-                        out.append(matched.isEmpty ? "mismatch\",ca_pin_levels=\"" : "match\",ca_pin_levels=\"")
-                        out.append(string: matched.map(String.init).joined(separator: ","))
+                        func matchesCA(_ level: LevelReport) -> Bool { level.level > 0 && level.matches.contains { $0.tier == .ca } }
+                        out.append(report.levels.contains(where: matchesCA) ? "match" : "mismatch")
+                        out.append("\",ca_pin_levels=\"")
+                        var first = true
+                        for level in report.levels where matchesCA(level) {
+                            if !first { out.append(",") }
+                            out.append(integer: Int64(level.level))
+                            first = false
+                        }
                     } else {
                         out.append("\",ca_pin_levels=\"")
                     }
                     out.append("\",ca_chain=\"")
-                    out.append(string: MetricFamilyName.caChain(caLevels))
+                    out.append(string: host.caChain)
                     out.append("\"} 1\n")
                 })
         case .caLevelInfo:
@@ -236,11 +241,9 @@ extension MetricFamilyName {
                 absence: .someHosts,
                 .exposition { out, name, render in
                     var written: Set<String> = []
-                    for report in render.reports {
-                        let caLevels = report.levels.filter { $0.level > 0 }
-                        let chain = MetricFamilyName.caChain(caLevels)
-                        guard !caLevels.isEmpty, written.insert(chain).inserted else { continue }
-                        for level in caLevels {
+                    for (report, chain) in zip(render.reports, render.caChains) {
+                        guard !chain.isEmpty, written.insert(chain).inserted else { continue }
+                        for level in report.levels where level.level > 0 {
                             let facts = level.certificate.facts
                             out.append(name)
                             out.append("{ca_chain=\"")
@@ -541,31 +544,32 @@ extension MetricFamilyName {
         }
     }
 
-    /// The name of a chain's CA levels (`ca_chain`): 16 hex digits of a
-    /// 64-bit FNV-1a hash of each level's number, role, SPKI and subject, so
-    /// every host under the same certificates, on every instance, names the
-    /// same series; empty for a chain of the leaf alone. Not a security
-    /// boundary: a collision would show one chain's CA levels for another's
-    /// in a view, never change a verdict.
-    static func caChain(_ caLevels: [LevelReport]) -> String {
-        guard !caLevels.isEmpty else { return "" }
+    /// The name of a chain's CA levels, those above level 0 (`ca_chain`):
+    /// 16 hex digits of a 64-bit FNV-1a hash of each one's number, role,
+    /// SPKI and subject, so every host under the same certificates, on every
+    /// instance, names the same series; empty for a chain of the leaf alone.
+    /// Not a security boundary: a collision would show one chain's CA levels
+    /// for another's in a view, never change a verdict.
+    static func caChain(_ levels: [LevelReport]) -> String {
+        let prime: UInt64 = 0x0000_0100_0000_01b3
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        func mix<Bytes: Sequence>(_ bytes: Bytes) where Bytes.Element == UInt8 {
-            for byte in bytes {
-                hash ^= UInt64(byte)
-                hash = hash &* 0x0000_0100_0000_01b3
-            }
-            hash ^= 0xff
-            hash = hash &* 0x0000_0100_0000_01b3
+        var any = false
+        for level in levels where level.level > 0 {
+            any = true
+            hash = (hash ^ UInt64(truncatingIfNeeded: level.level)) &* prime
+            for byte in level.role.rawValue.utf8 { hash = (hash ^ UInt64(byte)) &* prime }
+            // A separator no UTF-8 text holds, between fields.
+            hash = (hash ^ 0xff) &* prime
+            for byte in level.certificate.facts.spkiSHA256 { hash = (hash ^ UInt64(byte)) &* prime }
+            hash = (hash ^ 0xff) &* prime
+            for byte in level.certificate.facts.subject.utf8 { hash = (hash ^ UInt64(byte)) &* prime }
+            hash = (hash ^ 0xff) &* prime
         }
-        for level in caLevels {
-            mix(String(level.level).utf8)
-            mix(level.role.rawValue.utf8)
-            mix(level.certificate.facts.spkiSHA256)
-            mix(level.certificate.facts.subject.utf8)
-        }
-        let digits = String(hash, radix: 16)
-        return String(repeating: "0", count: 16 - digits.count) + digits
+        guard any else { return "" }
+        let digits = Array("0123456789abcdef".utf8)
+        var text = [UInt8](repeating: 0, count: 16)
+        for index in 0..<16 { text[index] = digits[Int(hash >> UInt64(60 - 4 * index) & 0xf)] }
+        return String(decoding: text, as: UTF8.self)
     }
 
     /// The tier whose pins apply to a level (leaf at level 0, ca above) and

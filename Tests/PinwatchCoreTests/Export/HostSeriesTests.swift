@@ -53,7 +53,7 @@ final class HostSeriesTests: XCTestCase {
         // match, and the leaf's tier has no pin.
         let report = F.report(F.host(ca: [F.spkiPin(3)]), F.result(chain: F.chain()))
         let text = PrometheusExposition.render([report], cycle: nil, version: "0")
-        let chain = MetricFamilyName.caChain(report.levels.filter { $0.level > 0 })
+        let chain = MetricFamilyName.caChain(report.levels)
         XCTAssertEqual(chain.count, 16, chain)
         XCTAssertEqual(
             text.split(separator: "\n").filter { $0.hasPrefix("pinwatch_chain_info{") },
@@ -94,10 +94,10 @@ final class HostSeriesTests: XCTestCase {
                 F.report(HostConfig(host: "h\(index).test", pins: PinSet(ca: [F.spkiPin(3)])), F.result(chain: F.chain()))
             } + [F.report(HostConfig(host: "z.test", pins: PinSet(ca: [F.spkiPin(9)])), F.result(chain: otherChain))]
         let text = PrometheusExposition.render(reports, cycle: nil, version: "0")
-        let shared = MetricFamilyName.caChain(reports[0].levels.filter { $0.level > 0 })
-        let own = MetricFamilyName.caChain(reports[5].levels.filter { $0.level > 0 })
+        let shared = MetricFamilyName.caChain(reports[0].levels)
+        let own = MetricFamilyName.caChain(reports[5].levels)
         XCTAssertNotEqual(shared, own)
-        XCTAssertEqual(MetricFamilyName.caChain(reports[4].levels.filter { $0.level > 0 }), shared, "the same certificates, the same name")
+        XCTAssertEqual(MetricFamilyName.caChain(reports[4].levels), shared, "the same certificates, the same name")
         let levels = text.split(separator: "\n").filter { $0.hasPrefix("pinwatch_ca_level_info{") }
         XCTAssertEqual(levels.count, 4, text)
         XCTAssertEqual(levels.filter { $0.contains("ca_chain=\"\(shared)\"") }.count, 2, text)
