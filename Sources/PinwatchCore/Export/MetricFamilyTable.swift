@@ -7,8 +7,10 @@ import Foundation
 ///
 /// A host's series are few on purpose (Prometheus keeps every one for every
 /// host): a verdict is one value series and one info series, not one series
-/// per possible value, and a family that only says "no" to most hosts is
-/// exported for the hosts it says "yes" for. Deprecated families are
+/// per possible value, a family that only says "no" to most hosts is
+/// exported for the hosts it says "yes" for, and what many hosts share (the
+/// certificates above a leaf) is written once and named from each host's
+/// series (`ca_chain`). Deprecated families are
 /// exported only with `deprecated_series: true`, for one release.
 package enum MetricFamilyName: String, CaseIterable, Sendable {
     case hostSeverityCode = "pinwatch_host_severity_code"
