@@ -114,7 +114,7 @@ extension FleetQuery {
         let hosts = samples.filter { $0.name == MetricFamilyName.hostReasonInfo.rawValue }.compactMap { $0.labels["host"] }
         var disagreeing: Set<String> = []
         if !hosts.isEmpty {
-            switch ask(plan.facts(hosts: hosts), keeping: names(FleetQueryPlan.rowFamilies)) {
+            switch ask(plan.facts(hosts: hosts), keeping: names(FleetQueryPlan.factFamilies)) {
             case .failure(let problem): return .failure(problem)
             case .success(let found): samples += found
             }

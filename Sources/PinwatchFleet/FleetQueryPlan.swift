@@ -29,8 +29,14 @@ package struct FleetQueryPlan: Hashable, Sendable {
 
     /// The per-row families the table's cells read, for the rows of the window.
     package static var rowFamilies: [MetricFamilyName] {
-        FleetSnapshot.families.filter { ![.hostReasonInfo, .lastCycle, .pollInterval].contains($0) && !detailFamilies.contains($0) }
+        FleetSnapshot.families.filter {
+            ![.hostReasonInfo, .lastCycle, .pollInterval, .caLevelInfo].contains($0) && !detailFamilies.contains($0)
+        }
     }
+
+    /// What the window's facts answer holds: the rows' families and the
+    /// CA levels their chains name.
+    package static var factFamilies: [MetricFamilyName] { rowFamilies + [.caLevelInfo] }
 
     /// `{__name__=~"a|b",M,extra}`.
     func series(_ families: [MetricFamilyName], _ extra: [String] = []) -> String {
@@ -92,9 +98,12 @@ package struct FleetQueryPlan: Hashable, Sendable {
         return parts.isEmpty ? nil : parts.joined(separator: " or ")
     }
 
-    /// The table's facts of the rows of `hosts`.
+    /// The table's facts of the rows of `hosts`, and the CA levels
+    /// (`pinwatch_ca_level_info`, not a host's series) of their chains.
     package func facts(hosts: [String]) -> String {
-        series(Self.rowFamilies, ["host=~\(Self.literal(Self.alternation(hosts)))"])
+        let hostMatcher = "host=~\(Self.literal(Self.alternation(hosts)))"
+        return series(Self.rowFamilies, [hostMatcher])
+            + " or (\(named(.caLevelInfo)) and on (job, instance, ca_chain) \(named(.chainInfo, [hostMatcher])))"
     }
 
     /// Which of `hosts` have vantages that disagree.

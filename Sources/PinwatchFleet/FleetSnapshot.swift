@@ -8,8 +8,9 @@ package struct FleetLevel: Hashable, Sendable {
     package var subject: String
     package var spkiSHA256: [UInt8]
     package var notAfter: Date?
-    /// `pinwatch_chain_level_info`'s `pin` label (an older exporter's
-    /// `pinwatch_pin_match`): nil where the host has no pin of the tier.
+    /// `pinwatch_chain_info`'s `leaf_pin`/`ca_pin` (an older exporter's
+    /// `pinwatch_chain_level_info` `pin` label, or `pinwatch_pin_match`):
+    /// nil where the host has no pin of the tier.
     package var pinMatches: Bool?
     package var tier: PinTier?
 }
@@ -87,11 +88,12 @@ package struct FleetSnapshot: Hashable, Sendable {
     package var pollInterval: TimeInterval? { instances.compactMap(\.pollInterval).min() }
 
     /// The names the query asks for: everything the dashboard shows. The
-    /// per-level dates and `pinwatch_pin_match` are an older exporter's
-    /// (or one with `deprecated_series: true`): read when served.
+    /// per-level series (`pinwatch_chain_level_info`, its dates,
+    /// `pinwatch_pin_match`) are an older exporter's (or one with
+    /// `deprecated_series: true`): read when served.
     package static let families: [MetricFamilyName] = [
-        .hostReasonInfo, .hostAlert, .probeError, .chainLevelInfo, .leafNotAfter, .chainNotAfter, .chainLevelNotAfter, .pinMatch,
-        .lastCycle, .pollInterval, .hostAcknowledged, .hostLabels, .addressStatus, .probeDuration,
+        .hostReasonInfo, .hostAlert, .probeError, .chainInfo, .caLevelInfo, .chainLevelInfo, .leafNotAfter, .chainNotAfter,
+        .chainLevelNotAfter, .pinMatch, .lastCycle, .pollInterval, .hostAcknowledged, .hostLabels, .addressStatus, .probeDuration,
     ]
 
     package static var seriesNames: [String] { families.map(\.rawValue) }
@@ -126,6 +128,10 @@ package struct FleetSnapshot: Hashable, Sendable {
         var alerts: [String: [HostAlert]] = [:]
         var failures: [String: ProbeErrorKind] = [:]
         var levels: [String: [Int: FleetLevel]] = [:]
+        // `pinwatch_ca_level_info` by exporter and `ca_chain`, and each
+        // row's reference to it from `pinwatch_chain_info`.
+        var caLevels: [String: [Int: FleetLevel]] = [:]
+        var chains: [String: (exporter: String, caChain: String, caPin: Bool?, caPinLevels: Set<Int>)] = [:]
         var expiries: [String: [Int: Date]] = [:]
         var matches: [String: [Int: (PinTier, Bool)]] = [:]
         var acknowledged: Set<String> = []
@@ -146,6 +152,14 @@ package struct FleetSnapshot: Hashable, Sendable {
                 continue
             case .pollInterval:
                 if sample.value > 0 { intervals[exporter] = sample.value }
+                continue
+            case .caLevelInfo:
+                guard let chain = sample.labels["ca_chain"], !chain.isEmpty, let level = Self.level(sample.labels), level.level > 0
+                else {
+                    skipped += 1
+                    continue
+                }
+                caLevels["\(exporter)\u{0}\(chain)", default: [:]][level.level] = level
                 continue
             default:
                 break
@@ -176,16 +190,22 @@ package struct FleetSnapshot: Hashable, Sendable {
                 }
             case .probeError:
                 if sample.value == 1 { failures[key] = sample.labels["kind"].flatMap(ProbeErrorKind.init(rawValue:)) }
+            case .chainInfo:
+                var leaf = FleetLevel(level: 0, role: .leaf, subject: sample.labels["subject"] ?? "", spkiSHA256: Self.spki(sample.labels))
+                if let matched = Self.pinWord(sample.labels["leaf_pin"]) {
+                    leaf.tier = .leaf
+                    leaf.pinMatches = matched
+                }
+                levels[key, default: [:]][0] = leaf
+                let matchedLevels = (sample.labels["ca_pin_levels"] ?? "").split(separator: ",").compactMap { Int($0) }
+                chains[key] = (exporter, sample.labels["ca_chain"] ?? "", Self.pinWord(sample.labels["ca_pin"]), Set(matchedLevels))
             case .chainLevelInfo:
-                guard let level = sample.labels["level"].flatMap(Int.init), (0..<64).contains(level),
-                    let role = sample.labels["role"].flatMap(ChainRole.init(rawValue:))
-                else {
+                guard let found = Self.level(sample.labels) else {
                     skipped += 1
                     continue
                 }
-                let spki = sample.labels["spki_sha256"].flatMap { Data(base64Encoded: $0) }.map { [UInt8]($0) } ?? []
-                levels[key, default: [:]][level] = FleetLevel(
-                    level: level, role: role, subject: sample.labels["subject"] ?? "", spkiSHA256: spki.count == 32 ? spki : [])
+                let level = found.level
+                levels[key, default: [:]][level] = found
                 // An older exporter's level has no `pin` label: its
                 // `pinwatch_pin_match` says it.
                 if let tier = sample.labels["tier"].flatMap(PinTier.init(rawValue:)) {
@@ -240,7 +260,18 @@ package struct FleetSnapshot: Hashable, Sendable {
             row.probes = (probes[key] ?? []).sorted { ($0.address, $0.keyType ?? "") < ($1.address, $1.keyType ?? "") }
             row.elapsed = durations[key]
             row.lastCycle = cycles["\(row.job)\u{0}\(row.instance)"]?.lastCycle
-            row.levels = (levels[key] ?? [:]).values.sorted { $0.level < $1.level }.map { level in
+            var rowLevels = levels[key] ?? [:]
+            if let chain = chains[key], !chain.caChain.isEmpty {
+                for (number, level) in caLevels["\(chain.exporter)\u{0}\(chain.caChain)"] ?? [:] where rowLevels[number] == nil {
+                    var level = level
+                    if let pinned = chain.caPin {
+                        level.tier = .ca
+                        level.pinMatches = pinned && chain.caPinLevels.contains(number)
+                    }
+                    rowLevels[number] = level
+                }
+            }
+            row.levels = rowLevels.values.sorted { $0.level < $1.level }.map { level in
                 var level = level
                 level.notAfter = expiries[key]?[level.level]
                 if let (tier, matched) = matches[key]?[level.level] {
@@ -273,6 +304,28 @@ package struct FleetSnapshot: Hashable, Sendable {
         var headlines: [String: Set<HostHeadline>] = [:]
         for host in hosts where host.vantage != nil { headlines[host.hostKey, default: []].insert(host.headline) }
         return Set(headlines.filter { $0.value.count > 1 }.keys)
+    }
+
+    /// A level of `pinwatch_chain_level_info` or `pinwatch_ca_level_info`.
+    private static func level(_ labels: [String: String]) -> FleetLevel? {
+        guard let level = labels["level"].flatMap(Int.init), (0..<64).contains(level),
+            let role = labels["role"].flatMap(ChainRole.init(rawValue:))
+        else { return nil }
+        return FleetLevel(level: level, role: role, subject: labels["subject"] ?? "", spkiSHA256: spki(labels))
+    }
+
+    private static func spki(_ labels: [String: String]) -> [UInt8] {
+        let spki = labels["spki_sha256"].flatMap { Data(base64Encoded: $0) }.map { [UInt8]($0) } ?? []
+        return spki.count == 32 ? spki : []
+    }
+
+    /// `match` or `mismatch`; nil for anything else (no pin of the tier).
+    private static func pinWord(_ word: String?) -> Bool? {
+        switch word {
+        case "match": true
+        case "mismatch": false
+        default: nil
+        }
     }
 
     private static func rowKey(_ labels: [String: String], host: String, port: Int) -> String {

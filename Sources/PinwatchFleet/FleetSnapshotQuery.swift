@@ -40,8 +40,9 @@ package struct FleetSnapshotQuery: Sendable {
         self.seriesPerChunk = max(1, seriesPerChunk)
     }
 
-    /// The families of an exporter, not of a host: asked for once.
-    static let instanceFamilies: [MetricFamilyName] = [.lastCycle, .pollInterval]
+    /// The families of an exporter, not of a host: asked for once (the
+    /// CA levels its hosts' chains name, once per distinct chain).
+    static let instanceFamilies: [MetricFamilyName] = [.lastCycle, .pollInterval, .caLevelInfo]
     static var hostFamilies: [MetricFamilyName] { FleetSnapshot.families.filter { !instanceFamilies.contains($0) } }
     /// The label `count by` groups the next characters of host names under.
     static let nextLabel = "pinwatch_next_characters"

@@ -17,7 +17,7 @@ final class ExporterFormatTests: XCTestCase {
             [report], cycle: .init(finishedAt: F.now, duration: 1.5, completedCycles: 7), version: "0.1.0")
         let severityLines = text.split(separator: "\n").filter { $0.hasPrefix("pinwatch_host_severity_code{") }
         XCTAssertEqual(severityLines, ["pinwatch_host_severity_code{host=\"api.example.com\",port=\"443\"} 0"])
-        XCTAssertTrue(text.contains(#"subject="CN=\"quoted\" \\ back slash",pin="match",tier="leaf"} 1"#), text)
+        XCTAssertTrue(text.contains(#"subject="CN=\"quoted\" \\ back slash",leaf_pin="match",ca_pin="match""#), text)
         XCTAssertTrue(text.contains("pinwatch_leaf_not_after_timestamp_seconds{host=\"api.example.com\",port=\"443\"} 1805184000"), text)
         // The sni label appears only where it differs from the host.
         let other = F.report(HostConfig(host: "10.0.0.1", serverName: "api.example.com"), F.result(chain: F.chain()))
@@ -30,7 +30,9 @@ final class ExporterFormatTests: XCTestCase {
         XCTAssertTrue(text.contains("pinwatch_cycle_duration_seconds 1.500\n"))
         XCTAssertTrue(text.contains("pinwatch_cycles_total 7\n"))
         // Every family is announced once, before its samples.
-        for family in ["pinwatch_host_severity_code", "pinwatch_host_reason_info", "pinwatch_chain_level_info", "pinwatch_hosts"] {
+        for family in [
+            "pinwatch_host_severity_code", "pinwatch_host_reason_info", "pinwatch_chain_info", "pinwatch_ca_level_info", "pinwatch_hosts",
+        ] {
             XCTAssertEqual(text.components(separatedBy: "# TYPE \(family) ").count, 2, family)
         }
         XCTAssertFalse(text.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" })

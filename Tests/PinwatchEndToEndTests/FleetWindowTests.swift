@@ -223,6 +223,95 @@ final class FleetWindowTests: XCTestCase {
         XCTAssertEqual(whole.snapshot.hosts.filter { whole.snapshot.disagreeing.contains($0.hostKey) }.map(\.vantage), ["lan", "office"])
     }
 
+    /// What `serve` publishes, from its own renderer: a host's chain is
+    /// one series naming its CA levels, written once for every host under
+    /// them. The window (its facts joined to the CA levels of the loaded
+    /// rows' chains) and the chunked snapshot (the CA levels asked with the
+    /// instances) put each host's levels back together, each with its pin
+    /// result: what the table's chain column and the detail show.
+    func testTheExportersChainSeriesComeBackAsEachHostsLevels() throws {
+        func digest(_ seed: UInt8) -> [UInt8] { [UInt8](repeating: seed, count: 32) }
+        func pin(_ seed: UInt8) -> Pin { Pin(kind: .spki, digest: digest(seed), text: PinText.sha256(digest(seed))) }
+        func report(_ name: String, leafKey: UInt8, intermediateKey: UInt8, ca: [Pin], leaf: [Pin], now: Date) -> HostReport {
+            let subjects = ["CN=\(name)", "CN=Issuing CA \(intermediateKey)", "CN=Test Root"]
+            let keys = [leafKey, intermediateKey, 3]
+            let chain = (0..<3).map { level in
+                ChainCertificate(
+                    facts: CertificateFacts(
+                        subject: subjects[level], issuer: subjects[min(level + 1, 2)], notBefore: now.addingTimeInterval(-86_400 * 30),
+                        notAfter: now.addingTimeInterval(86_400 * 90), keyDescription: "ECDSA P-256", spkiSHA256: digest(keys[level]),
+                        keySHA256: digest(keys[level]), certSHA256: digest(keys[level] &+ 100), isSelfSigned: level == 2),
+                    fromServer: level < 2)
+            }
+            let host = HostConfig(host: name, port: 443, pins: PinSet(ca: ca, leaf: leaf))
+            let result = ProbeResult(address: "127.0.0.1", chain: chain, sentCount: 2, trusted: true, elapsed: 0.01, finishedAt: now)
+            return Verdict.report(for: host, result: result, now: now, warnDays: 21, criticalDays: 7)
+        }
+        func reports(_ now: Date) -> [HostReport] {
+            [
+                report("a.test", leafKey: 11, intermediateKey: 2, ca: [pin(3)], leaf: [pin(11)], now: now),
+                report("b.test", leafKey: 12, intermediateKey: 2, ca: [pin(2)], leaf: [], now: now),
+                report("c.test", leafKey: 13, intermediateKey: 4, ca: [pin(99)], leaf: [], now: now),
+                report("d.test", leafKey: 14, intermediateKey: 2, ca: [], leaf: [], now: now),
+            ]
+        }
+        let text = PrometheusExposition.render(reports(Date()), cycle: nil, version: "test")
+        XCTAssertEqual(text.components(separatedBy: "\npinwatch_ca_level_info{").count - 1, 4, "two chains of two CA levels:\n\(text)")
+        XCTAssertFalse(text.contains("pinwatch_chain_level_info"), text)
+
+        let server = try LocalHTTPServer(lifetime: 10) { target in
+            guard target.hasPrefix("/metrics") else { return .body(status: 404, contentType: "text/plain", Array("no\n".utf8)) }
+            let now = Date()
+            let cycle = PrometheusExposition.Cycle(finishedAt: now, duration: 0.1, completedCycles: 1, interval: 1)
+            return .body(
+                status: 200, contentType: PrometheusExposition.contentType,
+                Array(PrometheusExposition.render(reports(now), cycle: cycle, version: "test").utf8))
+        }
+        exporter = server
+        let prometheus = try LocalPrometheus(scraping: [server.port], directory: directory)
+        let url = try XCTUnwrap(URL(string: prometheus.url))
+
+        /// Each level as the view reads it: subject, SPKI seed, role, tier and pin result.
+        func levels(_ snapshot: FleetSnapshot?, _ name: String) -> [String] {
+            (snapshot?.hosts.first { $0.host == name }?.levels ?? []).map { level in
+                let pinned = level.pinMatches.map { $0 ? "match" : "mismatch" } ?? "-"
+                return "\(level.level) \(level.role.rawValue) \(level.subject) key \(level.spkiSHA256.first ?? 0) "
+                    + "\(level.tier?.rawValue ?? "-") \(pinned)"
+            }
+        }
+        let expected = [
+            "a.test": [
+                "0 leaf CN=a.test key 11 leaf match", "1 intermediate CN=Issuing CA 2 key 2 ca mismatch",
+                "2 root CN=Test Root key 3 ca match",
+            ],
+            "b.test": [
+                "0 leaf CN=b.test key 12 - -", "1 intermediate CN=Issuing CA 2 key 2 ca match", "2 root CN=Test Root key 3 ca mismatch",
+            ],
+            "c.test": [
+                "0 leaf CN=c.test key 13 - -", "1 intermediate CN=Issuing CA 4 key 4 ca mismatch",
+                "2 root CN=Test Root key 3 ca mismatch",
+            ],
+            "d.test": ["0 leaf CN=d.test key 14 - -", "1 intermediate CN=Issuing CA 2 key 2 - -", "2 root CN=Test Root key 3 - -"],
+        ]
+
+        let query = FleetQuery(server: url, selector: nil, timeout: 10)
+        defer { query.close() }
+        var window: FleetWindow?
+        try waitUntil(timeout: 60, "every row with its three levels") {
+            window = try? fetch(query, FleetWindowRequest(window: 10)).get()
+            return window?.snapshot.hosts.count == 4 && window?.snapshot.hosts.allSatisfy { $0.levels.count == 3 } == true
+        }
+        for (name, want) in expected { XCTAssertEqual(levels(window?.snapshot, name), want, "window: \(name)") }
+        XCTAssertEqual(window?.snapshot.skipped, 0)
+
+        let snapshot = try FleetSnapshotQuery(server: url, selector: nil, timeout: 10).read().get()
+        for (name, want) in expected { XCTAssertEqual(levels(snapshot, name), want, "snapshot: \(name)") }
+        XCTAssertEqual(snapshot.skipped, 0)
+        // A chunk of one host still finds its CA levels.
+        let chunked = try FleetSnapshotQuery(server: url, selector: nil, timeout: 10, seriesPerChunk: 8).read().get()
+        for (name, want) in expected { XCTAssertEqual(levels(chunked, name), want, "chunked: \(name)") }
+    }
+
     private func fetch(_ query: FleetQuery, _ request: FleetWindowRequest) -> Result<FleetWindow, FleetQueryProblem> {
         let done = DispatchSemaphore(value: 0)
         let box = WindowBox()

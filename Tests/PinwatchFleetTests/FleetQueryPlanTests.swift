@@ -80,9 +80,20 @@ final class FleetQueryPlanTests: XCTestCase {
 
     func testTheWindowAsksTheTableFamiliesAndTheDetailTheRest() {
         let facts = matched.facts(hosts: ["b.test", "a.test", "b.test"])
-        XCTAssertTrue(facts.hasSuffix(",job=\"pw\",host=~\"a\\\\.test|b\\\\.test\"}"), facts)
+        let hosts = "host=~\"a\\\\.test|b\\\\.test\""
+        XCTAssertTrue(facts.hasPrefix("{__name__=~\""), facts)
+        XCTAssertTrue(facts.contains(",job=\"pw\",\(hosts)} or "), facts)
         for family in FleetQueryPlan.rowFamilies { XCTAssertTrue(facts.contains(family.rawValue), family.rawValue) }
-        XCTAssertTrue(facts.contains(MetricFamilyName.chainLevelInfo.rawValue), "the table's chain column reads the levels")
+        XCTAssertTrue(facts.contains(MetricFamilyName.chainInfo.rawValue), "the table's chain column reads the chain")
+        XCTAssertTrue(facts.contains(MetricFamilyName.chainLevelInfo.rawValue), "and an older exporter's levels")
+        // The CA levels carry no host: those the rows' chains name, by the
+        // instance that wrote both.
+        XCTAssertTrue(
+            facts.hasSuffix(
+                " or (pinwatch_ca_level_info{job=\"pw\"} and on (job, instance, ca_chain) pinwatch_chain_info{job=\"pw\",\(hosts)})"),
+            facts)
+        XCTAssertFalse(FleetQueryPlan.rowFamilies.contains(.caLevelInfo))
+        XCTAssertTrue(FleetQueryPlan.factFamilies.contains(.caLevelInfo))
         for family in FleetQueryPlan.detailFamilies { XCTAssertFalse(facts.contains(family.rawValue), family.rawValue) }
         let detail = matched.detail(host: "a.test", port: 8443)
         XCTAssertEqual(

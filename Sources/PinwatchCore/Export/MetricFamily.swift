@@ -106,6 +106,10 @@ package struct MetricFamily: Sendable {
 struct HostLine {
     /// `host="…",port="…"` and the rest (`PrometheusExposition.hostLabels`).
     let labels: [UInt8]
+    /// The name of its chain's CA levels (`MetricFamilyName.caChain`),
+    /// which `pinwatch_chain_info` writes and `pinwatch_ca_level_info` is
+    /// keyed by: hashed once per host.
+    let caChain: String
     let render: RenderShared
 }
 
@@ -128,6 +132,8 @@ final class RenderShared: Sendable {
 /// What the families about the whole render read.
 struct RenderFacts {
     let reports: [HostReport]
+    /// Each report's `HostLine.caChain`, in `reports` order.
+    let caChains: [String]
     let cycle: PrometheusExposition.Cycle?
     let version: String
     let vantage: String?

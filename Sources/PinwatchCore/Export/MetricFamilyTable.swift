@@ -7,8 +7,10 @@ import Foundation
 ///
 /// A host's series are few on purpose (Prometheus keeps every one for every
 /// host): a verdict is one value series and one info series, not one series
-/// per possible value, and a family that only says "no" to most hosts is
-/// exported for the hosts it says "yes" for. Deprecated families are
+/// per possible value, a family that only says "no" to most hosts is
+/// exported for the hosts it says "yes" for, and what many hosts share (the
+/// certificates above a leaf) is written once and named from each host's
+/// series (`ca_chain`). Deprecated families are
 /// exported only with `deprecated_series: true`, for one release.
 package enum MetricFamilyName: String, CaseIterable, Sendable {
     case hostSeverityCode = "pinwatch_host_severity_code"
@@ -21,6 +23,8 @@ package enum MetricFamilyName: String, CaseIterable, Sendable {
     case chainNotAfter = "pinwatch_chain_not_after_timestamp_seconds"
     case chainLevelNotAfter = "pinwatch_chain_level_not_after_timestamp_seconds"
     case chainLevelNotBefore = "pinwatch_chain_level_not_before_timestamp_seconds"
+    case chainInfo = "pinwatch_chain_info"
+    case caLevelInfo = "pinwatch_ca_level_info"
     case chainLevelInfo = "pinwatch_chain_level_info"
     case pinMatch = "pinwatch_pin_match"
     case nextChainSurvives = "pinwatch_next_chain_survives"
@@ -191,12 +195,79 @@ extension MetricFamilyName {
                         out.levelSample(name, host.labels, level, level.certificate.facts.notBefore.timeIntervalSince1970)
                     }
                 })
+        case .chainInfo:
+            // One series per host for its chain: the leaf's facts and each
+            // tier's pin result here, the CA levels by reference. Those are
+            // shared by most of a fleet, and written once per render
+            // (`pinwatch_ca_level_info`) rather than once per host.
+            return MetricFamily(
+                self, .gauge,
+                help:
+                    "Each host's chain: its leaf's SPKI pin and subject; leaf_pin and ca_pin, \"match\" or \"mismatch\" for the pins of that tier (empty where the host has none), ca_pin_levels the levels a CA pin matches; ca_chain names its CA levels in pinwatch_ca_level_info (absent without a chain).",
+                absence: .someHosts,
+                .host { out, name, report, host in
+                    guard let leaf = report.levels.first(where: { $0.level == 0 }) else { return }
+                    let pins = report.config.pins
+                    out.append(name)
+                    out.append("{")
+                    out.append(host.labels)
+                    out.append(",spki_sha256=\"")
+                    out.append(base64: leaf.certificate.facts.spkiSHA256)
+                    out.append("\",subject=\"")
+                    out.append(string: Exposition.escape(leaf.certificate.facts.subject))
+                    out.append("\",leaf_pin=\"")
+                    if case let (_, matches)? = MetricFamilyName.pinResult(leaf, pins) { out.append(matches ? "match" : "mismatch") }
+                    out.append("\",ca_pin=\"")
+                    if !pins.pins(in: .ca).isEmpty {
+                        func matchesCA(_ level: LevelReport) -> Bool { level.level > 0 && level.matches.contains { $0.tier == .ca } }
+                        out.append(report.levels.contains(where: matchesCA) ? "match" : "mismatch")
+                        out.append("\",ca_pin_levels=\"")
+                        var first = true
+                        for level in report.levels where matchesCA(level) {
+                            if !first { out.append(",") }
+                            out.append(integer: Int64(level.level))
+                            first = false
+                        }
+                    } else {
+                        out.append("\",ca_pin_levels=\"")
+                    }
+                    out.append("\",ca_chain=\"")
+                    out.append(string: host.caChain)
+                    out.append("\"} 1\n")
+                })
+        case .caLevelInfo:
+            return MetricFamily(
+                self, .gauge,
+                help:
+                    "One series per certificate above the leaf of each distinct chain the hosts serve, with its level, role, SPKI pin and subject; pinwatch_chain_info's ca_chain label joins a host to its levels.",
+                absence: .someHosts,
+                .exposition { out, name, render in
+                    var written: Set<String> = []
+                    for (report, chain) in zip(render.reports, render.caChains) {
+                        guard !chain.isEmpty, written.insert(chain).inserted else { continue }
+                        for level in report.levels where level.level > 0 {
+                            let facts = level.certificate.facts
+                            out.append(name)
+                            out.append("{ca_chain=\"")
+                            out.append(string: chain)
+                            out.append("\",level=\"")
+                            out.append(integer: Int64(level.level))
+                            out.append("\",role=\"")
+                            out.append(string: level.role.rawValue)
+                            out.append("\",spki_sha256=\"")
+                            out.append(base64: facts.spkiSHA256)
+                            out.append("\",subject=\"")
+                            out.append(string: Exposition.escape(facts.subject))
+                            out.append("\"} 1\n")
+                        }
+                    }
+                })
         case .chainLevelInfo:
             return MetricFamily(
                 self, .gauge,
                 help:
-                    "One series per certificate of each host's chain, with its role, SPKI pin, subject, and whether a pin of the tier that applies (leaf at level 0, ca above) matches it: pin=\"match\" or \"mismatch\", empty where the host has no pin of that tier.",
-                absence: .someHosts,
+                    "Deprecated, removed in the next release: pinwatch_chain_info and pinwatch_ca_level_info. One series per certificate of each host's chain, with its role, SPKI pin, subject, and whether a pin of the tier that applies (leaf at level 0, ca above) matches it: pin=\"match\" or \"mismatch\", empty where the host has no pin of that tier.",
+                absence: .withoutDeprecatedSeries,
                 .host { out, name, report, host in
                     let pins = report.config.pins
                     for level in report.levels {
@@ -226,7 +297,7 @@ extension MetricFamilyName {
             return MetricFamily(
                 self, .gauge,
                 help:
-                    "Deprecated, removed in the next release: pinwatch_chain_level_info's pin and tier labels. Whether a configured pin of the tier that applies matches the chain level (only levels whose tier has pins).",
+                    "Deprecated, removed in the next release: pinwatch_chain_info's leaf_pin, ca_pin and ca_pin_levels labels. Whether a configured pin of the tier that applies matches the chain level (only levels whose tier has pins).",
                 absence: .withoutDeprecatedSeries,
                 .host { out, name, report, host in
                     let pins = report.config.pins
@@ -473,6 +544,34 @@ extension MetricFamilyName {
                     }
                 })
         }
+    }
+
+    /// The name of a chain's CA levels, those above level 0 (`ca_chain`):
+    /// 16 hex digits of a 64-bit FNV-1a hash of each one's number, role,
+    /// SPKI and subject, so every host under the same certificates, on every
+    /// instance, names the same series; empty for a chain of the leaf alone.
+    /// Not a security boundary: a collision would show one chain's CA levels
+    /// for another's in a view, never change a verdict.
+    static func caChain(_ levels: [LevelReport]) -> String {
+        let prime: UInt64 = 0x0000_0100_0000_01b3
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        var any = false
+        for level in levels where level.level > 0 {
+            any = true
+            hash = (hash ^ UInt64(truncatingIfNeeded: level.level)) &* prime
+            for byte in level.role.rawValue.utf8 { hash = (hash ^ UInt64(byte)) &* prime }
+            // A separator no UTF-8 text holds, between fields.
+            hash = (hash ^ 0xff) &* prime
+            for byte in level.certificate.facts.spkiSHA256 { hash = (hash ^ UInt64(byte)) &* prime }
+            hash = (hash ^ 0xff) &* prime
+            for byte in level.certificate.facts.subject.utf8 { hash = (hash ^ UInt64(byte)) &* prime }
+            hash = (hash ^ 0xff) &* prime
+        }
+        guard any else { return "" }
+        let digits = Array("0123456789abcdef".utf8)
+        var text = [UInt8](repeating: 0, count: 16)
+        for index in 0..<16 { text[index] = digits[Int(hash >> UInt64(60 - 4 * index) & 0xf)] }
+        return String(decoding: text, as: UTF8.self)
     }
 
     /// The tier whose pins apply to a level (leaf at level 0, ca above) and

@@ -86,15 +86,21 @@ public final class PrometheusRenderer {
         // keeps the copying (and reference counting) to one per host.
         let shared = RenderShared(reports)
         var errorCounts: [ProbeErrorKind: Int] = [:]
+        var caChains: [String] = []
+        caChains.reserveCapacity(reports.count)
         for report in reports {
-            let host = HostLine(labels: Array(PrometheusExposition.hostLabels(report, vantage: vantage).utf8), render: shared)
+            let host = HostLine(
+                labels: Array(PrometheusExposition.hostLabels(report, vantage: vantage).utf8),
+                caChain: MetricFamilyName.caChain(report.levels), render: shared)
+            caChains.append(host.caChain)
             for (index, family) in families.enumerated() where present[index] {
                 if case .host(let write) = family.scope { write(&buffers[index], family.nameBytes, report, host) }
             }
             if let failure = report.result.failure { errorCounts[failure.kind, default: 0] += 1 }
         }
 
-        let render = RenderFacts(reports: reports, cycle: cycle, version: version, vantage: vantage, errorCounts: errorCounts)
+        let render = RenderFacts(
+            reports: reports, caChains: caChains, cycle: cycle, version: version, vantage: vantage, errorCounts: errorCounts)
         var out = ExpositionBuffer(capacity: 4_096 + buffers.reduce(0) { $0 + $1.bytes.count })
         for (index, family) in families.enumerated() where present[index] {
             switch family.scope {

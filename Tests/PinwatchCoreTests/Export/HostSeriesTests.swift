@@ -4,9 +4,10 @@ import XCTest
 @testable import PinwatchCore
 
 /// Prometheus keeps every series of every host: a host's verdict is one
-/// value series and one info series, each chain level one info series with
-/// its pin result, the chain's earliest expiry one series; the families
-/// these replace are exported only with `deprecated_series: true`.
+/// value series and one info series, its chain one info series with each
+/// tier's pin result (the CA levels written once per distinct chain), the
+/// chain's earliest expiry one series; the families these replace are
+/// exported only with `deprecated_series: true`.
 final class HostSeriesTests: XCTestCase {
     private typealias F = Fixtures
 
@@ -21,11 +22,11 @@ final class HostSeriesTests: XCTestCase {
         try ConfigLoader(certificateDigests: { _ in [] }).load(yaml: yaml, path: "/etc/pinwatch/pinwatch.yaml")
     }
 
-    func testAPinnedThreeLevelHostHasAtMostTenSeries() {
+    func testAPinnedThreeLevelHostHasAtMostEightSeries() {
         let host = HostConfig(host: "api.example.com", pins: PinSet(ca: [F.spkiPin(3)], leaf: [F.spkiPin(1)]))
         let report = F.report(host, F.result(chain: F.chain()))
         let text = PrometheusExposition.render([report], cycle: Self.cycle, version: "0")
-        XCTAssertLessThanOrEqual(Self.hostSamples(text).count, 10, text)
+        XCTAssertLessThanOrEqual(Self.hostSamples(text).count, 8, text)
         let withDeprecated = PrometheusExposition.render([report], cycle: Self.cycle, version: "0", deprecatedSeries: true)
         XCTAssertGreaterThan(Self.hostSamples(withDeprecated).count, 20, withDeprecated)
     }
@@ -47,17 +48,73 @@ final class HostSeriesTests: XCTestCase {
         XCTAssertTrue(MetricFamily.of(.hostSeverityCode).help.contains("0 ok, 1 warning, 2 critical, 3 unknown"))
     }
 
-    func testEachChainLevelCarriesItsPinResultAsAWord() {
+    func testAHostsChainIsOneSeriesWithEachTiersPinResultAsAWord() {
         // A CA pin of the root: the intermediate is a CA level it does not
         // match, and the leaf's tier has no pin.
         let report = F.report(F.host(ca: [F.spkiPin(3)]), F.result(chain: F.chain()))
         let text = PrometheusExposition.render([report], cycle: nil, version: "0")
-        let levels = text.split(separator: "\n").filter { $0.hasPrefix("pinwatch_chain_level_info{") }
-        XCTAssertEqual(levels.count, 3, text)
-        XCTAssertTrue(levels[0].hasSuffix("subject=\"CN=api.example.com\",pin=\"\",tier=\"\"} 1"), String(levels[0]))
-        XCTAssertTrue(levels[1].hasSuffix("subject=\"CN=R11\",pin=\"mismatch\",tier=\"ca\"} 1"), String(levels[1]))
-        XCTAssertTrue(levels[2].hasSuffix("subject=\"CN=Root\",pin=\"match\",tier=\"ca\"} 1"), String(levels[2]))
+        let chain = MetricFamilyName.caChain(report.levels)
+        XCTAssertEqual(chain.count, 16, chain)
+        XCTAssertEqual(
+            text.split(separator: "\n").filter { $0.hasPrefix("pinwatch_chain_info{") },
+            [
+                "pinwatch_chain_info{host=\"api.example.com\",port=\"443\",spki_sha256=\"\(PinText.base64(F.digest(1)))\","
+                    + "subject=\"CN=api.example.com\",leaf_pin=\"\",ca_pin=\"match\",ca_pin_levels=\"2\",ca_chain=\"\(chain)\"} 1"
+            ])
+        XCTAssertEqual(
+            text.split(separator: "\n").filter { $0.hasPrefix("pinwatch_ca_level_info{") },
+            [
+                "pinwatch_ca_level_info{ca_chain=\"\(chain)\",level=\"1\",role=\"intermediate\",spki_sha256=\"\(PinText.base64(F.digest(2)))\",subject=\"CN=R11\"} 1",
+                "pinwatch_ca_level_info{ca_chain=\"\(chain)\",level=\"2\",role=\"root\",spki_sha256=\"\(PinText.base64(F.digest(3)))\",subject=\"CN=Root\"} 1",
+            ])
+        XCTAssertFalse(text.contains("pinwatch_chain_level_info"), text)
         XCTAssertFalse(text.contains("pinwatch_pin_match"), text)
+
+        // No CA level matches a CA pin: mismatch, no level; a leaf pin that
+        // matches; a chain of the leaf alone names no CA levels.
+        let missed = F.report(F.host(ca: [F.spkiPin(50)], leaf: [F.spkiPin(1)]), F.result(chain: F.chain()))
+        let alone = F.report(F.host(), F.result(chain: [F.chain()[0]]))
+        let other = PrometheusExposition.render([missed, alone], cycle: nil, version: "0")
+        let lines = other.split(separator: "\n").filter { $0.hasPrefix("pinwatch_chain_info{") }
+        XCTAssertEqual(lines.count, 2, other)
+        XCTAssertTrue(
+            lines[0].hasSuffix("leaf_pin=\"match\",ca_pin=\"mismatch\",ca_pin_levels=\"\",ca_chain=\"\(chain)\"} 1"), String(lines[0]))
+        XCTAssertTrue(lines[1].hasSuffix("leaf_pin=\"\",ca_pin=\"\",ca_pin_levels=\"\",ca_chain=\"\"} 1"), String(lines[1]))
+        XCTAssertEqual(other.split(separator: "\n").filter { $0.hasPrefix("pinwatch_ca_level_info{") }.count, 2, other)
+    }
+
+    /// Hosts under the same CA certificates share one set of
+    /// `pinwatch_ca_level_info` series, with no host label; another chain
+    /// has its own. Subjects there are escaped like every label value.
+    func testCALevelsAreWrittenOncePerDistinctChain() {
+        var otherChain = F.chain(intermediateKey: 9)
+        otherChain[1].facts.subject = "CN=\"Other\" CA"
+        let reports =
+            (0..<5).map { index in
+                F.report(HostConfig(host: "h\(index).test", pins: PinSet(ca: [F.spkiPin(3)])), F.result(chain: F.chain()))
+            } + [F.report(HostConfig(host: "z.test", pins: PinSet(ca: [F.spkiPin(9)])), F.result(chain: otherChain))]
+        let text = PrometheusExposition.render(reports, cycle: nil, version: "0")
+        let shared = MetricFamilyName.caChain(reports[0].levels)
+        let own = MetricFamilyName.caChain(reports[5].levels)
+        XCTAssertNotEqual(shared, own)
+        XCTAssertEqual(MetricFamilyName.caChain(reports[4].levels), shared, "the same certificates, the same name")
+        let levels = text.split(separator: "\n").filter { $0.hasPrefix("pinwatch_ca_level_info{") }
+        XCTAssertEqual(levels.count, 4, text)
+        XCTAssertEqual(levels.filter { $0.contains("ca_chain=\"\(shared)\"") }.count, 2, text)
+        XCTAssertTrue(
+            levels.contains {
+                $0.contains(#"ca_chain="\#(own)",level="1",role="intermediate""#) && $0.contains(#"subject="CN=\"Other\" CA""#)
+            }, text)
+        XCTAssertFalse(levels.contains { $0.contains("host=") }, text)
+        let chains = text.split(separator: "\n").filter { $0.hasPrefix("pinwatch_chain_info{") }
+        XCTAssertEqual(chains.count, 6, text)
+        XCTAssertTrue(chains[5].hasSuffix("ca_pin=\"match\",ca_pin_levels=\"1\",ca_chain=\"\(own)\"} 1"), String(chains[5]))
+        // With the switch the deprecated per-level series come back too,
+        // in their old shape.
+        let deprecated = PrometheusExposition.render(reports, cycle: nil, version: "0", deprecatedSeries: true)
+        let old = deprecated.split(separator: "\n").filter { $0.hasPrefix("pinwatch_chain_level_info{host=\"z.test\"") }
+        XCTAssertEqual(old.count, 3, deprecated)
+        XCTAssertTrue(old[1].hasSuffix(#"subject="CN=\"Other\" CA",pin="match",tier="ca"} 1"#), String(old[1]))
     }
 
     func testTheChainsEarliestExpiryIsOneSeriesNamingItsLevel() {
@@ -77,7 +134,9 @@ final class HostSeriesTests: XCTestCase {
 
     func testDeprecatedFamiliesComeOnlyWithTheSwitchAndSaySo() {
         let deprecated = MetricFamily.all.filter { $0.absence == .withoutDeprecatedSeries }
-        XCTAssertEqual(Set(deprecated.map(\.name)), [.hostStatus, .hostSeverity, .chainLevelNotAfter, .chainLevelNotBefore, .pinMatch])
+        XCTAssertEqual(
+            Set(deprecated.map(\.name)),
+            [.hostStatus, .hostSeverity, .chainLevelNotAfter, .chainLevelNotBefore, .chainLevelInfo, .pinMatch])
         let report = F.report(F.host(ca: [F.spkiPin(3)], leaf: [F.spkiPin(1)]), F.result(chain: F.chain()))
         let off = PrometheusExposition.render([report], cycle: Self.cycle, version: "0")
         let on = PrometheusExposition.render([report], cycle: Self.cycle, version: "0", deprecatedSeries: true)
