@@ -32,10 +32,11 @@ package struct FleetQueryPlan: Hashable, Sendable {
         FleetSnapshot.families.filter { ![.hostReasonInfo, .lastCycle, .pollInterval].contains($0) && !detailFamilies.contains($0) }
     }
 
-    /// `{__name__=~"a|b",M,extra}`.
+    /// `{__name__=~"a|b",M,extra}`; `{__name__="a",M,extra}` for one family.
     func series(_ families: [MetricFamilyName], _ extra: [String] = []) -> String {
         let names = families.map(\.rawValue).joined(separator: "|")
-        return "{" + (["__name__=~\"\(names)\""] + matchers(extra)).joined(separator: ",") + "}"
+        let name = families.count == 1 ? "__name__=\"\(names)\"" : "__name__=~\"\(names)\""
+        return "{" + ([name] + matchers(extra)).joined(separator: ",") + "}"
     }
 
     /// `--match`'s matchers and `extra`, comma-separated.
