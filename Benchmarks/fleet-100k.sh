@@ -26,7 +26,10 @@
 #   Benchmarks/fleet-100k.sh 10000                    # a first try (~2 min)
 #   PINWATCH=/path/to/pinwatch Benchmarks/fleet-100k.sh   # 100,000 hosts (~6 min)
 #
-# KEEP=DIR keeps the screens and snapshots there.
+# KEEP=DIR keeps the screens and snapshots there. PINWATCH_BEFORE names a
+# second binary whose snapshots alternate with PINWATCH's, ROUNDS times
+# (default 1), against the same Prometheus: a before and after in one run.
+# SNAPSHOTS_ONLY=1 leaves out the dashboard and the scrapers.
 # PINWATCH and FLEET_BENCH name prebuilt binaries; otherwise the release
 # builds (`swift build -c release --product pinwatch` and
 # `--product pinwatch-fleet-bench`) are used, and made when missing.
@@ -39,6 +42,8 @@ SHARDS="${2:-10}"
 SCRAPE_INTERVAL="${SCRAPE_INTERVAL:-60}"
 SCRAPERS="${SCRAPERS:-50}"
 SCRAPE_SECONDS="${SCRAPE_SECONDS:-20}"
+ROUNDS="${ROUNDS:-1}"
+PINWATCH_BEFORE="${PINWATCH_BEFORE:-}"
 NGINX="${NGINX:-$(command -v nginx || echo /usr/sbin/nginx)}"
 PROMETHEUS="${PROMETHEUS:-$(command -v prometheus || echo /usr/bin/prometheus)}"
 for tool in "$NGINX" "$PROMETHEUS" tmux curl gzip python3 /usr/bin/time; do
@@ -147,15 +152,16 @@ scrape_durations=$(curl -sf "$prometheus/api/v1/query" --data-urlencode 'query=s
 # One configuration for the fleet views: a query may take up to 2 minutes.
 printf 'interval: 5m\ntimeout: 2m\nhosts: []\n' > "$work/pinwatch.yaml"
 
-# snapshot FORMAT: wall s, peak RSS MiB and exit status of one snapshot.
+# snapshot FORMAT [BINARY NAME]: wall s, peak RSS MiB and exit status of one
+# snapshot by BINARY (PINWATCH by default), its output kept as NAME.FORMAT.
 snapshot() {
-  local status=0
-  /usr/bin/time -f '%e %M' -o "$work/time" "$PINWATCH" snapshot --config "$work/pinwatch.yaml" --state off \
-    --prometheus "$prometheus" --format "$1" --width 160 > "$work/snapshot.$1" 2> "$work/snapshot.$1.err" || status=$?
+  local status=0 binary="${2:-$PINWATCH}" name="${3:-snapshot}"
+  /usr/bin/time -f '%e %M' -o "$work/time" "$binary" snapshot --config "$work/pinwatch.yaml" --state off \
+    --prometheus "$prometheus" --format "$1" --width 160 > "$work/$name.$1" 2> "$work/$name.$1.err" || status=$?
   read -r wall kib < <(tail -1 "$work/time")
-  [[ -z ${KEEP:-} ]] || cp "$work/snapshot.$1" "$work/snapshot.$1.err" "$KEEP/"
-  printf 'snapshot --format %s: wall_s=%s peak_rss_mib=%d exit=%d out_bytes=%d %s\n' "$1" "$wall" "$((kib / 1024))" "$status" \
-    "$(wc -c < "$work/snapshot.$1")" "$(head -1 "$work/snapshot.$1.err" | cut -c1-160)"
+  [[ -z ${KEEP:-} ]] || cp "$work/$name.$1" "$work/$name.$1.err" "$KEEP/"
+  printf '%s --format %s: wall_s=%s peak_rss_mib=%d exit=%d out_bytes=%d %s\n' "$name" "$1" "$wall" "$((kib / 1024))" "$status" \
+    "$(wc -c < "$work/$name.$1")" "$(head -1 "$work/$name.$1.err" | cut -c1-160)"
 }
 
 # The dashboard under tmux: launch to rows on screen, Enter to the detail.
@@ -217,8 +223,16 @@ printf 'exposition: %.1f MiB plain, %.1f MiB gzip in all; one shard %.1f MiB pla
 series=$(head_series)
 printf 'prometheus: head_series=%d series_per_host=%.1f rss_mib=%d peak_rss_mib=%d ingest_s=%.0f scrape_duration %s\n' \
   "$series" "$(echo "$series / $HOSTS" | bc -l)" "$prometheus_rss" "$prometheus_peak" "$ingest_s" "$scrape_durations"
-snapshot text
-snapshot json
-watch_dashboard
-scrape_latency
+for ((round = 0; round < ROUNDS; round++)); do
+  if [[ -n $PINWATCH_BEFORE ]]; then
+    snapshot text "$PINWATCH_BEFORE" before
+    snapshot json "$PINWATCH_BEFORE" before
+  fi
+  snapshot text
+  snapshot json
+done
+if [[ -z ${SNAPSHOTS_ONLY:-} ]]; then
+  watch_dashboard
+  scrape_latency
+fi
 printf 'prometheus after the views: rss_mib=%d peak_rss_mib=%d\n' "$(kib_field "$prometheus_pid" VmRSS)" "$(kib_field "$prometheus_pid" VmHWM)"
