@@ -82,6 +82,7 @@ wait_for() {
 }
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
 kib_field() { awk -v f="$2:" '$1 == f { print int($2 / 1024) }' "/proc/$1/status"; } # PID FIELD → MiB
+cpu_ticks() { awk '{ sub(/.*\) /, ""); print $12 + $13 }' "/proc/$1/stat"; }               # PID → user+system ticks
 
 # The shards' text, and each one's gzip form.
 "$FLEET_BENCH" "$HOSTS" "$SHARDS" "$work/shards" > "$work/shards.txt"
@@ -153,14 +154,20 @@ scrape_durations=$(curl -sf "$prometheus/api/v1/query" --data-urlencode 'query=s
 printf 'interval: 5m\ntimeout: 2m\nhosts: []\n' > "$work/pinwatch.yaml"
 
 # snapshot FORMAT [BINARY NAME]: wall s, peak RSS MiB and exit status of one
-# snapshot by BINARY (PINWATCH by default), its output kept as NAME.FORMAT.
+# snapshot by BINARY (PINWATCH by default), its output kept as NAME.FORMAT;
+# the CPU it used, and Prometheus' meanwhile (its scrapes too, if one falls
+# in): on a shared machine these move less with the load than wall time.
 snapshot() {
-  local status=0 binary="${2:-$PINWATCH}" name="${3:-snapshot}"
-  /usr/bin/time -f '%e %M' -o "$work/time" "$binary" snapshot --config "$work/pinwatch.yaml" --state off \
+  local status=0 binary="${2:-$PINWATCH}" name="${3:-snapshot}" ticks ticks_per_s
+  ticks_per_s=$(getconf CLK_TCK)
+  ticks=$(cpu_ticks "$prometheus_pid")
+  /usr/bin/time -f '%e %M %U %S' -o "$work/time" "$binary" snapshot --config "$work/pinwatch.yaml" --state off \
     --prometheus "$prometheus" --format "$1" --width 160 > "$work/$name.$1" 2> "$work/$name.$1.err" || status=$?
-  read -r wall kib < <(tail -1 "$work/time")
+  ticks=$(($(cpu_ticks "$prometheus_pid") - ticks))
+  read -r wall kib user system < <(tail -1 "$work/time")
   [[ -z ${KEEP:-} ]] || cp "$work/$name.$1" "$work/$name.$1.err" "$KEEP/"
-  printf '%s --format %s: wall_s=%s peak_rss_mib=%d exit=%d out_bytes=%d %s\n' "$name" "$1" "$wall" "$((kib / 1024))" "$status" \
+  printf '%s --format %s: wall_s=%s peak_rss_mib=%d cpu_s=%.2f prometheus_cpu_s=%.2f exit=%d out_bytes=%d %s\n' "$name" "$1" "$wall" \
+    "$((kib / 1024))" "$(echo "$user + $system" | bc -l)" "$(echo "$ticks / $ticks_per_s" | bc -l)" "$status" \
     "$(wc -c < "$work/$name.$1")" "$(head -1 "$work/$name.$1.err" | cut -c1-160)"
 }
 
