@@ -150,20 +150,16 @@ private struct Reading {
     /// Every host, in chunks of hosts named exactly, from each host's count
     /// of rows; by prefixes when the count is more than one answer.
     mutating func readByHost() -> FleetQueryProblem? {
-        let counts: VectorAnswer
+        let hosts: [(name: String, rows: Int)]
+        // The answer's samples go once read: only the names and counts stay.
         switch ask(FleetSnapshotQuery.rowCountQuery(extra: query.selector)).flatMap({
             FleetQuery.vector(body: $0.body, status: $0.status)
-        }) {
+        }).map(Self.rowsByHost) {
         case .failure(let problem) where problem == FleetQuery.tooLarge(query.maximumAnswer):
             return visit(prefix: "", top: true)
         case .failure(let problem): return problem
-        case .success(let answer): counts = answer
+        case .success(let answer): hosts = answer
         }
-        // Counts are the server's word: bounded, so that products cannot overflow.
-        let hosts = counts.samples.map { sample in
-            (name: sample.labels["host"] ?? "", rows: min(max(WholeNumber.clamped(sample.value), 0), 1 << 30))
-        }
-        .sorted { $0.name < $1.name }
         let total = hosts.reduce(0) { $0 + $1.rows }
         counted = hosts.map { .named($0.name) }
         if total * FleetSnapshotQuery.seriesPerRow <= query.seriesPerChunk { return fetch(nil) }
@@ -181,6 +177,15 @@ private struct Reading {
             packed += host.name.isEmpty ? query.seriesPerChunk : host.rows
         }
         return flush(&pack)
+    }
+
+    /// Each host's rows, by name; counts are the server's word: bounded,
+    /// so that products cannot overflow.
+    private static func rowsByHost(_ counts: VectorAnswer) -> [(name: String, rows: Int)] {
+        counts.samples.map { sample in
+            (name: sample.labels["host"] ?? "", rows: min(max(WholeNumber.clamped(sample.value), 0), 1 << 30))
+        }
+        .sorted { $0.name < $1.name }
     }
 
     /// Every host starting with `prefix`, in chunks that fit; `top`: the
