@@ -131,12 +131,15 @@ package struct FleetQueryPlan: Hashable, Sendable {
     }
 
     static func escapedForRegex(_ value: String) -> String {
-        var out = ""
-        for character in value {
-            if "\\.+*?()|[]{}^$".contains(character) { out.append("\\") }
-            out.append(character)
+        var out = String.UnicodeScalarView()
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\\", ".", "+", "*", "?", "(", ")", "|", "[", "]", "{", "}", "^", "$": out.append("\\")
+            default: break
+            }
+            out.append(scalar)
         }
-        return out
+        return String(out)
     }
 
     /// A PromQL double-quoted string: backslash, quote and every character
