@@ -26,7 +26,13 @@
 #   Benchmarks/fleet-100k.sh 10000                    # a first try (~2 min)
 #   PINWATCH=/path/to/pinwatch Benchmarks/fleet-100k.sh   # 100,000 hosts (~6 min)
 #
-# KEEP=DIR keeps the screens and snapshots there.
+# KEEP=DIR keeps the screens and snapshots there. PINWATCH_BEFORE names a
+# second binary whose snapshots alternate with PINWATCH's, ROUNDS times
+# (default 1), against the same Prometheus: a before and after in one run.
+# SNAPSHOTS_ONLY=1 leaves out the dashboard and the scrapers. QUERY_LOG=1
+# has the snapshots ask through `fleet-100k/query-log.py`, a logging proxy,
+# and says for each how many queries it asked, how long Prometheus took to
+# answer them, and how long the snapshot ran after the last answer.
 # PINWATCH and FLEET_BENCH name prebuilt binaries; otherwise the release
 # builds (`swift build -c release --product pinwatch` and
 # `--product pinwatch-fleet-bench`) are used, and made when missing.
@@ -39,6 +45,8 @@ SHARDS="${2:-10}"
 SCRAPE_INTERVAL="${SCRAPE_INTERVAL:-60}"
 SCRAPERS="${SCRAPERS:-50}"
 SCRAPE_SECONDS="${SCRAPE_SECONDS:-20}"
+ROUNDS="${ROUNDS:-1}"
+PINWATCH_BEFORE="${PINWATCH_BEFORE:-}"
 NGINX="${NGINX:-$(command -v nginx || echo /usr/sbin/nginx)}"
 PROMETHEUS="${PROMETHEUS:-$(command -v prometheus || echo /usr/bin/prometheus)}"
 for tool in "$NGINX" "$PROMETHEUS" tmux curl gzip python3 /usr/bin/time; do
@@ -57,8 +65,10 @@ FLEET_BENCH="${FLEET_BENCH:-$(release_binary pinwatch-fleet-bench)}"
 work=$(mktemp -d /tmp/pinwatch-fleet-100k.XXXXXX)
 socket="pinwatch-fleet-100k-$$"
 prometheus_pid=
+proxy_pid=
 cleanup() {
   tmux -L "$socket" kill-server 2> /dev/null || true
+  [[ -n $proxy_pid ]] && kill "$proxy_pid" 2> /dev/null || true
   [[ -n $prometheus_pid ]] && kill "$prometheus_pid" 2> /dev/null && wait "$prometheus_pid" 2> /dev/null || true
   [[ -f "$work/nginx.pid" ]] && kill -QUIT "$(cat "$work/nginx.pid")" 2> /dev/null || true
   rm -rf "$work"
@@ -77,6 +87,7 @@ wait_for() {
 }
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
 kib_field() { awk -v f="$2:" '$1 == f { print int($2 / 1024) }' "/proc/$1/status"; } # PID FIELD → MiB
+cpu_ticks() { awk '{ sub(/.*\) /, ""); print $12 + $13 }' "/proc/$1/stat"; }               # PID → user+system ticks
 
 # The shards' text, and each one's gzip form.
 "$FLEET_BENCH" "$HOSTS" "$SHARDS" "$work/shards" > "$work/shards.txt"
@@ -144,18 +155,43 @@ prometheus_peak=$(kib_field "$prometheus_pid" VmHWM)
 scrape_durations=$(curl -sf "$prometheus/api/v1/query" --data-urlencode 'query=scrape_duration_seconds{job="pinwatch"}' |
   python3 -c 'import json,sys; v=sorted(float(r["value"][1]) for r in json.load(sys.stdin)["data"]["result"]); print("min=%.2fs max=%.2fs" % (v[0], v[-1]))')
 
+snapshot_url=$prometheus
+if [[ -n ${QUERY_LOG:-} ]]; then
+  proxy_port=$(free_port)
+  python3 Benchmarks/fleet-100k/query-log.py "$proxy_port" "$prometheus" "$work/queries.log" &
+  proxy_pid=$!
+  snapshot_url="http://127.0.0.1:$proxy_port"
+  wait_for 10 curl -sf -o /dev/null "$snapshot_url/-/ready" || { echo "the query log's proxy did not start" >&2; exit 1; }
+fi
+
 # One configuration for the fleet views: a query may take up to 2 minutes.
 printf 'interval: 5m\ntimeout: 2m\nhosts: []\n' > "$work/pinwatch.yaml"
 
-# snapshot FORMAT: wall s, peak RSS MiB and exit status of one snapshot.
+# snapshot FORMAT [BINARY NAME]: wall s, peak RSS MiB and exit status of one
+# snapshot by BINARY (PINWATCH by default), its output kept as NAME.FORMAT;
+# the CPU it used, and Prometheus' meanwhile (its scrapes too, if one falls
+# in): on a shared machine these move less with the load than wall time.
 snapshot() {
-  local status=0
-  /usr/bin/time -f '%e %M' -o "$work/time" "$PINWATCH" snapshot --config "$work/pinwatch.yaml" --state off \
-    --prometheus "$prometheus" --format "$1" --width 160 > "$work/snapshot.$1" 2> "$work/snapshot.$1.err" || status=$?
-  read -r wall kib < <(tail -1 "$work/time")
-  [[ -z ${KEEP:-} ]] || cp "$work/snapshot.$1" "$work/snapshot.$1.err" "$KEEP/"
-  printf 'snapshot --format %s: wall_s=%s peak_rss_mib=%d exit=%d out_bytes=%d %s\n' "$1" "$wall" "$((kib / 1024))" "$status" \
-    "$(wc -c < "$work/snapshot.$1")" "$(head -1 "$work/snapshot.$1.err" | cut -c1-160)"
+  local status=0 binary="${2:-$PINWATCH}" name="${3:-snapshot}" ticks ticks_per_s started ended
+  ticks_per_s=$(getconf CLK_TCK)
+  ticks=$(cpu_ticks "$prometheus_pid")
+  : > "$work/queries.log"
+  started=$(date +%s.%N)
+  /usr/bin/time -f '%e %M %U %S' -o "$work/time" "$binary" snapshot --config "$work/pinwatch.yaml" --state off \
+    --prometheus "$snapshot_url" --format "$1" --width 160 > "$work/$name.$1" 2> "$work/$name.$1.err" || status=$?
+  ended=$(date +%s.%N)
+  ticks=$(($(cpu_ticks "$prometheus_pid") - ticks))
+  read -r wall kib user system < <(tail -1 "$work/time")
+  [[ -z ${KEEP:-} ]] || cp "$work/$name.$1" "$work/$name.$1.err" "$KEEP/"
+  printf '%s --format %s: wall_s=%s peak_rss_mib=%d cpu_s=%.2f prometheus_cpu_s=%.2f exit=%d out_bytes=%d %s\n' "$name" "$1" "$wall" \
+    "$((kib / 1024))" "$(echo "$user + $system" | bc -l)" "$(echo "$ticks / $ticks_per_s" | bc -l)" "$status" \
+    "$(wc -c < "$work/$name.$1")" "$(head -1 "$work/$name.$1.err" | cut -c1-160)"
+  if [[ -n $proxy_pid ]]; then
+    awk -v started="$started" -v ended="$ended" '{ n++; total += $2; last = $1 + $2 / 1000; if (n == 1) first = $1 }
+      END { printf "  %d queries: Prometheus answered in %.2f s in all; the first asked %.2f s after the start, the last answered %.2f s before the end\n",
+        n, total / 1000, first - started, ended - last }' "$work/queries.log"
+    [[ -z ${KEEP:-} ]] || cp "$work/queries.log" "$KEEP/$name.$1.queries.log"
+  fi
 }
 
 # The dashboard under tmux: launch to rows on screen, Enter to the detail.
@@ -217,8 +253,16 @@ printf 'exposition: %.1f MiB plain, %.1f MiB gzip in all; one shard %.1f MiB pla
 series=$(head_series)
 printf 'prometheus: head_series=%d series_per_host=%.1f rss_mib=%d peak_rss_mib=%d ingest_s=%.0f scrape_duration %s\n' \
   "$series" "$(echo "$series / $HOSTS" | bc -l)" "$prometheus_rss" "$prometheus_peak" "$ingest_s" "$scrape_durations"
-snapshot text
-snapshot json
-watch_dashboard
-scrape_latency
+for ((round = 0; round < ROUNDS; round++)); do
+  if [[ -n $PINWATCH_BEFORE ]]; then
+    snapshot text "$PINWATCH_BEFORE" before
+    snapshot json "$PINWATCH_BEFORE" before
+  fi
+  snapshot text
+  snapshot json
+done
+if [[ -z ${SNAPSHOTS_ONLY:-} ]]; then
+  watch_dashboard
+  scrape_latency
+fi
 printf 'prometheus after the views: rss_mib=%d peak_rss_mib=%d\n' "$(kib_field "$prometheus_pid" VmRSS)" "$(kib_field "$prometheus_pid" VmHWM)"

@@ -3,8 +3,8 @@
 127.0.0.1, for Benchmarks/fleet-answer.sh: every series the fleet view
 reads (three chain levels each), answered by the `query` parameter as
 pinwatch asks it: one query for every series, or the snapshot's queries
-(the instances' series; series counted by the next character of host
-names; a chunk of hosts named exactly or by prefix).
+(the instances' series; series counted by host, or by the next
+characters of host names; a chunk of hosts named exactly or by prefix).
 
     prometheus.py HOSTS PORT
 
@@ -103,6 +103,11 @@ def answer(query):
             families = set(value.split("|"))
         elif label == "host":
             host = value
+    if query.startswith("count by (host) "):
+        # count by (host) (SELECTOR): each host's series
+        return [json.dumps({"metric": {"host": name}, "value": [1800000000.5, str(count)]})
+                for name in hosts_matching(host)
+                for count in [sum(1 for family, _ in series[name] if family in families)] if count]
     if query.startswith("count by"):
         # count by (L) (label_replace(SELECTOR, "L", "$1", "host", "REGEX"))
         strings = [unquote(text) for text in re.findall(r'"((?:[^"\\]|\\.)*)"', query[query.index("}") + 1:])]
@@ -125,9 +130,9 @@ asked = [0]
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
 
-    def do_GET(self):
+    def do_GET(self, form=None):
         url = urllib.parse.urlparse(self.path)
-        query = urllib.parse.parse_qs(url.query).get("query", [""])[0]
+        query = urllib.parse.parse_qs(form if form is not None else url.query).get("query", [""])[0]
         if url.path == "/asked":
             body = str(asked[0]).encode()
             self.send_response(200)
@@ -149,6 +154,11 @@ class Handler(BaseHTTPRequestHandler):
             self.wfile.write(body)
         except (BrokenPipeError, ConnectionResetError):
             pass
+
+    def do_POST(self):
+        # A long query comes as a form.
+        length = int(self.headers.get("Content-Length", "0"))
+        self.do_GET(self.rfile.read(length).decode())
 
     def log_message(self, *args):
         pass

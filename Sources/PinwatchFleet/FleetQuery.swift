@@ -64,24 +64,32 @@ package final class FleetQuery: @unchecked Sendable {
         let base = components?.path ?? ""
         components?.path = (base.hasSuffix("/") ? String(base.dropLast()) : base) + "/api/v1/query"
         guard let endpoint = components?.url else { return nil }
-        components?.queryItems = [URLQueryItem(name: "query", value: promQL)]
-        if let url = components?.url, url.absoluteString.utf8.count <= longest { return (url, nil) }
+        // A query longer than the URL may be is not percent-encoded into one
+        // first: a snapshot's chunk names thousands of hosts.
+        if promQL.utf8.count <= longest {
+            components?.queryItems = [URLQueryItem(name: "query", value: promQL)]
+            if let url = components?.url, url.absoluteString.utf8.count <= longest { return (url, nil) }
+        }
         return (endpoint, "query=" + Self.formEncoded(promQL))
     }
 
     /// `application/x-www-form-urlencoded`: every byte but the unreserved ones as `%XX`.
     static func formEncoded(_ text: String) -> String {
-        var out = ""
+        let hex = Array("0123456789ABCDEF".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count * 2)
         for byte in text.utf8 {
             switch byte {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
-                out.unicodeScalars.append(Unicode.Scalar(byte))
+                out.append(byte)
             default:
-                out += String(format: "%%%02X", byte)
+                out.append(UInt8(ascii: "%"))
+                out.append(hex[Int(byte >> 4)])
+                out.append(hex[Int(byte & 0x0F)])
             }
         }
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// Calls `completion` once, on the transfer's thread,

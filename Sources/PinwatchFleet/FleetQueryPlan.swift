@@ -38,10 +38,11 @@ package struct FleetQueryPlan: Hashable, Sendable {
     /// CA levels their chains name.
     package static var factFamilies: [MetricFamilyName] { rowFamilies + [.caLevelInfo] }
 
-    /// `{__name__=~"a|b",M,extra}`.
+    /// `{__name__=~"a|b",M,extra}`; `{__name__="a",M,extra}` for one family.
     func series(_ families: [MetricFamilyName], _ extra: [String] = []) -> String {
         let names = families.map(\.rawValue).joined(separator: "|")
-        return "{" + (["__name__=~\"\(names)\""] + matchers(extra)).joined(separator: ",") + "}"
+        let name = families.count == 1 ? "__name__=\"\(names)\"" : "__name__=~\"\(names)\""
+        return "{" + ([name] + matchers(extra)).joined(separator: ",") + "}"
     }
 
     /// `--match`'s matchers and `extra`, comma-separated.
@@ -139,12 +140,15 @@ package struct FleetQueryPlan: Hashable, Sendable {
     }
 
     static func escapedForRegex(_ value: String) -> String {
-        var out = ""
-        for character in value {
-            if "\\.+*?()|[]{}^$".contains(character) { out.append("\\") }
-            out.append(character)
+        var out = String.UnicodeScalarView()
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\\", ".", "+", "*", "?", "(", ")", "|", "[", "]", "{", "}", "^", "$": out.append("\\")
+            default: break
+            }
+            out.append(scalar)
         }
-        return out
+        return String(out)
     }
 
     /// A PromQL double-quoted string: backslash, quote and every character

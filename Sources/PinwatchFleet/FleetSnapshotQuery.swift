@@ -4,12 +4,18 @@ import PinwatchTransfer
 
 /// `snapshot --prometheus`: the whole fleet, read in chunks of hosts so
 /// that no answer has to hold every series of every host. Prometheus
-/// first counts the series under the next characters of the host names
-/// (`label_replace` and `count by`), then the series are asked for in
-/// chunks of at most `seriesPerChunk`, hosts split by ever longer
-/// prefixes until a chunk fits; each answer is bounded by
-/// `maximumAnswer`, and one that is larger still is split again. The
-/// fleet's size is bounded by nothing but its rows' memory.
+/// first counts each host's rows (`count by (host)` of
+/// `pinwatch_host_reason_info` alone: a count costs Prometheus a pass
+/// over the series it counts, about what answering them does), then the
+/// series are asked for in chunks of about `seriesPerChunk`, sized by
+/// the series per row the answers so far held, each chunk's hosts named
+/// exactly: a regular expression of plain alternatives, which Prometheus
+/// looks up in its index of label values. Each answer is bounded by
+/// `maximumAnswer`, and one that is larger still is split again. A fleet
+/// whose list of hosts alone passes that bound is counted and split by
+/// ever longer prefixes of the host names instead (`label_replace` and
+/// `count by` over every series). The fleet's size is bounded by nothing
+/// but its rows' memory.
 package struct FleetSnapshotQuery: Sendable {
     /// One answer's bound, the dashboard's: room for a chunk of
     /// `seriesPerChunk` series with labels many times longer than
@@ -57,7 +63,7 @@ package struct FleetSnapshotQuery: Sendable {
         case .success(let answer): instances = answer
         }
         var reading = Reading(query: self, instances: instances, probeSeries: probeSeries)
-        let problem = reading.visit(prefix: "", top: true)
+        let problem = reading.readByHost()
         let fleet = reading.fleet()
         if let problem { return .failure(problem) }
         return fleet
@@ -70,9 +76,8 @@ package struct FleetSnapshotQuery: Sendable {
 
     /// One instant query's answer, not yet read, or why there is none.
     func transfer(_ promQL: String) -> Result<(body: Data, status: Int), FleetQueryProblem> {
-        // A chunk's query names one host prefix, at most a label's length,
-        // so its URL stays a few KiB: asked as a GET, like the counts.
-        guard let request = FleetQuery.request(server: server, promQL: promQL, postingPast: .max) else {
+        // A chunk that names its hosts is POSTed past `FleetQuery.longestURL`.
+        guard let request = FleetQuery.request(server: server, promQL: promQL) else {
             return .failure(FleetQueryProblem("cannot build a query URL from \(server.absoluteString)"))
         }
         let ending = BoundedTransfer(limit: maximumAnswer).fetch(request.url, form: request.form, timeout: timeout)
@@ -84,6 +89,15 @@ package struct FleetSnapshotQuery: Sendable {
     static func selector(_ families: [MetricFamilyName], host: String?, extra: String) -> String {
         FleetQueryPlan(selector: extra, probeSeries: true).series(families, host.map { ["host=~" + FleetQueryPlan.literal($0)] } ?? [])
     }
+
+    /// How many rows each host has; those without a host count under none.
+    static func rowCountQuery(extra: String) -> String {
+        "count by (host) (\(selector([.hostReasonInfo], host: nil, extra: extra)))"
+    }
+
+    /// The series a row is taken to have until answers hold more: about
+    /// what pinwatch's exporter writes for a host.
+    static let seriesPerRow = 10
 
     /// How many series of hosts starting with `prefix` continue with each
     /// `width` characters (fewer: the host is `prefix` and those);
@@ -120,6 +134,9 @@ private struct Reading {
     let rows: ChunkRows
     /// Queries asked so far, the instances' first.
     var asked = 1
+    /// Every host the count named, once it has: what a whole fleet too
+    /// large for one answer is split into.
+    var counted: [Hosts]?
 
     init(query: FleetSnapshotQuery, instances: VectorAnswer, probeSeries: Bool) {
         self.query = query
@@ -129,6 +146,47 @@ private struct Reading {
         self.instances = VectorAnswer(samples: instances.samples.filter { names.contains($0.name) }, skipped: instances.skipped)
         self.probeSeries = probeSeries
         rows = ChunkRows(instances: self.instances.samples, probeSeries: probeSeries)
+    }
+
+    /// Every host, in chunks of hosts named exactly, from each host's count
+    /// of rows; by prefixes when the count is more than one answer.
+    mutating func readByHost() -> FleetQueryProblem? {
+        let hosts: [(name: String, rows: Int)]
+        // The answer's samples go once read: only the names and counts stay.
+        switch ask(FleetSnapshotQuery.rowCountQuery(extra: query.selector)).flatMap({
+            FleetQuery.vector(body: $0.body, status: $0.status)
+        }).map(Self.rowsByHost) {
+        case .failure(let problem) where problem == FleetQuery.tooLarge(query.maximumAnswer):
+            return visit(prefix: "", top: true)
+        case .failure(let problem): return problem
+        case .success(let answer): hosts = answer
+        }
+        let total = hosts.reduce(0) { $0 + $1.rows }
+        counted = hosts.map { .named($0.name) }
+        if total * FleetSnapshotQuery.seriesPerRow <= query.seriesPerChunk { return fetch(nil) }
+        var pack: [Hosts] = []
+        var packed = 0
+        for host in hosts {
+            let perRow = rows.seriesPerRow
+            // Series without a host are asked for alone: beside names, the
+            // empty alternative would have Prometheus test every host name.
+            if host.name.isEmpty || (packed + host.rows) * perRow > query.seriesPerChunk {
+                if let problem = flush(&pack) { return problem }
+                packed = 0
+            }
+            pack.append(.named(host.name))
+            packed += host.name.isEmpty ? query.seriesPerChunk : host.rows
+        }
+        return flush(&pack)
+    }
+
+    /// Each host's rows, by name; counts are the server's word: bounded,
+    /// so that products cannot overflow.
+    private static func rowsByHost(_ counts: VectorAnswer) -> [(name: String, rows: Int)] {
+        counts.samples.map { sample in
+            (name: sample.labels["host"] ?? "", rows: min(max(WholeNumber.clamped(sample.value), 0), 1 << 30))
+        }
+        .sorted { $0.name < $1.name }
     }
 
     /// Every host starting with `prefix`, in chunks that fit; `top`: the
@@ -206,12 +264,12 @@ private struct Reading {
             rows.add(answer.body, status: answer.status)
             return nil
         case .failure(let problem) where problem == FleetQuery.tooLarge(query.maximumAnswer):
-            guard let pack else { return visit(prefix: "") }
+            guard let pack else {
+                guard let counted, !counted.isEmpty else { return visit(prefix: "") }
+                return fetch(counted)
+            }
             if pack.count > 1 {
-                for hosts in pack {
-                    if let problem = fetch([hosts]) { return problem }
-                }
-                return nil
+                return fetch(Array(pack[..<(pack.count / 2)])) ?? fetch(Array(pack[(pack.count / 2)...]))
             }
             switch pack[0] {
             case .starting(let prefix): return visit(prefix: prefix)
@@ -252,10 +310,19 @@ private final class ChunkRows: @unchecked Sendable {
     private var skipped = 0
     private var probeRows = 0
     private var firstProblem: FleetQueryProblem?
+    private var mostSeriesPerRow = FleetSnapshotQuery.seriesPerRow
 
     init(instances: [VectorSample], probeSeries: Bool) {
         self.instances = instances
         self.probeSeries = probeSeries
+    }
+
+    /// The most series per row an answer read so far held, at least
+    /// `FleetSnapshotQuery.seriesPerRow`: what the next chunk is sized by.
+    var seriesPerRow: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return mostSeriesPerRow
     }
 
     /// The first answer that could not be read.
@@ -273,10 +340,12 @@ private final class ChunkRows: @unchecked Sendable {
             case .success(let answer):
                 let chunk = FleetSnapshot(
                     VectorAnswer(samples: instances + answer.samples, skipped: answer.skipped), probeSeries: probeSeries)
+                let rows = chunk.hosts.count + chunk.probeRows
                 lock.lock()
                 hosts += chunk.hosts
                 skipped += chunk.skipped
                 probeRows += chunk.probeRows
+                if rows > 0 { mostSeriesPerRow = min(max(mostSeriesPerRow, answer.samples.count / rows + 1), 1 << 20) }
                 lock.unlock()
             case .failure(let problem):
                 lock.lock()

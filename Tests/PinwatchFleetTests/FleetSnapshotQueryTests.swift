@@ -160,6 +160,25 @@ final class FleetSnapshotQueryTests: XCTestCase {
         assertSameFleet(chunked, whole)
     }
 
+    /// Chunks name their hosts exactly, no prefix and no regular expression
+    /// past plain alternatives, POSTed once the query is long.
+    func testChunksNameTheirHostsExactly() throws {
+        var series = cycle()
+        for index in 0..<300 { series += host("host\(index).test") }
+        series += host("c+d.test") + host("e(f).test") + host("x\\y.test") + host("ü.test")
+        let server = try serve(series)
+        let whole = try oneQuery(server)
+        let before = server.queries.count
+        assertSameFleet(try chunked(server, seriesPerChunk: 1_000).get(), whole)
+        let asked = Array(server.queries[before...])
+        XCTAssertEqual(asked.filter { $0.hasPrefix("count by") }, ["count by (host) ({__name__=\"pinwatch_host_reason_info\"})"])
+        XCTAssertFalse(asked.contains { $0.contains(".*") }, "a prefix was asked for: \(asked)")
+        let chunks = asked.filter { $0.contains("host=~") }
+        XCTAssertEqual(chunks.count, 4, "304 rows, 100 to a chunk of 1,000 series at 10 series a row")
+        XCTAssertTrue(
+            chunks.contains { FleetQuery.request(server: server.url, promQL: $0)?.form != nil }, "no chunk was long enough to be POSTed")
+    }
+
     func testAHostWhoseOwnSeriesPassTheBoundIsNamed() throws {
         var series = cycle() + host("small.test")
         let huge = host("huge.test").map { one in
@@ -204,27 +223,40 @@ private final class SnapshotBox: @unchecked Sendable {
     }
 }
 
-/// A server whose counts never let a chunk fit: the reading ends, within
-/// its budget of queries or at the longest prefix a label can have.
+/// A server whose counts never let a chunk fit: its list of hosts is more
+/// than one answer, so the fleet is split by prefixes, and the reading
+/// ends within its budget of queries or at the longest prefix a label can
+/// have.
 final class FleetSnapshotQueryBudgetTests: XCTestCase {
+    private static let answerBound = 4 << 10
+
     private static func server(groups: [String]) throws -> LocalHTTPServer {
         try LocalHTTPServer { target in
             let query = URLComponents(string: target)?.queryItems?.first { $0.name == "query" }?.value ?? ""
             let result =
-                query.hasPrefix("count by")
-                ? groups.map { #"{"metric":{"pinwatch_next_characters":"\#($0)"},"value":[1,"1e9"]}"# }.joined(separator: ",") : ""
+                query.hasPrefix("count by (host)")
+                ? (0..<200).map { #"{"metric":{"host":"host\#($0).test"},"value":[1,"1e9"]}"# }.joined(separator: ",")
+                : query.hasPrefix("count by")
+                    ? groups.map { #"{"metric":{"pinwatch_next_characters":"\#($0)"},"value":[1,"1e9"]}"# }.joined(separator: ",") : ""
             return .body(
                 status: 200, contentType: "application/json",
                 Array(#"{"status":"success","data":{"resultType":"vector","result":[\#(result)]}}"#.utf8))
         }
     }
 
+    private static func read(_ server: LocalHTTPServer, maximumQueries: Int = FleetSnapshotQuery.maximumQueries) throws -> Result<
+        FleetSnapshot, FleetQueryProblem
+    > {
+        FleetSnapshotQuery(
+            server: try XCTUnwrap(URL(string: "http://127.0.0.1:\(server.port)")), selector: nil, timeout: 5, maximumAnswer: answerBound,
+            maximumQueries: maximumQueries
+        ).read()
+    }
+
     func testCountsThatNeverFitEndAtTheQueryBudget() throws {
         let server = try Self.server(groups: ["ab", "cd"])
         defer { server.stop() }
-        let outcome = FleetSnapshotQuery(
-            server: try XCTUnwrap(URL(string: "http://127.0.0.1:\(server.port)")), selector: nil, timeout: 5, maximumQueries: 50
-        ).read()
+        let outcome = try Self.read(server, maximumQueries: 50)
         guard case .failure(let problem) = outcome else { return XCTFail("read a fleet that never fits") }
         XCTAssertTrue(problem.description.contains("more than 50 queries"), problem.description)
     }
@@ -232,8 +264,7 @@ final class FleetSnapshotQueryBudgetTests: XCTestCase {
     func testCountsThatNeverFitEndAtTheLongestPrefix() throws {
         let server = try Self.server(groups: ["abcdefgh"])
         defer { server.stop() }
-        let outcome = FleetSnapshotQuery(server: try XCTUnwrap(URL(string: "http://127.0.0.1:\(server.port)")), selector: nil, timeout: 5)
-            .read()
+        let outcome = try Self.read(server)
         guard case .failure(let problem) = outcome else { return XCTFail("read a fleet that never fits") }
         XCTAssertTrue(problem.description.contains("cannot be split"), problem.description)
     }

@@ -5,7 +5,9 @@ import PinwatchLocalWorld
 /// `LocalHTTPServer`, answering the queries pinwatch sends as Prometheus
 /// would: a vector selector (`=`, `=~` matchers, anchored regular
 /// expressions; a missing label matches as ""), and the snapshot's
-/// `count by (L) (label_replace(SELECTOR, "L", "$1", "host", "REGEX"))`.
+/// `count by (host) (SELECTOR)` and
+/// `count by (L) (label_replace(SELECTOR, "L", "$1", "host", "REGEX"))`;
+/// a long query POSTed as a form is read as its GET.
 /// Every query is logged, so a test can say how many were asked.
 package final class ChunkingPrometheus: @unchecked Sendable {
     package struct Series: Sendable {
@@ -84,6 +86,13 @@ package final class ChunkingPrometheus: @unchecked Sendable {
         let selected = series.filter { one in matchers.allSatisfy { $0.matches(one.labels) } }
         guard query.hasPrefix("count by (") else {
             return selected.map { ["metric": $0.labels, "value": [1_800_000_000.5, $0.value]] }
+        }
+        if query.hasPrefix("count by (host) (") {
+            // A series without a host counts in the group without the label.
+            let counts = Dictionary(grouping: selected) { $0.labels["host"] ?? "" }.mapValues(\.count)
+            return counts.map { host, count in
+                ["metric": host.isEmpty ? [:] : ["host": host], "value": [1_800_000_000.5, "\(count)"]]
+            }
         }
         // `, "L", "$1", "host", "REGEX"))`: the last string is the regex.
         let strings = literals(rest)

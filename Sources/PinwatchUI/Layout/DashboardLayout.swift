@@ -81,23 +81,49 @@ package enum DashboardLayout {
     /// The snapshot: the same layout, tall enough for every row, without
     /// selection bar or key footer. Narrower than `minimumWidth` is widened.
     package static func snapshotFrame(for state: DashboardState, width: Int, now: Date) -> Frame {
+        var whole = Frame(width: 0, height: 0)
+        snapshotFrames(for: state, width: width, now: now, rowsPerFrame: .max) { frame, _ in whole = frame }
+        return whole
+    }
+
+    /// The snapshot in frames of at most `rowsPerFrame` table rows, handed
+    /// to `body` in order with the rows of each that belong to the screen:
+    /// printed one after the other they are `snapshotFrame`'s rows, and no
+    /// frame holds every row of a large fleet.
+    package static func snapshotFrames(
+        for state: DashboardState, width: Int, now: Date, rowsPerFrame: Int, _ body: (Frame, Range<Int>) -> Void
+    ) {
         let width = max(width, minimumWidth)
+        let block = max(1, rowsPerFrame)
         var table = state
         table.view = .table
         let banner = BannerLayout.lines(for: table)
         let rows = table.visibleHostIndices.count
         let message = table.footerMessage.map { [[Span(" " + $0, Style(.warn))]] } ?? []
-        let height = HeaderLayout.height + banner.count + 1 + rows + message.count
-        var frame = Frame(width: width, height: height)
-        drawHeader(table, into: &frame, now: now, dated: true)
-        drawBanner(banner, into: &frame, startRow: HeaderLayout.height)
         let top = HeaderLayout.height + banner.count
-        drawTable(table, into: &frame, top: top, rowCount: rows, highlight: false, now: now, scrollOffset: 0)
-        for (offset, line) in message.enumerated() {
-            frame.draw(line, row: height - message.count + offset)
-        }
-        if table.asciiOnly { frame.useASCIIOnly() }
-        return frame
+        var first = 0
+        repeat {
+            let count = min(block, rows - first)
+            let last = first + count == rows
+            // Frames after the first draw the table's header again, above
+            // their rows, and leave it out of what is printed.
+            let start = first == 0 ? top : 0
+            let height = start + 1 + count + (last ? message.count : 0)
+            var frame = Frame(width: width, height: height)
+            if first == 0 {
+                drawHeader(table, into: &frame, now: now, dated: true)
+                drawBanner(banner, into: &frame, startRow: HeaderLayout.height)
+            }
+            drawTable(table, into: &frame, top: start, rowCount: count, highlight: false, now: now, scrollOffset: first)
+            if last {
+                for (offset, line) in message.enumerated() {
+                    frame.draw(line, row: height - message.count + offset)
+                }
+            }
+            if table.asciiOnly { frame.useASCIIOnly() }
+            body(frame, (first == 0 ? 0 : 1)..<height)
+            first += count
+        } while first < rows
     }
 
     /// One host's detail view whole (`inspect --format svg|html`): the

@@ -17,6 +17,14 @@ package enum SnapshotScreen {
             title: "pinwatch snapshot \(DateText.iso8601(now))")
     }
 
+    /// `snapshot --format text`: `render`'s text, handed to `write` a block
+    /// of rows at a time as they are drawn.
+    package static func writeText(_ state: DashboardState, width: Int, now: Date, rowsPerBlock: Int = 1_000, _ write: (String) -> Void) {
+        DashboardLayout.snapshotFrames(for: state, width: width, now: now, rowsPerFrame: rowsPerBlock) { frame, rows in
+            write(TextRenderer.render(frame, rows: rows))
+        }
+    }
+
     /// `inspect --format svg|html`: the detail view of host `hostIndex`.
     package static func renderDetail(
         _ state: DashboardState, hostIndex: Int, format: Format, width: Int, theme: Theme, now: Date

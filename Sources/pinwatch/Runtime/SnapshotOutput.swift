@@ -71,13 +71,18 @@ struct SnapshotOutput: ParsableArguments {
     /// or a fleet's read from Prometheus (`snapshot --prometheus`).
     static func printScreen(_ state: DashboardState, format: SnapshotFormat, width: Int?, theme: Theme, now: Date) {
         let screen: SnapshotScreen.Format
+        let width = width ?? TTY.columns() ?? 120
         switch format {
         case .ansi: screen = .ansi
         case .svg: screen = .svg
         case .html: screen = .html
-        default: screen = .text
+        default:
+            // Text is written as its rows are drawn: a fleet's table can be
+            // far taller than a frame worth holding whole.
+            SnapshotScreen.writeText(state, width: width, now: now) { Output.standardOutput($0) }
+            return
         }
-        Output.standardOutput(SnapshotScreen.render(state, format: screen, width: width ?? TTY.columns() ?? 120, theme: theme, now: now))
+        Output.standardOutput(SnapshotScreen.render(state, format: screen, width: width, theme: theme, now: now))
     }
 }
 

@@ -27,6 +27,23 @@ final class GoldenOutputTests: XCTestCase {
         }
     }
 
+    /// `snapshot --format text` writes its rows in blocks as they are drawn:
+    /// the same text whatever the block, with a footer message and without.
+    func testSnapshotTextWrittenInBlocksIsTheWholeScreen() {
+        var noted = GoldenFleet.state()
+        noted.footerMessage = "a note below the table"
+        for state in [GoldenFleet.state(), noted] {
+            let whole = SnapshotScreen.render(state, format: .text, width: 120, theme: theme, now: now)
+            let count = state.visibleHostIndices.count
+            for rows in [1, 2, 5, count - 1, count, 1_000] {
+                var written: [String] = []
+                SnapshotScreen.writeText(state, width: 120, now: now, rowsPerBlock: rows) { written.append($0) }
+                XCTAssertEqual(written.joined(), whole, "in blocks of \(rows) rows")
+                XCTAssertEqual(written.count, (count + rows - 1) / rows, "in blocks of \(rows) rows")
+            }
+        }
+    }
+
     /// The ANSI screen in every built-in theme, and on a terminal of 8 colours.
     func testSnapshotANSIInEveryTheme() {
         let frame = DashboardLayout.snapshotFrame(for: GoldenFleet.state(), width: 120, now: now)

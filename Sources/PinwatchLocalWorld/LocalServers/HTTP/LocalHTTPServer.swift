@@ -23,7 +23,7 @@ package struct LocalHTTPRequest: Sendable {
 /// A plain HTTP/1.1 server on 127.0.0.1 for local peers with an HTTP API
 /// (a Certificate Transparency log): one request per connection, answered
 /// by `respond` on the loop thread from the request target (path and
-/// query), then closed. Every connection ends by `lifetime` at the latest.
+/// query; a form POST's body is its query), then closed. Every connection ends by `lifetime` at the latest.
 ///
 /// `@unchecked Sendable`: socket work runs on the loop thread.
 package final class LocalHTTPServer: LocalServer, @unchecked Sendable {
@@ -62,6 +62,8 @@ final class HTTPRequestConnection: ServerConnection {
 
     /// A request head is a few hundred bytes; past this the peer is not a client.
     private static let maximumHead = 16 << 10
+    /// A form POST's body (a long query, as Prometheus' API takes it).
+    private static let maximumBody = 4 << 20
 
     init(
         socket: Socket, owner: ListeningServerCore, lifetime: TimeInterval,
@@ -90,10 +92,10 @@ final class HTTPRequestConnection: ServerConnection {
             case .bytes(let count):
                 guard !answered else { continue }
                 request += readBuffer.prefix(count)
-                if let target = Self.request(of: request) {
-                    answer(target)
-                } else if request.count > Self.maximumHead {
-                    return finish()
+                switch Self.request(of: request) {
+                case .complete(let target): answer(target)
+                case .partial(let head) where head > Self.maximumHead: return finish()
+                case .partial: break
                 }
             case .wouldBlock: return
             case .endOfStream, .failed: return finish()
@@ -101,13 +103,23 @@ final class HTTPRequestConnection: ServerConnection {
         }
     }
 
-    /// The request once the head is complete, its target "" for a head
-    /// that is not a GET request line.
-    private static func request(of request: [UInt8]) -> LocalHTTPRequest? {
+    enum Reading {
+        /// The bytes of the head read so far, or the whole request once a
+        /// body it announced has come too.
+        case partial(head: Int)
+        case complete(LocalHTTPRequest)
+    }
+
+    /// The request once the head (and a POST's body) is complete, its
+    /// target "" for a head that is neither a GET nor a form POST
+    /// request line. A form POST is answered as the GET of its target
+    /// with the body as its query, which is how an API such as
+    /// Prometheus' reads the two.
+    private static func request(of request: [UInt8]) -> Reading {
         let terminator: [UInt8] = [13, 10, 13, 10]
         guard request.count >= 4,
             let end = (0...(request.count - 4)).first(where: { request[$0..<($0 + 4)].elementsEqual(terminator) })
-        else { return nil }
+        else { return .partial(head: request.count) }
         let lines = String(decoding: request[..<end], as: UTF8.self).components(separatedBy: "\r\n")
         var headers: [String: String] = [:]
         for line in lines.dropFirst() {
@@ -115,8 +127,16 @@ final class HTTPRequestConnection: ServerConnection {
             headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
         }
         let line = (lines.first ?? "").split(separator: " ")
-        guard line.count == 3, line[0] == "GET" else { return LocalHTTPRequest(target: "", headers: headers) }
-        return LocalHTTPRequest(target: String(line[1]), headers: headers)
+        guard line.count == 3, line[0] == "GET" || line[0] == "POST" else {
+            return .complete(LocalHTTPRequest(target: "", headers: headers))
+        }
+        guard line[0] == "POST" else { return .complete(LocalHTTPRequest(target: String(line[1]), headers: headers)) }
+        guard let length = headers["content-length"].flatMap(Int.init), (0...maximumBody).contains(length),
+            headers["content-type"]?.hasPrefix("application/x-www-form-urlencoded") == true, !line[1].contains("?")
+        else { return .complete(LocalHTTPRequest(target: "", headers: headers)) }
+        let body = request[(end + 4)...]
+        guard body.count >= length else { return .partial(head: end + 4) }
+        return .complete(LocalHTTPRequest(target: line[1] + "?" + String(decoding: body.prefix(length), as: UTF8.self), headers: headers))
     }
 
     private func answer(_ request: LocalHTTPRequest) {
