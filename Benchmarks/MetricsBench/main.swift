@@ -70,7 +70,10 @@ print(
         measured.count, measured[measured.count / 2], measured.last ?? 0, bytes, Double(hostSeries) / Double(max(1, hostCount))))
 
 if breakdown, let path = ProcessInfo.processInfo.environment["PINWATCH_METRICS_TEXT"] {
-    FileManager.default.createFile(atPath: path, contents: Data(lastText))
+    guard FileManager.default.createFile(atPath: path, contents: Data(lastText)) else {
+        FileHandle.standardError.write(Data("pinwatch-metrics-bench: cannot write \(path)\n".utf8))
+        exit(1)
+    }
 }
 
 if breakdown {

@@ -230,9 +230,9 @@ final class FleetWindowTests: XCTestCase {
     /// instances) put each host's levels back together, each with its pin
     /// result: what the table's chain column and the detail show.
     func testTheExportersChainSeriesComeBackAsEachHostsLevels() throws {
-        func digest(_ seed: UInt8) -> [UInt8] { [UInt8](repeating: seed, count: 32) }
-        func pin(_ seed: UInt8) -> Pin { Pin(kind: .spki, digest: digest(seed), text: PinText.sha256(digest(seed))) }
-        func report(_ name: String, leafKey: UInt8, intermediateKey: UInt8, ca: [Pin], leaf: [Pin], now: Date) -> HostReport {
+        @Sendable func digest(_ seed: UInt8) -> [UInt8] { [UInt8](repeating: seed, count: 32) }
+        @Sendable func pin(_ seed: UInt8) -> Pin { Pin(kind: .spki, digest: digest(seed), text: PinText.sha256(digest(seed))) }
+        @Sendable func report(_ name: String, leafKey: UInt8, intermediateKey: UInt8, ca: [Pin], leaf: [Pin], now: Date) -> HostReport {
             let subjects = ["CN=\(name)", "CN=Issuing CA \(intermediateKey)", "CN=Test Root"]
             let keys = [leafKey, intermediateKey, 3]
             let chain = (0..<3).map { level in
@@ -247,7 +247,7 @@ final class FleetWindowTests: XCTestCase {
             let result = ProbeResult(address: "127.0.0.1", chain: chain, sentCount: 2, trusted: true, elapsed: 0.01, finishedAt: now)
             return Verdict.report(for: host, result: result, now: now, warnDays: 21, criticalDays: 7)
         }
-        func reports(_ now: Date) -> [HostReport] {
+        @Sendable func reports(_ now: Date) -> [HostReport] {
             [
                 report("a.test", leafKey: 11, intermediateKey: 2, ca: [pin(3)], leaf: [pin(11)], now: now),
                 report("b.test", leafKey: 12, intermediateKey: 2, ca: [pin(2)], leaf: [], now: now),
