@@ -246,18 +246,11 @@ extension MetricFamilyName {
                     for (report, chain) in zip(render.reports, render.caChains) {
                         guard !chain.isEmpty, written.insert(chain).inserted else { continue }
                         for level in report.levels where level.level > 0 {
-                            let facts = level.certificate.facts
                             out.append(name)
                             out.append("{ca_chain=\"")
                             out.append(string: chain)
-                            out.append("\",level=\"")
-                            out.append(integer: Int64(level.level))
-                            out.append("\",role=\"")
-                            out.append(string: level.role.rawValue)
-                            out.append("\",spki_sha256=\"")
-                            out.append(base64: facts.spkiSHA256)
-                            out.append("\",subject=\"")
-                            out.append(string: Exposition.escape(facts.subject))
+                            out.append("\",")
+                            MetricFamilyName.appendLevelLabels(level, to: &out)
                             out.append("\"} 1\n")
                         }
                     }
@@ -271,18 +264,11 @@ extension MetricFamilyName {
                 .host { out, name, report, host in
                     let pins = report.config.pins
                     for level in report.levels {
-                        let facts = level.certificate.facts
                         out.append(name)
                         out.append("{")
                         out.append(host.labels)
-                        out.append(",level=\"")
-                        out.append(integer: Int64(level.level))
-                        out.append("\",role=\"")
-                        out.append(string: level.role.rawValue)
-                        out.append("\",spki_sha256=\"")
-                        out.append(base64: facts.spkiSHA256)
-                        out.append("\",subject=\"")
-                        out.append(string: Exposition.escape(facts.subject))
+                        out.append(",")
+                        MetricFamilyName.appendLevelLabels(level, to: &out)
                         // A word, not 0 or 1: the series stays one per level.
                         if case let (tier, matches)? = MetricFamilyName.pinResult(level, pins) {
                             out.append(matches ? "\",pin=\"match\",tier=\"" : "\",pin=\"mismatch\",tier=\"")
@@ -572,6 +558,20 @@ extension MetricFamilyName {
         var text = [UInt8](repeating: 0, count: 16)
         for index in 0..<16 { text[index] = digits[Int(hash >> UInt64(60 - 4 * index) & 0xf)] }
         return String(decoding: text, as: UTF8.self)
+    }
+
+    /// `level="…",role="…",spki_sha256="…",subject="…` (the closing quote
+    /// is the caller's, which may add labels): one certificate's labels,
+    /// alike in the CA levels' family and the deprecated per-level one.
+    private static func appendLevelLabels(_ level: LevelReport, to out: inout ExpositionBuffer) {
+        out.append("level=\"")
+        out.append(integer: Int64(level.level))
+        out.append("\",role=\"")
+        out.append(string: level.role.rawValue)
+        out.append("\",spki_sha256=\"")
+        out.append(base64: level.certificate.facts.spkiSHA256)
+        out.append("\",subject=\"")
+        out.append(string: PrometheusExposition.escape(level.certificate.facts.subject))
     }
 
     /// The tier whose pins apply to a level (leaf at level 0, ca above) and
