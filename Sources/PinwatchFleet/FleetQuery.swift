@@ -59,16 +59,16 @@ package final class FleetQuery: @unchecked Sendable {
     /// `/api/v1/query` under `server`'s path asking `promQL`: a GET URL,
     /// or when that would be longer than `longestURL`, the endpoint and
     /// the form to POST to it.
-    static func request(server: URL, promQL: String, postingPast longest: Int = longestURL) -> (url: URL, form: String?)? {
+    static func request(server: URL, promQL: String) -> (url: URL, form: String?)? {
         var components = URLComponents(url: server, resolvingAgainstBaseURL: false)
         let base = components?.path ?? ""
         components?.path = (base.hasSuffix("/") ? String(base.dropLast()) : base) + "/api/v1/query"
         guard let endpoint = components?.url else { return nil }
         // A query longer than the URL may be is not percent-encoded into one
         // first: a snapshot's chunk names thousands of hosts.
-        if promQL.utf8.count <= longest {
+        if promQL.utf8.count <= Self.longestURL {
             components?.queryItems = [URLQueryItem(name: "query", value: promQL)]
-            if let url = components?.url, url.absoluteString.utf8.count <= longest { return (url, nil) }
+            if let url = components?.url, url.absoluteString.utf8.count <= Self.longestURL { return (url, nil) }
         }
         return (endpoint, "query=" + Self.formEncoded(promQL))
     }

@@ -96,6 +96,12 @@ final class FleetWindowTests: XCTestCase {
     }
 
     /// The table's row of `name` (a banner line names it followed by a colon).
+    /// `/`, then the prompt: keys typed before it would reach the table.
+    private func openFilterPrompt(_ tmux: TmuxSession) throws {
+        try tmux.send("/")
+        try tmux.waitForScreen { $0.contains("Enter keep · Esc clear") }
+    }
+
     private func row(_ screen: String, _ name: String) -> String? {
         screen.split(separator: "\n").map(String.init).first { $0.contains(name + ":443 ") }
     }
@@ -157,8 +163,7 @@ final class FleetWindowTests: XCTestCase {
         defer { tmux.close() }
         try tmux.waitForScreen(timeout: 60) { $0.contains("rows 1–4 of 14") }
 
-        try tmux.send("/")
-        try tmux.waitForScreen { $0.contains("Enter keep · Esc clear") }
+        try openFilterPrompt(tmux)
         try tmux.type("OK-07")
         try tmux.send("Enter")
         let found = try tmux.waitForScreen(timeout: 20) { $0.contains("filter “OK-07”") && self.row($0, "ok-07.test") != nil }
@@ -169,8 +174,7 @@ final class FleetWindowTests: XCTestCase {
         try tmux.send("Escape")
         try tmux.waitForScreen { !$0.contains("detail:") }
 
-        try tmux.send("/")
-        try tmux.waitForScreen { $0.contains("Enter keep · Esc clear") }
+        try openFilterPrompt(tmux)
         try tmux.send("C-u")
         try tmux.send("Escape")
         let back = try tmux.waitForScreen(timeout: 20) { $0.contains("rows 1–4 of 14") && self.row($0, "blocked-0.test") != nil }
