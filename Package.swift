@@ -328,6 +328,8 @@ let package = Package(
             name: "PinwatchEndToEndTests",
             dependencies: [
                 "PinwatchProbe", "PinwatchLocalWorld", "PinwatchCore", "PinwatchMonitor", "PinwatchService", "PinwatchTestSupport",
+                // mallinfo2, for the hook runner's heap (HookRunnerHeapTests).
+                "CLinux",
                 "pinwatch-serve",
                 "pinwatch-fuzz",
                 // The plain command-line reader's unit tests (CheckCommandLineTests).

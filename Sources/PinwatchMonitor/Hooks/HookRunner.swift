@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import PinwatchCore
 import PinwatchSystem
@@ -14,9 +13,13 @@ import PinwatchSystem
 /// faster than they end), and past `queueLimit` the oldest waiting run is
 /// dropped. Both are counted (`counts`) for the caller to log.
 ///
-/// Waiting runs are started by one thread of the runner's own, which
-/// sleeps on a condition until a slot frees or a retry is due: no timer,
-/// so no descriptor, is needed to go on when descriptors run out.
+/// Waiting runs are taken by `parallelism` threads of the runner's own,
+/// each sleeping on a condition until a run is waiting or a retry is due:
+/// no timer, so no descriptor, is needed to go on when descriptors run
+/// out. Not a dispatch queue: an `async` from a thread libdispatch does not
+/// own allocates a continuation that the worker running it keeps in its
+/// cache, and a hook storm over hours grew the heap by one a run
+/// (Benchmarks/README.md, "Soak").
 ///
 /// `@unchecked Sendable`: every member below `condition` is guarded by it.
 package final class HookRunner: @unchecked Sendable {
@@ -67,7 +70,6 @@ package final class HookRunner: @unchecked Sendable {
     private let backoff: TimeInterval
     private let queueLimit: Int
     private let failureReportInterval: TimeInterval
-    private let workers = DispatchQueue(label: "pinwatch.hooks", attributes: .concurrent)
     private let condition = NSCondition()
     private var hooks: [HookCommand]
     private var waiting: [Key: Job] = [:]
@@ -75,7 +77,7 @@ package final class HookRunner: @unchecked Sendable {
     private var order: [Key] = []
     private var counts = Counts()
     private var runningGroups: Set<pid_t> = []
-    private var scheduler: Thread?
+    private var workersStarted = false
     private var stopped = false
     private var lastFailureReport: Date?
     private var failuresNotReported = 0
@@ -120,7 +122,7 @@ package final class HookRunner: @unchecked Sendable {
                 enqueue(Job(hook: hook, transition: transition, attempt: 1, due: Date()), replacing: true)
             }
         }
-        startSchedulerIfNeeded()
+        startWorkersIfNeeded()
         condition.broadcast()
     }
 
@@ -163,24 +165,25 @@ package final class HookRunner: @unchecked Sendable {
         counts.waiting = waiting.count
     }
 
-    private func startSchedulerIfNeeded() {
-        guard scheduler == nil else { return }
-        let thread = Thread { [self] in schedule() }
-        thread.name = "pinwatch.hooks"
-        scheduler = thread
-        thread.start()
+    private func startWorkersIfNeeded() {
+        guard !workersStarted else { return }
+        workersStarted = true
+        for number in 1...Self.parallelism {
+            let thread = Thread { [self] in work() }
+            thread.name = "pinwatch.hooks.\(number)"
+            thread.start()
+        }
     }
 
-    /// The scheduler thread: starts due runs while slots are free.
-    private func schedule() {
+    /// A worker thread: runs the oldest due run, one at a time, until the
+    /// runner stops.
+    private func work() {
         condition.lock()
         defer { condition.unlock() }
         while !stopped {
             let now = Date()
-            guard counts.running < Self.parallelism, let index = order.firstIndex(where: { (waiting[$0]?.due ?? now) <= now })
-            else {
-                let nextDue = order.lazy.compactMap { self.waiting[$0]?.due }.min()
-                if counts.running < Self.parallelism, let nextDue {
+            guard let index = order.firstIndex(where: { (waiting[$0]?.due ?? now) <= now }) else {
+                if let nextDue = order.lazy.compactMap({ self.waiting[$0]?.due }).min() {
                     _ = condition.wait(until: nextDue)
                 } else {
                     condition.wait()
@@ -191,7 +194,9 @@ package final class HookRunner: @unchecked Sendable {
             counts.waiting = waiting.count - 1
             guard let job = waiting.removeValue(forKey: key) else { continue }
             counts.running += 1
-            workers.async { self.execute(job) }
+            condition.unlock()
+            execute(job)
+            condition.lock()
         }
     }
 
