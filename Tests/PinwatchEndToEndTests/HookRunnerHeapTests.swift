@@ -6,10 +6,11 @@ import PinwatchMonitor
 import XCTest
 
 /// A long hook storm leaves the heap where it was: the runner's own threads
-/// take the runs. Through a dispatch queue, each run's `async` from the
-/// runner's thread left a continuation in the cache of the worker that ran
-/// it, and `watch`'s heap climbed in the soak by one a run
-/// (Benchmarks/README.md, "Soak").
+/// take the runs, and their reports reach the caller's queue through a
+/// wake-up, as `watch`'s reach the dashboard. Through a dispatch queue,
+/// each run's `async` from the runner's thread left a continuation in the
+/// cache of the worker that ran it, and `watch`'s heap climbed in the soak
+/// by one a run (Benchmarks/README.md, "Soak").
 final class HookRunnerHeapTests: XCTestCase {
     func testAStormOfRunsLeavesTheHeapWhereItWas() throws {
         let finished = DispatchSemaphore(value: 0)

@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import PinwatchCore
 import PinwatchSystem
@@ -65,6 +66,9 @@ package final class HookRunner: @unchecked Sendable {
     }
 
     private let report: @Sendable (Report) -> Void
+    /// Carries reports to the caller's queue when it names one: an `async`
+    /// from the runner's threads would allocate a continuation a report.
+    private let reportWakeup: QueueWakeup?
     /// The process's, of which a hook gets `HookEnvironment`'s share.
     private let environment: [String: String]
     private let backoff: TimeInterval
@@ -82,12 +86,14 @@ package final class HookRunner: @unchecked Sendable {
     private var lastFailureReport: Date?
     private var failuresNotReported = 0
 
-    /// `report` is called (on a worker thread) after every attempt, except
-    /// failed starts past the first in `failureReportInterval`, which are
-    /// counted in the next one reported.
+    /// `report` is called after every attempt, except failed starts past
+    /// the first in `failureReportInterval`, which are counted in the next
+    /// one reported: on `reportQueue`, in order, when given, else on the
+    /// runner's thread that ran the hook.
     package init(
         hooks: [HookCommand], environment: [String: String] = ProcessEnvironment.current, backoff: TimeInterval = 1,
-        queueLimit: Int = 10_000, failureReportInterval: TimeInterval = 10, report: @escaping @Sendable (Report) -> Void
+        queueLimit: Int = 10_000, failureReportInterval: TimeInterval = 10, reportQueue: DispatchQueue? = nil,
+        report: @escaping @Sendable (Report) -> Void
     ) {
         self.hooks = hooks
         self.environment = environment
@@ -95,6 +101,7 @@ package final class HookRunner: @unchecked Sendable {
         self.queueLimit = queueLimit
         self.failureReportInterval = failureReportInterval
         self.report = report
+        reportWakeup = reportQueue.map(QueueWakeup.init(queue:))
     }
 
     /// A reload's hooks: runs waiting for a hook that stays keep their
@@ -217,10 +224,14 @@ package final class HookRunner: @unchecked Sendable {
             description = "exit \(outcome.status ?? -1)"
         }
         if shouldReport {
-            report(
-                Report(
-                    command: job.hook.arguments.first ?? "", host: job.transition.report.config.displayName, attempt: job.attempt,
-                    outcome: description, succeeded: outcome.succeeded, stderr: outcome.stderr))
+            let finished = Report(
+                command: job.hook.arguments.first ?? "", host: job.transition.report.config.displayName, attempt: job.attempt,
+                outcome: description, succeeded: outcome.succeeded, stderr: outcome.stderr)
+            if let reportWakeup {
+                reportWakeup.run { [report] in report(finished) }
+            } else {
+                report(finished)
+            }
         }
         condition.lock()
         defer { condition.unlock() }

@@ -65,7 +65,7 @@ extension Pinwatch {
                 var (config, server) = try configAndFleetSource()
                 if let server { try runFleet(config, server: server) }
                 let environment = ProcessEnvironment.current
-                let chosenTheme = try ThemeChoice.named(theme ?? config.theme ?? "default", environment: environment)
+                let chosenTheme = try ThemeChoice.named(theme ?? config.theme, environment: environment)
                 let (store, readOnlyNote) = try history.openForWatchingOrReading(config)
                 // Beside the serve that holds the store, its hooks are told
                 // by it: this dashboard telling them too would page twice.
@@ -106,7 +106,7 @@ extension Pinwatch {
             // Without --interval the view follows the exporters' own interval.
             let interval = self.interval.flatMap(ConfigDuration.parse)
             let environment = ProcessEnvironment.current
-            let chosenTheme = try ThemeChoice.named(theme ?? config.theme ?? "default", environment: environment)
+            let chosenTheme = try ThemeChoice.named(theme ?? config.theme, environment: environment)
             let query = FleetQuery(server: url, selector: match, timeout: min(config.timeout, interval ?? config.timeout))
             let source = PrometheusSource(query: query, config: config, interval: interval, environment: environment)
             let state = source.initialState(themeName: chosenTheme.name, display: display.choice(config: config, environment: environment))

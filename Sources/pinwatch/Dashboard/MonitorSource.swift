@@ -165,11 +165,10 @@ final class MonitorSource: DashboardSource, @unchecked Sendable {
 
     /// Hook outcomes go to the footer: the dashboard has no log.
     private func makeHookRunner(_ hooks: [HookCommand]) -> HookRunner {
-        HookRunner(hooks: hooks) { [weak self] report in
+        HookRunner(hooks: hooks, reportQueue: .main) { [weak self] report in
             let detail = report.stderr.isEmpty ? "" : ": \(report.stderr)"
             let text = "hook \((report.command as NSString).lastPathComponent) for \(report.host): \(report.outcome)\(detail)"
-            let message = report.succeeded ? text : "⚠ " + text
-            DispatchQueue.main.async { [weak self] in self?.dashboard?.announce(message) }
+            self?.dashboard?.announce(report.succeeded ? text : "⚠ " + text)
         }
     }
 
