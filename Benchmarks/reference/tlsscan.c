@@ -11,6 +11,12 @@
  * (openssl's text form), the format of the farm's expected-pins.tsv.
  *
  * Usage: tlsscan -n N -r ROOT.pem [-c INFLIGHT] [-t THREADS] [-p PORT_BASE] [-o OUT]
+ *                [-P PORT] [-d DOMAIN] [-R ROUNDS]
+ * -P: every host dials this one port (one server for the whole fleet);
+ * -d: host names are hostI.DOMAIN (default: test); -R: the scan repeated
+ * ROUNDS times, each round started on the next whole second, as `watch`
+ * polls at `interval: 1s` (Benchmarks/dashboard-idle.sh's handshake
+ * floor); the output is the last round's.
  * Exit 0 when every host was scanned, 1 otherwise (failures on stderr).
  */
 #define _GNU_SOURCE
@@ -37,7 +43,8 @@ struct connection {
     int host;
 };
 
-static int host_count, inflight = 32, thread_count = 1, port_base = 20000;
+static int host_count, inflight = 32, thread_count = 1, port_base = 20000, one_port = 0, rounds = 1;
+static const char *domain = "test";
 static SSL_CTX *context;
 static char **results;            /* one malloc'd text per host, NULL on failure */
 static atomic_int next_host = 1;  /* hosts are numbered from 1 */
@@ -53,7 +60,7 @@ static void fail(int host, const char *what) {
     unsigned long code = ERR_get_error();
     char reason[256] = "";
     if (code) ERR_error_string_n(code, reason, sizeof reason);
-    fprintf(stderr, "host%d.test: %s %s\n", host, what, reason);
+    fprintf(stderr, "host%d.%s: %s %s\n", host, domain, what, reason);
     ERR_clear_error();
     atomic_fetch_add(&failures, 1);
 }
@@ -78,7 +85,7 @@ static char *describe_chain(SSL *ssl, int host) {
         OPENSSL_free(der);
         EVP_EncodeBlock(pin, digest, sizeof digest);
         const char *name = level == 0 ? "leaf" : level == levels - 1 ? "root" : "int";
-        BIO_printf(out, "host%d.test\t%s\t%s\t", host, name, pin);
+        BIO_printf(out, "host%d.%s\t%s\t%s\t", host, domain, name, pin);
         ASN1_TIME_print(out, X509_get0_notAfter(certificate));
         BIO_printf(out, "\n");
     }
@@ -101,7 +108,7 @@ static int start_next(int epoll) {
     int host = atomic_fetch_add(&next_host, 1);
     if (host > host_count) return 0;
     int fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-    struct sockaddr_in address = {.sin_family = AF_INET, .sin_port = htons((uint16_t)(port_base + host))};
+    struct sockaddr_in address = {.sin_family = AF_INET, .sin_port = htons((uint16_t)(one_port ? one_port : port_base + host))};
     inet_pton(AF_INET, "127.0.0.1", &address.sin_addr);
     if (fd < 0 || (connect(fd, (struct sockaddr *)&address, sizeof address) < 0 && errno != EINPROGRESS)) {
         fail(host, strerror(errno));
@@ -109,7 +116,7 @@ static int start_next(int epoll) {
         return 1;
     }
     char name[64];
-    snprintf(name, sizeof name, "host%d.test", host);
+    snprintf(name, sizeof name, "host%d.%s", host, domain);
     struct connection *connection = calloc(1, sizeof *connection);
     connection->fd = fd;
     connection->host = host;
@@ -178,7 +185,7 @@ static void *scan(void *share) {
 int main(int argc, char **argv) {
     const char *root = NULL, *output = NULL;
     int option;
-    while ((option = getopt(argc, argv, "n:r:c:t:p:o:")) != -1) {
+    while ((option = getopt(argc, argv, "n:r:c:t:p:o:P:d:R:")) != -1) {
         switch (option) {
         case 'n': host_count = atoi(optarg); break;
         case 'r': root = optarg; break;
@@ -186,10 +193,13 @@ int main(int argc, char **argv) {
         case 't': thread_count = atoi(optarg); break;
         case 'p': port_base = atoi(optarg); break;
         case 'o': output = optarg; break;
+        case 'P': one_port = atoi(optarg); break;
+        case 'd': domain = optarg; break;
+        case 'R': rounds = atoi(optarg); break;
         default: goto usage;
         }
     }
-    if (host_count < 1 || !root || inflight < 1 || thread_count < 1) goto usage;
+    if (host_count < 1 || !root || inflight < 1 || thread_count < 1 || rounds < 1) goto usage;
 
     context = SSL_CTX_new(TLS_client_method());
     SSL_CTX_set_min_proto_version(context, TLS1_2_VERSION);
@@ -202,11 +212,25 @@ int main(int argc, char **argv) {
     results = calloc((size_t)host_count + 1, sizeof *results);
     pthread_t *threads = calloc((size_t)thread_count, sizeof *threads);
     int *shares = calloc((size_t)thread_count, sizeof *shares);
-    for (int t = 0; t < thread_count; t++) {
-        shares[t] = inflight / thread_count + (t < inflight % thread_count);
-        pthread_create(&threads[t], NULL, scan, &shares[t]);
+    for (int round = 0; round < rounds; round++) {
+        if (round > 0) {
+            struct timespec t;
+            clock_gettime(CLOCK_REALTIME, &t);
+            t.tv_sec += 1;
+            t.tv_nsec = 0;
+            clock_nanosleep(CLOCK_REALTIME, TIMER_ABSTIME, &t, NULL);
+            for (int host = 1; host <= host_count; host++) {
+                free(results[host]);
+                results[host] = NULL;
+            }
+            atomic_store(&next_host, 1);
+        }
+        for (int t = 0; t < thread_count; t++) {
+            shares[t] = inflight / thread_count + (t < inflight % thread_count);
+            pthread_create(&threads[t], NULL, scan, &shares[t]);
+        }
+        for (int t = 0; t < thread_count; t++) pthread_join(threads[t], NULL);
     }
-    for (int t = 0; t < thread_count; t++) pthread_join(threads[t], NULL);
     free(threads);
     free(shares);
 
@@ -225,6 +249,7 @@ int main(int argc, char **argv) {
     return atomic_load(&failures) ? 1 : 0;
 
 usage:
-    fprintf(stderr, "usage: tlsscan -n N -r ROOT.pem [-c INFLIGHT] [-t THREADS] [-p PORT_BASE] [-o OUT]\n");
+    fprintf(stderr, "usage: tlsscan -n N -r ROOT.pem [-c INFLIGHT] [-t THREADS] [-p PORT_BASE] [-o OUT]"
+                    " [-P PORT] [-d DOMAIN] [-R ROUNDS]\n");
     return 2;
 }

@@ -21,10 +21,12 @@ enum ChainCollector {
         var certificates: [X509Certificate] = []
     }
 
-    static func collect(from ssl: OpaquePointer, issuerFacts: IssuerFactsCache) -> Result<Outcome, ProbeFailure> {
+    /// `revocation`: whether the target's CRLs will be looked up, so the
+    /// chain's `revocationSubjects` are worth reading.
+    static func collect(from ssl: OpaquePointer, issuerFacts: IssuerFactsCache, revocation: Bool) -> Result<Outcome, ProbeFailure> {
         collect(
             sent: certificates(in: SSL_get_peer_cert_chain(ssl)), built: certificates(in: SSL_get0_verified_chain(ssl)),
-            verifyResult: SSL_get_verify_result(ssl), issuerFacts: issuerFacts)
+            verifyResult: SSL_get_verify_result(ssl), issuerFacts: issuerFacts, revocation: revocation)
     }
 
     /// The same from a verification run outside a handshake (`ServedChain`):
@@ -34,12 +36,12 @@ enum ChainCollector {
     {
         collect(
             sent: sent, built: certificates(in: X509_STORE_CTX_get0_chain(storeContext)),
-            verifyResult: Int(X509_STORE_CTX_get_error(storeContext)), issuerFacts: issuerFacts)
+            verifyResult: Int(X509_STORE_CTX_get_error(storeContext)), issuerFacts: issuerFacts, revocation: false)
     }
 
-    private static func collect(sent: [X509Certificate], built: [X509Certificate], verifyResult: Int, issuerFacts: IssuerFactsCache)
-        -> Result<Outcome, ProbeFailure>
-    {
+    private static func collect(
+        sent: [X509Certificate], built: [X509Certificate], verifyResult: Int, issuerFacts: IssuerFactsCache, revocation: Bool
+    ) -> Result<Outcome, ProbeFailure> {
         guard !sent.isEmpty else {
             return .failure(ProbeFailure(kind: .noCertificate, message: "the server sent no certificate"))
         }
@@ -73,7 +75,7 @@ enum ChainCollector {
         return .success(
             Outcome(
                 chain: chain, sentCount: sent.count, trusted: trusted, trustError: trustError,
-                revocationSubjects: trusted ? RevocationSubjects.subjects(of: levels) : [], certificates: levels))
+                revocationSubjects: trusted && revocation ? RevocationSubjects.subjects(of: levels) : [], certificates: levels))
     }
 
     /// Borrows every certificate of a stack the `SSL` owns, so the facts

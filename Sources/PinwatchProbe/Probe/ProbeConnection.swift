@@ -388,7 +388,7 @@ final class ProbeConnection {
     }
 
     private func collect(from session: OpaquePointer) {
-        switch ChainCollector.collect(from: session, issuerFacts: loop.issuerFacts) {
+        switch ChainCollector.collect(from: session, issuerFacts: loop.issuerFacts, revocation: target.checksRevocation) {
         case .failure(let failure):
             finish(failure: failure)
         case .success(let outcome):

@@ -85,17 +85,22 @@ enum SerialNumber {
     }
 }
 
-/// A key's DER SubjectPublicKeyInfo.
+/// A certificate's DER SubjectPublicKeyInfo, as the certificate carries it.
 enum PublicKeyDER {
+    /// The certificate's own SPKI re-serialised (`i2d_X509_PUBKEY`), not
+    /// the decoded key encoded again (`i2d_PUBKEY`): the same bytes for
+    /// the CRL's signature check, without OpenSSL 3.0 building a key
+    /// encoder for every call (Benchmarks/README.md, "The probe's own work
+    /// beside the handshake").
     static func of(_ certificate: OpaquePointer) -> [UInt8]? {
-        guard let key = X509_get0_pubkey(certificate) else { return nil }
-        let length = i2d_PUBKEY(key, nil)
-        guard length > 0 else { return nil }
-        var bytes = [UInt8](repeating: 0, count: Int(length))
-        let written = bytes.withUnsafeMutableBufferPointer { buffer -> Int32 in
-            var cursor = buffer.baseAddress
-            return i2d_PUBKEY(key, &cursor)
+        guard let publicKey = X509_get_X509_PUBKEY(certificate) else { return nil }
+        var out: UnsafeMutablePointer<UInt8>? = nil
+        let length = i2d_X509_PUBKEY(publicKey, &out)
+        guard length > 0, let out else {
+            _ = OpenSSLErrorQueue.drainCodes()
+            return nil
         }
-        return written == length ? bytes : nil
+        defer { pinwatch_OPENSSL_free(out) }
+        return Array(UnsafeBufferPointer(start: out, count: Int(length)))
     }
 }

@@ -129,6 +129,15 @@ final class CRLLookupTests: XCTestCase {
         XCTAssertEqual(findings.first?.outcome, .unavailable("the server answered HTTP 404"))
     }
 
+    /// The issuer key a CRL is verified with, and cached under, is the CA
+    /// certificate's SubjectPublicKeyInfo as it carries it: its sha256 pin.
+    func testTheIssuerKeyIsTheCAsOwnSubjectPublicKeyInfo() throws {
+        let ca = try XCTUnwrap(X509Certificate.certificates(pem: String(contentsOf: pki.caCertificate, encoding: .utf8)).first)
+        let subject = try subject("good")
+        XCTAssertEqual(subject.issuerKeySHA256, ca.facts.spkiSHA256)
+        XCTAssertEqual(SHA256Digest.of(subject.issuerKey), ca.facts.spkiSHA256)
+    }
+
     // MARK: Helpers
 
     private func subject(_ leaf: String, url: String? = nil) throws -> RevocationSubject {
