@@ -28,6 +28,7 @@ package final class BoundedTransfer: @unchecked Sendable {
     private let proxy: Proxy?
     private let headers: [String]
     private let threadName: String
+    private let compressed: Bool
     private let lock = NSLock()
     private var abandoned = false
     /// Read and written on the transfer's thread only.
@@ -46,10 +47,14 @@ package final class BoundedTransfer: @unchecked Sendable {
     /// - Parameter proxy: nil leaves it to libcurl's reading of the environment.
     /// - Parameter headers: more request header lines (`Authorization: Bearer …`);
     ///   a line holding a carriage return or line feed is not sent.
+    /// - Parameter compressed: whether the server may compress the answer;
+    ///   false where compressing costs the server more than the bytes
+    ///   cost the link (a whole fleet's answers from Prometheus).
     package init(
         limit: Int, accept: String = "application/json", protocols: String = "http,https", proxy: Proxy? = nil,
-        headers: [String] = [], threadName: String = "pinwatch-fleet-query"
+        headers: [String] = [], threadName: String = "pinwatch-fleet-query", compressed: Bool = true
     ) {
+        self.compressed = compressed
         self.limit = limit
         self.accept = accept
         self.protocols = protocols
@@ -109,7 +114,7 @@ package final class BoundedTransfer: @unchecked Sendable {
         }
         _ = pinwatch_curl_set_pointer(handle, CURLOPT_HTTPHEADER, headers)
         // Prometheus compresses large answers; the bound is on what they unpack to.
-        _ = pinwatch_curl_set_string(handle, CURLOPT_ACCEPT_ENCODING, "")
+        if compressed { _ = pinwatch_curl_set_string(handle, CURLOPT_ACCEPT_ENCODING, "") }
         _ = pinwatch_curl_set_string(handle, CURLOPT_USERAGENT, "pinwatch")
         _ = pinwatch_curl_set_long(handle, CURLOPT_FOLLOWLOCATION, 0)
         _ = pinwatch_curl_set_long(handle, CURLOPT_TIMEOUT_MS, WholeNumber.clamped(max(timeout, 0.001) * 1_000, .up))
