@@ -53,17 +53,16 @@ package struct FleetSnapshotQuery: Sendable {
     /// The families of an exporter, not of a host: asked for once (the
     /// CA levels its hosts' chains name, once per distinct chain).
     static let instanceFamilies: [MetricFamilyName] = [.lastCycle, .pollInterval, .caLevelInfo]
-    /// A host's families a chunk asks for: what the snapshot writes. Not
+    /// A host's families a chunk asks for: what the snapshot writes, not
     /// what only the dashboard's detail shows (each address's status; the
     /// probe's time, which a row's report carries only when its probe
-    /// failed: asked for those rows afterwards), nor the earliest expiry
-    /// at the leaf, which `pinwatch_leaf_not_after_timestamp_seconds`
-    /// says already (asked for at the other levels, `chunkQuery`): every
-    /// series costs Prometheus about the same to answer.
+    /// failed: asked for those rows afterwards). Every series costs
+    /// Prometheus about the same to answer; so does every selector naming
+    /// a chunk's hosts, so there is one (the earliest expiry at the leaf,
+    /// which the leaf's own says, stays: a second selector for the other
+    /// levels cost Prometheus more than the series it saved).
     static var hostFamilies: [MetricFamilyName] {
-        FleetSnapshot.families.filter {
-            !instanceFamilies.contains($0) && !FleetQueryPlan.detailFamilies.contains($0) && $0 != .chainNotAfter
-        }
+        FleetSnapshot.families.filter { !instanceFamilies.contains($0) && !FleetQueryPlan.detailFamilies.contains($0) }
     }
     /// The label `count by` groups the next characters of host names under.
     static let nextLabel = "pinwatch_next_characters"
@@ -117,14 +116,6 @@ package struct FleetSnapshotQuery: Sendable {
     /// `{__name__=~"a|b",selector,host=~"…"}`.
     static func selector(_ families: [MetricFamilyName], host: String?, extra: String) -> String {
         FleetQueryPlan(selector: extra, probeSeries: true).series(families, host.map { ["host=~" + FleetQueryPlan.literal($0)] } ?? [])
-    }
-
-    /// A chunk's series: the host families, and the earliest expiry where
-    /// it is not the leaf's.
-    static func chunkQuery(host: String?, extra: String) -> String {
-        let hosts = host.map { ["host=~" + FleetQueryPlan.literal($0)] } ?? []
-        let plan = FleetQueryPlan(selector: extra, probeSeries: true)
-        return plan.series(hostFamilies, hosts) + " or " + plan.series([.chainNotAfter], ["level!=\"0\""] + hosts)
     }
 
     /// How many rows each host has; those without a host count under none.
@@ -295,7 +286,7 @@ private struct Reading {
     /// smaller chunks.
     private mutating func fetch(_ pack: [Hosts]?) -> FleetQueryProblem? {
         let host = pack.map { $0.map(\.pattern).joined(separator: "|") }
-        switch ask(FleetSnapshotQuery.chunkQuery(host: host, extra: query.selector)) {
+        switch ask(FleetSnapshotQuery.selector(FleetSnapshotQuery.hostFamilies, host: host, extra: query.selector)) {
         case .success(let answer):
             rows.add(answer.body, status: answer.status)
             return nil

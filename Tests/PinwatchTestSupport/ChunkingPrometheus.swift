@@ -3,8 +3,8 @@ import PinwatchLocalWorld
 
 /// Prometheus' instant-query API over a fixed list of series, on
 /// `LocalHTTPServer`, answering the queries pinwatch sends as Prometheus
-/// would: a vector selector (`=`, `!=`, `=~` matchers, anchored regular
-/// expressions; a missing label matches as ""), selectors joined by `or`, and the snapshot's
+/// would: a vector selector (`=`, `=~` matchers, anchored regular
+/// expressions; a missing label matches as ""), and the snapshot's
 /// `count by (host) (SELECTOR)` and
 /// `count by (L) (label_replace(SELECTOR, "L", "$1", "host", "REGEX"))`;
 /// a long query POSTed as a form is read as its GET.
@@ -71,29 +71,20 @@ package final class ChunkingPrometheus: @unchecked Sendable {
         var label: String
         var regex: NSRegularExpression?
         var value: String
-        var negated = false
 
         func matches(_ labels: [String: String]) -> Bool {
             let text = labels[label] ?? ""
-            guard let regex else { return (text == value) != negated }
+            guard let regex else { return text == value }
             return regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
         }
     }
 
     static func evaluate(_ query: String, over series: [Series]) -> [[String: Any]]? {
-        guard let open = query.firstIndex(of: "{"), var (matchers, rest) = selector(query[query.index(after: open)...]) else {
+        guard let open = query.firstIndex(of: "{"), let (matchers, rest) = selector(query[query.index(after: open)...]) else {
             return nil
         }
-        var selected = series.filter { one in matchers.allSatisfy { $0.matches(one.labels) } }
+        let selected = series.filter { one in matchers.allSatisfy { $0.matches(one.labels) } }
         guard query.hasPrefix("count by (") else {
-            // `A or B`: the series of each (the snapshot's never overlap).
-            while rest.drop(while: \.isWhitespace).hasPrefix("or {") {
-                let next = rest[rest.index(after: rest.firstIndex(of: "{")!)...]
-                guard let (more, after) = selector(next) else { return nil }
-                (matchers, rest) = (more, after)
-                selected += series.filter { one in matchers.allSatisfy { $0.matches(one.labels) } }
-            }
-            guard rest.allSatisfy(\.isWhitespace) else { return nil }
             return selected.map { ["metric": $0.labels, "value": [1_800_000_000.5, $0.value]] }
         }
         if query.hasPrefix("count by (host) (") {
@@ -126,14 +117,12 @@ package final class ChunkingPrometheus: @unchecked Sendable {
             rest = rest[rest.firstIndex(of: first)!...]
             if first == "}" { return (matchers, rest.dropFirst()) }
             guard let equals = rest.firstIndex(of: "=") else { return nil }
-            var label = rest[..<equals].trimmingCharacters(in: .whitespaces)
-            let negated = label.hasSuffix("!")
-            if negated { label.removeLast() }
+            let label = rest[..<equals].trimmingCharacters(in: .whitespaces)
             var after = rest[rest.index(after: equals)...]
             let isRegex = after.first == "~"
             if isRegex { after = after.dropFirst() }
-            guard !(negated && isRegex), let (value, remainder) = literal(after) else { return nil }
-            matchers.append(Matcher(label: label, regex: isRegex ? anchored(value) : nil, value: value, negated: negated))
+            guard let (value, remainder) = literal(after) else { return nil }
+            matchers.append(Matcher(label: label, regex: isRegex ? anchored(value) : nil, value: value))
             rest = remainder
         }
         return nil
