@@ -35,7 +35,7 @@ for count in ${@:-2500 5000 10000}; do
         curl -s -o /dev/null "http://127.0.0.1:$port/" && break
         sleep 0.1
     done
-    names='pinwatch_host_reason_info|pinwatch_host_alert|pinwatch_probe_error|pinwatch_chain_level_info|pinwatch_leaf_not_after_timestamp_seconds|pinwatch_chain_not_after_timestamp_seconds|pinwatch_chain_level_not_after_timestamp_seconds|pinwatch_pin_match|pinwatch_last_cycle_timestamp_seconds|pinwatch_poll_interval_seconds|pinwatch_host_acknowledged|pinwatch_host_labels|pinwatch_address_status|pinwatch_probe_duration_seconds'
+    names='pinwatch_host_reason_info|pinwatch_host_alert|pinwatch_probe_error|pinwatch_chain_info|pinwatch_ca_level_info|pinwatch_chain_level_info|pinwatch_leaf_not_after_timestamp_seconds|pinwatch_chain_not_after_timestamp_seconds|pinwatch_chain_level_not_after_timestamp_seconds|pinwatch_pin_match|pinwatch_last_cycle_timestamp_seconds|pinwatch_poll_interval_seconds|pinwatch_host_acknowledged|pinwatch_host_labels|pinwatch_address_status|pinwatch_probe_duration_seconds'
     size=$(curl -s -G "http://127.0.0.1:$port/api/v1/query" --data-urlencode "query={__name__=~\"$names\"}" | wc -c)
     curl -s -o /dev/null "http://127.0.0.1:$port/reset"
     status=0

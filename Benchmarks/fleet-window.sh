@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Bytes per refresh of `watch --prometheus`: a real Prometheus (Debian's)
-# scrapes a static exposition of N hosts (two chain levels each, every
-# family the fleet view reads, a tenth of them critical) from python3's
+# scrapes a static exposition of N hosts (in the exporter's shape: a
+# chain of two levels as one pinwatch_chain_info a host, its CA level one
+# pinwatch_ca_level_info for the fleet; every family the fleet view
+# reads, a tenth of the hosts critical) from python3's
 # http.server on 127.0.0.1. "Whole fleet" is the one instant query that
 # asks for every series (what `snapshot --prometheus` reads, and what the
 # dashboard read before it loaded a window), measured by curl; "window" is
@@ -37,18 +39,19 @@ exposition() {
 import sys, time
 n = int(sys.argv[1])
 spki = "B" * 43 + "="
-out = [f"pinwatch_last_cycle_timestamp_seconds {time.time()}", "pinwatch_poll_interval_seconds 30"]
+out = [f"pinwatch_last_cycle_timestamp_seconds {time.time()}", "pinwatch_poll_interval_seconds 30",
+       f'pinwatch_ca_level_info{{ca_chain="c0",level="1",role="intermediate",subject="CN=level1.ca",spki_sha256="{spki}"}} 1']
 for i in range(n):
     h = f'host="host{i}.test",port="443"'
     bad = i % 10 == 0
     status, severity = ("blocked", "critical") if bad else ("ok", "ok")
     out.append(f'pinwatch_host_reason_info{{{h},status="{status}",severity="{severity}",headline="{status}",'
                f'tiers="{"" if bad else "ca"}",reason="a CA-tier pin matches: survives leaf renewals"}} 1')
-    for level, role in enumerate(["leaf", "intermediate"]):
-        out.append(f'pinwatch_chain_level_info{{{h},level="{level}",role="{role}",subject="CN=level{level}.host{i}.test",'
-                   f'spki_sha256="{spki}"}} 1')
-        out.append(f'pinwatch_chain_level_not_after_timestamp_seconds{{{h},level="{level}",role="{role}"}} 1830000000')
-    out.append(f'pinwatch_pin_match{{{h},level="1",tier="ca"}} {0 if bad else 1}')
+    out.append(f'pinwatch_host_labels{{{h},team="team-{i % 20}"}} 1')
+    out.append(f'pinwatch_chain_info{{{h},spki_sha256="{spki}",subject="CN=host{i}.test",leaf_pin="",'
+               f'ca_pin="{"mismatch" if bad else "match"}",ca_pin_levels="{"" if bad else "1"}",ca_chain="c0"}} 1')
+    out.append(f'pinwatch_leaf_not_after_timestamp_seconds{{{h}}} 1830000000')
+    out.append(f'pinwatch_chain_not_after_timestamp_seconds{{{h},level="0",role="leaf"}} 1830000000')
     out.append(f'pinwatch_probe_duration_seconds{{{h}}} 0.05')
     if bad:
         out.append(f'pinwatch_host_alert{{{h},alert="blocked"}} 1')
@@ -56,7 +59,8 @@ print("\n".join(out))
 PY
 }
 
-names='pinwatch_host_reason_info|pinwatch_host_alert|pinwatch_probe_error|pinwatch_chain_level_info|pinwatch_chain_level_not_after_timestamp_seconds|pinwatch_pin_match|pinwatch_last_cycle_timestamp_seconds|pinwatch_poll_interval_seconds|pinwatch_host_acknowledged|pinwatch_host_labels|pinwatch_address_status|pinwatch_probe_duration_seconds'
+# FleetSnapshot.families: what one query of the whole fleet asks for.
+names='pinwatch_host_reason_info|pinwatch_host_alert|pinwatch_probe_error|pinwatch_chain_info|pinwatch_ca_level_info|pinwatch_chain_level_info|pinwatch_leaf_not_after_timestamp_seconds|pinwatch_chain_not_after_timestamp_seconds|pinwatch_chain_level_not_after_timestamp_seconds|pinwatch_pin_match|pinwatch_last_cycle_timestamp_seconds|pinwatch_poll_interval_seconds|pinwatch_host_acknowledged|pinwatch_host_labels|pinwatch_address_status|pinwatch_probe_duration_seconds'
 
 printf 'hosts\twhole fleet: bytes (gzip on the wire), curl s\tsnapshot --prometheus: s, peak RSS MiB\twindow: bytes per refresh, queries, rows, ms\n'
 for n in ${@:-1000 10000}; do

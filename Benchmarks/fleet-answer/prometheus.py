@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Prometheus' instant-query API for a synthetic fleet of N hosts, on
 127.0.0.1, for Benchmarks/fleet-answer.sh: every series the fleet view
-reads (three chain levels each), answered by the `query` parameter as
+reads, in the exporter's shape (a chain of three levels as one
+`pinwatch_chain_info` a host, its CA levels one `pinwatch_ca_level_info`
+each for the whole fleet), answered by the `query` parameter as
 pinwatch asks it: one query for every series, or the snapshot's queries
 (the instances' series; series counted by host, or by the next
 characters of host names; a chunk of hosts named exactly or by prefix).
@@ -25,8 +27,14 @@ def sample(labels, value="1"):
     return json.dumps({"metric": labels, "value": [1800000000.5, value]}, separators=(",", ":"))
 
 
+exporter = {"instance": "serve:1", "job": "pinwatch"}
 instance_series = [("pinwatch_last_cycle_timestamp_seconds", sample(
-    {"__name__": "pinwatch_last_cycle_timestamp_seconds", "instance": "serve:1", "job": "pinwatch"}, "1799999990"))]
+    {"__name__": "pinwatch_last_cycle_timestamp_seconds", **exporter}, "1799999990"))]
+# Every host serves the same chain: its CA levels are written once.
+for level, role in [(1, "intermediate"), (2, "root")]:
+    instance_series.append(("pinwatch_ca_level_info", sample(
+        {"__name__": "pinwatch_ca_level_info", **exporter, "ca_chain": "c0", "level": str(level), "role": role,
+         "subject": f"CN=level{level}.ca", "spki_sha256": spki})))
 names = []
 series = {}  # host name -> [(family, json)]
 for i in range(hosts_count):
@@ -34,16 +42,19 @@ for i in range(hosts_count):
     host = {"host": name, "port": "443", "instance": "serve:1", "job": "pinwatch"}
     rows = [("pinwatch_host_reason_info", sample({**host, "__name__": "pinwatch_host_reason_info", "status": "ok",
              "severity": "ok", "headline": "ok", "tiers": "ca", "reason": "a CA-tier pin matches: survives leaf renewals"}))]
-    # The exporter's default shape: each level's pin result on its info
-    # series, the leaf's and the chain's earliest expiry one series each.
+    # The exporter's default shape: the chain as one info series (the
+    # leaf, the pins' results, its CA levels by reference), the leaf's and
+    # the chain's earliest expiry one series each, the host's labels, the
+    # probe's time.
+    rows.append(("pinwatch_host_labels", sample({**host, "__name__": "pinwatch_host_labels", "team": f"team-{i % 20}"})))
     rows.append(("pinwatch_leaf_not_after_timestamp_seconds", sample(
         {**host, "__name__": "pinwatch_leaf_not_after_timestamp_seconds"}, "1830000000")))
     rows.append(("pinwatch_chain_not_after_timestamp_seconds", sample(
         {**host, "__name__": "pinwatch_chain_not_after_timestamp_seconds", "level": "0", "role": "leaf"}, "1830000000")))
-    for level, role in enumerate(["leaf", "intermediate", "root"]):
-        pin = {"pin": "match", "tier": "ca"} if level == 1 else {"pin": "", "tier": ""}
-        rows.append(("pinwatch_chain_level_info", sample({**host, "__name__": "pinwatch_chain_level_info", "level": str(level),
-                     "role": role, "subject": f"CN=level{level}.{name}", "spki_sha256": spki, **pin})))
+    rows.append(("pinwatch_chain_info", sample({**host, "__name__": "pinwatch_chain_info", "spki_sha256": spki,
+                 "subject": f"CN={name}", "ca_pin": "match", "ca_pin_levels": "1", "ca_chain": "c0"})))
+    rows.append(("pinwatch_probe_duration_seconds", sample(
+        {**host, "__name__": "pinwatch_probe_duration_seconds"}, "0.05")))
     names.append(name)
     series[name] = rows
 names.sort()

@@ -87,6 +87,19 @@ package struct FleetSnapshot: Hashable, Sendable {
     /// can change.
     package var pollInterval: TimeInterval? { instances.compactMap(\.pollInterval).min() }
 
+    /// The rows' statuses and severities: those of their reports
+    /// (`FleetHost.report` keeps what `serve` decided), counted without
+    /// making them.
+    package var summary: (StatusSummary, SeveritySummary) {
+        var statuses = StatusSummary([])
+        var severities = SeveritySummary([HostReport]())
+        for host in hosts {
+            statuses.count(host.status)
+            severities.count(host.severity)
+        }
+        return (statuses, severities)
+    }
+
     /// The names the query asks for: everything the dashboard shows. The
     /// per-level series (`pinwatch_chain_level_info`, its dates,
     /// `pinwatch_pin_match`) are an older exporter's (or one with
@@ -328,8 +341,13 @@ package struct FleetSnapshot: Hashable, Sendable {
         }
     }
 
-    private static func rowKey(_ labels: [String: String], host: String, port: Int) -> String {
+    static func rowKey(_ labels: [String: String], host: String, port: Int) -> String {
         "\(host)\u{0}\(port)\u{0}\(labels["sni"] ?? "")\u{0}\(labels["address"] ?? "")\u{0}\(labels["vantage"] ?? "")"
+    }
+
+    /// The same key from the row: its labels as read (empty ones are nil).
+    static func rowKey(_ row: FleetHost) -> String {
+        "\(row.host)\u{0}\(row.port)\u{0}\(row.sni ?? "")\u{0}\(row.address ?? "")\u{0}\(row.vantage ?? "")"
     }
 
     private static func row(_ labels: [String: String], host: String, port: Int) -> FleetHost? {

@@ -25,6 +25,10 @@ package struct FleetSnapshotQuery: Sendable {
     /// Queries one `read` may ask: a fleet of millions of series is a few
     /// hundred; more is a server whose counts never let the chunks fit.
     package static let maximumQueries = 10_000
+    /// Answers read into rows at once, off the reading thread, while the
+    /// next is asked for: a read holds at most one more than this, and
+    /// the rows (Benchmarks/README.md).
+    package static let answersReadAtOnce = 2
 
     package let server: URL
     package let selector: String
@@ -49,13 +53,31 @@ package struct FleetSnapshotQuery: Sendable {
     /// The families of an exporter, not of a host: asked for once (the
     /// CA levels its hosts' chains name, once per distinct chain).
     static let instanceFamilies: [MetricFamilyName] = [.lastCycle, .pollInterval, .caLevelInfo]
-    static var hostFamilies: [MetricFamilyName] { FleetSnapshot.families.filter { !instanceFamilies.contains($0) } }
+    /// A host's families a chunk asks for: what the snapshot writes, not
+    /// what only the dashboard's detail shows (each address's status; the
+    /// probe's time, which a row's report carries only when its probe
+    /// failed: asked for those rows afterwards). Every series costs
+    /// Prometheus about the same to answer; so does every selector naming
+    /// a chunk's hosts, so there is one (the earliest expiry at the leaf,
+    /// which the leaf's own says, stays: a second selector for the other
+    /// levels cost Prometheus more than the series it saved).
+    static var hostFamilies: [MetricFamilyName] {
+        FleetSnapshot.families.filter { !instanceFamilies.contains($0) && !FleetQueryPlan.detailFamilies.contains($0) }
+    }
     /// The label `count by` groups the next characters of host names under.
     static let nextLabel = "pinwatch_next_characters"
 
-    /// The fleet, every row, on the caller's thread; the same rows as one
-    /// `FleetQuery` answer would give.
+    /// The fleet, every row, on the caller's thread; the rows one
+    /// `FleetQuery` answer would give but for what only the dashboard's
+    /// detail shows: no row's probes, and a probe's time only where it
+    /// failed.
     package func read() -> Result<FleetSnapshot, FleetQueryProblem> {
+        var held = 0
+        return read(mostAnswersHeld: &held)
+    }
+
+    /// The same, saying how many answers it held at most at once.
+    package func read(mostAnswersHeld: inout Int) -> Result<FleetSnapshot, FleetQueryProblem> {
         let probeSeries = !selector.isEmpty
         let instances: VectorAnswer
         switch vector(Self.selector(Self.instanceFamilies, host: nil, extra: selector)) {
@@ -65,8 +87,11 @@ package struct FleetSnapshotQuery: Sendable {
         var reading = Reading(query: self, instances: instances, probeSeries: probeSeries)
         let problem = reading.readByHost()
         let fleet = reading.fleet()
+        mostAnswersHeld = reading.rows.mostHeld
         if let problem { return .failure(problem) }
-        return fleet
+        guard case .success(var read) = fleet else { return fleet }
+        if let problem = reading.readFailedProbes(of: &read.hosts) { return .failure(problem) }
+        return .success(read)
     }
 
     /// One instant query's samples, or why there are none.
@@ -258,8 +283,7 @@ private struct Reading {
     /// smaller chunks.
     private mutating func fetch(_ pack: [Hosts]?) -> FleetQueryProblem? {
         let host = pack.map { $0.map(\.pattern).joined(separator: "|") }
-        let promQL = FleetSnapshotQuery.selector(FleetSnapshotQuery.hostFamilies, host: host, extra: query.selector)
-        switch ask(promQL) {
+        switch ask(FleetSnapshotQuery.selector(FleetSnapshotQuery.hostFamilies, host: host, extra: query.selector)) {
         case .success(let answer):
             rows.add(answer.body, status: answer.status)
             return nil
@@ -283,27 +307,70 @@ private struct Reading {
         }
     }
 
+    /// The probe's time of each row whose probe failed (its report's
+    /// `elapsed_ms`), asked for by the rows' host names, as many at a time
+    /// as a chunk has rows.
+    mutating func readFailedProbes(of hosts: inout [FleetHost]) -> FleetQueryProblem? {
+        let failed = hosts.indices.filter { hosts[$0].failure != nil }
+        guard !failed.isEmpty else { return nil }
+        let names = Array(Set(failed.map { hosts[$0].host })).sorted()
+        var durations: [String: TimeInterval] = [:]
+        let perQuery = max(1, query.seriesPerChunk)
+        var start = 0
+        while start < names.count {
+            let pack = Array(names[start..<min(start + perQuery, names.count)])
+            if let problem = readDurations(of: pack, into: &durations) { return problem }
+            start += pack.count
+        }
+        for index in failed { hosts[index].elapsed = durations[FleetSnapshot.rowKey(hosts[index])] }
+        return nil
+    }
+
+    /// `pinwatch_probe_duration_seconds` of the hosts named `names`, by
+    /// row; halved until each answer fits.
+    private mutating func readDurations(of names: [String], into durations: inout [String: TimeInterval]) -> FleetQueryProblem? {
+        let hosts = "host=~" + FleetQueryPlan.literal(names.map(FleetQueryPlan.escapedForRegex).joined(separator: "|"))
+        let promQL = FleetQueryPlan(selector: query.selector, probeSeries: true).series([.probeDuration], [hosts])
+        switch ask(promQL).flatMap({ FleetQuery.vector(body: $0.body, status: $0.status) }) {
+        case .success(let answer):
+            for sample in answer.samples where sample.name == MetricFamilyName.probeDuration.rawValue && sample.value >= 0 {
+                guard let host = sample.labels["host"], let port = sample.labels["port"].flatMap(Int.init) else { continue }
+                durations[FleetSnapshot.rowKey(sample.labels, host: host, port: port)] = sample.value
+            }
+            return nil
+        case .failure(let problem) where problem == FleetQuery.tooLarge(query.maximumAnswer) && names.count > 1:
+            return readDurations(of: Array(names[..<(names.count / 2)]), into: &durations)
+                ?? readDurations(of: Array(names[(names.count / 2)...]), into: &durations)
+        case .failure(let problem):
+            return problem
+        }
+    }
+
     /// Every chunk's rows once all are read, or why one could not be.
     func fleet() -> Result<FleetSnapshot, FleetQueryProblem> {
-        let chunks = rows.finish()
-        if let problem = chunks.problem { return .failure(problem) }
+        // Sorted where they lie: a sorted copy beside them was the read's
+        // peak of memory (Benchmarks/README.md).
+        var (hosts, skipped, probeRows, problem) = rows.finish()
+        if let problem { return .failure(problem) }
+        hosts.sort(by: FleetSnapshot.inRowOrder)
         var fleet = FleetSnapshot(VectorAnswer(samples: instances.samples), probeSeries: probeSeries)
-        fleet.hosts = chunks.hosts.sorted(by: FleetSnapshot.inRowOrder)
-        fleet.disagreeing = FleetSnapshot.disagreeing(fleet.hosts)
-        fleet.skipped = instances.skipped + chunks.skipped
-        fleet.probeRows = chunks.probeRows
+        fleet.disagreeing = FleetSnapshot.disagreeing(hosts)
+        fleet.hosts = hosts
+        fleet.skipped = instances.skipped + skipped
+        fleet.probeRows = probeRows
         return .success(fleet)
     }
 }
 
-/// Chunks' answers read into rows off the reading thread, two at a time,
-/// while the next chunk is asked for; the reader waits while two are
-/// being read, so at most three answers are held at once.
+/// Chunks' answers read into rows off the reading thread,
+/// `answersReadAtOnce` at a time, while the next chunk is asked for; the
+/// reader waits while that many are being read, so at most one more
+/// answer is held at once.
 private final class ChunkRows: @unchecked Sendable {
     private let instances: [VectorSample]
     private let probeSeries: Bool
     private let lock = NSLock()
-    private let slots = DispatchSemaphore(value: 2)
+    private let slots = DispatchSemaphore(value: FleetSnapshotQuery.answersReadAtOnce)
     private let group = DispatchGroup()
     private let queue = DispatchQueue(label: "pinwatch.fleet-chunks", attributes: .concurrent)
     private var hosts: [FleetHost] = []
@@ -311,6 +378,9 @@ private final class ChunkRows: @unchecked Sendable {
     private var probeRows = 0
     private var firstProblem: FleetQueryProblem?
     private var mostSeriesPerRow = FleetSnapshotQuery.seriesPerRow
+    /// Answers handed to `add` and not yet read into rows.
+    private var answers = 0
+    private var mostAnswers = 0
 
     init(instances: [VectorSample], probeSeries: Bool) {
         self.instances = instances
@@ -332,10 +402,26 @@ private final class ChunkRows: @unchecked Sendable {
         return firstProblem
     }
 
+    /// The most answers held at once: being read, and one waiting.
+    var mostHeld: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return mostAnswers
+    }
+
     func add(_ body: Data, status: Int) {
+        lock.lock()
+        answers += 1
+        mostAnswers = max(mostAnswers, answers)
+        lock.unlock()
         slots.wait()
         queue.async(group: group) { [self] in
-            defer { slots.signal() }
+            defer {
+                lock.lock()
+                answers -= 1
+                lock.unlock()
+                slots.signal()
+            }
             switch FleetQuery.vector(body: body, status: status) {
             case .success(let answer):
                 let chunk = FleetSnapshot(
@@ -355,10 +441,14 @@ private final class ChunkRows: @unchecked Sendable {
         }
     }
 
+    /// The rows, handed over: none are kept here, so the caller's are
+    /// the only reference to them.
     func finish() -> (hosts: [FleetHost], skipped: Int, probeRows: Int, problem: FleetQueryProblem?) {
         group.wait()
         lock.lock()
         defer { lock.unlock() }
-        return (hosts, skipped, probeRows, firstProblem)
+        let rows = hosts
+        hosts = []
+        return (rows, skipped, probeRows, firstProblem)
     }
 }

@@ -26,6 +26,8 @@ struct VectorJSONReader {
     private let bytes: UnsafeBufferPointer<UInt8>
     private var index = 0
     private let labelName: (String) -> String
+    /// The labels of the sample read before.
+    private var labelsBefore = 0
 
     private init(_ bytes: UnsafeBufferPointer<UInt8>, labelName: @escaping (String) -> String) {
         self.bytes = bytes
@@ -113,9 +115,11 @@ struct VectorJSONReader {
             try skipValue(depth: 4)
             return nil
         }
-        // Room for the labels pinwatch writes, so the table is not grown
-        // as they are read.
-        var labels = [String: String](minimumCapacity: 12)
+        // Room for as many labels as the last sample had: an answer's
+        // samples have about as many (a series' ten, a count's one), so
+        // the table is neither grown as they are read nor sized for ten
+        // where there is one (a count by host of a fleet is a table per host).
+        var labels = [String: String](minimumCapacity: labelsBefore)
         var count = 0
         try members(depth: 5) { reader, key in
             count += 1
@@ -123,6 +127,7 @@ struct VectorJSONReader {
                 labels[reader.labelName(key)] = PrometheusVector.bounded(text)
             }
         }
+        labelsBefore = min(labels.count, PrometheusVector.maximumLabels)
         return count <= PrometheusVector.maximumLabels ? labels : nil
     }
 

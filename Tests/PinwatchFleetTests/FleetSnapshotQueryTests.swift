@@ -64,6 +64,23 @@ final class FleetSnapshotQueryTests: XCTestCase {
         ]
     }
 
+    /// A host whose probe failed, as `serve` exports it: no chain, its
+    /// failure's kind, the probe's time, an address's status.
+    private func failed(_ name: String, seconds: String) -> [ChunkingPrometheus.Series] {
+        let labels = ["host": name, "port": "443", "instance": "serve:1", "job": "pinwatch"]
+        func with(_ more: [String: String]) -> [String: String] { labels.merging(more) { $1 } }
+        return [
+            .init(
+                with([
+                    "__name__": "pinwatch_host_reason_info", "status": "error", "severity": "unknown", "headline": "error",
+                    "tiers": "", "reason": "timed out",
+                ])),
+            .init(with(["__name__": "pinwatch_probe_error", "kind": "timeout"])),
+            .init(with(["__name__": "pinwatch_probe_duration_seconds"]), seconds),
+            .init(with(["__name__": "pinwatch_address_status", "address": "192.0.2.1", "status": "error"])),
+        ]
+    }
+
     /// Names that share prefixes, differ in case, carry regular
     /// expressions' metacharacters or are a prefix of another; two
     /// vantages that disagree; a `/probe` row; samples to skip.
@@ -107,9 +124,18 @@ final class FleetSnapshotQueryTests: XCTestCase {
         ).read()
     }
 
+    /// The same rows but for what only the dashboard's detail shows: a
+    /// chunked read leaves out each row's probes, and a probe's time but
+    /// where the probe failed.
     private func assertSameFleet(_ chunked: FleetSnapshot, _ whole: FleetSnapshot, file: StaticString = #filePath, line: UInt = #line) {
+        let written = whole.hosts.map { row in
+            var row = row
+            row.probes = []
+            if row.failure == nil { row.elapsed = nil }
+            return row
+        }
         XCTAssertEqual(chunked.hosts.map(\.hostKey), whole.hosts.map(\.hostKey), file: file, line: line)
-        XCTAssertEqual(chunked.hosts, whole.hosts, file: file, line: line)
+        XCTAssertEqual(chunked.hosts, written, file: file, line: line)
         XCTAssertEqual(chunked.disagreeing, whole.disagreeing, file: file, line: line)
         XCTAssertEqual(chunked.instances, whole.instances, file: file, line: line)
         XCTAssertEqual(chunked.skipped, whole.skipped, file: file, line: line)
@@ -131,6 +157,54 @@ final class FleetSnapshotQueryTests: XCTestCase {
         _ = try chunked(server, seriesPerChunk: 9).get()
         let asked = server.queries[before...]
         XCTAssertGreaterThan(asked.count, 10, "split into chunks: \(asked)")
+    }
+
+    /// A chunk asks for what the snapshot writes: no address's status, a
+    /// probe's time only for the rows whose probe failed (their reports'
+    /// `elapsed_ms`).
+    func testChunksAskForWhatTheSnapshotWrites() throws {
+        var series = cycle() + host("ok.test") + failed("down.test", seconds: "3.5") + failed("e(f).test", seconds: "2")
+        series.append(
+            .init(
+                [
+                    "__name__": "pinwatch_chain_not_after_timestamp_seconds", "host": "ok.test", "port": "443", "instance": "serve:1",
+                    "job": "pinwatch", "level": "2", "role": "root",
+                ], "1700000000"))
+        let server = try serve(series)
+        let whole = try oneQuery(server)
+        XCTAssertEqual(whole.hosts.map(\.elapsed), [3.5, 2, 0.25], "one query reads every probe's time")
+        XCTAssertEqual(whole.hosts.map { $0.probes.count }, [1, 1, 0])
+        let before = server.queries.count
+        let chunked = try chunked(server, seriesPerChunk: 5).get()
+        assertSameFleet(chunked, whole)
+        XCTAssertEqual(chunked.hosts.map(\.elapsed), [3.5, 2, nil], "down.test, e(f).test, ok.test")
+        let ok = try XCTUnwrap(chunked.hosts.last)
+        XCTAssertEqual(ok.levels.map(\.notAfter), whole.hosts.last?.levels.map(\.notAfter))
+        XCTAssertEqual(ok.levels.last?.notAfter, Date(timeIntervalSince1970: 1_700_000_000), "the root's expiry, the earliest")
+        let asked = Array(server.queries[before...])
+        let chunks = asked.filter { $0.contains("pinwatch_host_reason_info|") }
+        XCTAssertFalse(chunks.isEmpty)
+        for chunk in chunks {
+            XCTAssertFalse(chunk.contains("pinwatch_address_status"), chunk)
+            XCTAssertFalse(chunk.contains("pinwatch_probe_duration_seconds"), chunk)
+            XCTAssertTrue(chunk.contains("pinwatch_chain_not_after_timestamp_seconds"), chunk)
+        }
+        let durations = asked.filter { $0.contains("pinwatch_probe_duration_seconds") }
+        XCTAssertEqual(durations, [#"{__name__="pinwatch_probe_duration_seconds",host=~"down\\.test|e\\(f\\)\\.test"}"#])
+    }
+
+    /// However many chunks a fleet takes, a read holds no more answers at
+    /// once than it reads at once, and the one it waits with.
+    func testAnswersHeldAtOnceAreBounded() throws {
+        var series = cycle()
+        for index in 0..<400 { series += host("host\(index).test") }
+        let server = try serve(series)
+        var held = 0
+        let read = FleetSnapshotQuery(server: server.url, selector: nil, timeout: 10, seriesPerChunk: 40).read(mostAnswersHeld: &held)
+        XCTAssertEqual(try read.get().hosts.count, 400)
+        XCTAssertGreaterThan(server.queries.count, 40, "read in chunks")
+        XCTAssertGreaterThanOrEqual(held, 1)
+        XCTAssertLessThanOrEqual(held, FleetSnapshotQuery.answersReadAtOnce + 1)
     }
 
     func testAMatchKeepsProbeRowsAsOneQueryDoes() throws {

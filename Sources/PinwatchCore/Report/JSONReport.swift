@@ -27,7 +27,19 @@ public enum JSONReport {
     package static func write(
         count: Int, generatedAt: Date, vantage: String?, report: @Sendable (Int) -> HostReport, to emit: (String) -> Void
     ) {
-        let (summary, severities) = summaries(count: count, report: report)
+        write(
+            count: count, summary: summaries(count: count, report: report), generatedAt: generatedAt, vantage: vantage, report: report,
+            to: emit)
+    }
+
+    /// The same, with the `summary` object's counts already made: rows
+    /// whose status and severity are known without their reports (a
+    /// fleet's, decided by their `serve`) are made into reports once.
+    package static func write(
+        count: Int, summary counts: (StatusSummary, SeveritySummary), generatedAt: Date, vantage: String?,
+        report: @Sendable (Int) -> HostReport, to emit: (String) -> Void
+    ) {
+        let (summary, severities) = counts
         let head = JSONValue.object([
             ("version", .int(version)),
             ("generated_at", .string(DateText.iso8601(generatedAt))),

@@ -20,7 +20,12 @@ public struct SeveritySummary: Hashable, Sendable {
 
     /// One more report counted: for reports made one at a time.
     package mutating func count(_ report: HostReport) {
-        counts[report.severity, default: 0] += 1
+        count(report.severity)
+    }
+
+    /// One more host of `severity`: for rows whose verdict was decided elsewhere.
+    package mutating func count(_ severity: HostSeverity) {
+        counts[severity, default: 0] += 1
     }
 
     public func count(of severity: HostSeverity) -> Int {

@@ -21,7 +21,12 @@ public struct StatusSummary: Hashable, Sendable {
 
     /// One more report counted: for reports made one at a time.
     package mutating func count(_ report: HostReport) {
-        switch report.status {
+        count(report.status)
+    }
+
+    /// One more host of `status`: for rows whose verdict was decided elsewhere.
+    package mutating func count(_ status: HostStatus) {
+        switch status {
         case .ok: ok += 1
         case .leafOnly: leafOnly += 1
         case .blocked: blocked += 1
