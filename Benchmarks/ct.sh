@@ -6,6 +6,7 @@
 # entries). For the README's figure: Benchmarks/ct.sh 20000.
 # Benchmarks/ct.sh probe [PROBES]: CPU per probe that checks a leaf's
 # embedded SCTs against one that does not, alternating on one engine.
+# Benchmarks/ct.sh ocsp [PROBES]: the same for a stapled OCSP response.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 command -v swift >/dev/null 2>&1 || export PATH="$PATH:/opt/swift/usr/bin"
