@@ -13,6 +13,11 @@ import PinwatchTestSupport
 /// process: the CPU per probe printed (user + system) is the client's
 /// alone (Benchmarks/README.md, "SCT checks per probe").
 enum StapledOCSPBench {
+    /// Thrown, not `exit`: the deferred stop of s_server must run.
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
     static func run(probes: Int) throws {
         let root = try CertificateAuthority.makeRoot(commonName: "OCSP Bench Root")
         let issuer = try root.issueIntermediate(commonName: "OCSP Bench Issuing CA")
@@ -33,8 +38,7 @@ enum StapledOCSPBench {
             ], output: path("s_server.log"))
         defer { server.stop() }
         guard server.wait(upTo: 10, until: { ServerProcess.isListening(port: port) }) else {
-            FileHandle.standardError.write(Data("s_server did not listen on \(port)\n".utf8))
-            exit(1)
+            throw Failure(description: "s_server did not listen on \(port)")
         }
         var checking = ProbeTarget(
             host: "api.bench.test", port: port, serverName: "api.bench.test", connectAddress: "127.0.0.1",
@@ -49,15 +53,12 @@ enum StapledOCSPBench {
             let checks = index % 2 == 0
             let start = cpuSeconds()
             guard let result = engine.run([checks ? checking : plain]).first, result.failure == nil, result.trusted else {
-                FileHandle.standardError.write(Data("probe \(index) failed\n".utf8))
-                exit(1)
+                throw Failure(description: "probe \(index) failed")
             }
             let spent = cpuSeconds() - start
             if checks {
                 guard result.revocation == [RevocationFinding(level: 0, source: .stapledOCSP, outcome: .good)] else {
-                    FileHandle.standardError.write(
-                        Data("probe \(index): the staple was not found good: \(String(describing: result.revocation))\n".utf8))
-                    exit(1)
+                    throw Failure(description: "probe \(index): the staple was not found good: \(String(describing: result.revocation))")
                 }
                 cpu.checked += spent
             } else {
