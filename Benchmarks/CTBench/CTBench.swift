@@ -4,7 +4,7 @@ import PinwatchLocalWorld
 import PinwatchProbe
 import PinwatchTestSupport
 
-/// `pinwatch-ct-bench [ENTRIES]`: entries verified and matched per second
+/// `pinwatch-ct-bench [ENTRIES]` (and `probe`, SCTProbeBench; `ocsp`, StapledOCSPBench): entries verified and matched per second
 /// when following the local log from its first entry, by pinwatch's
 /// follower over RFC 6962 and over static-ct-api's data tiles (gzipped, as
 /// the log sends them, and plain), and by Debian's certspotter reading the
@@ -16,7 +16,14 @@ import PinwatchTestSupport
 @main
 enum CTBench {
     static func main() throws {
-        let count = CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 20_000
+        let arguments = CommandLine.arguments.dropFirst()
+        if arguments.first == "probe" {
+            return try SCTProbeBench.run(probes: arguments.dropFirst().first.flatMap(Int.init) ?? 200)
+        }
+        if arguments.first == "ocsp" {
+            return try StapledOCSPBench.run(probes: arguments.dropFirst().first.flatMap(Int.init) ?? 200)
+        }
+        let count = arguments.first.flatMap(Int.init) ?? 20_000
         let root = try CertificateAuthority.makeRoot(commonName: "CT Bench Root")
         let intermediate = try root.issueIntermediate(commonName: "CT Bench Issuing CA")
         let log = try LocalCTLog(roots: [root.certificate], maximumBatch: 1_000)

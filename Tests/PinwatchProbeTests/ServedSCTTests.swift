@@ -124,7 +124,10 @@ final class ServedSCTTests: XCTestCase {
         let response = try world.issuer.stapledOCSPResponse(
             for: leaf.certificate, carrying: [try world.logA.sct(for: leaf.certificate), try forger.sct(for: leaf.certificate)])
         let port = try serveWithOpenSSL(leaf, world, files: ["staple.der": response], options: ["-status_file", "staple.der"])
-        let seen = try XCTUnwrap(try probe(port: port, world, logs: world.keys).scts)
+        let result = try probe(port: port, world, logs: world.keys)
+        XCTAssertEqual(
+            result.revocation, [RevocationFinding(level: 0, source: .stapledOCSP, outcome: .good)], "the response's own signature verifies")
+        let seen = try XCTUnwrap(result.scts)
         XCTAssertEqual(seen.map(\.delivery), [.ocsp, .ocsp])
         XCTAssertEqual(tally(seen), ["valid Operator A": 1, "badSignature Operator A": 1])
         let compliance = CTCompliance.judge(seen, leaf: leaf.certificate.facts)

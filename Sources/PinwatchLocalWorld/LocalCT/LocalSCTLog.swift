@@ -137,8 +137,10 @@ extension CertificateAuthority {
         }
         let extensionValue = try sctListExtension(nid: NID_ct_cert_scts, list: LocalSCTLog.list(scts))
         defer { X509_EXTENSION_free(extensionValue) }
-        let signed = certificate.withPointer { OCSP_basic_sign(basic, $0, key.pointer, EVP_sha256(), nil, 0) }
-        guard OCSP_SINGLERESP_add_ext(single, extensionValue, -1) == 1, signed == 1,
+        // Signed last: a signature made before the extension was added
+        // would not cover it, and the response would not verify.
+        guard OCSP_SINGLERESP_add_ext(single, extensionValue, -1) == 1,
+            certificate.withPointer({ OCSP_basic_sign(basic, $0, key.pointer, EVP_sha256(), nil, 0) }) == 1,
             let response = OCSP_response_create(Int32(OCSP_RESPONSE_STATUS_SUCCESSFUL), basic)
         else { throw LocalPKIError.issuing("cannot sign the OCSP response: \(OpenSSLErrorQueue.drain())") }
         defer { OCSP_RESPONSE_free(response) }

@@ -24,24 +24,17 @@ package enum SignedListSignature {
     /// malformed input, a key of another kind or trailing bytes after the
     /// SPKI is simply false.
     package static func verify(message: [UInt8], signature: [UInt8], subjectPublicKeyInfo spki: [UInt8]) -> Bool {
-        guard !signature.isEmpty, signature.count <= 1_024, !spki.isEmpty, spki.count <= 4_096 else { return false }
+        guard let key = VerifyingKey(subjectPublicKeyInfo: spki) else { return false }
+        return verify(message: message, signature: signature, key: key)
+    }
+
+    /// The same with a key already decoded (`VerifyingKeyCache`).
+    package static func verify(message: [UInt8], signature: [UInt8], key: VerifyingKey) -> Bool {
+        guard !signature.isEmpty, signature.count <= 1_024 else { return false }
         defer { _ = OpenSSLErrorQueue.drainCodes() }
-        let key: OpaquePointer? = spki.withUnsafeBufferPointer { buffer in
-            var cursor: UnsafePointer<UInt8>? = buffer.baseAddress
-            let parsed = d2i_PUBKEY(nil, &cursor, buffer.count)
-            guard let parsed, let base = buffer.baseAddress, cursor == base + buffer.count else {
-                EVP_PKEY_free(parsed)
-                return nil
-            }
-            return parsed
-        }
-        guard let key else { return false }
-        defer { EVP_PKEY_free(key) }
-        let kind = EVP_PKEY_get_base_id(key)
-        guard kind == EVP_PKEY_EC || kind == EVP_PKEY_RSA else { return false }
         guard let context = EVP_MD_CTX_new() else { return false }
         defer { EVP_MD_CTX_free(context) }
-        guard EVP_DigestVerifyInit(context, nil, EVP_sha256(), nil, key) == 1 else { return false }
+        guard EVP_DigestVerifyInit(context, nil, EVP_sha256(), nil, key.pointer) == 1 else { return false }
         return EVP_DigestVerify(context, signature, signature.count, message, message.count) == 1
     }
 }

@@ -16,20 +16,10 @@ final class IssuerFactsCache {
     /// fifth of the SHA-256 this cache was first keyed by (two lookups a
     /// host; Benchmarks/README.md, "Figures moved out of code comments"),
     /// and equal keys are equal certificates.
-    private var facts: [DER: CertificateFacts] = [:]
-
-    private struct DER: Hashable {
-        let bytes: [UInt8]
-
-        /// As one run of bytes: `[UInt8]`'s own hashing feeds the hasher
-        /// one element at a time.
-        func hash(into hasher: inout Hasher) {
-            bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
-        }
-    }
+    private var facts: [DERBytes: CertificateFacts] = [:]
 
     func facts(of certificate: X509Certificate) -> CertificateFacts {
-        let key = DER(bytes: certificate.der)
+        let key = DERBytes(bytes: certificate.der)
         if let known = facts[key] { return known }
         let computed = certificate.facts
         if facts.count >= Self.capacity { facts.removeAll(keepingCapacity: true) }

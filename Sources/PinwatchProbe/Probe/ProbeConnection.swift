@@ -404,7 +404,7 @@ final class ProbeConnection {
                 }
             }
             if let logs = target.sctLogs {
-                result.scts = ServedSCTs.observed(in: session, chain: outcome.certificates, logs: logs)
+                result.scts = ServedSCTs.observed(in: session, chain: outcome.certificates, logs: logs, keys: loop.logKeys)
             }
             finish(result: result)
         }

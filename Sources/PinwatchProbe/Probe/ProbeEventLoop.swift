@@ -45,6 +45,8 @@ final class ProbeEventLoop: @unchecked Sendable {
     private var nextConnectionID = 0
     private var running = true
     let issuerFacts = IssuerFactsCache()
+    /// The CT logs' keys SCTs are checked with, decoded once for every probe.
+    let logKeys = VerifyingKeyCache()
     /// One read's worth of handshake bytes, shared by every probe of this
     /// loop: they run one at a time on its thread, and OpenSSL copies what
     /// it is fed.

@@ -20,14 +20,16 @@ enum ServedSCTs {
     }
 
     /// `chain`: the leaf first, then its issuer (whose key an embedded SCT
-    /// names), as the verifier built it.
-    static func observed(in ssl: OpaquePointer, chain: [X509Certificate], logs: SCTLogKeys) -> [ObservedSCT] {
+    /// names), as the verifier built it. `keys`: the logs' keys decoded on
+    /// an earlier probe of the same loop.
+    static func observed(in ssl: OpaquePointer, chain: [X509Certificate], logs: SCTLogKeys, keys: VerifyingKeyCache) -> [ObservedSCT] {
         defer { _ = OpenSSLErrorQueue.drainCodes() }
         guard let leaf = chain.first, let stack = SSL_get0_peer_scts(ssl) else { return [] }
         let count = min(Int(pinwatch_sk_SCT_num(stack)), maximumCount)
         guard count > 0 else { return [] }
         let leafDER = leaf.der
-        var precertificate: [UInt8]?? = nil
+        // Built on the first embedded SCT, for all of them.
+        var embeddedEntry: [UInt8]?? = nil
         var observed: [ObservedSCT] = []
         for index in 0..<count {
             guard let sct = pinwatch_sk_SCT_value(stack, Int32(index)), SCT_get_version(sct) == SCT_VERSION_V1 else { continue }
@@ -50,17 +52,16 @@ enum ServedSCTs {
             seen.logState = log.state
             let entry: [UInt8]?
             if delivery == .embedded {
-                if precertificate == nil { precertificate = .some(PrecertificateTBS.withoutEmbeddedSCTs(leafDER)) }
-                entry =
-                    chain.count > 1 ? (precertificate ?? nil).map { precertEntry(tbs: $0, issuerKeyHash: chain[1].facts.spkiSHA256) } : nil
+                if embeddedEntry == nil { embeddedEntry = .some(precertEntry(leafDER: leafDER, chain: chain)) }
+                entry = embeddedEntry ?? nil
             } else {
                 entry = [0, 0] + vector24(leafDER)
             }
             let signed = entry.map { signedData(fields, entry: $0) }
-            let valid =
-                fields.signatureIsSHA256
-                && signed.map { SignedListSignature.verify(message: $0, signature: fields.signature, subjectPublicKeyInfo: log.key) }
-                    == true
+            var valid = false
+            if fields.signatureIsSHA256, let signed, let key = keys.key(subjectPublicKeyInfo: log.key) {
+                valid = SignedListSignature.verify(message: signed, signature: fields.signature, key: key)
+            }
             seen.check = valid ? .valid : .badSignature
             observed.append(seen)
         }
@@ -101,9 +102,12 @@ enum ServedSCTs {
         return bytes + fields.extensions
     }
 
-    /// `precert_entry`: the issuer's key hash and the TBSCertificate.
-    private static func precertEntry(tbs: [UInt8], issuerKeyHash: [UInt8]) -> [UInt8] {
-        [0, 1] + issuerKeyHash + vector24(tbs)
+    /// `precert_entry`: the issuer's key hash and the TBSCertificate. The
+    /// hash is of the SPKI as the issuer's certificate carries it, not of
+    /// the issuer's whole facts.
+    private static func precertEntry(leafDER: [UInt8], chain: [X509Certificate]) -> [UInt8]? {
+        guard chain.count > 1, let tbs = PrecertificateTBS.withoutEmbeddedSCTs(leafDER) else { return nil }
+        return [0, 1] + chain[1].withPointer { PublicKeyFacts.spkiDigest(of: $0) } + vector24(tbs)
     }
 
     private static func vector24(_ bytes: [UInt8]) -> [UInt8] {
