@@ -14,7 +14,11 @@ import XCTest
 final class HookRunnerHeapTests: XCTestCase {
     func testAStormOfRunsLeavesTheHeapWhereItWas() throws {
         let finished = DispatchSemaphore(value: 0)
-        let runner = HookRunner(hooks: [HookCommand(arguments: ["/bin/sh", "-c", "exec cat >/dev/null"], timeout: 10)]) { _ in
+        let reports = DispatchQueue(label: "pinwatch.test.hook-reports")
+        let runner = HookRunner(
+            hooks: [HookCommand(arguments: ["/bin/sh", "-c", "exec cat >/dev/null"], timeout: 10)], reportQueue: reports
+        ) { _ in
+            dispatchPrecondition(condition: .onQueue(reports))
             finished.signal()
         }
         defer { runner.stop() }
