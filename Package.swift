@@ -257,7 +257,7 @@ let package = Package(
         // (chains verified before are served from the cache).
         .executableTarget(
             name: "pinwatch-cycle-bench",
-            dependencies: ["PinwatchCore", "PinwatchProbe", "PinwatchMonitor", "PinwatchLocalWorld"],
+            dependencies: ["PinwatchCore", "PinwatchProbe", "PinwatchMonitor", "PinwatchLocalWorld", "PinwatchSystem"],
             path: "Benchmarks/CycleBench",
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
@@ -271,7 +271,7 @@ let package = Package(
         // Benchmarks/ct.sh: the CT follower against certspotter on the local log.
         .executableTarget(
             name: "pinwatch-ct-bench",
-            dependencies: ["PinwatchCT", "PinwatchProbe", "PinwatchLocalWorld", "PinwatchTestSupport"],
+            dependencies: ["PinwatchCT", "PinwatchProbe", "PinwatchLocalWorld", "PinwatchTestSupport", "PinwatchSystem"],
             path: "Benchmarks/CTBench",
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),

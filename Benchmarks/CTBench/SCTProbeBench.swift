@@ -2,6 +2,7 @@ import Foundation
 import PinwatchCore
 import PinwatchLocalWorld
 import PinwatchProbe
+import PinwatchSystem
 
 /// `pinwatch-ct-bench probe [PROBES]`: what checking a leaf's SCTs adds to
 /// a probe. One engine, as `watch` and `serve` keep one, probes the same
@@ -31,12 +32,12 @@ enum SCTProbeBench {
         var cpu = (checked: 0.0, plain: 0.0)
         for index in 0..<max(2, probes) {
             let checks = index % 2 == 0
-            let start = cpuSeconds()
+            let start = ProcessCPUTime.seconds()
             guard let result = engine.run([checks ? checking : target]).first, result.failure == nil, result.trusted else {
                 FileHandle.standardError.write(Data("probe \(index) failed\n".utf8))
                 exit(1)
             }
-            let spent = cpuSeconds() - start
+            let spent = ProcessCPUTime.seconds() - start
             if checks {
                 guard let scts = result.scts, scts.count == 3, scts.allSatisfy({ $0.check == .valid }) else {
                     FileHandle.standardError.write(Data("probe \(index): not three valid SCTs\n".utf8))
@@ -52,12 +53,5 @@ enum SCTProbeBench {
             String(
                 format: "probes: %d, CPU µs per probe: %.0f checking 3 embedded SCTs, %.0f not checking", max(2, probes),
                 cpu.checked * 1e6 / half, cpu.plain * 1e6 / half))
-    }
-
-    private static func cpuSeconds() -> Double {
-        var usage = rusage()
-        getrusage(RUSAGE_SELF.rawValue, &usage)
-        func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
-        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import PinwatchCore
 import PinwatchLocalWorld
 import PinwatchProbe
+import PinwatchSystem
 import PinwatchTestSupport
 
 /// `pinwatch-ct-bench ocsp [PROBES]`: what reading and verifying a stapled
@@ -51,11 +52,11 @@ enum StapledOCSPBench {
         var cpu = (checked: 0.0, plain: 0.0)
         for index in 0..<count {
             let checks = index % 2 == 0
-            let start = cpuSeconds()
+            let start = ProcessCPUTime.seconds()
             guard let result = engine.run([checks ? checking : plain]).first, result.failure == nil, result.trusted else {
                 throw Failure(description: "probe \(index) failed")
             }
-            let spent = cpuSeconds() - start
+            let spent = ProcessCPUTime.seconds() - start
             if checks {
                 guard result.revocation == [RevocationFinding(level: 0, source: .stapledOCSP, outcome: .good)] else {
                     throw Failure(description: "probe \(index): the staple was not found good: \(String(describing: result.revocation))")
@@ -70,12 +71,5 @@ enum StapledOCSPBench {
             String(
                 format: "probes: %d, CPU µs per probe: %.0f verifying the stapled OCSP response, %.0f not", count,
                 cpu.checked * 1e6 / half, cpu.plain * 1e6 / half))
-    }
-
-    private static func cpuSeconds() -> Double {
-        var usage = rusage()
-        getrusage(RUSAGE_SELF.rawValue, &usage)
-        func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
-        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
     }
 }

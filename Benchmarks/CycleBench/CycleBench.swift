@@ -3,6 +3,7 @@ import PinwatchCore
 import PinwatchLocalWorld
 import PinwatchMonitor
 import PinwatchProbe
+import PinwatchSystem
 
 /// `pinwatch-cycle-bench CONFIG [CYCLES]`: what `watch` and `serve` pay per
 /// cycle. One poller, as they keep one, runs CYCLES (default 5) cycles over
@@ -26,11 +27,11 @@ enum CycleBench {
         let hosts = max(1, config.hosts.count)
         print("cycle\twall_s\tcpu_us_per_host\tcache_hits\tcache_misses\tcache_anchored")
         for cycle in 1...cycles {
-            let startCPU = cpuSeconds()
+            let startCPU = ProcessCPUTime.seconds()
             let start = Date()
             let reports = poller.runCycle()
             let wall = Date().timeIntervalSince(start)
-            let cpu = cpuSeconds() - startCPU
+            let cpu = ProcessCPUTime.seconds() - startCPU
             let fine = reports.filter { $0.status == .ok }.count
             guard fine == reports.count else {
                 FileHandle.standardError.write(Data("cycle \(cycle): \(reports.count - fine) hosts not ok\n".utf8))
@@ -42,12 +43,5 @@ enum CycleBench {
                     format: "%d\t%.3f\t%.0f\t%d\t%d\t%d", cycle, wall, cpu * 1e6 / Double(hosts), counts.hits, counts.misses,
                     counts.anchored))
         }
-    }
-
-    private static func cpuSeconds() -> Double {
-        var usage = rusage()
-        getrusage(RUSAGE_SELF.rawValue, &usage)
-        func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
-        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
     }
 }
