@@ -342,12 +342,16 @@ package struct FleetSnapshot: Hashable, Sendable {
     }
 
     static func rowKey(_ labels: [String: String], host: String, port: Int) -> String {
-        "\(host)\u{0}\(port)\u{0}\(labels["sni"] ?? "")\u{0}\(labels["address"] ?? "")\u{0}\(labels["vantage"] ?? "")"
+        rowKey(host: host, port: port, sni: labels["sni"], address: labels["address"], vantage: labels["vantage"])
     }
 
     /// The same key from the row: its labels as read (empty ones are nil).
     static func rowKey(_ row: FleetHost) -> String {
-        "\(row.host)\u{0}\(row.port)\u{0}\(row.sni ?? "")\u{0}\(row.address ?? "")\u{0}\(row.vantage ?? "")"
+        rowKey(host: row.host, port: row.port, sni: row.sni, address: row.address, vantage: row.vantage)
+    }
+
+    private static func rowKey(host: String, port: Int, sni: String?, address: String?, vantage: String?) -> String {
+        "\(host)\u{0}\(port)\u{0}\(sni ?? "")\u{0}\(address ?? "")\u{0}\(vantage ?? "")"
     }
 
     private static func row(_ labels: [String: String], host: String, port: Int) -> FleetHost? {

@@ -37,16 +37,9 @@ package enum PrecertificateTBS {
 
     private static func tbs(of precertificate: [UInt8], without nid: Int32) -> [UInt8]? {
         defer { _ = OpenSSLErrorQueue.drainCodes() }
-        let decoded: OpaquePointer? = precertificate.withUnsafeBufferPointer { buffer in
-            var cursor: UnsafePointer<UInt8>? = buffer.baseAddress
-            let parsed = d2i_X509(nil, &cursor, buffer.count)
-            guard let parsed, let base = buffer.baseAddress, cursor == base + buffer.count else {
-                X509_free(parsed)
-                return nil
-            }
-            return parsed
+        guard let decoded = WholeDER.decode(precertificate, with: { d2i_X509(nil, $0, $1) }, free: { X509_free($0) }) else {
+            return nil
         }
-        guard let decoded else { return nil }
         defer { X509_free(decoded) }
         let index = X509_get_ext_by_NID(decoded, nid, -1)
         guard index >= 0, let removed = X509_delete_ext(decoded, index) else { return nil }

@@ -11,16 +11,7 @@ package final class VerifyingKey {
     package init?(subjectPublicKeyInfo spki: [UInt8]) {
         guard !spki.isEmpty, spki.count <= 4_096 else { return nil }
         defer { _ = OpenSSLErrorQueue.drainCodes() }
-        let key: OpaquePointer? = spki.withUnsafeBufferPointer { buffer in
-            var cursor: UnsafePointer<UInt8>? = buffer.baseAddress
-            let parsed = d2i_PUBKEY(nil, &cursor, buffer.count)
-            guard let parsed, let base = buffer.baseAddress, cursor == base + buffer.count else {
-                EVP_PKEY_free(parsed)
-                return nil
-            }
-            return parsed
-        }
-        guard let key else { return nil }
+        guard let key = WholeDER.decode(spki, with: { d2i_PUBKEY(nil, $0, $1) }, free: { EVP_PKEY_free($0) }) else { return nil }
         let kind = EVP_PKEY_get_base_id(key)
         guard kind == EVP_PKEY_EC || kind == EVP_PKEY_RSA else {
             EVP_PKEY_free(key)
