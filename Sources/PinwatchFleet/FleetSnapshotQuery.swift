@@ -2,15 +2,18 @@ import Foundation
 import PinwatchCore
 import PinwatchTransfer
 
-/// `snapshot --prometheus`: the whole fleet, read in chunks of hosts so
-/// that no answer has to hold every series of every host. Prometheus
-/// first counts each host's rows (`count by (host)` of
+/// `snapshot --prometheus`: the whole fleet, read in chunks so that no
+/// answer has to hold every series of every host. Prometheus first
+/// counts each exporter's rows (`count by (job, instance)` of
 /// `pinwatch_host_reason_info` alone: a count costs Prometheus a pass
 /// over the series it counts, about what answering them does), then the
 /// series are asked for in chunks of about `seriesPerChunk`, sized by
-/// the series per row the answers so far held, each chunk's hosts named
-/// exactly: a regular expression of plain alternatives, which Prometheus
-/// looks up in its index of label values. Each answer is bounded by
+/// the series per row the answers so far held: whole exporters where
+/// they fit, named by `job` and `instance` (one entry of Prometheus'
+/// index each), and an exporter larger than a chunk by its hosts,
+/// counted the same way and named exactly: a regular expression of
+/// plain alternatives, which Prometheus looks up in its index of label
+/// values, at a cost for every name (Benchmarks/README.md). Each answer is bounded by
 /// `maximumAnswer`, and one that is larger still is split again. A fleet
 /// whose list of hosts alone passes that bound is counted and split by
 /// ever longer prefixes of the host names instead (`label_replace` and
@@ -85,7 +88,7 @@ package struct FleetSnapshotQuery: Sendable {
         case .success(let answer): instances = answer
         }
         var reading = Reading(query: self, instances: instances, probeSeries: probeSeries)
-        let problem = reading.readByHost()
+        let problem = reading.readByExporter()
         let fleet = reading.fleet()
         mostAnswersHeld = reading.rows.mostHeld
         if let problem { return .failure(problem) }
@@ -118,6 +121,11 @@ package struct FleetSnapshotQuery: Sendable {
     /// How many rows each host has; those without a host count under none.
     static func rowCountQuery(extra: String) -> String {
         "count by (host) (\(selector([.hostReasonInfo], host: nil, extra: extra)))"
+    }
+
+    /// How many rows each exporter has, by the labels Prometheus scraped it under.
+    static func exporterCountQuery(extra: String) -> String {
+        "count by (job, instance) (\(selector([.hostReasonInfo], host: nil, extra: extra)))"
     }
 
     /// The series a row is taken to have until answers hold more: about
@@ -153,15 +161,39 @@ private struct Reading {
         }
     }
 
+    /// The rows an exporter sent Prometheus, by the labels it was scraped
+    /// under (a missing label is "", which matches its absence).
+    struct Exporter {
+        var job: String
+        var instance: String
+        var rows: Int
+    }
+
+    /// What one query asks for: everything in `scope`, some exporters
+    /// (of one job), or some hosts.
+    enum Chunk {
+        case whole
+        case exporters([Exporter])
+        case hosts([Hosts])
+    }
+
     let query: FleetSnapshotQuery
     let instances: VectorAnswer
     let probeSeries: Bool
     let rows: ChunkRows
     /// Queries asked so far, the instances' first.
     var asked = 1
-    /// Every host the count named, once it has: what a whole fleet too
-    /// large for one answer is split into.
+    /// The exporters the count named: what a whole fleet too large for
+    /// one answer is split into.
+    var exporters: [Exporter] = []
+    /// The exporter being read by its hosts, as matchers; none at first.
+    var scope: [String] = []
+    /// Every host of `scope` the count named, once it has: what the
+    /// scope's rows too large for one answer are split into.
     var counted: [Hosts]?
+
+    /// `--match`'s matchers and the scope's.
+    var matchers: String { ([query.selector] + scope).filter { !$0.isEmpty }.joined(separator: ",") }
 
     init(query: FleetSnapshotQuery, instances: VectorAnswer, probeSeries: Bool) {
         self.query = query
@@ -173,12 +205,71 @@ private struct Reading {
         rows = ChunkRows(instances: self.instances.samples, probeSeries: probeSeries)
     }
 
-    /// Every host, in chunks of hosts named exactly, from each host's count
-    /// of rows; by prefixes when the count is more than one answer.
+    /// Every row, in chunks of whole exporters of one job, from each
+    /// exporter's count of rows; an exporter larger than a chunk by its hosts.
+    mutating func readByExporter() -> FleetQueryProblem? {
+        switch ask(FleetSnapshotQuery.exporterCountQuery(extra: query.selector)).flatMap({
+            FleetQuery.vector(body: $0.body, status: $0.status)
+        }) {
+        case .failure(let problem) where problem == FleetQuery.tooLarge(query.maximumAnswer): return readByHost()
+        case .failure(let problem): return problem
+        case .success(let answer):
+            // Counts are the server's word: bounded, so that sums cannot overflow.
+            exporters = answer.samples.map { sample in
+                Exporter(
+                    job: sample.labels["job"] ?? "", instance: sample.labels["instance"] ?? "",
+                    rows: min(max(WholeNumber.clamped(sample.value), 0), 1 << 30))
+            }
+            .sorted { ($0.job, $0.instance) < ($1.job, $1.instance) }
+        }
+        let total = exporters.reduce(0) { $0 + $1.rows }
+        if total * FleetSnapshotQuery.seriesPerRow <= query.seriesPerChunk { return fetch(.whole) }
+        return read(exporters)
+    }
+
+    /// `exporters`, packed into chunks of one job that fit.
+    private mutating func read(_ exporters: [Exporter]) -> FleetQueryProblem? {
+        var pack: [Exporter] = []
+        var packed = 0
+        for exporter in exporters {
+            let perRow = rows.seriesPerRow
+            if exporter.rows * perRow > query.seriesPerChunk {
+                if let problem = flush(&pack) { return problem }
+                packed = 0
+                if let problem = readByHost(of: exporter) { return problem }
+                continue
+            }
+            // An empty instance is asked for alone: beside names, the empty
+            // alternative would have Prometheus test every instance.
+            if exporter.instance.isEmpty || pack.first.map({ $0.job != exporter.job || $0.instance.isEmpty }) == true
+                || (packed + exporter.rows) * perRow > query.seriesPerChunk
+            {
+                if let problem = flush(&pack) { return problem }
+                packed = 0
+            }
+            pack.append(exporter)
+            packed += exporter.rows
+        }
+        return flush(&pack)
+    }
+
+    /// One exporter's rows, by its hosts.
+    private mutating func readByHost(of exporter: Exporter) -> FleetQueryProblem? {
+        scope = ["job=" + FleetQueryPlan.literal(exporter.job), "instance=" + FleetQueryPlan.literal(exporter.instance)]
+        counted = nil
+        defer {
+            scope = []
+            counted = nil
+        }
+        return readByHost()
+    }
+
+    /// Every host of the scope, in chunks of hosts named exactly, from each
+    /// host's count of rows; by prefixes when the count is more than one answer.
     mutating func readByHost() -> FleetQueryProblem? {
         let hosts: [(name: String, rows: Int)]
         // The answer's samples go once read: only the names and counts stay.
-        switch ask(FleetSnapshotQuery.rowCountQuery(extra: query.selector)).flatMap({
+        switch ask(FleetSnapshotQuery.rowCountQuery(extra: matchers)).flatMap({
             FleetQuery.vector(body: $0.body, status: $0.status)
         }).map(Self.rowsByHost) {
         case .failure(let problem) where problem == FleetQuery.tooLarge(query.maximumAnswer):
@@ -188,7 +279,7 @@ private struct Reading {
         }
         let total = hosts.reduce(0) { $0 + $1.rows }
         counted = hosts.map { .named($0.name) }
-        if total * FleetSnapshotQuery.seriesPerRow <= query.seriesPerChunk { return fetch(nil) }
+        if total * FleetSnapshotQuery.seriesPerRow <= query.seriesPerChunk { return fetch(.whole) }
         var pack: [Hosts] = []
         var packed = 0
         for host in hosts {
@@ -225,7 +316,7 @@ private struct Reading {
             )
         }
         let counts: VectorAnswer
-        switch ask(FleetSnapshotQuery.countQuery(prefix: prefix, width: width, extra: query.selector)).flatMap({
+        switch ask(FleetSnapshotQuery.countQuery(prefix: prefix, width: width, extra: matchers)).flatMap({
             FleetQuery.vector(body: $0.body, status: $0.status)
         }) {
         case .failure(let problem): return problem
@@ -237,7 +328,7 @@ private struct Reading {
         }
         .sorted { $0.next < $1.next }
         let total = groups.reduce(0) { $0 + $1.count }
-        if top, total <= query.seriesPerChunk { return fetch(nil) }
+        if top, total <= query.seriesPerChunk { return fetch(.whole) }
         // Every host under one longer prefix: the next count looks further.
         let shared = groups.count == 1 && groups[0].next.unicodeScalars.count == width
         var pack: [Hosts] = []
@@ -276,24 +367,56 @@ private struct Reading {
 
     private mutating func flush(_ pack: inout [Hosts]) -> FleetQueryProblem? {
         defer { pack.removeAll() }
-        return pack.isEmpty ? nil : fetch(pack)
+        return pack.isEmpty ? nil : fetch(.hosts(pack))
+    }
+
+    private mutating func flush(_ pack: inout [Exporter]) -> FleetQueryProblem? {
+        defer { pack.removeAll() }
+        return pack.isEmpty ? nil : fetch(.exporters(pack))
+    }
+
+    /// The chunk's selector: the scope's series of the host families.
+    private func selector(_ chunk: Chunk) -> String {
+        let families = FleetSnapshotQuery.hostFamilies
+        switch chunk {
+        case .whole: return FleetSnapshotQuery.selector(families, host: nil, extra: matchers)
+        case .hosts(let pack):
+            return FleetSnapshotQuery.selector(families, host: pack.map(\.pattern).joined(separator: "|"), extra: matchers)
+        case .exporters(let pack):
+            let instance =
+                pack.count == 1
+                ? "instance=" + FleetQueryPlan.literal(pack[0].instance)
+                : "instance=~" + FleetQueryPlan.literal(pack.map { FleetQueryPlan.escapedForRegex($0.instance) }.joined(separator: "|"))
+            let exporters = ["job=" + FleetQueryPlan.literal(pack.first?.job ?? ""), instance]
+            return FleetSnapshotQuery.selector(
+                families, host: nil, extra: ([matchers] + exporters).filter { !$0.isEmpty }.joined(separator: ","))
+        }
     }
 
     /// One chunk's rows; one too large for an answer is asked for again in
     /// smaller chunks.
-    private mutating func fetch(_ pack: [Hosts]?) -> FleetQueryProblem? {
-        let host = pack.map { $0.map(\.pattern).joined(separator: "|") }
-        switch ask(FleetSnapshotQuery.selector(FleetSnapshotQuery.hostFamilies, host: host, extra: query.selector)) {
+    private mutating func fetch(_ chunk: Chunk) -> FleetQueryProblem? {
+        switch ask(selector(chunk)) {
         case .success(let answer):
             rows.add(answer.body, status: answer.status)
             return nil
         case .failure(let problem) where problem == FleetQuery.tooLarge(query.maximumAnswer):
-            guard let pack else {
+            let pack: [Hosts]
+            switch chunk {
+            case .whole:
+                if scope.isEmpty, !exporters.isEmpty { return read(exporters) }
                 guard let counted, !counted.isEmpty else { return visit(prefix: "") }
-                return fetch(counted)
+                return fetch(.hosts(counted))
+            case .exporters(let exporters):
+                if exporters.count > 1 {
+                    return fetch(.exporters(Array(exporters[..<(exporters.count / 2)])))
+                        ?? fetch(.exporters(Array(exporters[(exporters.count / 2)...])))
+                }
+                return readByHost(of: exporters[0])
+            case .hosts(let hosts): pack = hosts
             }
             if pack.count > 1 {
-                return fetch(Array(pack[..<(pack.count / 2)])) ?? fetch(Array(pack[(pack.count / 2)...]))
+                return fetch(.hosts(Array(pack[..<(pack.count / 2)]))) ?? fetch(.hosts(Array(pack[(pack.count / 2)...])))
             }
             switch pack[0] {
             case .starting(let prefix): return visit(prefix: prefix)

@@ -97,7 +97,13 @@ final class FleetSnapshotQueryTests: XCTestCase {
         series += host("probed.test", instance: "probe:9")
         // Not a host's sample: no host, a bad port.
         series.append(.init(["__name__": "pinwatch_host_reason_info", "port": "443", "status": "ok", "severity": "ok", "headline": "ok"]))
-        series.append(.init(["__name__": "pinwatch_pin_match", "host": "a.test", "port": "99999", "level": "0", "tier": "leaf"]))
+        // Scraped from an exporter, as every series Prometheus holds is:
+        // asked for with that exporter's.
+        series.append(
+            .init([
+                "__name__": "pinwatch_pin_match", "host": "a.test", "port": "99999", "level": "0", "tier": "leaf", "job": "pinwatch",
+                "instance": "serve:1",
+            ]))
         return series
     }
 
@@ -245,12 +251,45 @@ final class FleetSnapshotQueryTests: XCTestCase {
         let before = server.queries.count
         assertSameFleet(try chunked(server, seriesPerChunk: 1_000).get(), whole)
         let asked = Array(server.queries[before...])
-        XCTAssertEqual(asked.filter { $0.hasPrefix("count by") }, ["count by (host) ({__name__=\"pinwatch_host_reason_info\"})"])
+        XCTAssertEqual(
+            asked.filter { $0.hasPrefix("count by") },
+            [
+                #"count by (job, instance) ({__name__="pinwatch_host_reason_info"})"#,
+                #"count by (host) ({__name__="pinwatch_host_reason_info",job="pinwatch",instance="serve:1"})"#,
+            ], "one exporter, larger than a chunk: read by its hosts")
         XCTAssertFalse(asked.contains { $0.contains(".*") }, "a prefix was asked for: \(asked)")
         let chunks = asked.filter { $0.contains("host=~") }
         XCTAssertEqual(chunks.count, 4, "304 rows, 100 to a chunk of 1,000 series at 10 series a row")
         XCTAssertTrue(
             chunks.contains { FleetQuery.request(server: server.url, promQL: $0)?.form != nil }, "no chunk was long enough to be POSTed")
+    }
+
+    /// Exporters that fit a chunk are asked for whole, by `job` and
+    /// `instance`, several of one job to a chunk; one larger than a chunk
+    /// by its hosts.
+    func testChunksAskForWholeExportersWhereTheyFit() throws {
+        var series: [ChunkingPrometheus.Series] = []
+        for shard in 1...4 {
+            series += cycle("shard.\(shard):9")
+            for index in 0..<10 { series += host("host\(index).shard\(shard).test", instance: "shard.\(shard):9") }
+        }
+        series += cycle("big:9")
+        for index in 0..<40 { series += host("host\(index).big.test", instance: "big:9") }
+        let server = try serve(series)
+        let whole = try oneQuery(server)
+        XCTAssertEqual(whole.hosts.count, 80)
+        let before = server.queries.count
+        assertSameFleet(try chunked(server, seriesPerChunk: 200).get(), whole)
+        let chunks = server.queries[before...].filter { $0.hasPrefix("{") && $0.contains("pinwatch_host_reason_info|") }
+        XCTAssertEqual(
+            chunks.filter { !$0.contains("host=~") },
+            [
+                #"{__name__=~"\#(FleetSnapshotQuery.hostFamilies.map(\.rawValue).joined(separator: "|"))",job="pinwatch",instance=~"shard\\.1:9|shard\\.2:9"}"#,
+                #"{__name__=~"\#(FleetSnapshotQuery.hostFamilies.map(\.rawValue).joined(separator: "|"))",job="pinwatch",instance=~"shard\\.3:9|shard\\.4:9"}"#,
+            ], "two exporters of 10 rows to a chunk of 200 series at 10 a row")
+        let named = chunks.filter { $0.contains("host=~") }
+        XCTAssertEqual(named.count, 2, "big:9's 40 rows, 20 to a chunk")
+        XCTAssertTrue(named.allSatisfy { $0.contains(#"job="pinwatch",instance="big:9",host=~"#) && !$0.contains("shard") }, "\(named)")
     }
 
     func testAHostWhoseOwnSeriesPassTheBoundIsNamed() throws {

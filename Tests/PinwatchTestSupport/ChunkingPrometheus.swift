@@ -5,7 +5,7 @@ import PinwatchLocalWorld
 /// `LocalHTTPServer`, answering the queries pinwatch sends as Prometheus
 /// would: a vector selector (`=`, `=~` matchers, anchored regular
 /// expressions; a missing label matches as ""), and the snapshot's
-/// `count by (host) (SELECTOR)` and
+/// `count by (LABELS) (SELECTOR)` and
 /// `count by (L) (label_replace(SELECTOR, "L", "$1", "host", "REGEX"))`;
 /// a long query POSTed as a form is read as its GET.
 /// Every query is logged, so a test can say how many were asked.
@@ -87,11 +87,15 @@ package final class ChunkingPrometheus: @unchecked Sendable {
         guard query.hasPrefix("count by (") else {
             return selected.map { ["metric": $0.labels, "value": [1_800_000_000.5, $0.value]] }
         }
-        if query.hasPrefix("count by (host) (") {
-            // A series without a host counts in the group without the label.
-            let counts = Dictionary(grouping: selected) { $0.labels["host"] ?? "" }.mapValues(\.count)
-            return counts.map { host, count in
-                ["metric": host.isEmpty ? [:] : ["host": host], "value": [1_800_000_000.5, "\(count)"]]
+        if let grouping = query.dropFirst("count by (".count).split(separator: ")", maxSplits: 1).first,
+            query.hasPrefix("count by (\(grouping)) ({")
+        {
+            // A series without a label counts in the group without it.
+            let names = grouping.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            let counts = Dictionary(grouping: selected) { one in names.map { one.labels[$0] ?? "" } }.mapValues(\.count)
+            return counts.map { values, count in
+                let metric = Dictionary(uniqueKeysWithValues: zip(names, values).filter { !$0.1.isEmpty })
+                return ["metric": metric, "value": [1_800_000_000.5, "\(count)"]]
             }
         }
         // `, "L", "$1", "host", "REGEX"))`: the last string is the regex.
