@@ -29,9 +29,12 @@ package struct FleetSnapshotQuery: Sendable {
     /// hundred; more is a server whose counts never let the chunks fit.
     package static let maximumQueries = 10_000
     /// Answers read into rows at once, off the reading thread, while the
-    /// next is asked for: a read holds at most one more than this, and
-    /// the rows (Benchmarks/README.md).
+    /// next are asked for: a read holds at most `queriesAtOnce` more than
+    /// this, and the rows (Benchmarks/README.md).
     package static let answersReadAtOnce = 2
+    /// Chunks asked for at once: Prometheus answers each on a core of its
+    /// own, and most of a large snapshot's time is its answering.
+    package static let queriesAtOnce = 2
 
     package let server: URL
     package let selector: String
@@ -93,6 +96,7 @@ package struct FleetSnapshotQuery: Sendable {
         mostAnswersHeld = reading.rows.mostHeld
         if let problem { return .failure(problem) }
         guard case .success(var read) = fleet else { return fleet }
+        reading.asksAtOnce = false
         if let problem = reading.readFailedProbes(of: &read.hosts) { return .failure(problem) }
         return .success(read)
     }
@@ -147,9 +151,9 @@ package struct FleetSnapshotQuery: Sendable {
 }
 
 /// One `read`: the chunks asked for so far and their rows.
-private struct Reading {
+private struct Reading: Sendable {
     /// Hosts of a chunk: equal to a name, or starting with a prefix.
-    enum Hosts {
+    enum Hosts: Sendable {
         case named(String)
         case starting(String)
 
@@ -163,7 +167,7 @@ private struct Reading {
 
     /// The rows an exporter sent Prometheus, by the labels it was scraped
     /// under (a missing label is "", which matches its absence).
-    struct Exporter {
+    struct Exporter: Sendable {
         var job: String
         var instance: String
         var rows: Int
@@ -171,7 +175,7 @@ private struct Reading {
 
     /// What one query asks for: everything in `scope`, some exporters
     /// (of one job), or some hosts.
-    enum Chunk {
+    enum Chunk: Sendable {
         case whole
         case exporters([Exporter])
         case hosts([Hosts])
@@ -181,8 +185,11 @@ private struct Reading {
     let instances: VectorAnswer
     let probeSeries: Bool
     let rows: ChunkRows
-    /// Queries asked so far, the instances' first.
-    var asked = 1
+    let queries: ChunkQueries
+    /// Chunks are handed to `queries` to be asked for while the next are
+    /// planned; not in a chunk's own answer, which asks for what its
+    /// split needs in turn.
+    var asksAtOnce = true
     /// The exporters the count named: what a whole fleet too large for
     /// one answer is split into.
     var exporters: [Exporter] = []
@@ -203,6 +210,7 @@ private struct Reading {
         self.instances = VectorAnswer(samples: instances.samples.filter { names.contains($0.name) }, skipped: instances.skipped)
         self.probeSeries = probeSeries
         rows = ChunkRows(instances: self.instances.samples, probeSeries: probeSeries)
+        queries = ChunkQueries(budget: query.maximumQueries)
     }
 
     /// Every row, in chunks of whole exporters of one job, from each
@@ -353,16 +361,20 @@ private struct Reading {
     }
 
     /// One query, within the budget of `query.maximumQueries`.
-    private mutating func ask(_ promQL: String) -> Result<(body: Data, status: Int), FleetQueryProblem> {
+    private func ask(_ promQL: String) -> Result<(body: Data, status: Int), FleetQueryProblem> {
         if let problem = rows.problem { return .failure(problem) }
-        guard asked < query.maximumQueries else {
+        guard queries.take() else {
             return .failure(
                 FleetQueryProblem(
                     "Prometheus' counts split the fleet into more than \(query.maximumQueries) queries: not read (narrow it with --match)"
                 ))
         }
-        asked += 1
         return query.transfer(promQL)
+    }
+
+    /// Every chunk handed to `queries` answered and read.
+    func finishAsking() {
+        queries.wait()
     }
 
     private mutating func flush(_ pack: inout [Hosts]) -> FleetQueryProblem? {
@@ -393,9 +405,26 @@ private struct Reading {
         }
     }
 
-    /// One chunk's rows; one too large for an answer is asked for again in
-    /// smaller chunks.
-    private mutating func fetch(_ chunk: Chunk) -> FleetQueryProblem? {
+    /// One chunk's rows, asked for while the next are planned: a problem
+    /// is said by a later `ask` or by the rows.
+    private func fetch(_ chunk: Chunk) -> FleetQueryProblem? {
+        guard asksAtOnce else {
+            var reading = self
+            return reading.fetchNow(chunk)
+        }
+        if let problem = rows.problem { return problem }
+        var answering = self
+        answering.asksAtOnce = false
+        queries.ask { [answering] in
+            var reading = answering
+            if let problem = reading.fetchNow(chunk) { reading.rows.fail(problem) }
+        }
+        return nil
+    }
+
+    /// One chunk's rows, on this thread; one too large for an answer is
+    /// asked for again in smaller chunks.
+    private mutating func fetchNow(_ chunk: Chunk) -> FleetQueryProblem? {
         switch ask(selector(chunk)) {
         case .success(let answer):
             rows.add(answer.body, status: answer.status)
@@ -471,6 +500,7 @@ private struct Reading {
 
     /// Every chunk's rows once all are read, or why one could not be.
     func fleet() -> Result<FleetSnapshot, FleetQueryProblem> {
+        finishAsking()
         // Sorted where they lie: a sorted copy beside them was the read's
         // peak of memory (Benchmarks/README.md).
         var (hosts, skipped, probeRows, problem) = rows.finish()
@@ -485,10 +515,10 @@ private struct Reading {
     }
 }
 
-/// Chunks' answers read into rows off the reading thread,
-/// `answersReadAtOnce` at a time, while the next chunk is asked for; the
-/// reader waits while that many are being read, so at most one more
-/// answer is held at once.
+/// Chunks' answers read into rows off the asking threads,
+/// `answersReadAtOnce` at a time, while the next chunks are asked for; an
+/// asking thread waits with its answer while that many are being read, so
+/// at most `queriesAtOnce` more answers are held at once.
 private final class ChunkRows: @unchecked Sendable {
     private let instances: [VectorSample]
     private let probeSeries: Bool
@@ -516,6 +546,13 @@ private final class ChunkRows: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         return mostSeriesPerRow
+    }
+
+    /// A chunk that could not be read, asked for off the planning thread.
+    func fail(_ problem: FleetQueryProblem) {
+        lock.lock()
+        if firstProblem == nil { firstProblem = problem }
+        lock.unlock()
     }
 
     /// The first answer that could not be read.
@@ -573,5 +610,42 @@ private final class ChunkRows: @unchecked Sendable {
         let rows = hosts
         hosts = []
         return (rows, skipped, probeRows, firstProblem)
+    }
+}
+
+/// Chunks' queries, `queriesAtOnce` in flight, each counted against the
+/// read's budget of queries (the instances' first).
+private final class ChunkQueries: @unchecked Sendable {
+    private let budget: Int
+    private let lock = NSLock()
+    private var asked = 1
+    private let slots = DispatchSemaphore(value: FleetSnapshotQuery.queriesAtOnce)
+    private let group = DispatchGroup()
+    private let queue = DispatchQueue(label: "pinwatch.fleet-queries", attributes: .concurrent)
+
+    init(budget: Int) {
+        self.budget = budget
+    }
+
+    /// One query more, if the budget has room.
+    func take() -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        guard asked < budget else { return false }
+        asked += 1
+        return true
+    }
+
+    /// `work` asks for a chunk; the caller waits while `queriesAtOnce` are.
+    func ask(_ work: @escaping @Sendable () -> Void) {
+        slots.wait()
+        queue.async(group: group) { [self] in
+            defer { slots.signal() }
+            work()
+        }
+    }
+
+    func wait() {
+        group.wait()
     }
 }
