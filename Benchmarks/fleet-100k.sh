@@ -33,6 +33,9 @@
 # has the snapshots ask through `fleet-100k/query-log.py`, a logging proxy,
 # and says for each how many queries it asked, how long Prometheus took to
 # answer them, and how long the snapshot ran after the last answer.
+# HOLD=SECONDS keeps Prometheus up that long once the measurements are
+# done (or until the file the script names exists), its URL printed, for
+# `fleet-100k/chunk-shapes.py` or snapshots by hand.
 # PINWATCH and FLEET_BENCH name prebuilt binaries; otherwise the release
 # builds (`swift build -c release --product pinwatch` and
 # `--product pinwatch-fleet-bench`) are used, and made when missing.
@@ -266,3 +269,8 @@ if [[ -z ${SNAPSHOTS_ONLY:-} ]]; then
   scrape_latency
 fi
 printf 'prometheus after the views: rss_mib=%d peak_rss_mib=%d\n' "$(kib_field "$prometheus_pid" VmRSS)" "$(kib_field "$prometheus_pid" VmHWM)"
+if [[ -n ${HOLD:-} ]]; then
+  echo "holding Prometheus at $prometheus (pid $prometheus_pid) for ${HOLD}s, or until $work/stop exists"
+  deadline=$((SECONDS + HOLD))
+  while ((SECONDS < deadline)) && [[ ! -e $work/stop ]]; do sleep 1; done
+fi
