@@ -1,9 +1,9 @@
 import Foundation
 
-/// Chunks' answers read into rows off the asking threads,
-/// `answersReadAtOnce` at a time, while the next chunks are asked for; an
-/// asking thread waits with its answer while that many are being read, so
-/// at most `queriesAtOnce` more answers are held at once.
+/// Chunks' answers read into rows off the reading thread,
+/// `answersReadAtOnce` at a time, while the next chunk is asked for; the
+/// reader waits while that many are being read, so at most one more
+/// answer is held at once.
 final class ChunkRows: @unchecked Sendable {
     private let instances: [VectorSample]
     private let probeSeries: Bool
@@ -31,13 +31,6 @@ final class ChunkRows: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         return mostSeriesPerRow
-    }
-
-    /// A chunk that could not be read, asked for off the planning thread.
-    func fail(_ problem: FleetQueryProblem) {
-        lock.lock()
-        if firstProblem == nil { firstProblem = problem }
-        lock.unlock()
     }
 
     /// The first answer that could not be read.
@@ -95,42 +88,5 @@ final class ChunkRows: @unchecked Sendable {
         let rows = hosts
         hosts = []
         return (rows, skipped, probeRows, firstProblem)
-    }
-}
-
-/// Chunks' queries, `queriesAtOnce` in flight, each counted against the
-/// read's budget of queries (the instances' first).
-final class ChunkQueries: @unchecked Sendable {
-    private let budget: Int
-    private let lock = NSLock()
-    private var asked = 1
-    private let slots = DispatchSemaphore(value: FleetSnapshotQuery.queriesAtOnce)
-    private let group = DispatchGroup()
-    private let queue = DispatchQueue(label: "pinwatch.fleet-queries", attributes: .concurrent)
-
-    init(budget: Int) {
-        self.budget = budget
-    }
-
-    /// One query more, if the budget has room.
-    func take() -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        guard asked < budget else { return false }
-        asked += 1
-        return true
-    }
-
-    /// `work` asks for a chunk; the caller waits while `queriesAtOnce` are.
-    func ask(_ work: @escaping @Sendable () -> Void) {
-        slots.wait()
-        queue.async(group: group) { [self] in
-            defer { slots.signal() }
-            work()
-        }
-    }
-
-    func wait() {
-        group.wait()
     }
 }

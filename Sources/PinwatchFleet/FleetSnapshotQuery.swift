@@ -29,12 +29,9 @@ package struct FleetSnapshotQuery: Sendable {
     /// hundred; more is a server whose counts never let the chunks fit.
     package static let maximumQueries = 10_000
     /// Answers read into rows at once, off the reading thread, while the
-    /// next are asked for: a read holds at most `queriesAtOnce` more than
-    /// this, and the rows (Benchmarks/README.md).
+    /// next is asked for: a read holds at most one more than this, and
+    /// the rows (Benchmarks/README.md).
     package static let answersReadAtOnce = 2
-    /// Chunks asked for at once: Prometheus answers each on a core of its
-    /// own, and most of a large snapshot's time is its answering.
-    package static let queriesAtOnce = 2
 
     package let server: URL
     package let selector: String
@@ -96,7 +93,6 @@ package struct FleetSnapshotQuery: Sendable {
         mostAnswersHeld = reading.rows.mostHeld
         if let problem { return .failure(problem) }
         guard case .success(var read) = fleet else { return fleet }
-        reading.asksAtOnce = false
         if let problem = reading.readFailedProbes(of: &read.hosts) { return .failure(problem) }
         return .success(read)
     }

@@ -2,9 +2,9 @@ import Foundation
 import PinwatchCore
 
 /// One `read`: the chunks asked for so far and their rows.
-struct FleetSnapshotReading: Sendable {
+struct FleetSnapshotReading {
     /// Hosts of a chunk: equal to a name, or starting with a prefix.
-    enum Hosts: Sendable {
+    enum Hosts {
         case named(String)
         case starting(String)
 
@@ -18,7 +18,7 @@ struct FleetSnapshotReading: Sendable {
 
     /// The rows an exporter sent Prometheus, by the labels it was scraped
     /// under (a missing label is "", which matches its absence).
-    struct Exporter: Sendable {
+    struct Exporter {
         var job: String
         var instance: String
         var rows: Int
@@ -26,7 +26,7 @@ struct FleetSnapshotReading: Sendable {
 
     /// What one query asks for: everything in `scope`, some exporters
     /// (of one job), or some hosts.
-    enum Chunk: Sendable {
+    enum Chunk {
         case whole
         case exporters([Exporter])
         case hosts([Hosts])
@@ -36,11 +36,8 @@ struct FleetSnapshotReading: Sendable {
     let instances: VectorAnswer
     let probeSeries: Bool
     let rows: ChunkRows
-    let queries: ChunkQueries
-    /// Chunks are handed to `queries` to be asked for while the next are
-    /// planned; not in a chunk's own answer, which asks for what its
-    /// split needs in turn.
-    var asksAtOnce = true
+    /// Queries asked so far, the instances' first.
+    var asked = 1
     /// The exporters the count named: what a whole fleet too large for
     /// one answer is split into.
     var exporters: [Exporter] = []
@@ -61,7 +58,6 @@ struct FleetSnapshotReading: Sendable {
         self.instances = VectorAnswer(samples: instances.samples.filter { names.contains($0.name) }, skipped: instances.skipped)
         self.probeSeries = probeSeries
         rows = ChunkRows(instances: self.instances.samples, probeSeries: probeSeries)
-        queries = ChunkQueries(budget: query.maximumQueries)
     }
 
     /// Every row, in chunks of whole exporters of one job, from each
@@ -212,20 +208,16 @@ struct FleetSnapshotReading: Sendable {
     }
 
     /// One query, within the budget of `query.maximumQueries`.
-    private func ask(_ promQL: String) -> Result<(body: Data, status: Int), FleetQueryProblem> {
+    private mutating func ask(_ promQL: String) -> Result<(body: Data, status: Int), FleetQueryProblem> {
         if let problem = rows.problem { return .failure(problem) }
-        guard queries.take() else {
+        guard asked < query.maximumQueries else {
             return .failure(
                 FleetQueryProblem(
                     "Prometheus' counts split the fleet into more than \(query.maximumQueries) queries: not read (narrow it with --match)"
                 ))
         }
+        asked += 1
         return query.transfer(promQL)
-    }
-
-    /// Every chunk handed to `queries` answered and read.
-    func finishAsking() {
-        queries.wait()
     }
 
     private mutating func flush(_ pack: inout [Hosts]) -> FleetQueryProblem? {
@@ -256,26 +248,9 @@ struct FleetSnapshotReading: Sendable {
         }
     }
 
-    /// One chunk's rows, asked for while the next are planned: a problem
-    /// is said by a later `ask` or by the rows.
-    private func fetch(_ chunk: Chunk) -> FleetQueryProblem? {
-        guard asksAtOnce else {
-            var reading = self
-            return reading.fetchNow(chunk)
-        }
-        if let problem = rows.problem { return problem }
-        var answering = self
-        answering.asksAtOnce = false
-        queries.ask { [answering] in
-            var reading = answering
-            if let problem = reading.fetchNow(chunk) { reading.rows.fail(problem) }
-        }
-        return nil
-    }
-
-    /// One chunk's rows, on this thread; one too large for an answer is
-    /// asked for again in smaller chunks.
-    private mutating func fetchNow(_ chunk: Chunk) -> FleetQueryProblem? {
+    /// One chunk's rows; one too large for an answer is asked for again in
+    /// smaller chunks.
+    private mutating func fetch(_ chunk: Chunk) -> FleetQueryProblem? {
         switch ask(selector(chunk)) {
         case .success(let answer):
             rows.add(answer.body, status: answer.status)
@@ -351,7 +326,6 @@ struct FleetSnapshotReading: Sendable {
 
     /// Every chunk's rows once all are read, or why one could not be.
     func fleet() -> Result<FleetSnapshot, FleetQueryProblem> {
-        finishAsking()
         // Sorted where they lie: a sorted copy beside them was the read's
         // peak of memory (Benchmarks/README.md).
         var (hosts, skipped, probeRows, problem) = rows.finish()

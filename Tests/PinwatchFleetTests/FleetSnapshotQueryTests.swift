@@ -200,7 +200,7 @@ final class FleetSnapshotQueryTests: XCTestCase {
     }
 
     /// However many chunks a fleet takes, a read holds no more answers at
-    /// once than it reads at once, and those its queries wait with.
+    /// once than it reads at once, and the one it waits with.
     func testAnswersHeldAtOnceAreBounded() throws {
         var series = cycle()
         for index in 0..<400 { series += host("host\(index).test") }
@@ -210,7 +210,7 @@ final class FleetSnapshotQueryTests: XCTestCase {
         XCTAssertEqual(try read.get().hosts.count, 400)
         XCTAssertGreaterThan(server.queries.count, 40, "read in chunks")
         XCTAssertGreaterThanOrEqual(held, 1)
-        XCTAssertLessThanOrEqual(held, FleetSnapshotQuery.answersReadAtOnce + FleetSnapshotQuery.queriesAtOnce)
+        XCTAssertLessThanOrEqual(held, FleetSnapshotQuery.answersReadAtOnce + 1)
     }
 
     func testAMatchKeepsProbeRowsAsOneQueryDoes() throws {
@@ -282,11 +282,11 @@ final class FleetSnapshotQueryTests: XCTestCase {
         assertSameFleet(try chunked(server, seriesPerChunk: 200).get(), whole)
         let chunks = server.queries[before...].filter { $0.hasPrefix("{") && $0.contains("pinwatch_host_reason_info|") }
         XCTAssertEqual(
-            chunks.filter { !$0.contains("host=~") }.sorted(),
+            chunks.filter { !$0.contains("host=~") },
             [
                 #"{__name__=~"\#(FleetSnapshotQuery.hostFamilies.map(\.rawValue).joined(separator: "|"))",job="pinwatch",instance=~"shard\\.1:9|shard\\.2:9"}"#,
                 #"{__name__=~"\#(FleetSnapshotQuery.hostFamilies.map(\.rawValue).joined(separator: "|"))",job="pinwatch",instance=~"shard\\.3:9|shard\\.4:9"}"#,
-            ], "two exporters of 10 rows to a chunk of 200 series at 10 a row, asked for in any order")
+            ], "two exporters of 10 rows to a chunk of 200 series at 10 a row")
         let named = chunks.filter { $0.contains("host=~") }
         XCTAssertEqual(named.count, 2, "big:9's 40 rows, 20 to a chunk")
         XCTAssertTrue(named.allSatisfy { $0.contains(#"job="pinwatch",instance="big:9",host=~"#) && !$0.contains("shard") }, "\(named)")
