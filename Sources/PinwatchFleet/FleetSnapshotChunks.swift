@@ -20,9 +20,20 @@ final class ChunkRows: @unchecked Sendable {
     private var answers = 0
     private var mostAnswers = 0
 
-    init(instances: [VectorSample], probeSeries: Bool) {
+    private let progress: (@Sendable (FleetReadProgress) -> Void)?
+    private var rowsCounted = 0
+
+    init(instances: [VectorSample], probeSeries: Bool, progress: (@Sendable (FleetReadProgress) -> Void)?) {
         self.instances = instances
         self.probeSeries = probeSeries
+        self.progress = progress
+    }
+
+    /// The rows Prometheus counted, for `progress`.
+    func counted(_ rows: Int) {
+        lock.lock()
+        rowsCounted = rows
+        lock.unlock()
     }
 
     /// The most series per row an answer read so far held, at least
@@ -70,6 +81,8 @@ final class ChunkRows: @unchecked Sendable {
                 skipped += chunk.skipped
                 probeRows += chunk.probeRows
                 if rows > 0 { mostSeriesPerRow = min(max(mostSeriesPerRow, answer.samples.count / rows + 1), 1 << 20) }
+                // Under the lock: two chunks read at once report in turn, their counts rising.
+                progress?(FleetReadProgress(rows: hosts.count + probeRows, counted: rowsCounted))
                 lock.unlock()
             case .failure(let problem):
                 lock.lock()

@@ -73,21 +73,24 @@ package struct FleetSnapshotQuery: Sendable {
     /// The fleet, every row, on the caller's thread; the rows one
     /// `FleetQuery` answer would give but for what only the dashboard's
     /// detail shows: no row's probes, and a probe's time only where it
-    /// failed.
-    package func read() -> Result<FleetSnapshot, FleetQueryProblem> {
+    /// failed. `progress` hears of each chunk read, from the thread that
+    /// read it, one at a time.
+    package func read(progress: (@Sendable (FleetReadProgress) -> Void)? = nil) -> Result<FleetSnapshot, FleetQueryProblem> {
         var held = 0
-        return read(mostAnswersHeld: &held)
+        return read(mostAnswersHeld: &held, progress: progress)
     }
 
     /// The same, saying how many answers it held at most at once.
-    package func read(mostAnswersHeld: inout Int) -> Result<FleetSnapshot, FleetQueryProblem> {
+    package func read(mostAnswersHeld: inout Int, progress: (@Sendable (FleetReadProgress) -> Void)? = nil) -> Result<
+        FleetSnapshot, FleetQueryProblem
+    > {
         let probeSeries = !selector.isEmpty
         let instances: VectorAnswer
         switch vector(Self.selector(Self.instanceFamilies, host: nil, extra: selector)) {
         case .failure(let problem): return .failure(problem)
         case .success(let answer): instances = answer
         }
-        var reading = FleetSnapshotReading(query: self, instances: instances, probeSeries: probeSeries)
+        var reading = FleetSnapshotReading(query: self, instances: instances, probeSeries: probeSeries, progress: progress)
         let problem = reading.readByExporter()
         let fleet = reading.fleet()
         mostAnswersHeld = reading.rows.mostHeld
@@ -144,4 +147,11 @@ package struct FleetSnapshotQuery: Sendable {
         return "count by (\(nextLabel)) (label_replace(\(series), \(FleetQueryPlan.literal(nextLabel)), \"$1\", \"host\", \(next)))"
     }
 
+}
+
+/// How far a `FleetSnapshotQuery.read` has come: rows read so far, of
+/// how many Prometheus counted (0 before it has).
+package struct FleetReadProgress: Hashable, Sendable {
+    package var rows: Int
+    package var counted: Int
 }

@@ -50,14 +50,14 @@ struct FleetSnapshotReading {
     /// `--match`'s matchers and the scope's.
     var matchers: String { ([query.selector] + scope).filter { !$0.isEmpty }.joined(separator: ",") }
 
-    init(query: FleetSnapshotQuery, instances: VectorAnswer, probeSeries: Bool) {
+    init(query: FleetSnapshotQuery, instances: VectorAnswer, probeSeries: Bool, progress: (@Sendable (FleetReadProgress) -> Void)?) {
         self.query = query
         // Only what was asked for: a server that answers every query alike
         // must not have its host series read twice.
         let names = Set(FleetSnapshotQuery.instanceFamilies.map(\.rawValue))
         self.instances = VectorAnswer(samples: instances.samples.filter { names.contains($0.name) }, skipped: instances.skipped)
         self.probeSeries = probeSeries
-        rows = ChunkRows(instances: self.instances.samples, probeSeries: probeSeries)
+        rows = ChunkRows(instances: self.instances.samples, probeSeries: probeSeries, progress: progress)
     }
 
     /// Every row, in chunks of whole exporters of one job, from each
@@ -78,6 +78,7 @@ struct FleetSnapshotReading {
             .sorted { ($0.job, $0.instance) < ($1.job, $1.instance) }
         }
         let total = exporters.reduce(0) { $0 + $1.rows }
+        rows.counted(total)
         if total * FleetSnapshotQuery.seriesPerRow <= query.seriesPerChunk { return fetch(.whole) }
         return read(exporters)
     }

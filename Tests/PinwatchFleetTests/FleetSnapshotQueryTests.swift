@@ -213,6 +213,23 @@ final class FleetSnapshotQueryTests: XCTestCase {
         XCTAssertLessThanOrEqual(held, FleetSnapshotQuery.answersReadAtOnce + 1)
     }
 
+    /// Each chunk read says how many rows are in, of how many Prometheus
+    /// counted, rising, one report at a time.
+    func testProgressCountsTheRowsAsChunksAreRead() throws {
+        var series = cycle()
+        for index in 0..<400 { series += host("host\(index).test") }
+        let server = try serve(series)
+        let heard = ProgressLog()
+        let read = FleetSnapshotQuery(server: server.url, selector: nil, timeout: 10, seriesPerChunk: 400).read { heard.append($0) }
+        XCTAssertEqual(try read.get().hosts.count, 400)
+        let reports = heard.reports
+        XCTAssertGreaterThan(reports.count, 5, "a report a chunk")
+        XCTAssertEqual(reports.last, FleetReadProgress(rows: 400, counted: 400))
+        XCTAssertEqual(reports.map(\.rows), reports.map(\.rows).sorted())
+        XCTAssertEqual(Set(reports.map(\.rows)).count, reports.count, "each report has more rows than the one before")
+        XCTAssertTrue(reports.allSatisfy { $0.counted == 400 })
+    }
+
     func testAMatchKeepsProbeRowsAsOneQueryDoes() throws {
         let server = try serve(awkwardFleet())
         let whole = try oneQuery(server, selector: "job=\"pinwatch\"")
@@ -316,6 +333,23 @@ final class FleetSnapshotQueryTests: XCTestCase {
         ).read()
         guard case .failure(let problem) = outcome else { return XCTFail("accepted a refusal") }
         XCTAssertTrue(problem.description.contains("refused the query (bad_data): parse error"), problem.description)
+    }
+}
+
+private final class ProgressLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var heard: [FleetReadProgress] = []
+
+    func append(_ progress: FleetReadProgress) {
+        lock.lock()
+        heard.append(progress)
+        lock.unlock()
+    }
+
+    var reports: [FleetReadProgress] {
+        lock.lock()
+        defer { lock.unlock() }
+        return heard
     }
 }
 

@@ -81,7 +81,15 @@ extension Pinwatch {
             let chosenTheme =
                 output.format.usesTheme ? try ThemeChoice.load(requested: theme, config: config, colorCount: 256) : ThemeLoader.mono
             let fleet: FleetSnapshot
-            switch FleetSnapshotQuery(server: url, selector: match, timeout: config.timeout).read() {
+            // A fleet of 100,000 hosts takes tens of seconds: a terminal
+            // sees the rows come in, and nothing of it stays.
+            var progress: (@Sendable (FleetReadProgress) -> Void)?
+            if TTY.standardErrorIsTerminal {
+                progress = { read in Output.progress(Snapshot.progressLine(read)) }
+            }
+            let outcome = FleetSnapshotQuery(server: url, selector: match, timeout: config.timeout).read(progress: progress)
+            if progress != nil { Output.progress(nil) }
+            switch outcome {
             case .failure(let problem): throw UserFacingError(message: problem.description, code: 1)
             case .success(let read): fleet = read
             }
@@ -99,6 +107,12 @@ extension Pinwatch {
             }
             state.sourceNote = view.note(for: state, now: now)
             SnapshotOutput.printScreen(state, format: output.format, width: output.width, theme: chosenTheme, now: now)
+        }
+
+        /// `pinwatch: reading the fleet from Prometheus: 12000 of 100000 rows`.
+        static func progressLine(_ progress: FleetReadProgress) -> String {
+            let of = progress.counted > 0 ? " of \(progress.counted)" : ""
+            return "pinwatch: reading the fleet from Prometheus: \(progress.rows)\(of) rows"
         }
 
         /// The machine-format lines `SnapshotCommandLine` reads, without

@@ -33,6 +33,12 @@ enum Output {
         }
     }
 
+    /// A line on stderr that the next one overwrites, or nil to erase it:
+    /// long work's progress on a terminal, gone before the result.
+    static func progress(_ line: String?) {
+        _ = write("\r\u{1B}[K" + (line ?? ""), to: STDERR_FILENO)
+    }
+
     /// False when the reader has gone (EPIPE) or the descriptor is unusable.
     private static func write(_ text: String, to descriptor: Int32) -> Bool {
         var bytes = Array(text.utf8)[...]

@@ -7,6 +7,7 @@ import PinwatchSystem
 enum TTY {
     static var standardOutputIsTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
     static var standardInputIsTerminal: Bool { isatty(STDIN_FILENO) == 1 }
+    static var standardErrorIsTerminal: Bool { isatty(STDERR_FILENO) == 1 }
 
     /// Columns of the terminal on stdout, else `$COLUMNS`, else nil.
     static func columns(environment: [String: String] = ProcessEnvironment.current) -> Int? {
