@@ -92,9 +92,13 @@ extension Pinwatch {
             }
             var state = DashboardState(configPath: server, hosts: [], themeName: chosenTheme.name)
             output.display.choice(config: config, environment: ProcessEnvironment.current).apply(to: &state)
-            var view = FleetView(server: server)
-            _ = view.show(fleet, on: &state, config: config, at: now)
-            if fleet.hosts.isEmpty {
+            var view = FleetView(server: server, oneAnswer: true)
+            let nothing = fleet.hosts.isEmpty
+            // What the reading threads freed goes back before the reports are made.
+            FreedMemory.release()
+            // The rows become the state's reports: not kept here beside them.
+            _ = view.show(consume fleet, on: &state, config: config, at: now)
+            if nothing {
                 state.sourceProblem = FleetView.nothingMatches(FleetQuery(server: url, selector: match, timeout: config.timeout))
             }
             state.sourceNote = view.note(for: state, now: now)
