@@ -18,6 +18,13 @@ extension FleetHost {
     /// `series`: the detail view says "not exported" for them, nothing
     /// invented.
     package func report(now: Date) -> HostReport {
+        var shared = SharedPinMatches()
+        return report(now: now, sharing: &shared)
+    }
+
+    /// `report(now:)` for one of many rows: the pin matches of the levels
+    /// they have in common are `shared`'s.
+    package func report(now: Date, sharing shared: inout SharedPinMatches) -> HostReport {
         let certificates = levels.map { level in
             let notAfter = level.notAfter ?? .distantFuture
             let facts = CertificateFacts(
@@ -33,11 +40,11 @@ extension FleetHost {
         result.finishedAt = lastCycle ?? now
         let levelReports = zip(levels, certificates).map { level, certificate in
             let matched = level.pinMatches == true && level.spkiSHA256.count == 32
-            let pin = Pin(kind: .spki, digest: level.spkiSHA256, text: "sha256/" + Data(level.spkiSHA256).base64EncodedString())
+            let matches =
+                matched
+                ? shared.matches(level.tier ?? (level.role == .leaf ? .leaf : .ca), digest: level.spkiSHA256, role: level.role) : []
             let days = level.notAfter.map { WholeNumber.clamped($0.timeIntervalSince(now) / 86_400) } ?? 36_500
-            return LevelReport(
-                level: level.level, role: level.role, certificate: certificate,
-                matches: matched ? [PinMatch(tier: level.tier ?? (level.role == .leaf ? .leaf : .ca), pin: pin)] : [], daysLeft: days)
+            return LevelReport(level: level.level, role: level.role, certificate: certificate, matches: matches, daysLeft: days)
         }
         let intercepted = alerts.contains(.intercepted) || headline == .intercepted
         var report = HostReport(
@@ -46,8 +53,8 @@ extension FleetHost {
         )
         .decidedElsewhere(severity: severity, headline: headline, reason: staleReason(now: now))
         var series = SeriesFacts(instance: instance.isEmpty ? nil : instance)
-        series.pinnedLevels = Set(levels.filter { $0.pinMatches != nil }.map(\.level))
-        series.datedLevels = Set(levels.filter { $0.notAfter != nil }.map(\.level))
+        series.pinnedLevels = Self.levelSet(levels.filter { $0.pinMatches != nil }.map(\.level))
+        series.datedLevels = Self.levelSet(levels.filter { $0.notAfter != nil }.map(\.level))
         series.probes = probes
         series.elapsed = elapsed
         series.staleSince = staleSince
@@ -62,6 +69,20 @@ extension FleetHost {
         }
         return report
     }
+
+    /// Levels of a chain as a set; those of a chain of up to four levels
+    /// from a table made once, so that a fleet's rows share a few sets
+    /// rather than each holding two of its own.
+    static func levelSet(_ levels: [Int]) -> Set<Int> {
+        var mask = 0
+        for level in levels {
+            guard (0..<4).contains(level) else { return Set(levels) }
+            mask |= 1 << level
+        }
+        return shortChainSets[mask]
+    }
+
+    private static let shortChainSets: [Set<Int>] = (0..<16).map { mask in Set((0..<4).filter { mask & (1 << $0) != 0 }) }
 
     /// The remote reason, led by how old it is once its instance is gone.
     private func staleReason(now: Date) -> String {

@@ -258,6 +258,10 @@ package struct FleetSnapshot: Hashable, Sendable {
         }
 
         var probeRows = 0
+        // Rows share their equal labels and reasons: most of a fleet's rows
+        // say one of a few, and each would hold its own copy.
+        var labelSets: Set<[String: String]> = []
+        var reasons: Set<String> = []
         hosts = order.compactMap { key in
             guard var row = rows[key] else { return nil }
             if !probeSeries, cycles["\(row.job)\u{0}\(row.instance)"] == nil {
@@ -269,7 +273,8 @@ package struct FleetSnapshot: Hashable, Sendable {
             row.acknowledged = acknowledged.contains(key)
             let owner = owners[key] ?? [:]
             row.runbook = owner["runbook"].flatMap { $0.isEmpty ? nil : $0 }
-            row.labels = owner.filter { $0.key != "runbook" && !$0.value.isEmpty }
+            row.labels = labelSets.insert(owner.filter { $0.key != "runbook" && !$0.value.isEmpty }).memberAfterInsert
+            row.reason = reasons.insert(row.reason).memberAfterInsert
             row.probes = (probes[key] ?? []).sorted { ($0.address, $0.keyType ?? "") < ($1.address, $1.keyType ?? "") }
             row.elapsed = durations[key]
             row.lastCycle = cycles["\(row.job)\u{0}\(row.instance)"]?.lastCycle

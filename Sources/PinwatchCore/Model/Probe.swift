@@ -190,7 +190,7 @@ public struct ProbeResult: Hashable, Sendable {
     public var failure: ProbeFailure?
     public var elapsed: TimeInterval
     /// The proxy the probe tunnelled through, if any.
-    public var proxy: ProxyRoute?
+    @OutOfLine public var proxy: ProxyRoute?
     /// When the probe finished.
     public var finishedAt: Date
     /// The levels whose revocation can be looked up by CRL (a verified

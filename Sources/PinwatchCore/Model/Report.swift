@@ -143,7 +143,7 @@ public struct HostReport: Hashable, Sendable {
     public private(set) var headline: HostHeadline
     /// What the history store knows (since, flaps, renewal forecast);
     /// nil with `state: off` or before the store has seen the host.
-    public private(set) var history: HostHistory?
+    @OutOfLine public private(set) var history: HostHistory?
     /// The client release whose view decided this report (it was worse
     /// than the configured pins' or the host has none); it leads the reason.
     public let decidedBy: String?
@@ -151,7 +151,7 @@ public struct HostReport: Hashable, Sendable {
     public var clients: [ClientHostVerdict] = []
     /// The chains the host may serve next and whether these pins survive
     /// them; nil without pins or a chain.
-    public let nextChains: NextChains?
+    @OutOfLine public private(set) var nextChains: NextChains?
     /// Each probe this host is made of (`addresses: all`, `key_types:`),
     /// in probe order; empty for a host probed once.
     public private(set) var variants: [VariantVerdict] = []
@@ -168,7 +168,7 @@ public struct HostReport: Hashable, Sendable {
     private var divergenceWorst: String?
     /// The acknowledgement that holds now (`AcknowledgementBook`): the host
     /// stays listed but leaves the banner, the bell and `check`'s state.
-    public var acknowledgement: Acknowledgement? = nil
+    @OutOfLine public var acknowledgement: Acknowledgement? = nil
     /// What Certificate Transparency logged for the host; nil without `ct:`.
     public private(set) var ct: CTHostFacts?
     /// Set for a report rebuilt from another instance's series: what they
@@ -206,8 +206,11 @@ public struct HostReport: Hashable, Sendable {
     }
 
     /// Days left of the certificate that expires first; nil without a
-    /// chain, or when the chain is an intercepting proxy's.
-    public var daysLeft: Int? { earliestExpiry?.daysLeft }
+    /// chain, or when the chain is an intercepting proxy's. Not inlined:
+    /// with the fields kept out of line, Swift 6.3.1's optimiser crashes
+    /// (its ownership verifier, after copy propagation) on a caller that
+    /// compares two reports' days (`MonitorSource.isNews`).
+    @inline(never) public var daysLeft: Int? { earliestExpiry?.daysLeft }
 
     /// What expires first of the server's chain. An intercepted chain was
     /// forged by the proxy: its dates are not the server's, and pinwatch

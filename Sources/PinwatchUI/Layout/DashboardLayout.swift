@@ -86,8 +86,9 @@ package enum DashboardLayout {
         return whole
     }
 
-    /// The snapshot in frames of at most `rowsPerFrame` table rows, handed
-    /// to `body` in order with the rows of each that belong to the screen:
+    /// The snapshot in frames of at most `rowsPerFrame` table rows and as
+    /// many banner lines, handed to `body` in order with the rows of each
+    /// that belong to the screen:
     /// printed one after the other they are `snapshotFrame`'s rows, and no
     /// frame holds every row of a large fleet.
     package static func snapshotFrames(
@@ -100,28 +101,39 @@ package enum DashboardLayout {
         let banner = BannerLayout.lines(for: table)
         let rows = table.visibleHostIndices.count
         let message = table.footerMessage.map { [[Span(" " + $0, Style(.warn))]] } ?? []
-        let top = HeaderLayout.height + banner.count
+        // A fleet's banner (a line per troubled host) can be as long as its
+        // table: it too is drawn a block at a time, the header above the first.
+        var bannerShown = 0
+        func bannerFrame(_ lines: Int, tableRows: Int) -> (Frame, top: Int) {
+            let start = bannerShown == 0 ? HeaderLayout.height : 0
+            var frame = Frame(width: width, height: start + lines + tableRows)
+            if bannerShown == 0 { drawHeader(table, into: &frame, now: now, dated: true) }
+            drawBanner(Array(banner[bannerShown..<(bannerShown + lines)]), into: &frame, startRow: start)
+            bannerShown += lines
+            return (frame, start + lines)
+        }
+        while banner.count - bannerShown > block {
+            var (frame, _) = bannerFrame(block, tableRows: 0)
+            if table.asciiOnly { frame.useASCIIOnly() }
+            body(frame, 0..<frame.height)
+        }
         var first = 0
         repeat {
             let count = min(block, rows - first)
             let last = first + count == rows
+            let tableRows = 1 + count + (last ? message.count : 0)
             // Frames after the first draw the table's header again, above
             // their rows, and leave it out of what is printed.
-            let start = first == 0 ? top : 0
-            let height = start + 1 + count + (last ? message.count : 0)
-            var frame = Frame(width: width, height: height)
-            if first == 0 {
-                drawHeader(table, into: &frame, now: now, dated: true)
-                drawBanner(banner, into: &frame, startRow: HeaderLayout.height)
-            }
+            var (frame, start) =
+                first == 0 ? bannerFrame(banner.count - bannerShown, tableRows: tableRows) : (Frame(width: width, height: tableRows), 0)
             drawTable(table, into: &frame, top: start, rowCount: count, highlight: false, now: now, scrollOffset: first)
             if last {
                 for (offset, line) in message.enumerated() {
-                    frame.draw(line, row: height - message.count + offset)
+                    frame.draw(line, row: frame.height - message.count + offset)
                 }
             }
             if table.asciiOnly { frame.useASCIIOnly() }
-            body(frame, (first == 0 ? 0 : 1)..<height)
+            body(frame, (first == 0 ? 0 : 1)..<frame.height)
             first += count
         } while first < rows
     }

@@ -276,7 +276,8 @@ package struct DashboardState: Sendable {
     /// out (the header counts those apart).
     package var severityCounts: SeveritySummary {
         if let counts = derived.severityCounts { return counts }
-        let counts = SeveritySummary(reports.map { $0?.acknowledgement == nil ? $0 : nil })
+        // Counted in place: a copy of the reports would double a fleet's state.
+        let counts = SeveritySummary(reports.lazy.filter { $0?.acknowledgement == nil })
         derived.severityCounts = counts
         return counts
     }

@@ -81,15 +81,8 @@ extension Pinwatch {
             let chosenTheme =
                 output.format.usesTheme ? try ThemeChoice.load(requested: theme, config: config, colorCount: 256) : ThemeLoader.mono
             let fleet: FleetSnapshot
-            // A fleet of 100,000 hosts takes tens of seconds: a terminal
-            // sees the rows come in, and nothing of it stays.
-            var progress: (@Sendable (FleetReadProgress) -> Void)?
-            if TTY.standardErrorIsTerminal {
-                progress = { read in Output.progress(Snapshot.progressLine(read)) }
-            }
-            let outcome = FleetSnapshotQuery(server: url, selector: match, timeout: config.timeout).read(progress: progress)
-            if progress != nil { Output.progress(nil) }
-            switch outcome {
+            // The answer is not held past the switch: its rows go once they are reports.
+            switch readFleet(FleetSnapshotQuery(server: url, selector: match, timeout: config.timeout)) {
             case .failure(let problem): throw UserFacingError(message: problem.description, code: 1)
             case .success(let read): fleet = read
             }
@@ -100,13 +93,27 @@ extension Pinwatch {
             }
             var state = DashboardState(configPath: server, hosts: [], themeName: chosenTheme.name)
             output.display.choice(config: config, environment: ProcessEnvironment.current).apply(to: &state)
-            var view = FleetView(server: server)
-            _ = view.show(fleet, on: &state, config: config, at: now)
-            if fleet.hosts.isEmpty {
+            var view = FleetView(server: server, oneAnswer: true)
+            let nothing = fleet.hosts.isEmpty
+            // What the reading threads freed goes back before the reports are made.
+            FreedMemory.release()
+            // The rows become the state's reports: not kept here beside them.
+            _ = view.show(consume fleet, on: &state, config: config, at: now)
+            if nothing {
                 state.sourceProblem = FleetView.nothingMatches(FleetQuery(server: url, selector: match, timeout: config.timeout))
             }
             state.sourceNote = view.note(for: state, now: now)
             SnapshotOutput.printScreen(state, format: output.format, width: output.width, theme: chosenTheme, now: now)
+        }
+
+        /// The fleet, its rows counted on stderr as they come in when that is
+        /// a terminal: a fleet of 100,000 hosts takes tens of seconds. The
+        /// line is erased once they are all in.
+        private func readFleet(_ query: FleetSnapshotQuery) -> Result<FleetSnapshot, FleetQueryProblem> {
+            guard TTY.standardErrorIsTerminal else { return query.read() }
+            let read = query.read { Output.progress(Snapshot.progressLine($0)) }
+            Output.progress(nil)
+            return read
         }
 
         /// `pinwatch: reading the fleet from Prometheus: 12000 of 100000 rows`.

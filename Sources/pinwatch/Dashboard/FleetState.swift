@@ -66,52 +66,84 @@ struct FleetView {
     private(set) var disagreeingTotal = 0
     /// Each instance's rows as last seen (by `job` and `instance`), and when.
     private var known: [String: (name: String, rows: [FleetHost], seenAt: Date)] = [:]
+    /// False for a view shown one answer (`snapshot --prometheus`): no later
+    /// answer can leave an instance out, so no instance's rows are kept.
+    private let remembersRows: Bool
 
-    init(server: String) {
+    init(server: String, oneAnswer: Bool = false) {
         self.server = server
+        remembersRows = !oneAnswer
     }
 
     /// Records every row, and the last-known rows of instances gone since
-    /// an earlier answer; true when a host got worse (the bell).
-    mutating func show(_ fleet: FleetSnapshot, on state: inout DashboardState, config: Config, at now: Date) -> Bool {
+    /// an earlier answer; true when a host got worse (the bell). The
+    /// answer's rows are taken, not copied: a caller that lets go of
+    /// `fleet` does not hold them beside their reports.
+    mutating func show(_ fleet: consuming FleetSnapshot, on state: inout DashboardState, config: Config, at now: Date) -> Bool {
         lastAnswerAt = now
         instances = fleet.instances
         skipped = fleet.skipped
         probeRows = fleet.probeRows
-        let rows = rowsWithGoneInstances(fleet, at: now)
+        var rows = rowsWithGoneInstances(&fleet, at: now)
         disagreeing = Set(
             rows.filter { fleet.disagreeing.contains($0.hostKey) }.map { HostConfig(host: $0.host, port: $0.port).displayName }
         ).sorted()
         let hosts = rows.map(\.config)
-        if hosts.map(\.identityKey) != state.hosts.map(\.identityKey) {
+        if !hosts.lazy.map(\.identityKey).elementsEqual(state.hosts.lazy.map(\.identityKey)) {
             state.replaceHosts(hosts, warnDays: config.warnDays, criticalDays: config.criticalDays)
         }
         state.beginCycle(total: hosts.count, at: now)
         var worse = false
-        for (index, host) in rows.enumerated() where state.record(host.report(now: now), forHost: index, at: now) {
-            worse = true
+        var shared = SharedPinMatches()
+        // Each row goes once it is its report, the last first, and the rows
+        // left move to a buffer of their size as the buffer empties: the
+        // answer's rows are not held beside all of their reports.
+        while let host = rows.popLast() {
+            if state.record(host.report(now: now, sharing: &shared), forHost: rows.count, at: now) { worse = true }
+            if rows.count < rows.capacity / 2 {
+                rows = Self.moved(rows)
+                FreedMemory.release()
+            }
         }
         state.finishCycle(at: now)
         return worse
     }
 
+    /// `rows` in a buffer of their own size.
+    private static func moved(_ rows: [FleetHost]) -> [FleetHost] {
+        var moved: [FleetHost] = []
+        moved.reserveCapacity(rows.count)
+        moved.append(contentsOf: rows)
+        return moved
+    }
+
     /// A `serve` that stops drops out of Prometheus' answer within a scrape:
     /// its rows stay, marked stale from the last answer that had them,
     /// unless another instance now reports the same host.
-    private mutating func rowsWithGoneInstances(_ fleet: FleetSnapshot, at now: Date) -> [FleetHost] {
+    private mutating func rowsWithGoneInstances(_ fleet: inout FleetSnapshot, at now: Date) -> [FleetHost] {
+        var rows: [FleetHost] = []
+        swap(&rows, &fleet.hosts)
+        gone = []
+        if remembersRows { rememberRows(&rows, of: fleet.instances, at: now) }
+        // In place: the answer's rows come sorted, and a sorted copy would double them.
+        rows.sort { ($0.host, $0.port, $0.vantage ?? "") < ($1.host, $1.port, $1.vantage ?? "") }
+        return rows
+    }
+
+    /// Keeps each instance's rows for the next answer, and adds those of
+    /// the instances gone since, marked stale.
+    private mutating func rememberRows(_ rows: inout [FleetHost], of instances: [FleetInstance], at now: Date) {
         func key(_ job: String, _ instance: String) -> String { "\(job)\u{0}\(instance)" }
         func name(_ job: String, _ instance: String) -> String { instance.isEmpty ? (job.isEmpty ? "(unnamed)" : job) : instance }
         var present: [String: (name: String, rows: [FleetHost])] = [:]
-        for instance in fleet.instances {
+        for instance in instances {
             present[key(instance.job, instance.instance)] = (name(instance.job, instance.instance), [])
         }
-        for host in fleet.hosts {
+        for host in rows {
             present[key(host.job, host.instance), default: (name(host.job, host.instance), [])].rows.append(host)
         }
         for (id, entry) in present { known[id] = (entry.name, entry.rows, now) }
-        let live = Set(fleet.hosts.map(\.config.identityKey))
-        var rows = fleet.hosts
-        gone = []
+        let live = Set(rows.map(\.config.identityKey))
         for (id, entry) in known where present[id] == nil {
             let stale = entry.rows.filter { !live.contains($0.config.identityKey) }.map { row in
                 var row = row
@@ -122,7 +154,6 @@ struct FleetView {
             gone.append(GoneInstance(name: entry.name, lastSeen: entry.seenAt, rows: stale.count))
         }
         gone.sort { $0.name < $1.name }
-        return rows.sorted { ($0.host, $0.port, $0.vantage ?? "") < ($1.host, $1.port, $1.vantage ?? "") }
     }
 
     /// The banner's sentence for instances gone from the answer, or nil.
