@@ -8,10 +8,10 @@ import XCTest
 @testable import pinwatch
 
 /// `snapshot --prometheus` shows one answer: its view keeps no copy of the
-/// answer's rows once they are the state's reports (at 100,000 hosts the
-/// copies and the rows beside the reports were most of the text snapshot's
-/// peak, Benchmarks/README.md). `watch --prometheus` keeps each instance's
-/// rows, to show them stale should the instance go.
+/// answer's rows once they are the state's reports (at 100,000 hosts those
+/// copies, and the rows held beside the reports, were a quarter of the text
+/// snapshot's peak: Benchmarks/README.md). `watch --prometheus` keeps each
+/// instance's rows, to show them stale should the instance go.
 final class FleetViewHeapTests: XCTestCase {
     private let now = Date(timeIntervalSince1970: 1_800_000_000)
 

@@ -61,13 +61,36 @@ public struct CertificateFacts: Hashable, Sendable {
 
 /// One level of a chain as the probe saw it.
 public struct ChainCertificate: Hashable, Sendable {
-    public var facts: CertificateFacts
+    /// Shared by the certificate's copies: a report holds each level's
+    /// twice, in the probe's chain and in the level, and a fleet's reports
+    /// are one per row.
+    public var facts: CertificateFacts {
+        get { shared.facts }
+        set { shared = Shared(newValue) }
+    }
     /// False for a root (or intermediate) the trust store supplied.
     public var fromServer: Bool
+    private var shared: Shared
 
     public init(facts: CertificateFacts, fromServer: Bool) {
-        self.facts = facts
+        shared = Shared(facts)
         self.fromServer = fromServer
+    }
+
+    private final class Shared: Hashable, Sendable {
+        let facts: CertificateFacts
+
+        init(_ facts: CertificateFacts) {
+            self.facts = facts
+        }
+
+        static func == (one: Shared, other: Shared) -> Bool {
+            one === other || one.facts == other.facts
+        }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(facts)
+        }
     }
 }
 
