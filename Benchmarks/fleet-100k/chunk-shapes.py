@@ -4,7 +4,9 @@ chunks, for Benchmarks/fleet-100k.sh's HOLD: the series the snapshot asks
 for (FleetSnapshotQuery.hostFamilies), in chunks of HOSTS named hosts
 (as the snapshot did before 2026-12-07) or of EXPORTERS whole exporters
 (`job`, `instance`), each query in turn over /api/v1/query with gzip, as
-the snapshot asks. Prints each pass's queries and seconds of answering.
+the snapshot asks. Prints each pass's queries, seconds of answering, and
+how much of it Prometheus says it spent evaluating (`stats=all`; the
+rest is encoding and sending).
 
     Benchmarks/fleet-100k/chunk-shapes.py URL [PASSES]
 """
@@ -24,8 +26,9 @@ FAMILIES = "|".join([
 
 
 def ask(url, query):
-    """Seconds until the answer's last byte, and its series."""
-    form = urllib.parse.urlencode({"query": query}).encode()
+    """Seconds until the answer's last byte, Prometheus' own seconds
+    evaluating it (`stats=all`), and its series."""
+    form = urllib.parse.urlencode({"query": query, "stats": "all"}).encode()
     request = urllib.request.Request(url + "/api/v1/query", data=form, headers={"Accept-Encoding": "gzip"})
     started = time.monotonic()
     with urllib.request.urlopen(request, timeout=120) as answer:
@@ -33,7 +36,8 @@ def ask(url, query):
         encoding = answer.headers.get("Content-Encoding")
     elapsed = time.monotonic() - started
     document = json.loads(gzip.decompress(body) if encoding == "gzip" else body)
-    return elapsed, document["data"]["result"]
+    evaluating = document["data"].get("stats", {}).get("timings", {}).get("evalTotalTime", 0.0)
+    return elapsed, evaluating, document["data"]["result"]
 
 
 def regex(values):
@@ -46,13 +50,13 @@ def regex(values):
 def main():
     url = sys.argv[1].rstrip("/")
     passes = int(sys.argv[2]) if len(sys.argv) > 2 else 2
-    _, counts = ask(url, 'count by (job, instance) ({__name__="pinwatch_host_reason_info"})')
+    _, _, counts = ask(url, 'count by (job, instance) ({__name__="pinwatch_host_reason_info"})')
     exporters = sorted((c["metric"].get("job", ""), c["metric"].get("instance", "")) for c in counts)
     jobs = {job for job, _ in exporters}
     if len(jobs) != 1:
         sys.exit("chunk-shapes: expects the exporters of one job, as fleet-100k.sh scrapes them")
     job = jobs.pop()
-    _, hosts = ask(url, 'count by (host) ({__name__="pinwatch_host_reason_info"})')
+    _, _, hosts = ask(url, 'count by (host) ({__name__="pinwatch_host_reason_info"})')
     names = sorted(h["metric"]["host"] for h in hosts)
     print(f"{len(exporters)} exporters, {len(names)} hosts")
 
@@ -69,12 +73,15 @@ def main():
     for round_ in range(passes):
         for name, queries in shapes:
             seconds = 0.0
+            evaluating = 0.0
             series = 0
             for query in queries:
-                elapsed, result = ask(url, query)
+                elapsed, evaluated, result = ask(url, query)
                 seconds += elapsed
+                evaluating += evaluated
                 series += len(result)
-            print(f"pass {round_ + 1}: {name}: {len(queries)} queries, {series} series, {seconds:.2f} s", flush=True)
+            print(f"pass {round_ + 1}: {name}: {len(queries)} queries, {series} series, {seconds:.2f} s "
+                  f"({evaluating:.2f} s of it evaluating)", flush=True)
 
 
 if __name__ == "__main__":

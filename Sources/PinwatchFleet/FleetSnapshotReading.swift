@@ -22,6 +22,16 @@ struct FleetSnapshotReading {
         var job: String
         var instance: String
         var rows: Int
+
+        /// The matchers of exporters of one job: their `job`, and their
+        /// `instance` exactly, or as plain alternatives for several.
+        static func matchers(_ pack: [Exporter]) -> [String] {
+            let instance =
+                pack.count == 1
+                ? "instance=" + FleetQueryPlan.literal(pack[0].instance)
+                : "instance=~" + FleetQueryPlan.literal(pack.map { FleetQueryPlan.escapedForRegex($0.instance) }.joined(separator: "|"))
+            return ["job=" + FleetQueryPlan.literal(pack.first?.job ?? ""), instance]
+        }
     }
 
     /// What one query asks for: everything in `scope`, some exporters
@@ -47,8 +57,10 @@ struct FleetSnapshotReading {
     /// scope's rows too large for one answer are split into.
     var counted: [Hosts]?
 
-    /// `--match`'s matchers and the scope's.
-    var matchers: String { ([query.selector] + scope).filter { !$0.isEmpty }.joined(separator: ",") }
+    /// `--match`'s matchers, the scope's and `more`.
+    func matchers(_ more: [String] = []) -> String {
+        ([query.selector] + scope + more).filter { !$0.isEmpty }.joined(separator: ",")
+    }
 
     init(query: FleetSnapshotQuery, instances: VectorAnswer, probeSeries: Bool, progress: (@Sendable (FleetReadProgress) -> Void)?) {
         self.query = query
@@ -69,11 +81,8 @@ struct FleetSnapshotReading {
         case .failure(let problem) where problem == FleetQuery.tooLarge(query.maximumAnswer): return readByHost()
         case .failure(let problem): return problem
         case .success(let answer):
-            // Counts are the server's word: bounded, so that sums cannot overflow.
             exporters = answer.samples.map { sample in
-                Exporter(
-                    job: sample.labels["job"] ?? "", instance: sample.labels["instance"] ?? "",
-                    rows: min(max(WholeNumber.clamped(sample.value), 0), 1 << 30))
+                Exporter(job: sample.labels["job"] ?? "", instance: sample.labels["instance"] ?? "", rows: Self.rowCount(sample))
             }
             .sorted { ($0.job, $0.instance) < ($1.job, $1.instance) }
         }
@@ -111,7 +120,7 @@ struct FleetSnapshotReading {
 
     /// One exporter's rows, by its hosts.
     private mutating func readByHost(of exporter: Exporter) -> FleetQueryProblem? {
-        scope = ["job=" + FleetQueryPlan.literal(exporter.job), "instance=" + FleetQueryPlan.literal(exporter.instance)]
+        scope = Exporter.matchers([exporter])
         counted = nil
         defer {
             scope = []
@@ -125,7 +134,7 @@ struct FleetSnapshotReading {
     mutating func readByHost() -> FleetQueryProblem? {
         let hosts: [(name: String, rows: Int)]
         // The answer's samples go once read: only the names and counts stay.
-        switch ask(FleetSnapshotQuery.rowCountQuery(extra: matchers)).flatMap({
+        switch ask(FleetSnapshotQuery.rowCountQuery(extra: matchers())).flatMap({
             FleetQuery.vector(body: $0.body, status: $0.status)
         }).map(Self.rowsByHost) {
         case .failure(let problem) where problem == FleetQuery.tooLarge(query.maximumAnswer):
@@ -152,13 +161,15 @@ struct FleetSnapshotReading {
         return flush(&pack)
     }
 
-    /// Each host's rows, by name; counts are the server's word: bounded,
-    /// so that products cannot overflow.
+    /// Each host's rows, by name.
     private static func rowsByHost(_ counts: VectorAnswer) -> [(name: String, rows: Int)] {
-        counts.samples.map { sample in
-            (name: sample.labels["host"] ?? "", rows: min(max(WholeNumber.clamped(sample.value), 0), 1 << 30))
-        }
-        .sorted { $0.name < $1.name }
+        counts.samples.map { sample in (name: sample.labels["host"] ?? "", rows: rowCount(sample)) }.sorted { $0.name < $1.name }
+    }
+
+    /// A count of rows; counts are the server's word: bounded, so that
+    /// sums and products cannot overflow.
+    private static func rowCount(_ sample: VectorSample) -> Int {
+        min(max(WholeNumber.clamped(sample.value), 0), 1 << 30)
     }
 
     /// Every host starting with `prefix`, in chunks that fit; `top`: the
@@ -172,7 +183,7 @@ struct FleetSnapshotReading {
             )
         }
         let counts: VectorAnswer
-        switch ask(FleetSnapshotQuery.countQuery(prefix: prefix, width: width, extra: matchers)).flatMap({
+        switch ask(FleetSnapshotQuery.countQuery(prefix: prefix, width: width, extra: matchers())).flatMap({
             FleetQuery.vector(body: $0.body, status: $0.status)
         }) {
         case .failure(let problem): return problem
@@ -235,17 +246,10 @@ struct FleetSnapshotReading {
     private func selector(_ chunk: Chunk) -> String {
         let families = FleetSnapshotQuery.hostFamilies
         switch chunk {
-        case .whole: return FleetSnapshotQuery.selector(families, host: nil, extra: matchers)
+        case .whole: return FleetSnapshotQuery.selector(families, host: nil, extra: matchers())
         case .hosts(let pack):
-            return FleetSnapshotQuery.selector(families, host: pack.map(\.pattern).joined(separator: "|"), extra: matchers)
-        case .exporters(let pack):
-            let instance =
-                pack.count == 1
-                ? "instance=" + FleetQueryPlan.literal(pack[0].instance)
-                : "instance=~" + FleetQueryPlan.literal(pack.map { FleetQueryPlan.escapedForRegex($0.instance) }.joined(separator: "|"))
-            let exporters = ["job=" + FleetQueryPlan.literal(pack.first?.job ?? ""), instance]
-            return FleetSnapshotQuery.selector(
-                families, host: nil, extra: ([matchers] + exporters).filter { !$0.isEmpty }.joined(separator: ","))
+            return FleetSnapshotQuery.selector(families, host: pack.map(\.pattern).joined(separator: "|"), extra: matchers())
+        case .exporters(let pack): return FleetSnapshotQuery.selector(families, host: nil, extra: matchers(Exporter.matchers(pack)))
         }
     }
 

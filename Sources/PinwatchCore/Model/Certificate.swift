@@ -65,32 +65,16 @@ public struct ChainCertificate: Hashable, Sendable {
     /// twice, in the probe's chain and in the level, and a fleet's reports
     /// are one per row.
     public var facts: CertificateFacts {
-        get { shared.facts }
-        set { shared = Shared(newValue) }
+        get { shared.value }
+        set { shared = SharedValue(newValue) }
     }
     /// False for a root (or intermediate) the trust store supplied.
     public var fromServer: Bool
-    private var shared: Shared
+    private var shared: SharedValue<CertificateFacts>
 
     public init(facts: CertificateFacts, fromServer: Bool) {
-        shared = Shared(facts)
+        shared = SharedValue(facts)
         self.fromServer = fromServer
-    }
-
-    private final class Shared: Hashable, Sendable {
-        let facts: CertificateFacts
-
-        init(_ facts: CertificateFacts) {
-            self.facts = facts
-        }
-
-        static func == (one: Shared, other: Shared) -> Bool {
-            one === other || one.facts == other.facts
-        }
-
-        func hash(into hasher: inout Hasher) {
-            hasher.combine(facts)
-        }
     }
 }
 

@@ -4,30 +4,14 @@
 /// fleet's reports, one per row, would otherwise each hold in full.
 @propertyWrapper
 public struct OutOfLine<Value: Hashable & Sendable>: Hashable, Sendable {
-    private final class Box: Sendable {
-        let value: Value
-
-        init(_ value: Value) {
-            self.value = value
-        }
-    }
-
-    private var box: Box?
+    private var box: SharedValue<Value>?
 
     public init(wrappedValue: Value?) {
-        box = wrappedValue.map(Box.init)
+        box = wrappedValue.map(SharedValue.init)
     }
 
     public var wrappedValue: Value? {
         get { box?.value }
-        set { box = newValue.map(Box.init) }
-    }
-
-    public static func == (one: Self, other: Self) -> Bool {
-        one.wrappedValue == other.wrappedValue
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(wrappedValue)
+        set { box = newValue.map(SharedValue.init) }
     }
 }
