@@ -14,9 +14,10 @@ extension FleetHost {
     }
 
     /// Facts the series do not carry (issuer, key type, digests other than
-    /// the SPKI pin, start of validity, trust) are left empty and named in
-    /// `series`: the detail view says "not exported" for them, nothing
-    /// invented.
+    /// the SPKI pin, start of validity, an undated level's expiry, whether
+    /// the server sent a level, trust beyond the `untrusted` alert) are
+    /// left empty and named in `series`: the detail view says "not
+    /// exported" for them and the JSON null, nothing invented.
     package func report(now: Date) -> HostReport {
         var shared = SharedPinMatches()
         return report(now: now, sharing: &shared)
@@ -35,7 +36,8 @@ extension FleetHost {
         }
         var result: ProbeResult =
             failure.map { kind in .failed(ProbeFailure(kind: kind, message: reason), elapsed: elapsed ?? 0) }
-            ?? ProbeResult(chain: certificates, sentCount: certificates.count, trusted: true)
+            // `serve` alerts `untrusted` on every chain its verifier refused.
+            ?? ProbeResult(chain: certificates, sentCount: certificates.count, trusted: !alerts.contains(.untrusted))
         // The row's age is its instance's, not this query's.
         result.finishedAt = lastCycle ?? now
         let levelReports = zip(levels, certificates).map { level, certificate in
@@ -47,9 +49,13 @@ extension FleetHost {
             return LevelReport(level: level.level, role: level.role, certificate: certificate, matches: matches, daysLeft: days)
         }
         let intercepted = alerts.contains(.intercepted) || headline == .intercepted
+        // As a probe's: no days for a leaf a proxy forged, nor for one no series dates.
+        let leafDated = !intercepted && levels.first.map { $0.level == 0 && $0.notAfter != nil } == true
         var report = HostReport(
             config: config, result: result, status: status, matchedTiers: matchedTiers, alerts: alerts, levels: levelReports,
-            leafDaysLeft: levelReports.first?.daysLeft, proxy: ProxyReport(detected: intercepted, intercepted: intercepted), now: now
+            leafDaysLeft: leafDated ? levelReports.first?.daysLeft : nil,
+            proxy: ProxyReport(detected: intercepted, intercepted: intercepted),
+            now: now
         )
         .decidedElsewhere(severity: severity, headline: headline, reason: staleReason(now: now))
         var series = SeriesFacts(instance: instance.isEmpty ? nil : instance)

@@ -92,17 +92,27 @@ public struct CertificateDescription: Sendable {
     }
 
     /// The facts as JSON fields, shared by the snapshot's chain levels and
-    /// `pin --format json`.
-    func writeFields(to fields: inout JSONObjectWriter) {
+    /// `pin --format json`. `exported` for a level rebuilt from a fleet's
+    /// series: what no series carries is null, not the placeholder the
+    /// facts hold for it.
+    func writeFields(to fields: inout JSONObjectWriter, exported: ExportedFacts? = nil) {
+        let whole = exported == nil
+        let dated = exported?.dated ?? true
         fields.field("subject", facts.subject)
-        fields.field("issuer", facts.issuer)
-        fields.field("not_before", DateText.iso8601(facts.notBefore))
-        fields.field("not_after", DateText.iso8601(facts.notAfter))
-        fields.field("days_left", daysLeft)
-        fields.field("key", facts.keyDescription)
+        fields.field("issuer", whole ? facts.issuer : nil)
+        fields.field("not_before", whole ? DateText.iso8601(facts.notBefore) : nil)
+        fields.field("not_after", dated ? DateText.iso8601(facts.notAfter) : nil)
+        fields.field("days_left", dated ? daysLeft : nil)
+        fields.field("key", whole ? facts.keyDescription : nil)
         fields.field("spki_sha256", PinText.base64(facts.spkiSHA256))
-        fields.field("key_sha256", PinText.base64(facts.keySHA256))
-        fields.field("cert_sha256", PinText.hex(facts.certSHA256))
+        fields.field("key_sha256", whole ? PinText.base64(facts.keySHA256) : nil)
+        fields.field("cert_sha256", whole ? PinText.hex(facts.certSHA256) : nil)
+    }
+
+    /// What a fleet's series say of one level: its subject and SPKI pin
+    /// always, its expiry only where a series gives it (`SeriesFacts`).
+    struct ExportedFacts {
+        var dated: Bool
     }
 }
 

@@ -164,7 +164,9 @@ public enum JSONReport {
         } else {
             fields.field("error", JSONValue.null)
         }
-        fields.field("elapsed_ms", Int((max(0, result.elapsed) * 1000).rounded()))
+        // A fleet's row has a probe's time only where its series gave one.
+        let elapsed = report.series.map(\.elapsed) ?? result.elapsed
+        fields.field("elapsed_ms", elapsed.map { Int((max(0, $0) * 1000).rounded()) })
         fields.field("status_since", report.history?.statusSince.map(DateText.iso8601))
         fields.field("changes_24h", report.history?.changesLast24Hours)
         fields.field("renewal_estimate", report.history?.renewal.map(renewal) ?? .null)
@@ -175,7 +177,7 @@ public enum JSONReport {
         fields.field("ct", CTJSON.logged(report.ct))
         fields.field("labels", ownerLabels(report.config))
         fields.field("runbook", report.config.runbook)
-        fields.objects("chain", report.levels, writeLevel)
+        fields.objects("chain", report.levels) { level, fields in writeLevel(level, series: report.series, to: &fields) }
         VariantsJSON.write(report, to: &fields)
         fields.field("acknowledged", AcknowledgementJSON.value(report.acknowledgement))
     }
@@ -224,12 +226,15 @@ public enum JSONReport {
         ])
     }
 
-    private static func writeLevel(_ level: LevelReport, to fields: inout JSONObjectWriter) {
+    /// `series`: the level was rebuilt from a fleet's series, which say
+    /// neither whether the server sent it nor when it started.
+    private static func writeLevel(_ level: LevelReport, series: SeriesFacts?, to fields: inout JSONObjectWriter) {
         fields.field("level", level.level)
         fields.field("role", level.role.rawValue)
-        fields.field("from_server", level.certificate.fromServer)
-        CertificateDescription(level.certificate.facts, daysLeft: level.daysLeft).writeFields(to: &fields)
-        fields.field("lifetime_days", level.lifetime.days, places: 2)
+        fields.field("from_server", series == nil ? .bool(level.certificate.fromServer) : JSONValue.null)
+        CertificateDescription(level.certificate.facts, daysLeft: level.daysLeft).writeFields(
+            to: &fields, exported: series.map { .init(dated: $0.datedLevels.contains(level.level)) })
+        fields.field("lifetime_days", series == nil ? level.lifetime.days : nil, places: 2)
         fields.field("lifetime_used", level.lifetimeUsed, places: 3)
         fields.objects("matched", level.matches) { match, matched in
             matched.field("tier", match.tier.rawValue)

@@ -1,0 +1,110 @@
+import Foundation
+import PinwatchCore
+import XCTest
+
+@testable import PinwatchFleet
+
+/// A fleet row's JSON says what its series say and null for the rest:
+/// no placeholder (a start of validity in year 1, a CA that expires in
+/// 4001, an empty digest) reads as a fact.
+final class FleetJSONRowTests: XCTestCase {
+    private let now = Date(timeIntervalSince1970: 1_800_000_000)
+    private let leafExpiry = 1_800_000_000 + 20 * 86_400.0
+    private let caExpiry = 1_800_000_000 + 10 * 86_400.0
+
+    private func sample(_ extra: [String: String], _ value: Double = 1, host: String = "api.test") -> VectorSample {
+        VectorSample(
+            labels: ["job": "pinwatch", "instance": "serve:9715", "host": host, "port": "443"].merging(extra) { $1 }, value: value)
+    }
+
+    private let leafPin = String(repeating: "A", count: 43) + "="
+    private let issuerPin = String(repeating: "B", count: 43) + "="
+
+    /// One host's series as the current exporter writes them: the leaf and
+    /// its issuer, the issuer expiring first.
+    private func series(of host: String, severity: String, headline: String) -> [VectorSample] {
+        let reason: [String: String] = [
+            "__name__": "pinwatch_host_reason_info", "status": "ok", "severity": severity, "headline": headline, "tiers": "ca",
+            "reason": "why",
+        ]
+        let chain: [String: String] = [
+            "__name__": "pinwatch_chain_info", "spki_sha256": leafPin, "subject": "CN=\(host)", "leaf_pin": "none", "ca_pin": "match",
+            "ca_pin_levels": "1", "ca_chain": "c1",
+        ]
+        let earliest: [String: String] = ["__name__": "pinwatch_chain_not_after_timestamp_seconds", "level": "1", "role": "intermediate"]
+        return [
+            sample(reason, host: host), sample(chain, host: host),
+            sample(["__name__": "pinwatch_leaf_not_after_timestamp_seconds"], leafExpiry, host: host),
+            sample(earliest, caExpiry, host: host),
+        ]
+    }
+
+    /// `api.test` expiring, `untrusted.test` alerting untrusted, and their
+    /// instance's cycle and CA level.
+    private var samples: [VectorSample] {
+        let exporter = ["job": "pinwatch", "instance": "serve:9715"]
+        let level: [String: String] = [
+            "__name__": "pinwatch_ca_level_info", "ca_chain": "c1", "level": "1", "role": "intermediate", "spki_sha256": issuerPin,
+            "subject": "CN=Issuing CA",
+        ]
+        var samples = [
+            VectorSample(labels: exporter.merging(["__name__": "pinwatch_last_cycle_timestamp_seconds"]) { $1 }, value: 1_799_999_990),
+            VectorSample(labels: exporter.merging(level) { $1 }, value: 1),
+        ]
+        samples += series(of: "api.test", severity: "warning", headline: "expiring")
+        samples += series(of: "untrusted.test", severity: "critical", headline: "blocked")
+        samples.append(sample(["__name__": "pinwatch_host_alert", "alert": "untrusted"], host: "untrusted.test"))
+        return samples
+    }
+
+    private func json(_ host: String) throws -> [String: Any] {
+        let fleet = FleetSnapshot(samples, probeSeries: false)
+        let row = try XCTUnwrap(fleet.hosts.first { $0.host == host }, "\(fleet.hosts.map(\.host))")
+        let text = JSONReport.renderHost(row.report(now: now))
+        return try XCTUnwrap(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], text)
+    }
+
+    func testWhatNoSeriesCarriesIsNull() throws {
+        let host = try json("api.test")
+        let chain = try XCTUnwrap(host["chain"] as? [[String: Any]])
+        XCTAssertEqual(chain.count, 2)
+        for level in chain {
+            for field in ["from_server", "issuer", "not_before", "key", "key_sha256", "cert_sha256", "lifetime_days", "lifetime_used"] {
+                XCTAssertTrue(level[field] is NSNull, "level \(level["level"] ?? "?") \(field): \(level[field] ?? "absent")")
+            }
+        }
+        XCTAssertEqual(chain[0]["subject"] as? String, "CN=api.test")
+        XCTAssertEqual(chain[1]["subject"] as? String, "CN=Issuing CA")
+        XCTAssertTrue(host["elapsed_ms"] is NSNull, "an ok row's probe time is not read: \(host["elapsed_ms"] ?? "absent")")
+    }
+
+    func testDatesAreTheSeriesOwn() throws {
+        let host = try json("api.test")
+        let chain = try XCTUnwrap(host["chain"] as? [[String: Any]])
+        XCTAssertEqual(chain[0]["not_after"] as? String, DateText.iso8601(Date(timeIntervalSince1970: leafExpiry)))
+        XCTAssertEqual(chain[0]["days_left"] as? Int, 20)
+        XCTAssertEqual(chain[1]["not_after"] as? String, DateText.iso8601(Date(timeIntervalSince1970: caExpiry)))
+        XCTAssertEqual(chain[1]["days_left"] as? Int, 10)
+        XCTAssertEqual(host["leaf_days_left"] as? Int, 20)
+        XCTAssertEqual(host["days_left"] as? Int, 10, "the level that expires first")
+        XCTAssertEqual(host["earliest_level"] as? Int, 1)
+    }
+
+    func testAnUndatedLevelHasNoDate() throws {
+        // Without the chain's earliest expiry, the issuer's date is unknown.
+        let fleet = FleetSnapshot(
+            samples.filter { $0.labels["__name__"] != "pinwatch_chain_not_after_timestamp_seconds" }, probeSeries: false)
+        let row = try XCTUnwrap(fleet.hosts.first { $0.host == "api.test" })
+        let text = JSONReport.renderHost(row.report(now: now))
+        let host = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], text)
+        let chain = try XCTUnwrap(host["chain"] as? [[String: Any]])
+        XCTAssertTrue(chain[1]["not_after"] is NSNull, text)
+        XCTAssertTrue(chain[1]["days_left"] is NSNull, text)
+        XCTAssertEqual(host["days_left"] as? Int, 20, "the leaf's: the only date the series give")
+    }
+
+    func testTrustIsTheUntrustedAlert() throws {
+        XCTAssertEqual(try json("api.test")["trusted"] as? Bool, true)
+        XCTAssertEqual(try json("untrusted.test")["trusted"] as? Bool, false)
+    }
+}
