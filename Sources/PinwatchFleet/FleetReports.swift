@@ -54,7 +54,7 @@ extension FleetHost {
         var report = HostReport(
             config: config, result: result, status: status, matchedTiers: matchedTiers, alerts: alerts, levels: levelReports,
             leafDaysLeft: leafDated ? levelReports.first?.daysLeft : nil,
-            proxy: ProxyReport(detected: intercepted, intercepted: intercepted),
+            proxy: ProxyReport(detected: intercepted || alerts.contains(.proxy), intercepted: intercepted),
             now: now
         )
         .decidedElsewhere(severity: severity, headline: headline, reason: staleReason(now: now))

@@ -54,6 +54,7 @@ final class FleetJSONRowTests: XCTestCase {
         samples += series(of: "api.test", severity: "warning", headline: "expiring")
         samples += series(of: "untrusted.test", severity: "critical", headline: "blocked")
         samples.append(sample(["__name__": "pinwatch_host_alert", "alert": "untrusted"], host: "untrusted.test"))
+        samples.append(sample(["__name__": "pinwatch_host_alert", "alert": "proxy"], host: "untrusted.test"))
         return samples
     }
 
@@ -103,8 +104,13 @@ final class FleetJSONRowTests: XCTestCase {
         XCTAssertEqual(host["days_left"] as? Int, 20, "the leaf's: the only date the series give")
     }
 
-    func testTrustIsTheUntrustedAlert() throws {
-        XCTAssertEqual(try json("api.test")["trusted"] as? Bool, true)
-        XCTAssertEqual(try json("untrusted.test")["trusted"] as? Bool, false)
+    func testTrustAndTheProxyAreTheirAlerts() throws {
+        let api = try json("api.test")
+        let untrusted = try json("untrusted.test")
+        XCTAssertEqual(api["trusted"] as? Bool, true)
+        XCTAssertEqual(untrusted["trusted"] as? Bool, false)
+        XCTAssertEqual((api["proxy"] as? [String: Any])?["detected"] as? Bool, false)
+        XCTAssertEqual((untrusted["proxy"] as? [String: Any])?["detected"] as? Bool, true, "the proxy alert")
+        XCTAssertEqual((untrusted["proxy"] as? [String: Any])?["intercepted"] as? Bool, false)
     }
 }
