@@ -50,6 +50,17 @@ package struct FleetQueryPlan: Hashable, Sendable {
         (selector.isEmpty ? [] : [selector]) + extra
     }
 
+    /// An exporter's own families (its cycle, interval, CA levels) of the
+    /// exporters `--match` selects rows of. They carry none of a host's
+    /// labels, so a matcher on `host` or `port` would leave every row
+    /// without its exporter's cycle and CA levels; the rows' exporters
+    /// pick them instead.
+    package func exporterSeries(_ families: [MetricFamilyName]) -> String {
+        let all = Self(selector: "", probeSeries: probeSeries).series(families)
+        guard !selector.isEmpty else { return all }
+        return "(\(all) and on (job, instance) group by (job, instance) (\(named(.hostReasonInfo))))"
+    }
+
     private func named(_ family: MetricFamilyName, _ extra: [String] = []) -> String {
         let inner = matchers(extra).joined(separator: ",")
         return family.rawValue + (inner.isEmpty ? "" : "{\(inner)}")
@@ -85,7 +96,7 @@ package struct FleetQueryPlan: Hashable, Sendable {
                 "label_replace(count(\(named(.hostReasonInfo)) unless on (job, instance) \(named(.lastCycle))), \"\(part)\", \"probe\", \"\", \"\")"
             )
         }
-        parts.append(series([.lastCycle, .pollInterval]))
+        parts.append(exporterSeries([.lastCycle, .pollInterval]))
         return parts.joined(separator: " or ")
     }
 
@@ -104,7 +115,8 @@ package struct FleetQueryPlan: Hashable, Sendable {
     package func facts(hosts: [String]) -> String {
         let hostMatcher = "host=~\(Self.literal(Self.alternation(hosts)))"
         return series(Self.rowFamilies, [hostMatcher])
-            + " or (\(named(.caLevelInfo)) and on (job, instance, ca_chain) \(named(.chainInfo, [hostMatcher])))"
+            // The chains' own exporters pick their CA levels, whatever `--match` names.
+            + " or (\(MetricFamilyName.caLevelInfo.rawValue) and on (job, instance, ca_chain) \(named(.chainInfo, [hostMatcher])))"
     }
 
     /// Which of `hosts` have vantages that disagree.

@@ -86,7 +86,7 @@ package struct FleetSnapshotQuery: Sendable {
     > {
         let probeSeries = !selector.isEmpty
         let instances: VectorAnswer
-        switch vector(Self.selector(Self.instanceFamilies, host: nil, extra: selector)) {
+        switch vector(FleetQueryPlan(selector: selector, probeSeries: true).exporterSeries(Self.instanceFamilies)) {
         case .failure(let problem): return .failure(problem)
         case .success(let answer): instances = answer
         }

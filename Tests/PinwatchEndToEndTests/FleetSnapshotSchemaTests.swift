@@ -29,7 +29,9 @@ final class FleetSnapshotSchemaTests: XCTestCase {
         return Dictionary(hosts.map { (($0["host"] as? String) ?? "", $0) }) { first, _ in first }
     }
 
-    func testTheFleetsJSONMatchesTheSchemaAndTheProbesFacts() throws {
+    /// One `serve` of the fleet and a Prometheus scraping it, once every
+    /// host is in Prometheus: its URL and the fleet's JSON then.
+    private func startFleet() throws -> (prometheus: LocalPrometheus, json: String) {
         let port = try LocalPorts.closedPort()
         let serve = try BackgroundProcess(
             PinwatchBinary.url.path, ["serve", "--config", fleet.configURL.path, "--listen", "127.0.0.1:\(port)", "--state", "off"],
@@ -39,13 +41,17 @@ final class FleetSnapshotSchemaTests: XCTestCase {
             (try? LoopbackHTTP.get(port: port, "/-/ready", timeout: 2))?.status == 200
         }
         let prometheus = try LocalPrometheus(scraping: [port], directory: fleet.directory)
-
         var fleetJSON = ""
         try waitUntil(timeout: 60, "every host in Prometheus: \(fleetJSON)") {
             let outcome = try PinwatchBinary.run(["snapshot", "--prometheus", prometheus.url, "--format", "json"])
             fleetJSON = outcome.stdout
             return outcome.status == 0 && Set((try? hosts(outcome.stdout))?.keys.map { $0 } ?? []) == Set(DashboardFleet.names)
         }
+        return (prometheus, fleetJSON)
+    }
+
+    func testTheFleetsJSONMatchesTheSchemaAndTheProbesFacts() throws {
+        let fleetJSON = try startFleet().json
         let file = fleet.directory.appendingPathComponent("fleet.json")
         try fleetJSON.write(to: file, atomically: true, encoding: .utf8)
         let verdict = try SnapshotSchema.validate(file.path)
@@ -85,5 +91,34 @@ final class FleetSnapshotSchemaTests: XCTestCase {
         let refused = try XCTUnwrap(rows[DashboardFleet.down])
         XCTAssertEqual((refused["error"] as? [String: Any])?["kind"] as? String, "refused", "\(refused)")
         XCTAssertNotNil(refused["elapsed_ms"] as? Int, "a failed probe's time is read: \(refused)")
+    }
+
+    /// `--match` on a host's label: the exporter's own series (its cycle,
+    /// its chains' CA levels) carry no host, and still come with the row.
+    func testAMatchOnTheHostKeepsItsExportersSeries() throws {
+        let prometheus = try startFleet().prometheus
+        let match = #"{host="\#(DashboardFleet.stale)"}"#
+        let json = try PinwatchBinary.run(["snapshot", "--prometheus", prometheus.url, "--match", match, "--format", "json"])
+        XCTAssertEqual(json.status, 0, json.stderr)
+        let row = try XCTUnwrap(try hosts(json.stdout)[DashboardFleet.stale], json.stdout)
+        XCTAssertEqual(try hosts(json.stdout).count, 1, json.stdout)
+        let chain = try XCTUnwrap(row["chain"] as? [[String: Any]])
+        XCTAssertEqual(chain.map { $0["role"] as? String ?? "" }, ["leaf", "intermediate", "root"], "the CA levels: \(chain)")
+
+        let text = try PinwatchBinary.run([
+            "snapshot", "--prometheus", prometheus.url, "--match", match, "--format", "text", "--width", "200",
+        ])
+        XCTAssertEqual(text.status, 0, text.stderr)
+        XCTAssertTrue(text.stdout.contains("exporters' cycle"), text.stdout)
+        XCTAssertTrue(text.stdout.contains("L✓ I✗ R✗"), "the failing CA pin at its levels:\n\(text.stdout)")
+
+        let invocation = [PinwatchBinary.url.path, "watch", "--prometheus", prometheus.url, "--match", match, "--no-bell"]
+            .map(TmuxSession.quote).joined(separator: " ")
+        let tmux = try TmuxSession(
+            command: "bash -c " + TmuxSession.quote(invocation + "; echo EXITED:$?; sleep 30"), columns: 200, rows: 30)
+        defer { tmux.close() }
+        let screen = try tmux.waitForScreen(timeout: 30) { $0.contains(self.fleet.displayName(DashboardFleet.stale)) }
+        XCTAssertTrue(screen.contains("exporters' cycle"), screen)
+        XCTAssertTrue(screen.contains("L✓ I✗ R✗"), screen)
     }
 }

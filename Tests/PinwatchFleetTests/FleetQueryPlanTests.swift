@@ -78,6 +78,20 @@ final class FleetQueryPlanTests: XCTestCase {
         XCTAssertEqual(rows.components(separatedBy: "host=~").count, 3, "both bands: \(rows)")
     }
 
+    /// `--match '{host=~"api.*"}'` names no label an exporter's own series
+    /// have: they are picked by the exporters of the rows it matches.
+    func testAnExportersOwnSeriesComeFromTheExportersOfTheMatchedRows() {
+        let byHost = FleetQueryPlan(selector: #"host=~"api.*""#, probeSeries: true)
+        let cycles = byHost.exporterSeries([.lastCycle, .pollInterval])
+        XCTAssertEqual(
+            cycles,
+            #"({__name__=~"pinwatch_last_cycle_timestamp_seconds|pinwatch_poll_interval_seconds"} and on (job, instance) group by (job, instance) (pinwatch_host_reason_info{host=~"api.*"}))"#
+        )
+        XCTAssertTrue(byHost.counts.contains(cycles), byHost.counts)
+        XCTAssertEqual(
+            plain.exporterSeries([.lastCycle]), #"{__name__="pinwatch_last_cycle_timestamp_seconds"}"#, "no --match: no join")
+    }
+
     func testTheWindowAsksTheTableFamiliesAndTheDetailTheRest() {
         let facts = matched.facts(hosts: ["b.test", "a.test", "b.test"])
         let hosts = "host=~\"a\\\\.test|b\\\\.test\""
@@ -90,7 +104,7 @@ final class FleetQueryPlanTests: XCTestCase {
         // instance that wrote both.
         XCTAssertTrue(
             facts.hasSuffix(
-                " or (pinwatch_ca_level_info{job=\"pw\"} and on (job, instance, ca_chain) pinwatch_chain_info{job=\"pw\",\(hosts)})"),
+                " or (pinwatch_ca_level_info and on (job, instance, ca_chain) pinwatch_chain_info{job=\"pw\",\(hosts)})"),
             facts)
         XCTAssertFalse(FleetQueryPlan.rowFamilies.contains(.caLevelInfo))
         XCTAssertTrue(FleetQueryPlan.factFamilies.contains(.caLevelInfo))
