@@ -6,7 +6,10 @@ for (FleetSnapshotQuery.hostFamilies), in chunks of HOSTS named hosts
 (`job`, `instance`), each query in turn over /api/v1/query with gzip, as
 the snapshot asks. Prints each pass's queries, seconds of answering, and
 how much of it Prometheus says it spent evaluating (`stats=all`; the
-rest is encoding and sending).
+rest is encoding and sending), and the CPU time Prometheus used meanwhile
+(its own `process_cpu_seconds_total`, its scrapes included if one falls
+in): with the bodies read and dropped, what answering costs Prometheus
+alone, the floor under a snapshot's wall time on the same machine.
 
     Benchmarks/fleet-100k/chunk-shapes.py URL [PASSES]
 """
@@ -38,6 +41,15 @@ def ask(url, query):
     document = json.loads(gzip.decompress(body) if encoding == "gzip" else body)
     evaluating = document["data"].get("stats", {}).get("timings", {}).get("evalTotalTime", 0.0)
     return elapsed, evaluating, document["data"]["result"]
+
+
+def prometheus_cpu(url):
+    """Prometheus' own CPU seconds so far, from its /metrics."""
+    with urllib.request.urlopen(url + "/metrics", timeout=30) as answer:
+        for line in answer.read().decode().splitlines():
+            if line.startswith("process_cpu_seconds_total "):
+                return float(line.split()[1])
+    sys.exit("chunk-shapes: Prometheus' /metrics has no process_cpu_seconds_total")
 
 
 def regex(values):
@@ -75,13 +87,15 @@ def main():
             seconds = 0.0
             evaluating = 0.0
             series = 0
+            cpu = prometheus_cpu(url)
             for query in queries:
                 elapsed, evaluated, result = ask(url, query)
                 seconds += elapsed
                 evaluating += evaluated
                 series += len(result)
+            cpu = prometheus_cpu(url) - cpu
             print(f"pass {round_ + 1}: {name}: {len(queries)} queries, {series} series, {seconds:.2f} s "
-                  f"({evaluating:.2f} s of it evaluating)", flush=True)
+                  f"({evaluating:.2f} s of it evaluating), Prometheus CPU {cpu:.2f} s", flush=True)
 
 
 if __name__ == "__main__":
