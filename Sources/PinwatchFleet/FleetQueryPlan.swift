@@ -24,8 +24,9 @@ package struct FleetQueryPlan: Hashable, Sendable {
     package static let partLabel = "pinwatch_count"
 
     /// The families only the detail view shows (a probe's time, each
-    /// address's status): asked for one host, when its detail is open.
-    package static let detailFamilies: [MetricFamilyName] = [.addressStatus, .probeDuration]
+    /// address's status, whether the pins survive each next chain): asked
+    /// for one host, when its detail is open.
+    package static let detailFamilies: [MetricFamilyName] = [.addressStatus, .probeDuration, .nextChainSurvives]
 
     /// The per-row families the table's cells read, for the rows of the window.
     package static var rowFamilies: [MetricFamilyName] {

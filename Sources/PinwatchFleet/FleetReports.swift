@@ -63,6 +63,7 @@ extension FleetHost {
         series.datedLevels = Self.levelSet(levels.filter { $0.notAfter != nil }.map(\.level))
         series.probes = probes
         series.elapsed = elapsed
+        series.survival = survival
         series.staleSince = staleSince
         report.series = series
         if acknowledged {

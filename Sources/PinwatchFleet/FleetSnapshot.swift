@@ -47,6 +47,8 @@ package struct FleetHost: Hashable, Sendable {
     /// Its instance's `pinwatch_last_cycle_timestamp_seconds`: when the
     /// verdict was decided.
     package var lastCycle: Date?
+    /// `pinwatch_next_chain_survives`, where it was asked for.
+    package var survival = SeriesFacts.Survival()
 
     /// The host across vantages: what the vantages are compared on.
     package var hostKey: String { Self.hostKey(host: host, port: port, sni: sni, address: address) }
@@ -107,6 +109,7 @@ package struct FleetSnapshot: Hashable, Sendable {
     package static let families: [MetricFamilyName] = [
         .hostReasonInfo, .hostAlert, .probeError, .chainInfo, .caLevelInfo, .chainLevelInfo, .leafNotAfter, .chainNotAfter,
         .chainLevelNotAfter, .pinMatch, .lastCycle, .pollInterval, .hostAcknowledged, .hostLabels, .addressStatus, .probeDuration,
+        .nextChainSurvives,
     ]
 
     package static var seriesNames: [String] { families.map(\.rawValue) }
@@ -151,6 +154,7 @@ package struct FleetSnapshot: Hashable, Sendable {
         var owners: [String: [String: String]] = [:]
         var probes: [String: [SeriesFacts.Probe]] = [:]
         var durations: [String: TimeInterval] = [:]
+        var survival: [String: SeriesFacts.Survival] = [:]
 
         for sample in samples {
             let job = sample.labels["job"] ?? ""
@@ -252,6 +256,14 @@ package struct FleetSnapshot: Hashable, Sendable {
                 probes[row, default: []].append(SeriesFacts.Probe(address: address, keyType: sample.labels["key_type"], status: status))
             case .probeDuration:
                 if sample.value >= 0 { durations[key] = sample.value }
+            case .nextChainSurvives:
+                guard let scenario = sample.labels["scenario"].flatMap(NextChainScenario.init(rawValue:)),
+                    sample.value == 0 || sample.value == 1
+                else {
+                    skipped += 1
+                    continue
+                }
+                survival[key, default: SeriesFacts.Survival()][scenario] = sample.value == 1
             default:
                 skipped += 1
             }
@@ -277,6 +289,7 @@ package struct FleetSnapshot: Hashable, Sendable {
             row.reason = reasons.insert(row.reason).memberAfterInsert
             row.probes = (probes[key] ?? []).sorted { ($0.address, $0.keyType ?? "") < ($1.address, $1.keyType ?? "") }
             row.elapsed = durations[key]
+            row.survival = survival[key] ?? SeriesFacts.Survival()
             row.lastCycle = cycles["\(row.job)\u{0}\(row.instance)"]?.lastCycle
             var rowLevels = levels[key] ?? [:]
             if let chain = chains[key], !chain.caChain.isEmpty {

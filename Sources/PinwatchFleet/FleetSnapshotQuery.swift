@@ -40,11 +40,22 @@ package struct FleetSnapshotQuery: Sendable {
     package let maximumAnswer: Int
     package let seriesPerChunk: Int
     package let maximumQueries: Int
+    package let contents: Contents
+
+    /// What the snapshot writes: the dashboard's table (text, ansi, svg,
+    /// html), or the JSON document, which also says for each row whether
+    /// its pins survive each next chain (a series per judged scenario,
+    /// not asked for a table that has no column for it).
+    package enum Contents: Sendable {
+        case table
+        case document
+    }
 
     package init(
-        server: URL, selector: String?, timeout: TimeInterval, maximumAnswer: Int = Self.maximumAnswer,
+        server: URL, selector: String?, timeout: TimeInterval, contents: Contents = .table, maximumAnswer: Int = Self.maximumAnswer,
         seriesPerChunk: Int = Self.seriesPerChunk, maximumQueries: Int = Self.maximumQueries
     ) {
+        self.contents = contents
         self.maximumQueries = maximumQueries
         self.server = server
         self.selector = FleetQuery.matchers(selector)
@@ -64,8 +75,9 @@ package struct FleetSnapshotQuery: Sendable {
     /// a chunk's hosts, so there is one (the earliest expiry at the leaf,
     /// which the leaf's own says, stays: a second selector for the other
     /// levels cost Prometheus more than the series it saved).
-    static var hostFamilies: [MetricFamilyName] {
-        FleetSnapshot.families.filter { !instanceFamilies.contains($0) && !FleetQueryPlan.detailFamilies.contains($0) }
+    var hostFamilies: [MetricFamilyName] {
+        FleetSnapshot.families.filter { !Self.instanceFamilies.contains($0) && !FleetQueryPlan.detailFamilies.contains($0) }
+            + (contents == .document ? [.nextChainSurvives] : [])
     }
     /// The label `count by` groups the next characters of host names under.
     static let nextLabel = "pinwatch_next_characters"
@@ -140,11 +152,12 @@ package struct FleetSnapshotQuery: Sendable {
     /// `""` counts the host equal to `prefix` (and, for the empty prefix,
     /// series without a host). Several at a time: names share long
     /// prefixes (`host`, `www.`), and each count reads every series under one.
-    static func countQuery(prefix: String, width: Int = 2, extra: String) -> String {
+    func countQuery(prefix: String, width: Int = 2, extra: String) -> String {
         let escaped = FleetQueryPlan.escapedForRegex(prefix)
-        let series = selector(hostFamilies, host: prefix.isEmpty ? nil : escaped + ".*", extra: extra)
+        let series = Self.selector(hostFamilies, host: prefix.isEmpty ? nil : escaped + ".*", extra: extra)
         let next = FleetQueryPlan.literal(escaped + "(.{1,\(width)}).*")
-        return "count by (\(nextLabel)) (label_replace(\(series), \(FleetQueryPlan.literal(nextLabel)), \"$1\", \"host\", \(next)))"
+        return
+            "count by (\(Self.nextLabel)) (label_replace(\(series), \(FleetQueryPlan.literal(Self.nextLabel)), \"$1\", \"host\", \(next)))"
     }
 
 }

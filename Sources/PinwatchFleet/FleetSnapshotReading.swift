@@ -183,7 +183,7 @@ struct FleetSnapshotReading {
             )
         }
         let counts: VectorAnswer
-        switch ask(FleetSnapshotQuery.countQuery(prefix: prefix, width: width, extra: matchers())).flatMap({
+        switch ask(query.countQuery(prefix: prefix, width: width, extra: matchers())).flatMap({
             FleetQuery.vector(body: $0.body, status: $0.status)
         }) {
         case .failure(let problem): return problem
@@ -244,7 +244,7 @@ struct FleetSnapshotReading {
 
     /// The chunk's selector: the scope's series of the host families.
     private func selector(_ chunk: Chunk) -> String {
-        let families = FleetSnapshotQuery.hostFamilies
+        let families = query.hostFamilies
         switch chunk {
         case .whole: return FleetSnapshotQuery.selector(families, host: nil, extra: matchers())
         case .hosts(let pack):

@@ -68,6 +68,9 @@ final class FleetSnapshotSchemaTests: XCTestCase {
                 XCTAssertEqual("\(row[field] ?? "absent")", "\(probe[field] ?? "absent")", "\(name) \(field)")
             }
             XCTAssertTrue(row["elapsed_ms"] is NSNull, "\(name): an ok row's probe time is not read")
+            let survives = try XCTUnwrap(row["survives"] as? [String: Any])
+            XCTAssertEqual(survives as NSDictionary, probe["survives"] as? NSDictionary, "\(name): the instance's next-chain verdicts")
+            XCTAssertTrue(survives.values.contains { $0 is Bool }, "\(name): some scenario is judged: \(survives)")
             let rowChain = try XCTUnwrap(row["chain"] as? [[String: Any]])
             let probeChain = try XCTUnwrap(probe["chain"] as? [[String: Any]])
             XCTAssertEqual(rowChain.count, probeChain.count, name)
@@ -115,10 +118,15 @@ final class FleetSnapshotSchemaTests: XCTestCase {
         let invocation = [PinwatchBinary.url.path, "watch", "--prometheus", prometheus.url, "--match", match, "--no-bell"]
             .map(TmuxSession.quote).joined(separator: " ")
         let tmux = try TmuxSession(
-            command: "bash -c " + TmuxSession.quote(invocation + "; echo EXITED:$?; sleep 30"), columns: 200, rows: 30)
+            command: "bash -c " + TmuxSession.quote(invocation + "; echo EXITED:$?; sleep 30"), columns: 200, rows: 70)
         defer { tmux.close() }
         let screen = try tmux.waitForScreen(timeout: 30) { $0.contains(self.fleet.displayName(DashboardFleet.stale)) }
         XCTAssertTrue(screen.contains("exporters' cycle"), screen)
         XCTAssertTrue(screen.contains("L✓ I✗ R✗"), screen)
+        // The detail asks for what only it shows: the instance's next-chain verdicts among them.
+        try tmux.send("Enter")
+        let detail = try tmux.waitForScreen(timeout: 30) { $0.contains("next chains (the instance's verdicts") }
+        XCTAssertTrue(detail.contains("leaf renewal"), detail)
+        XCTAssertFalse(detail.contains("sent by the server") || detail.contains("from the trust store"), "not exported: \(detail)")
     }
 }

@@ -55,6 +55,8 @@ final class FleetJSONRowTests: XCTestCase {
         samples += series(of: "untrusted.test", severity: "critical", headline: "blocked")
         samples.append(sample(["__name__": "pinwatch_host_alert", "alert": "untrusted"], host: "untrusted.test"))
         samples.append(sample(["__name__": "pinwatch_host_alert", "alert": "proxy"], host: "untrusted.test"))
+        samples.append(sample(["__name__": "pinwatch_next_chain_survives", "scenario": "leaf_renewal"], 1))
+        samples.append(sample(["__name__": "pinwatch_next_chain_survives", "scenario": "intermediate_rotation"], 0))
         return samples
     }
 
@@ -102,6 +104,16 @@ final class FleetJSONRowTests: XCTestCase {
         XCTAssertTrue(chain[1]["not_after"] is NSNull, text)
         XCTAssertTrue(chain[1]["days_left"] is NSNull, text)
         XCTAssertEqual(host["days_left"] as? Int, 20, "the leaf's: the only date the series give")
+    }
+
+    func testSurvivalIsTheInstancesVerdictPerScenario() throws {
+        let survives = try XCTUnwrap(try json("api.test")["survives"] as? [String: Any])
+        XCTAssertEqual(survives["leaf_renewal"] as? Bool, true)
+        XCTAssertEqual(survives["intermediate_rotation"] as? Bool, false)
+        XCTAssertTrue(survives["root_transition"] is NSNull, "not judged: no series")
+        XCTAssertTrue(survives["ca_switch"] is NSNull)
+        let none = try XCTUnwrap(try json("untrusted.test")["survives"] as? [String: Any])
+        XCTAssertTrue(none.values.allSatisfy { $0 is NSNull }, "\(none)")
     }
 
     func testTrustAndTheProxyAreTheirAlerts() throws {

@@ -111,7 +111,9 @@ final class FleetQueryPlanTests: XCTestCase {
         for family in FleetQueryPlan.detailFamilies { XCTAssertFalse(facts.contains(family.rawValue), family.rawValue) }
         let detail = matched.detail(host: "a.test", port: 8443)
         XCTAssertEqual(
-            detail, "{__name__=~\"pinwatch_address_status|pinwatch_probe_duration_seconds\",job=\"pw\",host=\"a.test\",port=\"8443\"}")
+            detail,
+            "{__name__=~\"pinwatch_address_status|pinwatch_probe_duration_seconds|pinwatch_next_chain_survives\",job=\"pw\",host=\"a.test\",port=\"8443\"}"
+        )
     }
 
     /// A host name is the exporter's to choose: regular-expression

@@ -281,6 +281,38 @@ final class FleetSnapshotQueryTests: XCTestCase {
             chunks.contains { FleetQuery.request(server: server.url, promQL: $0)?.form != nil }, "no chunk was long enough to be POSTed")
     }
 
+    /// The JSON document says whether each row's pins survive each next
+    /// chain; the table has no column for it and does not ask.
+    func testOnlyTheDocumentAsksWhetherTheNextChainsSurvive() throws {
+        var series = cycle()
+        for index in 0..<30 {
+            let name = "host\(index).test"
+            series += host(name)
+            let labels = [
+                "host": name, "port": "443", "instance": "serve:1", "job": "pinwatch", "__name__": "pinwatch_next_chain_survives",
+            ]
+            series.append(.init(labels.merging(["scenario": "leaf_renewal"]) { $1 }, "1"))
+            series.append(.init(labels.merging(["scenario": "intermediate_rotation"]) { $1 }, index == 7 ? "0" : "1"))
+        }
+        let server = try serve(series)
+        let before = server.queries.count
+        let document = try FleetSnapshotQuery(server: server.url, selector: nil, timeout: 10, contents: .document, seriesPerChunk: 100)
+            .read().get()
+        XCTAssertEqual(document.hosts.count, 30)
+        XCTAssertTrue(document.hosts.allSatisfy { $0.survival[.leafRenewal] == true }, "every row's leaf renewal")
+        XCTAssertEqual(document.hosts.filter { $0.survival[.intermediateRotation] == false }.map(\.host), ["host7.test"])
+        XCTAssertTrue(document.hosts.allSatisfy { $0.survival[.rootTransition] == nil })
+        let asked = server.queries[before...].filter { $0.contains("pinwatch_host_reason_info|") }
+        XCTAssertGreaterThan(asked.count, 1, "chunked: \(asked)")
+        XCTAssertTrue(asked.allSatisfy { $0.contains("pinwatch_next_chain_survives") }, "\(asked)")
+
+        let tableFrom = server.queries.count
+        let table = try chunked(server, seriesPerChunk: 100).get()
+        XCTAssertEqual(table.hosts.count, 30)
+        XCTAssertTrue(table.hosts.allSatisfy { $0.survival.isEmpty })
+        XCTAssertFalse(server.queries[tableFrom...].contains { $0.contains("pinwatch_next_chain_survives") })
+    }
+
     /// Exporters that fit a chunk are asked for whole, by `job` and
     /// `instance`, several of one job to a chunk; one larger than a chunk
     /// by its hosts.
@@ -298,11 +330,12 @@ final class FleetSnapshotQueryTests: XCTestCase {
         let before = server.queries.count
         assertSameFleet(try chunked(server, seriesPerChunk: 200).get(), whole)
         let chunks = server.queries[before...].filter { $0.hasPrefix("{") && $0.contains("pinwatch_host_reason_info|") }
+        let families = FleetSnapshotQuery(server: server.url, selector: nil, timeout: 1).hostFamilies.map(\.rawValue).joined(separator: "|")
         XCTAssertEqual(
             chunks.filter { !$0.contains("host=~") },
             [
-                #"{__name__=~"\#(FleetSnapshotQuery.hostFamilies.map(\.rawValue).joined(separator: "|"))",job="pinwatch",instance=~"shard\\.1:9|shard\\.2:9"}"#,
-                #"{__name__=~"\#(FleetSnapshotQuery.hostFamilies.map(\.rawValue).joined(separator: "|"))",job="pinwatch",instance=~"shard\\.3:9|shard\\.4:9"}"#,
+                #"{__name__=~"\#(families)",job="pinwatch",instance=~"shard\\.1:9|shard\\.2:9"}"#,
+                #"{__name__=~"\#(families)",job="pinwatch",instance=~"shard\\.3:9|shard\\.4:9"}"#,
             ], "two exporters of 10 rows to a chunk of 200 series at 10 a row")
         let named = chunks.filter { $0.contains("host=~") }
         XCTAssertEqual(named.count, 2, "big:9's 40 rows, 20 to a chunk")

@@ -39,6 +39,37 @@ public struct SeriesFacts: Hashable, Sendable {
     /// Set while the instance is gone from Prometheus' answer: the row is
     /// its last-known state, from this moment.
     public var staleSince: Date?
+    /// Whether the pins survive each next chain, as the instance judged it
+    /// (`pinwatch_next_chain_survives`); the chains themselves are not exported.
+    public var survival = Survival()
+
+    /// Each scenario's survival in two bytes, not a dictionary per row.
+    public struct Survival: Hashable, Sendable {
+        private var known: UInt8 = 0
+        private var survives: UInt8 = 0
+
+        public init() {}
+
+        public subscript(scenario: NextChainScenario) -> Bool? {
+            get { known & Self.bit(scenario) == 0 ? nil : survives & Self.bit(scenario) != 0 }
+            set {
+                let bit = Self.bit(scenario)
+                known = newValue == nil ? known & ~bit : known | bit
+                survives = newValue == true ? survives | bit : survives & ~bit
+            }
+        }
+
+        public var isEmpty: Bool { known == 0 }
+
+        private static func bit(_ scenario: NextChainScenario) -> UInt8 {
+            switch scenario {
+            case .leafRenewal: 1
+            case .intermediateRotation: 2
+            case .rootTransition: 4
+            case .caSwitch: 8
+            }
+        }
+    }
 
     public init(instance: String? = nil) {
         self.instance = instance

@@ -172,7 +172,7 @@ public enum JSONReport {
         fields.field("renewal_estimate", report.history?.renewal.map(renewal) ?? .null)
         fields.field("clients", JSONValue.array(report.clients.map(client)))
         fields.field("next_chains", NextChainsJSON.chains(report.nextChains))
-        fields.field("survives", NextChainsJSON.summary(report.nextChains))
+        fields.field("survives", report.series.map { NextChainsJSON.summary($0.survival) } ?? NextChainsJSON.summary(report.nextChains))
         fields.field("recommended_pins", NextChainsJSON.recommended(report.nextChains))
         fields.field("ct", CTJSON.logged(report.ct))
         fields.field("labels", ownerLabels(report.config))

@@ -16,7 +16,16 @@ enum NextChainsJSON {
 
     /// `survives`: every scenario, null where it cannot be judged.
     static func summary(_ nextChains: NextChains?) -> JSONValue {
-        .object(NextChainScenario.allCases.map { ($0.rawValue, survives(nextChains?.survives($0))) })
+        summary { nextChains?.survives($0) }
+    }
+
+    /// A fleet row's: what its series say of each scenario.
+    static func summary(_ survival: SeriesFacts.Survival) -> JSONValue {
+        summary { survival[$0] }
+    }
+
+    private static func summary(_ survives: (NextChainScenario) -> Bool?) -> JSONValue {
+        .object(NextChainScenario.allCases.map { ($0.rawValue, Self.survives(survives($0))) })
     }
 
     /// `recommended_pins`: the fewest pins that make every known scenario survive.

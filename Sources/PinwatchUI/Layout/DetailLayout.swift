@@ -144,7 +144,8 @@ enum DetailLayout {
     ) {
         let role = Formatting.roleStyle(level.role)
         let facts = level.certificate.facts
-        let origin = level.certificate.fromServer ? "sent by the server" : "from the trust store"
+        // The series do not say whether the server sent a level.
+        let origin = series != nil ? nil : level.certificate.fromServer ? "sent by the server" : "from the trust store"
         lines.append([])
         // The ✓/✗ follows the role; "·" (no pins to compare) is left to
         // the pin line below, where it is explained, rather than read as a
@@ -153,7 +154,7 @@ enum DetailLayout {
         lines.append([
             Span(" ── level \(level.level) · \(level.role.rawValue) ", role.with(bold: true)),
             Span(symbol == "·" ? "" : symbol + " ", role.with(bold: true)),
-            Span("· \(origin) ──", role),
+            Span(origin.map { "· \($0) ──" } ?? "──", role),
         ])
         func field(_ label: String, _ spans: Span...) {
             lines.append([Span("   " + label.padding(toLength: 9, withPad: " ", startingAt: 0), Style(.dim))] + spans)

@@ -82,7 +82,8 @@ extension Pinwatch {
                 output.format.usesTheme ? try ThemeChoice.load(requested: theme, config: config, colorCount: 256) : ThemeLoader.mono
             let fleet: FleetSnapshot
             // The answer is not held past the switch: its rows go once they are reports.
-            switch readFleet(FleetSnapshotQuery(server: url, selector: match, timeout: config.timeout)) {
+            let contents: FleetSnapshotQuery.Contents = output.format == .json ? .document : .table
+            switch readFleet(FleetSnapshotQuery(server: url, selector: match, timeout: config.timeout, contents: contents)) {
             case .failure(let problem): throw UserFacingError(message: problem.description, code: 1)
             case .success(let read): fleet = read
             }
