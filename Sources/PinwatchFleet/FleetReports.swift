@@ -35,7 +35,7 @@ extension FleetHost {
             return ChainCertificate(facts: facts, fromServer: level.role != .root)
         }
         var result: ProbeResult =
-            failure.map { kind in .failed(ProbeFailure(kind: kind, message: reason), elapsed: elapsed ?? 0) }
+            failure.map { kind in .failed(ProbeFailure(kind: kind, reason: reason), elapsed: elapsed ?? 0) }
             // `serve` alerts `untrusted` on every chain its verifier refused.
             ?? ProbeResult(chain: certificates, sentCount: certificates.count, trusted: !alerts.contains(.untrusted))
         // The row's age is its instance's, not this query's.

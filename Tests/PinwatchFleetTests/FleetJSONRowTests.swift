@@ -116,6 +116,37 @@ final class FleetJSONRowTests: XCTestCase {
         XCTAssertTrue(none.values.allSatisfy { $0 is NSNull }, "\(none)")
     }
 
+    func testAFailedProbesMessageIsItsOwn() throws {
+        let failed = [
+            sample(
+                [
+                    "__name__": "pinwatch_host_reason_info", "status": "error", "severity": "unknown", "headline": "error",
+                    "reason": "probe failed (timeout): timed out after 2 s during the TLS handshake",
+                ], host: "gone.test"),
+            sample(["__name__": "pinwatch_probe_error", "kind": "timeout"], host: "gone.test"),
+            // An older exporter's words, or another's: kept whole.
+            sample(
+                [
+                    "__name__": "pinwatch_host_reason_info", "status": "error", "severity": "unknown", "headline": "error",
+                    "reason": "refused",
+                ],
+                host: "odd.test"),
+            sample(["__name__": "pinwatch_probe_error", "kind": "refused"], host: "odd.test"),
+        ]
+        let fleet = FleetSnapshot(samples + failed, probeSeries: false)
+        func host(_ name: String) throws -> [String: Any] {
+            let row = try XCTUnwrap(fleet.hosts.first { $0.host == name })
+            let text = JSONReport.renderHost(row.report(now: now))
+            return try XCTUnwrap(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], text)
+        }
+        let gone = try host("gone.test")
+        XCTAssertEqual(gone["reason"] as? String, "probe failed (timeout): timed out after 2 s during the TLS handshake")
+        let error = try XCTUnwrap(gone["error"] as? [String: Any])
+        XCTAssertEqual(error["kind"] as? String, "timeout")
+        XCTAssertEqual(error["message"] as? String, "timed out after 2 s during the TLS handshake", "as the probe said it")
+        XCTAssertEqual((try host("odd.test")["error"] as? [String: Any])?["message"] as? String, "refused")
+    }
+
     func testTrustAndTheProxyAreTheirAlerts() throws {
         let api = try json("api.test")
         let untrusted = try json("untrusted.test")

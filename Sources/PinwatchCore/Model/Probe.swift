@@ -167,6 +167,16 @@ public struct ProbeFailure: Error, Hashable, Sendable {
         self.message = message
     }
 
+    /// The failure as an error host's reason says it.
+    public var reason: String { "probe failed (\(kind.rawValue)): \(message)" }
+
+    /// The failure an exported reason (`reason` of a failure of `kind`)
+    /// tells of: its message without the words `reason` adds.
+    public init(kind: ProbeErrorKind, reason: String) {
+        let added = ProbeFailure(kind: kind, message: "").reason
+        self.init(kind: kind, message: reason.hasPrefix(added) ? String(reason.dropFirst(added.count)) : reason)
+    }
+
     public static func local(_ shortage: LocalResourceShortage, message: String) -> ProbeFailure {
         var failure = ProbeFailure(kind: .local, message: message)
         failure.shortage = shortage

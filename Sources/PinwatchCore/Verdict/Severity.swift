@@ -65,8 +65,7 @@ extension Verdict {
             guard let failure = result.failure else {
                 return HostAssessment(severity: .unknown, reason: "no certificate was obtained", headline: .error)
             }
-            return HostAssessment(
-                severity: .unknown, reason: "probe failed (\(failure.kind.rawValue)): \(failure.message)", headline: .error)
+            return HostAssessment(severity: .unknown, reason: failure.reason, headline: .error)
         }
         if has.contains(.intercepted) {
             let via = proxy.url.map { "intercepted by proxy \($0)" } ?? "intercepted by a proxy"
