@@ -26,8 +26,16 @@ struct VectorJSONReader {
     private let bytes: UnsafeBufferPointer<UInt8>
     private var index = 0
     private let labelName: (String) -> String
-    /// The labels of the sample read before.
+    /// How many labels the sample read before had.
     private var labelsBefore = 0
+    /// A label's text as read and as made into the sample's.
+    struct Made {
+        var raw: String
+        var made: String
+    }
+    /// The names and values of the sample read before, by position.
+    private var namesBefore: [Made] = []
+    private var valuesBefore: [Made] = []
 
     private init(_ bytes: UnsafeBufferPointer<UInt8>, labelName: @escaping (String) -> String) {
         self.bytes = bytes
@@ -121,14 +129,85 @@ struct VectorJSONReader {
         // where there is one (a count by host of a fleet is a table per host).
         var labels = [String: String](minimumCapacity: labelsBefore)
         var count = 0
-        try members(depth: 5) { reader, key in
-            count += 1
-            if let text = try reader.stringOrSkip(depth: 5), count <= PrometheusVector.maximumLabels {
-                labels[reader.labelName(key)] = PrometheusVector.bounded(text)
+        // Taken out while read, so that they are the only reference and grow in place.
+        var names = namesBefore
+        var values = valuesBefore
+        namesBefore = []
+        valuesBefore = []
+        defer {
+            namesBefore = names
+            valuesBefore = values
+        }
+        if try peek() == UInt8(ascii: "}") {
+            index += 1
+        } else {
+            while true {
+                guard try peek() == UInt8(ascii: "\"") else { throw Malformed() }
+                let name = try text(at: count, of: &names, making: labelName)
+                try expect(UInt8(ascii: ":"))
+                if try peek() == UInt8(ascii: "\"") {
+                    let value = try text(at: count, of: &values, making: PrometheusVector.bounded)
+                    if count < PrometheusVector.maximumLabels { labels[name] = value }
+                } else {
+                    try skipValue(depth: 5)
+                }
+                count += 1
+                switch try peek() {
+                case UInt8(ascii: ","): index += 1
+                case UInt8(ascii: "}"):
+                    index += 1
+                    labelsBefore = min(labels.count, PrometheusVector.maximumLabels)
+                    return count <= PrometheusVector.maximumLabels ? labels : nil
+                default: throw Malformed()
+                }
             }
         }
-        labelsBefore = min(labels.count, PrometheusVector.maximumLabels)
-        return count <= PrometheusVector.maximumLabels ? labels : nil
+        labelsBefore = 0
+        return labels
+    }
+
+    /// The string at `index` (its opening quote) as `make` makes it, at
+    /// `position` among its sample's labels: the one made for the sample
+    /// before when the bytes are the same. An answer's samples are sorted
+    /// by their labels, so a sample shares most of its neighbour's names and
+    /// many of its values (the metric's name, `job`, `instance`, a pin's
+    /// word, a reason): those are neither made, sanitised nor looked up again,
+    /// and the samples share their storage.
+    private mutating func text(at position: Int, of before: inout [Made], making make: (String) -> String) throws -> String {
+        let start = index + 1
+        var end = start
+        while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\"), bytes[end] >= 0x20 { end += 1 }
+        guard end < bytes.count, bytes[end] == UInt8(ascii: "\"") else {
+            // Escaped, malformed or cut short: read as any string is.
+            let raw = try string()
+            return remember(make(raw), from: raw, at: position, in: &before)
+        }
+        if position < before.count, Self.same(before[position].raw, bytes[start..<end]) {
+            index = end + 1
+            return before[position].made
+        }
+        let raw = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+        index = end + 1
+        return remember(make(raw), from: raw, at: position, in: &before)
+    }
+
+    private func remember(_ made: String, from raw: String, at position: Int, in before: inout [Made]) -> String {
+        guard position < PrometheusVector.maximumLabels else { return made }
+        let known = Made(raw: raw, made: made)
+        if position < before.count { before[position] = known } else if position == before.count { before.append(known) }
+        return made
+    }
+
+    /// `raw`'s bytes are `bytes`.
+    private static func same(_ raw: String, _ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
+        let text = raw.utf8.span
+        guard text.count == bytes.count else { return false }
+        var offset = bytes.startIndex
+        for index in text.indices {
+            guard text[index] == bytes[offset] else { return false }
+            offset += 1
+        }
+        return true
     }
 
     /// `value`: `[timestamp, "number"]`; the timestamp is never read.

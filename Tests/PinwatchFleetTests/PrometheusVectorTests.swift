@@ -58,4 +58,36 @@ final class PrometheusVectorTests: XCTestCase {
         XCTAssertEqual(Set(answer.samples.map { $0.labels["host"] ?? "" }).count, 5_000)
         XCTAssertEqual(answer.samples.last?.labels["host"], "h4999.test")
     }
+
+    /// A sample's names and values are its neighbour's only where their
+    /// bytes are the same: labels in another order, a longer or shorter
+    /// value, an escaped form of the same text and text that needs
+    /// sanitising each read as they would be alone.
+    func testNeighboursTextIsTakenOnlyForTheSameBytes() throws {
+        // Written raw in the second sample, escaped in the first.
+        let override = "\u{202E}"
+        let entries = [
+            #"{"metric":{"a":"ab","b":"x\u202ey","c":"\tq"},"value":[1,"1"]}"#,
+            #"{"metric":{"a":"abc","b":"x\#(override)y","c":"\tq"},"value":[1,"2"]}"#,
+            #"{"metric":{"b":"ab","a":"v\"q","c":"é"},"value":[1,"3"]}"#,
+            #"{"metric":{"b":"ab","a":"v\"q","c":"é","d":"ab"},"value":[1,"4"]}"#,
+            #"{"metric":{"a":"a","b":"ab"},"value":[1,"5"]}"#,
+            #"{"metric":{"a\u0041":"x","b":1,"c":"ab"},"value":[1,"6"]}"#,
+            #"{"metric":{"aA":"x","b":"ab","c":"ab"},"value":[1,"7"]}"#,
+        ]
+        let answer = try parse(entries.joined(separator: ","))
+        let expected: [[String: String]] = [
+            ["a": "ab", "b": "x\u{FFFD}y", "c": " q"],
+            ["a": "abc", "b": "x\u{FFFD}y", "c": " q"],
+            ["b": "ab", "a": "v\"q", "c": "é"],
+            ["b": "ab", "a": "v\"q", "c": "é", "d": "ab"],
+            ["a": "a", "b": "ab"],
+            ["aA": "x", "c": "ab"],
+            ["aA": "x", "b": "ab", "c": "ab"],
+        ]
+        XCTAssertEqual(answer.samples.map(\.labels), expected)
+        XCTAssertEqual(answer.samples.map(\.value), [1, 2, 3, 4, 5, 6, 7])
+        // Each read alone gives the same labels.
+        for (entry, labels) in zip(entries, expected) { XCTAssertEqual(try parse(entry).samples.first?.labels, labels) }
+    }
 }
