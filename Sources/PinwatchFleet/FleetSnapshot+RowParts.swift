@@ -22,7 +22,7 @@ extension FleetSnapshot {
             self.instance = instance
         }
 
-        init(_ labels: [String: String]) {
+        init(_ labels: VectorLabels) {
             self.init(job: labels["job"] ?? "", instance: labels["instance"] ?? "")
         }
     }

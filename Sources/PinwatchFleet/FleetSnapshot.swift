@@ -354,14 +354,14 @@ package struct FleetSnapshot: Hashable, Sendable {
     }
 
     /// A level of `pinwatch_chain_level_info` or `pinwatch_ca_level_info`.
-    private static func level(_ labels: [String: String]) -> FleetLevel? {
+    private static func level(_ labels: VectorLabels) -> FleetLevel? {
         guard let level = labels["level"].flatMap(Int.init), Self.chainLevels.contains(level),
             let role = labels["role"].flatMap(ChainRole.init(rawValue:))
         else { return nil }
         return FleetLevel(level: level, role: role, subject: labels["subject"] ?? "", spkiSHA256: spki(labels))
     }
 
-    private static func spki(_ labels: [String: String]) -> [UInt8] {
+    private static func spki(_ labels: VectorLabels) -> [UInt8] {
         let spki = labels["spki_sha256"].flatMap { Data(base64Encoded: $0) }.map { [UInt8]($0) } ?? []
         return spki.count == 32 ? spki : []
     }
@@ -375,7 +375,7 @@ package struct FleetSnapshot: Hashable, Sendable {
         }
     }
 
-    static func rowKey(_ labels: [String: String], host: String, port: Int) -> RowKey {
+    static func rowKey(_ labels: VectorLabels, host: String, port: Int) -> RowKey {
         RowKey(host: host, port: port, sni: labels["sni"] ?? "", address: labels["address"] ?? "", vantage: labels["vantage"] ?? "")
     }
 
@@ -384,7 +384,7 @@ package struct FleetSnapshot: Hashable, Sendable {
         RowKey(host: row.host, port: row.port, sni: row.sni ?? "", address: row.address ?? "", vantage: row.vantage ?? "")
     }
 
-    private static func row(_ labels: [String: String], host: String, port: Int) -> FleetHost? {
+    private static func row(_ labels: VectorLabels, host: String, port: Int) -> FleetHost? {
         guard let status = labels["status"].flatMap(HostStatus.init(rawValue:)),
             let severity = labels["severity"].flatMap(HostSeverity.init(rawValue:)),
             let headline = labels["headline"].flatMap(HostHeadline.init(rawValue:))

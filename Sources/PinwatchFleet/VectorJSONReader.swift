@@ -26,8 +26,8 @@ struct VectorJSONReader {
     private let bytes: UnsafeBufferPointer<UInt8>
     private var index = 0
     private let labelName: (String) -> String
-    /// How many labels the sample read before had.
-    private var labelsBefore = 0
+    /// The label names of the sample read before, as it keeps them.
+    private var sampleNames: [String] = []
     /// A label's text as read and as made into the sample's.
     struct Made {
         var raw: String
@@ -102,7 +102,7 @@ struct VectorJSONReader {
             try skipValue(depth: 3)
             return nil
         }
-        var labels: [String: String]?
+        var labels: VectorLabels?
         var value: Double?
         var valueShaped = true
         try members(depth: 4) { reader, key in
@@ -118,52 +118,72 @@ struct VectorJSONReader {
 
     /// `metric`: nil where it is not an object or has too many labels; a
     /// label whose value is not a string is left out.
-    private mutating func labels() throws -> [String: String]? {
+    private mutating func labels() throws -> VectorLabels? {
         guard try startObject() else {
             try skipValue(depth: 4)
             return nil
         }
-        // Room for as many labels as the last sample had: an answer's
-        // samples have about as many (a series' ten, a count's one), so
-        // the table is neither grown as they are read nor sized for ten
-        // where there is one (a count by host of a fleet is a table per host).
-        var labels = [String: String](minimumCapacity: labelsBefore)
+        // Room for as many values as the last sample had: an answer's
+        // samples have about as many (a series' ten, a count's one).
+        var values: [String] = []
+        values.reserveCapacity(sampleNames.count)
+        // The names are the sample before's while they are the same, and
+        // then that array itself; made anew only where they differ.
+        var names: [String] = []
+        var sameNames = true
         var count = 0
         // Taken out while read, so that they are the only reference and grow in place.
-        var names = namesBefore
-        var values = valuesBefore
+        var namesMade = namesBefore
+        var valuesMade = valuesBefore
         namesBefore = []
         valuesBefore = []
         defer {
-            namesBefore = names
-            valuesBefore = values
+            namesBefore = namesMade
+            valuesBefore = valuesMade
         }
-        if try peek() == UInt8(ascii: "}") {
-            index += 1
-        } else {
-            while true {
-                guard try peek() == UInt8(ascii: "\"") else { throw Malformed() }
-                let name = try text(at: count, of: &names, making: labelName)
-                try expect(UInt8(ascii: ":"))
-                if try peek() == UInt8(ascii: "\"") {
-                    let value = try text(at: count, of: &values, making: PrometheusVector.bounded)
-                    if count < PrometheusVector.maximumLabels { labels[name] = value }
-                } else {
-                    try skipValue(depth: 5)
-                }
-                count += 1
-                switch try peek() {
-                case UInt8(ascii: ","): index += 1
-                case UInt8(ascii: "}"):
-                    index += 1
-                    labelsBefore = min(labels.count, PrometheusVector.maximumLabels)
-                    return count <= PrometheusVector.maximumLabels ? labels : nil
-                default: throw Malformed()
-                }
+        func keep(_ name: String, _ value: String) {
+            if sameNames, values.count < sampleNames.count, sampleNames[values.count] == name {
+                values.append(value)
+                return
+            }
+            if sameNames {
+                names = Array(sampleNames[..<values.count])
+                sameNames = false
+            }
+            if let at = names.firstIndex(of: name) {
+                values[at] = value
+            } else {
+                names.append(name)
+                values.append(value)
             }
         }
-        labelsBefore = 0
-        return labels
+        var open = true
+        if try peek() == UInt8(ascii: "}") {
+            index += 1
+            open = false
+        }
+        while open {
+            guard try peek() == UInt8(ascii: "\"") else { throw Malformed() }
+            let name = try text(at: count, of: &namesMade, making: labelName)
+            try expect(UInt8(ascii: ":"))
+            if try peek() == UInt8(ascii: "\"") {
+                let value = try text(at: count, of: &valuesMade, making: PrometheusVector.bounded)
+                if count < PrometheusVector.maximumLabels { keep(name, value) }
+            } else {
+                try skipValue(depth: 5)
+            }
+            count += 1
+            switch try peek() {
+            case UInt8(ascii: ","): index += 1
+            case UInt8(ascii: "}"):
+                index += 1
+                open = false
+            default: throw Malformed()
+            }
+        }
+        if sameNames { names = values.count == sampleNames.count ? sampleNames : Array(sampleNames[..<values.count]) }
+        sampleNames = names
+        return count <= PrometheusVector.maximumLabels ? VectorLabels(names: names, values: values) : nil
     }
 
     /// The string at `index` (its opening quote) as `make` makes it, at

@@ -85,9 +85,37 @@ final class PrometheusVectorTests: XCTestCase {
             ["aA": "x", "c": "ab"],
             ["aA": "x", "b": "ab", "c": "ab"],
         ]
-        XCTAssertEqual(answer.samples.map(\.labels), expected)
+        XCTAssertEqual(answer.samples.map(\.labels.dictionary), expected)
         XCTAssertEqual(answer.samples.map(\.value), [1, 2, 3, 4, 5, 6, 7])
         // Each read alone gives the same labels.
-        for (entry, labels) in zip(entries, expected) { XCTAssertEqual(try parse(entry).samples.first?.labels, labels) }
+        for (entry, labels) in zip(entries, expected) { XCTAssertEqual(try parse(entry).samples.first?.labels.dictionary, labels) }
+    }
+
+    /// A sample's names are its neighbour's array while they are the same,
+    /// its own where they differ: more, fewer, others or a name twice (its
+    /// last value kept, as a table keeps it).
+    func testNamesAreSharedOnlyWhileTheyAreTheSame() throws {
+        let answer = try parse(
+            [
+                #"{"metric":{"a":"1","b":"2"},"value":[1,"1"]}"#,
+                #"{"metric":{"a":"3","b":"4"},"value":[1,"1"]}"#,
+                #"{"metric":{"a":"5","b":"6","c":"7"},"value":[1,"1"]}"#,
+                #"{"metric":{"a":"8"},"value":[1,"1"]}"#,
+                #"{"metric":{"a":"9","a":"10","b":"11"},"value":[1,"1"]}"#,
+                #"{"metric":{"b":"12","a":"13"},"value":[1,"1"]}"#,
+                #"{"metric":{},"value":[1,"1"]}"#,
+            ].joined(separator: ","))
+        let labels = answer.samples.map(\.labels)
+        XCTAssertEqual(
+            labels.map(\.dictionary),
+            [
+                ["a": "1", "b": "2"], ["a": "3", "b": "4"], ["a": "5", "b": "6", "c": "7"], ["a": "8"], ["a": "10", "b": "11"],
+                ["b": "12", "a": "13"], [:],
+            ])
+        XCTAssertEqual(labels.map(\.count), [2, 2, 3, 1, 2, 2, 0])
+        XCTAssertEqual(labels[4]["a"], "10")
+        XCTAssertNil(labels[3]["b"])
+        XCTAssertEqual(labels[5], ["a": "13", "b": "12"], "equal in any order")
+        XCTAssertEqual(Set([labels[5], ["a": "13", "b": "12"]]).count, 1)
     }
 }
