@@ -55,7 +55,7 @@ package struct VectorLabels: Hashable, Sendable, Sequence, ExpressibleByDictiona
     package var count: Int { names.count }
     package var isEmpty: Bool { names.isEmpty }
 
-    package var dictionary: [String: String] { Dictionary(uniqueKeysWithValues: zip(names, values)) }
+    package var dictionary: [String: String] { Dictionary(zip(names, values)) { $1 } }
 
     /// The labels `isIncluded` keeps, as a table.
     package func filter(_ isIncluded: (Element) throws -> Bool) rethrows -> [String: String] {
