@@ -66,7 +66,7 @@ package struct FleetCounts: Hashable, Sendable {
         name == MetricFamilyName.lastCycle.rawValue || name == MetricFamilyName.pollInterval.rawValue
     }
 
-    private static func group(_ labels: [String: String]) -> Group? {
+    private static func group(_ labels: VectorLabels) -> Group? {
         guard let severity = labels["severity"].flatMap(HostSeverity.init(rawValue:)),
             let status = labels["status"].flatMap(HostStatus.init(rawValue:)),
             let headline = labels["headline"].flatMap(HostHeadline.init(rawValue:))

@@ -153,29 +153,39 @@ package struct FleetQueryPlan: Hashable, Sendable {
     }
 
     static func escapedForRegex(_ value: String) -> String {
-        var out = String.UnicodeScalarView()
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\\", ".", "+", "*", "?", "(", ")", "|", "[", "]", "{", "}", "^", "$": out.append("\\")
+        // Byte by byte: every character escaped is ASCII, and no byte of a
+        // longer UTF-8 sequence is (a chunk names thousands of hosts).
+        var out: [UInt8] = []
+        out.reserveCapacity(value.utf8.count + 8)
+        for byte in value.utf8 {
+            switch byte {
+            case UInt8(ascii: "\\"), UInt8(ascii: "."), UInt8(ascii: "+"), UInt8(ascii: "*"), UInt8(ascii: "?"), UInt8(ascii: "("),
+                UInt8(ascii: ")"), UInt8(ascii: "|"), UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: "{"), UInt8(ascii: "}"),
+                UInt8(ascii: "^"), UInt8(ascii: "$"):
+                out.append(UInt8(ascii: "\\"))
             default: break
             }
-            out.append(scalar)
+            out.append(byte)
         }
-        return String(out)
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// A PromQL double-quoted string: backslash, quote and every character
     /// outside printable ASCII escaped (Go's escapes, which PromQL reads).
     package static func literal(_ value: String) -> String {
-        var out = "\""
+        var out: [UInt8] = [UInt8(ascii: "\"")]
+        out.reserveCapacity(value.utf8.count + 8)
         for scalar in value.unicodeScalars {
             switch scalar {
-            case "\\": out += "\\\\"
-            case "\"": out += "\\\""
-            case " "..."~": out.unicodeScalars.append(scalar)
-            default: out += scalar.value <= 0xFFFF ? String(format: "\\u%04x", scalar.value) : String(format: "\\U%08x", scalar.value)
+            case "\\": out += [UInt8(ascii: "\\"), UInt8(ascii: "\\")]
+            case "\"": out += [UInt8(ascii: "\\"), UInt8(ascii: "\"")]
+            case " "..."~": out.append(UInt8(scalar.value))
+            default:
+                let escape = scalar.value <= 0xFFFF ? String(format: "\\u%04x", scalar.value) : String(format: "\\U%08x", scalar.value)
+                out += escape.utf8
             }
         }
-        return out + "\""
+        out.append(UInt8(ascii: "\""))
+        return String(decoding: out, as: UTF8.self)
     }
 }

@@ -118,6 +118,9 @@ package struct FleetSnapshot: Hashable, Sendable {
     /// host's `labels:`.
     static let identityLabels: Set<String> = ["__name__", "host", "port", "sni", "address", "vantage", "job", "instance", "runbook"]
 
+    /// The levels a chain's series may name: more than any chain has.
+    static let chainLevels = 0..<64
+
     /// At most this many rows: a selector that matches another fleet by
     /// mistake must not take the terminal's memory with it.
     package static let maximumHosts = 50_000
@@ -136,134 +139,138 @@ package struct FleetSnapshot: Hashable, Sendable {
     }
 
     package init(_ samples: [VectorSample], probeSeries: Bool = true) {
-        var rows: [String: FleetHost] = [:]
-        var order: [String] = []
+        // Each sample's row is found once, by its key, among the rows'
+        // parts; the parts of every family live there, not in a table of
+        // its own keyed by a string made for each sample.
+        var slots: [RowKey: Int] = [:]
+        var parts: [RowParts] = []
+        var order: [Int] = []
         var skipped = 0
-        var cycles: [String: FleetInstance] = [:]
-        var intervals: [String: TimeInterval] = [:]
-        var alerts: [String: [HostAlert]] = [:]
-        var failures: [String: ProbeErrorKind] = [:]
-        var levels: [String: [Int: FleetLevel]] = [:]
-        // `pinwatch_ca_level_info` by exporter and `ca_chain`, and each
-        // row's reference to it from `pinwatch_chain_info`.
-        var caLevels: [String: [Int: FleetLevel]] = [:]
-        var chains: [String: (exporter: String, caChain: String, caPin: Bool?, caPinLevels: Set<Int>)] = [:]
-        var expiries: [String: [Int: Date]] = [:]
-        var matches: [String: [Int: (PinTier, Bool)]] = [:]
-        var acknowledged: Set<String> = []
-        var owners: [String: [String: String]] = [:]
-        var probes: [String: [SeriesFacts.Probe]] = [:]
-        var durations: [String: TimeInterval] = [:]
-        var survival: [String: SeriesFacts.Survival] = [:]
+        var cycles: [ExporterKey: FleetInstance] = [:]
+        var intervals: [ExporterKey: TimeInterval] = [:]
+        // `pinwatch_ca_level_info` by exporter and `ca_chain`, which each
+        // row's `pinwatch_chain_info` names.
+        var caLevels: [CAChainKey: ByLevel<FleetLevel>] = [:]
+
+        func slot(_ key: RowKey) -> Int {
+            if let index = slots[key] { return index }
+            parts.append(RowParts())
+            slots[key] = parts.count - 1
+            return parts.count - 1
+        }
 
         for sample in samples {
-            let job = sample.labels["job"] ?? ""
-            let instance = sample.labels["instance"] ?? ""
-            let exporter = "\(job)\u{0}\(instance)"
+            let labels = sample.labels
             let family = MetricFamilyName(rawValue: sample.name)
             switch family {
             case .lastCycle:
+                let exporter = ExporterKey(labels)
                 let finished = Date(timeIntervalSince1970: sample.value)
                 let known = cycles[exporter]?.lastCycle ?? finished
-                cycles[exporter] = FleetInstance(job: job, instance: instance, lastCycle: min(known, finished))
+                cycles[exporter] = FleetInstance(job: exporter.job, instance: exporter.instance, lastCycle: min(known, finished))
                 continue
             case .pollInterval:
-                if sample.value > 0 { intervals[exporter] = sample.value }
+                if sample.value > 0 { intervals[ExporterKey(labels)] = sample.value }
                 continue
             case .caLevelInfo:
-                guard let chain = sample.labels["ca_chain"], !chain.isEmpty, let level = Self.level(sample.labels), level.level > 0
-                else {
+                guard let chain = labels["ca_chain"], !chain.isEmpty, let level = Self.level(labels), level.level > 0 else {
                     skipped += 1
                     continue
                 }
-                caLevels["\(exporter)\u{0}\(chain)", default: [:]][level.level] = level
+                caLevels[CAChainKey(exporter: ExporterKey(labels), chain: chain), default: ByLevel()][level.level] = level
                 continue
             default:
                 break
             }
-            guard let host = sample.labels["host"], !host.isEmpty, let port = sample.labels["port"].flatMap(Int.init),
-                (1...65_535).contains(port)
+            guard let host = labels["host"], !host.isEmpty, let port = labels["port"].flatMap(Int.init), (1...65_535).contains(port)
             else {
                 skipped += 1
                 continue
             }
-            let key = Self.rowKey(sample.labels, host: host, port: port)
+            let key = Self.rowKey(labels, host: host, port: port)
             switch family {
             case .hostReasonInfo:
-                guard rows[key] == nil, rows.count < Self.maximumHosts, var row = Self.row(sample.labels, host: host, port: port) else {
+                let index = slot(key)
+                guard parts[index].row == nil, order.count < Self.maximumHosts, var row = Self.row(labels, host: host, port: port) else {
                     skipped += 1
                     continue
                 }
-                row.job = job
-                row.instance = instance
-                rows[key] = row
-                order.append(key)
+                row.job = labels["job"] ?? ""
+                row.instance = labels["instance"] ?? ""
+                parts[index].row = row
+                order.append(index)
             case .hostAlert:
                 // A host scraped twice (two jobs) lists each alert once.
-                if sample.value == 1, let alert = sample.labels["alert"].flatMap(HostAlert.init(rawValue:)),
-                    !(alerts[key] ?? []).contains(alert)
-                {
-                    alerts[key, default: []].append(alert)
+                if sample.value == 1, let alert = labels["alert"].flatMap(HostAlert.init(rawValue:)) {
+                    let index = slot(key)
+                    if !parts[index].alerts.contains(alert) { parts[index].alerts.append(alert) }
                 }
             case .probeError:
-                if sample.value == 1 { failures[key] = sample.labels["kind"].flatMap(ProbeErrorKind.init(rawValue:)) }
+                if sample.value == 1 { parts[slot(key)].failure = labels["kind"].flatMap(ProbeErrorKind.init(rawValue:)) }
             case .chainInfo:
-                var leaf = FleetLevel(level: 0, role: .leaf, subject: sample.labels["subject"] ?? "", spkiSHA256: Self.spki(sample.labels))
-                if let matched = Self.pinWord(sample.labels["leaf_pin"]) {
+                var leaf = FleetLevel(level: 0, role: .leaf, subject: labels["subject"] ?? "", spkiSHA256: Self.spki(labels))
+                if let matched = Self.pinWord(labels["leaf_pin"]) {
                     leaf.tier = .leaf
                     leaf.pinMatches = matched
                 }
-                levels[key, default: [:]][0] = leaf
-                let matchedLevels = (sample.labels["ca_pin_levels"] ?? "").split(separator: ",").compactMap { Int($0) }
-                chains[key] = (exporter, sample.labels["ca_chain"] ?? "", Self.pinWord(sample.labels["ca_pin"]), Set(matchedLevels))
+                let index = slot(key)
+                parts[index].levels[0] = leaf
+                let matchedLevels = (labels["ca_pin_levels"] ?? "").split(separator: ",").compactMap { Int($0) }
+                parts[index].chain = RowParts.Chain(
+                    caLevels: CAChainKey(exporter: ExporterKey(labels), chain: labels["ca_chain"] ?? ""),
+                    caPin: Self.pinWord(labels["ca_pin"]), caPinLevels: Set(matchedLevels))
             case .chainLevelInfo:
-                guard let found = Self.level(sample.labels) else {
+                guard let found = Self.level(labels) else {
                     skipped += 1
                     continue
                 }
-                let level = found.level
-                levels[key, default: [:]][level] = found
+                let index = slot(key)
+                parts[index].levels[found.level] = found
                 // An older exporter's level has no `pin` label: its
                 // `pinwatch_pin_match` says it.
-                if let tier = sample.labels["tier"].flatMap(PinTier.init(rawValue:)) {
-                    switch sample.labels["pin"] {
-                    case "match": matches[key, default: [:]][level] = (tier, true)
-                    case "mismatch": matches[key, default: [:]][level] = (tier, false)
+                if let tier = labels["tier"].flatMap(PinTier.init(rawValue:)) {
+                    switch labels["pin"] {
+                    case "match": parts[index].matches[found.level] = (tier, true)
+                    case "mismatch": parts[index].matches[found.level] = (tier, false)
                     default: break
                     }
                 }
             case .chainLevelNotAfter, .chainNotAfter:
-                if let level = sample.labels["level"].flatMap(Int.init) {
-                    expiries[key, default: [:]][level] = Date(timeIntervalSince1970: sample.value)
+                // Only a level a row can have is kept (`level`'s bound).
+                if let level = labels["level"].flatMap(Int.init), Self.chainLevels.contains(level) {
+                    parts[slot(key)].expiries[level] = Date(timeIntervalSince1970: sample.value)
                 }
             case .leafNotAfter:
-                expiries[key, default: [:]][0] = Date(timeIntervalSince1970: sample.value)
+                parts[slot(key)].expiries[0] = Date(timeIntervalSince1970: sample.value)
             case .pinMatch:
-                if let level = sample.labels["level"].flatMap(Int.init), let tier = sample.labels["tier"].flatMap(PinTier.init(rawValue:)) {
-                    matches[key, default: [:]][level] = (tier, sample.value == 1)
+                if let level = labels["level"].flatMap(Int.init), Self.chainLevels.contains(level),
+                    let tier = labels["tier"].flatMap(PinTier.init(rawValue:))
+                {
+                    parts[slot(key)].matches[level] = (tier, sample.value == 1)
                 }
             case .hostAcknowledged:
-                if sample.value == 1 { acknowledged.insert(key) }
+                if sample.value == 1 { parts[slot(key)].acknowledged = true }
             case .hostLabels:
-                owners[key] = sample.labels.filter { !Self.identityLabels.contains($0.key) || $0.key == "runbook" }
+                parts[slot(key)].owner = labels.filter { !Self.identityLabels.contains($0.key) || $0.key == "runbook" }
             case .addressStatus:
                 // Its `address` label is the probe's, not the row's: the
                 // row is the one without it (or with its `connect:`).
-                let row = Self.rowKey(sample.labels.filter { $0.key != "address" }, host: host, port: port)
-                guard sample.value == 1, let status = sample.labels["status"].flatMap(HostStatus.init(rawValue:)),
-                    let address = sample.labels["address"], (probes[row]?.count ?? 0) < 256
+                var row = key
+                row.address = ""
+                guard sample.value == 1, let status = labels["status"].flatMap(HostStatus.init(rawValue:)), let address = labels["address"]
                 else { continue }
-                probes[row, default: []].append(SeriesFacts.Probe(address: address, keyType: sample.labels["key_type"], status: status))
+                let index = slot(row)
+                guard parts[index].probes.count < 256 else { continue }
+                parts[index].probes.append(SeriesFacts.Probe(address: address, keyType: labels["key_type"], status: status))
             case .probeDuration:
-                if sample.value >= 0 { durations[key] = sample.value }
+                if sample.value >= 0 { parts[slot(key)].duration = sample.value }
             case .nextChainSurvives:
-                guard let scenario = sample.labels["scenario"].flatMap(NextChainScenario.init(rawValue:)),
-                    sample.value == 0 || sample.value == 1
+                guard let scenario = labels["scenario"].flatMap(NextChainScenario.init(rawValue:)), sample.value == 0 || sample.value == 1
                 else {
                     skipped += 1
                     continue
                 }
-                survival[key, default: SeriesFacts.Survival()][scenario] = sample.value == 1
+                parts[slot(key)].survival[scenario] = sample.value == 1
             default:
                 skipped += 1
             }
@@ -274,26 +281,28 @@ package struct FleetSnapshot: Hashable, Sendable {
         // say one of a few, and each would hold its own copy.
         var labelSets: Set<[String: String]> = []
         var reasons: Set<String> = []
-        hosts = order.compactMap { key in
-            guard var row = rows[key] else { return nil }
-            if !probeSeries, cycles["\(row.job)\u{0}\(row.instance)"] == nil {
+        var rows: [FleetHost] = order.compactMap { index in
+            let part = parts[index]
+            guard var row = part.row else { return nil }
+            let lastCycle = cycles[ExporterKey(job: row.job, instance: row.instance)]?.lastCycle
+            if !probeSeries, lastCycle == nil {
                 probeRows += 1
                 return nil
             }
-            row.alerts = alerts[key] ?? []
-            row.failure = failures[key]
-            row.acknowledged = acknowledged.contains(key)
-            let owner = owners[key] ?? [:]
+            row.alerts = part.alerts
+            row.failure = part.failure
+            row.acknowledged = part.acknowledged
+            let owner = part.owner ?? [:]
             row.runbook = owner["runbook"].flatMap { $0.isEmpty ? nil : $0 }
             row.labels = labelSets.insert(owner.filter { $0.key != "runbook" && !$0.value.isEmpty }).memberAfterInsert
             row.reason = reasons.insert(row.reason).memberAfterInsert
-            row.probes = (probes[key] ?? []).sorted { ($0.address, $0.keyType ?? "") < ($1.address, $1.keyType ?? "") }
-            row.elapsed = durations[key]
-            row.survival = survival[key] ?? SeriesFacts.Survival()
-            row.lastCycle = cycles["\(row.job)\u{0}\(row.instance)"]?.lastCycle
-            var rowLevels = levels[key] ?? [:]
-            if let chain = chains[key], !chain.caChain.isEmpty {
-                for (number, level) in caLevels["\(chain.exporter)\u{0}\(chain.caChain)"] ?? [:] where rowLevels[number] == nil {
+            row.probes = part.probes.sorted { ($0.address, $0.keyType ?? "") < ($1.address, $1.keyType ?? "") }
+            row.elapsed = part.duration
+            row.survival = part.survival
+            row.lastCycle = lastCycle
+            var rowLevels = part.levels
+            if let chain = part.chain, !chain.caLevels.chain.isEmpty, let shared = caLevels[chain.caLevels] {
+                for (number, level) in shared.entries where rowLevels[number] == nil {
                     var level = level
                     if let pinned = chain.caPin {
                         level.tier = .ca
@@ -302,10 +311,10 @@ package struct FleetSnapshot: Hashable, Sendable {
                     rowLevels[number] = level
                 }
             }
-            row.levels = rowLevels.values.sorted { $0.level < $1.level }.map { level in
+            row.levels = rowLevels.entries.sorted { $0.level < $1.level }.map { number, level in
                 var level = level
-                level.notAfter = expiries[key]?[level.level]
-                if let (tier, matched) = matches[key]?[level.level] {
+                level.notAfter = part.expiries[number]
+                if let (tier, matched) = part.matches[number] {
                     level.tier = tier
                     level.pinMatches = matched
                 }
@@ -313,7 +322,8 @@ package struct FleetSnapshot: Hashable, Sendable {
             }
             return row
         }
-        .sorted(by: Self.inRowOrder)
+        Self.sortInRowOrder(&rows)
+        hosts = rows
         disagreeing = Self.disagreeing(hosts)
         instances = cycles.map { exporter, instance in
             var instance = instance
@@ -325,9 +335,26 @@ package struct FleetSnapshot: Hashable, Sendable {
         self.probeRows = probeRows
     }
 
-    /// The rows' order: by host, port, then vantage.
-    static func inRowOrder(_ one: FleetHost, _ other: FleetHost) -> Bool {
-        (one.host, one.port, one.vantage ?? "") < (other.host, other.port, other.vantage ?? "")
+    /// The rows in their order, by host, port, then vantage (as they came
+    /// where those are equal). Their keys are sorted, and the rows then
+    /// swapped into place: sorting the rows themselves copied a whole row
+    /// (every label and level retained and released) at each step.
+    static func sortInRowOrder(_ hosts: inout [FleetHost]) {
+        var keys = hosts.indices.map { (host: hosts[$0].host, port: hosts[$0].port, vantage: hosts[$0].vantage ?? "", index: $0) }
+        keys.sort { ($0.host, $0.port, $0.vantage, $0.index) < ($1.host, $1.port, $1.vantage, $1.index) }
+        // Place `position` takes the row at `keys[position].index`: each
+        // cycle of that permutation is walked once, a swap a step.
+        var placed = [Bool](repeating: false, count: hosts.count)
+        for start in hosts.indices where !placed[start] {
+            var position = start
+            while true {
+                placed[position] = true
+                let from = keys[position].index
+                if from == start { break }
+                hosts.swapAt(position, from)
+                position = from
+            }
+        }
     }
 
     /// The `hostKey`s of `hosts` whose vantages' verdicts differ.
@@ -338,14 +365,14 @@ package struct FleetSnapshot: Hashable, Sendable {
     }
 
     /// A level of `pinwatch_chain_level_info` or `pinwatch_ca_level_info`.
-    private static func level(_ labels: [String: String]) -> FleetLevel? {
-        guard let level = labels["level"].flatMap(Int.init), (0..<64).contains(level),
+    private static func level(_ labels: VectorLabels) -> FleetLevel? {
+        guard let level = labels["level"].flatMap(Int.init), Self.chainLevels.contains(level),
             let role = labels["role"].flatMap(ChainRole.init(rawValue:))
         else { return nil }
         return FleetLevel(level: level, role: role, subject: labels["subject"] ?? "", spkiSHA256: spki(labels))
     }
 
-    private static func spki(_ labels: [String: String]) -> [UInt8] {
+    private static func spki(_ labels: VectorLabels) -> [UInt8] {
         let spki = labels["spki_sha256"].flatMap { Data(base64Encoded: $0) }.map { [UInt8]($0) } ?? []
         return spki.count == 32 ? spki : []
     }
@@ -359,20 +386,16 @@ package struct FleetSnapshot: Hashable, Sendable {
         }
     }
 
-    static func rowKey(_ labels: [String: String], host: String, port: Int) -> String {
-        rowKey(host: host, port: port, sni: labels["sni"], address: labels["address"], vantage: labels["vantage"])
+    static func rowKey(_ labels: VectorLabels, host: String, port: Int) -> RowKey {
+        RowKey(host: host, port: port, sni: labels["sni"] ?? "", address: labels["address"] ?? "", vantage: labels["vantage"] ?? "")
     }
 
     /// The same key from the row: its labels as read (empty ones are nil).
-    static func rowKey(_ row: FleetHost) -> String {
-        rowKey(host: row.host, port: row.port, sni: row.sni, address: row.address, vantage: row.vantage)
+    static func rowKey(_ row: FleetHost) -> RowKey {
+        RowKey(host: row.host, port: row.port, sni: row.sni ?? "", address: row.address ?? "", vantage: row.vantage ?? "")
     }
 
-    private static func rowKey(host: String, port: Int, sni: String?, address: String?, vantage: String?) -> String {
-        "\(host)\u{0}\(port)\u{0}\(sni ?? "")\u{0}\(address ?? "")\u{0}\(vantage ?? "")"
-    }
-
-    private static func row(_ labels: [String: String], host: String, port: Int) -> FleetHost? {
+    private static func row(_ labels: VectorLabels, host: String, port: Int) -> FleetHost? {
         guard let status = labels["status"].flatMap(HostStatus.init(rawValue:)),
             let severity = labels["severity"].flatMap(HostSeverity.init(rawValue:)),
             let headline = labels["headline"].flatMap(HostHeadline.init(rawValue:))

@@ -297,7 +297,7 @@ struct FleetSnapshotReading {
         let failed = hosts.indices.filter { hosts[$0].failure != nil }
         guard !failed.isEmpty else { return nil }
         let names = Array(Set(failed.map { hosts[$0].host })).sorted()
-        var durations: [String: TimeInterval] = [:]
+        var durations: [FleetSnapshot.RowKey: TimeInterval] = [:]
         let perQuery = max(1, query.seriesPerChunk)
         var start = 0
         while start < names.count {
@@ -311,7 +311,9 @@ struct FleetSnapshotReading {
 
     /// `pinwatch_probe_duration_seconds` of the hosts named `names`, by
     /// row; halved until each answer fits.
-    private mutating func readDurations(of names: [String], into durations: inout [String: TimeInterval]) -> FleetQueryProblem? {
+    private mutating func readDurations(of names: [String], into durations: inout [FleetSnapshot.RowKey: TimeInterval])
+        -> FleetQueryProblem?
+    {
         let hosts = "host=~" + FleetQueryPlan.literal(names.map(FleetQueryPlan.escapedForRegex).joined(separator: "|"))
         let promQL = FleetQueryPlan(selector: query.selector, probeSeries: true).series([.probeDuration], [hosts])
         switch ask(promQL).flatMap({ FleetQuery.vector(body: $0.body, status: $0.status) }) {
@@ -335,7 +337,7 @@ struct FleetSnapshotReading {
         // peak of memory (Benchmarks/README.md).
         var (hosts, skipped, probeRows, problem) = rows.finish()
         if let problem { return .failure(problem) }
-        hosts.sort(by: FleetSnapshot.inRowOrder)
+        FleetSnapshot.sortInRowOrder(&hosts)
         var fleet = FleetSnapshot(VectorAnswer(samples: instances.samples), probeSeries: probeSeries)
         fleet.disagreeing = FleetSnapshot.disagreeing(hosts)
         fleet.hosts = hosts

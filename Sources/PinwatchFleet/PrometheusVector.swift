@@ -4,12 +4,16 @@ import PinwatchCore
 /// One sample of an instant query's answer: its labels (metric name under
 /// `__name__`), made safe for a terminal, and its value.
 package struct VectorSample: Hashable, Sendable {
-    package var labels: [String: String]
+    package var labels: VectorLabels
     package var value: Double
 
-    package init(labels: [String: String], value: Double) {
+    package init(labels: VectorLabels, value: Double) {
         self.labels = labels
         self.value = value
+    }
+
+    package init(labels: [String: String], value: Double) {
+        self.init(labels: VectorLabels(labels), value: value)
     }
 
     package var name: String { labels["__name__"] ?? "" }

@@ -26,8 +26,16 @@ struct VectorJSONReader {
     private let bytes: UnsafeBufferPointer<UInt8>
     private var index = 0
     private let labelName: (String) -> String
-    /// The labels of the sample read before.
-    private var labelsBefore = 0
+    /// The label names of the sample read before, as it keeps them.
+    private var sampleNames: [String] = []
+    /// A label's text as read and as made into the sample's.
+    struct Made {
+        var raw: String
+        var made: String
+    }
+    /// The names and values of the sample read before, by position.
+    private var namesBefore: [Made] = []
+    private var valuesBefore: [Made] = []
 
     private init(_ bytes: UnsafeBufferPointer<UInt8>, labelName: @escaping (String) -> String) {
         self.bytes = bytes
@@ -94,7 +102,7 @@ struct VectorJSONReader {
             try skipValue(depth: 3)
             return nil
         }
-        var labels: [String: String]?
+        var labels: VectorLabels?
         var value: Double?
         var valueShaped = true
         try members(depth: 4) { reader, key in
@@ -110,25 +118,116 @@ struct VectorJSONReader {
 
     /// `metric`: nil where it is not an object or has too many labels; a
     /// label whose value is not a string is left out.
-    private mutating func labels() throws -> [String: String]? {
+    private mutating func labels() throws -> VectorLabels? {
         guard try startObject() else {
             try skipValue(depth: 4)
             return nil
         }
-        // Room for as many labels as the last sample had: an answer's
-        // samples have about as many (a series' ten, a count's one), so
-        // the table is neither grown as they are read nor sized for ten
-        // where there is one (a count by host of a fleet is a table per host).
-        var labels = [String: String](minimumCapacity: labelsBefore)
+        // Room for as many values as the last sample had: an answer's
+        // samples have about as many (a series' ten, a count's one).
+        var values: [String] = []
+        values.reserveCapacity(sampleNames.count)
+        // The names are the sample before's while they are the same, and
+        // then that array itself; made anew only where they differ.
+        var names: [String] = []
+        var sameNames = true
         var count = 0
-        try members(depth: 5) { reader, key in
-            count += 1
-            if let text = try reader.stringOrSkip(depth: 5), count <= PrometheusVector.maximumLabels {
-                labels[reader.labelName(key)] = PrometheusVector.bounded(text)
+        // Taken out while read, so that they are the only reference and grow in place.
+        var namesMade = namesBefore
+        var valuesMade = valuesBefore
+        namesBefore = []
+        valuesBefore = []
+        defer {
+            namesBefore = namesMade
+            valuesBefore = valuesMade
+        }
+        func keep(_ name: String, _ value: String) {
+            if sameNames, values.count < sampleNames.count, sampleNames[values.count] == name {
+                values.append(value)
+                return
+            }
+            if sameNames {
+                names = Array(sampleNames[..<values.count])
+                sameNames = false
+            }
+            if let at = names.firstIndex(of: name) {
+                values[at] = value
+            } else {
+                names.append(name)
+                values.append(value)
             }
         }
-        labelsBefore = min(labels.count, PrometheusVector.maximumLabels)
-        return count <= PrometheusVector.maximumLabels ? labels : nil
+        var open = true
+        if try peek() == UInt8(ascii: "}") {
+            index += 1
+            open = false
+        }
+        while open {
+            guard try peek() == UInt8(ascii: "\"") else { throw Malformed() }
+            let name = try text(at: count, of: &namesMade, making: labelName)
+            try expect(UInt8(ascii: ":"))
+            if try peek() == UInt8(ascii: "\"") {
+                let value = try text(at: count, of: &valuesMade, making: PrometheusVector.bounded)
+                if count < PrometheusVector.maximumLabels { keep(name, value) }
+            } else {
+                try skipValue(depth: 5)
+            }
+            count += 1
+            switch try peek() {
+            case UInt8(ascii: ","): index += 1
+            case UInt8(ascii: "}"):
+                index += 1
+                open = false
+            default: throw Malformed()
+            }
+        }
+        if sameNames { names = values.count == sampleNames.count ? sampleNames : Array(sampleNames[..<values.count]) }
+        sampleNames = names
+        return count <= PrometheusVector.maximumLabels ? VectorLabels(names: names, values: values) : nil
+    }
+
+    /// The string at `index` (its opening quote) as `make` makes it, at
+    /// `position` among its sample's labels: the one made for the sample
+    /// before when the bytes are the same. An answer's samples are sorted
+    /// by their labels, so a sample shares most of its neighbour's names and
+    /// many of its values (the metric's name, `job`, `instance`, a pin's
+    /// word, a reason): those are neither made, sanitised nor looked up again,
+    /// and the samples share their storage.
+    private mutating func text(at position: Int, of before: inout [Made], making make: (String) -> String) throws -> String {
+        let start = index + 1
+        var end = start
+        while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\"), bytes[end] >= 0x20 { end += 1 }
+        guard end < bytes.count, bytes[end] == UInt8(ascii: "\"") else {
+            // Escaped, malformed or cut short: read as any string is.
+            let raw = try string()
+            return remember(make(raw), from: raw, at: position, in: &before)
+        }
+        if position < before.count, Self.same(before[position].raw, bytes[start..<end]) {
+            index = end + 1
+            return before[position].made
+        }
+        let raw = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+        index = end + 1
+        return remember(make(raw), from: raw, at: position, in: &before)
+    }
+
+    private func remember(_ made: String, from raw: String, at position: Int, in before: inout [Made]) -> String {
+        guard position < PrometheusVector.maximumLabels else { return made }
+        let known = Made(raw: raw, made: made)
+        if position < before.count { before[position] = known } else if position == before.count { before.append(known) }
+        return made
+    }
+
+    /// `raw`'s bytes are `bytes`.
+    private static func same(_ raw: String, _ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
+        let text = raw.utf8.span
+        guard text.count == bytes.count else { return false }
+        var offset = bytes.startIndex
+        for index in text.indices {
+            guard text[index] == bytes[offset] else { return false }
+            offset += 1
+        }
+        return true
     }
 
     /// `value`: `[timestamp, "number"]`; the timestamp is never read.

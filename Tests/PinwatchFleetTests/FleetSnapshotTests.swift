@@ -195,4 +195,23 @@ final class FleetSnapshotTests: XCTestCase {
         XCTAssertNotNil(FleetQuery.problem("ftp://x"))
         XCTAssertNotNil(FleetQuery.problem("prom:9090"))
     }
+
+    /// Rows in order by host, port and vantage; rows equal in those stay
+    /// in the order they came, as a stable sort keeps them.
+    func testRowsAreSortedByHostPortAndVantageKeepingTiesInOrder() {
+        let rows = (0..<300).map { index in
+            FleetHost(
+                host: "h\(index * 7 % 13).test", port: 443 + index % 3, sni: nil, address: nil,
+                vantage: index % 5 == 0 ? nil : "v\(index % 4)",
+                status: .ok, severity: .ok, headline: .ok, matchedTiers: [], reason: "\(index)", alerts: [], failure: nil, levels: [])
+        }
+        var sorted = rows
+        FleetSnapshot.sortInRowOrder(&sorted)
+        let expected = rows.enumerated().sorted {
+            ($0.element.host, $0.element.port, $0.element.vantage ?? "", $0.offset)
+                < ($1.element.host, $1.element.port, $1.element.vantage ?? "", $1.offset)
+        }
+        XCTAssertEqual(sorted.map(\.reason), expected.map(\.element.reason))
+        XCTAssertEqual(Set(sorted), Set(rows))
+    }
 }

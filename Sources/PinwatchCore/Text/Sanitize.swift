@@ -8,8 +8,10 @@
 /// spaces because every field is shown on one line.
 public enum TerminalText {
     public static func sanitize(_ text: String) -> String {
-        // Most text (host names, most subjects) is printable ASCII already.
-        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text }
+        // Most text (host names, most subjects) is printable ASCII already:
+        // tested over its bytes under one access, not through the generic
+        // sequence of bytes (every label of a fleet's answers comes here).
+        if isPrintableASCII(text.utf8.span) { return text }
         var out = String.UnicodeScalarView()
         out.reserveCapacity(text.unicodeScalars.count)
         for scalar in text.unicodeScalars {
@@ -23,6 +25,11 @@ public enum TerminalText {
             }
         }
         return String(out)
+    }
+
+    private static func isPrintableASCII(_ bytes: Span<UInt8>) -> Bool {
+        for index in bytes.indices where bytes[index] < 0x20 || bytes[index] >= 0x7F { return false }
+        return true
     }
 
     /// The one rule for a control character, used by every sanitiser and
