@@ -339,7 +339,7 @@ package struct FleetSnapshot: Hashable, Sendable {
     /// where those are equal). Their keys are sorted, and the rows then
     /// swapped into place: sorting the rows themselves copied a whole row
     /// (every label and level retained and released) at each step.
-    static func sortInRowOrder(_ hosts: inout [FleetHost]) {
+    package static func sortInRowOrder(_ hosts: inout [FleetHost]) {
         var keys = hosts.indices.map { (host: hosts[$0].host, port: hosts[$0].port, vantage: hosts[$0].vantage ?? "", index: $0) }
         keys.sort { ($0.host, $0.port, $0.vantage, $0.index) < ($1.host, $1.port, $1.vantage, $1.index) }
         // Place `position` takes the row at `keys[position].index`: each

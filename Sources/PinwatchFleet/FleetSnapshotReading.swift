@@ -314,7 +314,7 @@ struct FleetSnapshotReading {
     private mutating func readDurations(of names: [String], into durations: inout [FleetSnapshot.RowKey: TimeInterval])
         -> FleetQueryProblem?
     {
-        let hosts = "host=~" + FleetQueryPlan.literal(names.map(FleetQueryPlan.escapedForRegex).joined(separator: "|"))
+        let hosts = "host=~" + FleetQueryPlan.literal(FleetQueryPlan.alternation(names))
         let promQL = FleetQueryPlan(selector: query.selector, probeSeries: true).series([.probeDuration], [hosts])
         switch ask(promQL).flatMap({ FleetQuery.vector(body: $0.body, status: $0.status) }) {
         case .success(let answer):

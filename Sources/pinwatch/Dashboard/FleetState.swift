@@ -125,8 +125,9 @@ struct FleetView {
         swap(&rows, &fleet.hosts)
         gone = []
         if remembersRows { rememberRows(&rows, of: fleet.instances, at: now) }
-        // In place: the answer's rows come sorted, and a sorted copy would double them.
-        rows.sort { ($0.host, $0.port, $0.vantage ?? "") < ($1.host, $1.port, $1.vantage ?? "") }
+        // In place: a sorted copy would double the answer's rows (the stale
+        // ones of gone instances join them unsorted).
+        FleetSnapshot.sortInRowOrder(&rows)
         return rows
     }
 
