@@ -297,7 +297,7 @@ let package = Package(
         // The Monitor loop against a fake poller and clock: no sockets.
         .testTarget(
             name: "PinwatchMonitorTests",
-            dependencies: ["PinwatchMonitor", "PinwatchSystem", "PinwatchCore", "CLinux"],
+            dependencies: ["PinwatchMonitor", "PinwatchSystem", "PinwatchCore", "PinwatchTestSupport"],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         .testTarget(
@@ -328,8 +328,6 @@ let package = Package(
             name: "PinwatchEndToEndTests",
             dependencies: [
                 "PinwatchProbe", "PinwatchLocalWorld", "PinwatchCore", "PinwatchMonitor", "PinwatchService", "PinwatchTestSupport",
-                // mallinfo2, for the hook runner's heap (HookRunnerHeapTests).
-                "CLinux",
                 "pinwatch-serve",
                 "pinwatch-fuzz",
                 // The plain command-line reader's unit tests (CheckCommandLineTests).

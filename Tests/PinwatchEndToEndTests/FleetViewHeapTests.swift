@@ -1,7 +1,7 @@
-import CLinux
 import Foundation
 import PinwatchCore
 import PinwatchFleet
+import PinwatchTestSupport
 import PinwatchUI
 import XCTest
 
@@ -35,29 +35,28 @@ final class FleetViewHeapTests: XCTestCase {
 
     /// The heap a view still holds once the state it filled is gone.
     private func heapKept(by view: inout FleetView, showing fleet: FleetSnapshot) -> Int {
-        let before = Self.heapInUse()
+        let before = MeasuredAlone.heapInUse()
         do {
             var state = DashboardState(configPath: "http://prom.test:9090", hosts: [], themeName: "default")
             _ = view.show(fleet, on: &state, config: Config(), at: now)
             XCTAssertEqual(state.hosts.count, fleet.hosts.count)
             XCTAssertEqual(state.reports.compactMap { $0 }.count, fleet.hosts.count)
         }
-        return Self.heapInUse() - before
+        return MeasuredAlone.heapInUse() - before
     }
 
-    func testAViewShownOneAnswerKeepsNoCopyOfItsRows() {
-        let fleet = answer(hosts: 2_000)
-        var once = FleetView(server: "http://prom.test:9090", oneAnswer: true)
-        var live = FleetView(server: "http://prom.test:9090")
-        _ = heapKept(by: &once, showing: answer(hosts: 10))
-        let keptOnce = heapKept(by: &once, showing: fleet)
-        let keptLive = heapKept(by: &live, showing: fleet)
+    /// Measured alone: the heap is the process's.
+    func testAViewShownOneAnswerKeepsNoCopyOfItsRows() throws {
+        let measured = try MeasuredAlone.figures(of: Self.self) {
+            let fleet = answer(hosts: 2_000)
+            var once = FleetView(server: "http://prom.test:9090", oneAnswer: true)
+            var live = FleetView(server: "http://prom.test:9090")
+            _ = heapKept(by: &once, showing: answer(hosts: 10))
+            return [heapKept(by: &once, showing: fleet), heapKept(by: &live, showing: fleet)]
+        }
+        guard let figures = measured else { return }
+        let (keptOnce, keptLive) = (figures[0], figures[1])
         XCTAssertLessThan(keptOnce, 64 * 1024, "a view shown one answer kept \(keptOnce) bytes of its 2,000 rows")
         XCTAssertGreaterThan(keptLive, 2_000 * 100, "the live view keeps its instances' rows: no test")
-    }
-
-    private static func heapInUse() -> Int {
-        let figures = mallinfo2()
-        return Int(figures.uordblks) + Int(figures.hblkhd)
     }
 }
