@@ -62,7 +62,7 @@ final class QueueWakeupTests: XCTestCase {
             finished.signal()
         }
         thread.start()
-        finished.wait()
+        XCTAssertEqual(finished.wait(timeout: .now() + 60), .success, "the hand-overs never finished")
         return growth.bytes
     }
 }
