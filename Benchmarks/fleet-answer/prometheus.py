@@ -5,7 +5,7 @@ reads, in the exporter's shape (a chain of three levels as one
 `pinwatch_chain_info` a host, its CA levels one `pinwatch_ca_level_info`
 each for the whole fleet), answered by the `query` parameter as
 pinwatch asks it: one query for every series, or the snapshot's queries
-(the instances' series; series counted by host, or by the next
+(the instances' series; series counted by exporter, by host, or by the next
 characters of host names; a chunk of hosts named exactly or by prefix).
 
     prometheus.py HOSTS PORT
@@ -119,6 +119,10 @@ def answer(query):
         return [json.dumps({"metric": {"host": name}, "value": [1800000000.5, str(count)]})
                 for name in hosts_matching(host)
                 for count in [sum(1 for family, _ in series[name] if family in families)] if count]
+    if query.startswith("count by (job, instance) "):
+        # count by (job, instance) (SELECTOR): the one exporter's series
+        count = sum(1 for name in hosts_matching(host) for family, _ in series[name] if family in families)
+        return [json.dumps({"metric": exporter, "value": [1800000000.5, str(count)]})] if count else []
     if query.startswith("count by"):
         # count by (L) (label_replace(SELECTOR, "L", "$1", "host", "REGEX"))
         strings = [unquote(text) for text in re.findall(r'"((?:[^"\\]|\\.)*)"', query[query.index("}") + 1:])]

@@ -157,6 +157,8 @@ struct VectorJSONReader {
                 values.append(value)
             }
         }
+        // The members walked here, not through `members`: its closures
+        // cost the snapshot several per cent of its CPU (Benchmarks/README.md).
         var open = true
         if try peek() == UInt8(ascii: "}") {
             index += 1
