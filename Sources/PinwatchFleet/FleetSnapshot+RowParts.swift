@@ -16,15 +16,6 @@ extension FleetSnapshot {
     struct ExporterKey: Hashable {
         var job: String
         var instance: String
-
-        init(job: String, instance: String) {
-            self.job = job
-            self.instance = instance
-        }
-
-        init(_ labels: VectorLabels) {
-            self.init(job: labels["job"] ?? "", instance: labels["instance"] ?? "")
-        }
     }
 
     /// An exporter's `pinwatch_ca_level_info` of one `ca_chain`.
@@ -75,5 +66,11 @@ extension FleetSnapshot {
                 }
             }
         }
+    }
+}
+
+extension FleetSnapshot.ExporterKey {
+    init(_ labels: VectorLabels) {
+        self.init(job: labels["job"] ?? "", instance: labels["instance"] ?? "")
     }
 }

@@ -60,8 +60,9 @@ final class FleetJSONRowTests: XCTestCase {
         return samples
     }
 
-    private func json(_ host: String) throws -> [String: Any] {
-        let fleet = FleetSnapshot(samples, probeSeries: false)
+    /// `host`'s JSON in the snapshot of `samples` (the fleet above by default).
+    private func json(_ host: String, from samples: [VectorSample]? = nil) throws -> [String: Any] {
+        let fleet = FleetSnapshot(samples ?? self.samples, probeSeries: false)
         let row = try XCTUnwrap(fleet.hosts.first { $0.host == host }, "\(fleet.hosts.map(\.host))")
         let text = JSONReport.renderHost(row.report(now: now))
         return try XCTUnwrap(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], text)
@@ -95,14 +96,10 @@ final class FleetJSONRowTests: XCTestCase {
 
     func testAnUndatedLevelHasNoDate() throws {
         // Without the chain's earliest expiry, the issuer's date is unknown.
-        let fleet = FleetSnapshot(
-            samples.filter { $0.labels["__name__"] != "pinwatch_chain_not_after_timestamp_seconds" }, probeSeries: false)
-        let row = try XCTUnwrap(fleet.hosts.first { $0.host == "api.test" })
-        let text = JSONReport.renderHost(row.report(now: now))
-        let host = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], text)
+        let host = try json("api.test", from: samples.filter { $0.labels["__name__"] != "pinwatch_chain_not_after_timestamp_seconds" })
         let chain = try XCTUnwrap(host["chain"] as? [[String: Any]])
-        XCTAssertTrue(chain[1]["not_after"] is NSNull, text)
-        XCTAssertTrue(chain[1]["days_left"] is NSNull, text)
+        XCTAssertTrue(chain[1]["not_after"] is NSNull, "\(chain[1])")
+        XCTAssertTrue(chain[1]["days_left"] is NSNull, "\(chain[1])")
         XCTAssertEqual(host["days_left"] as? Int, 20, "the leaf's: the only date the series give")
     }
 
@@ -133,18 +130,12 @@ final class FleetJSONRowTests: XCTestCase {
                 host: "odd.test"),
             sample(["__name__": "pinwatch_probe_error", "kind": "refused"], host: "odd.test"),
         ]
-        let fleet = FleetSnapshot(samples + failed, probeSeries: false)
-        func host(_ name: String) throws -> [String: Any] {
-            let row = try XCTUnwrap(fleet.hosts.first { $0.host == name })
-            let text = JSONReport.renderHost(row.report(now: now))
-            return try XCTUnwrap(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], text)
-        }
-        let gone = try host("gone.test")
+        let gone = try json("gone.test", from: samples + failed)
         XCTAssertEqual(gone["reason"] as? String, "probe failed (timeout): timed out after 2 s during the TLS handshake")
         let error = try XCTUnwrap(gone["error"] as? [String: Any])
         XCTAssertEqual(error["kind"] as? String, "timeout")
         XCTAssertEqual(error["message"] as? String, "timed out after 2 s during the TLS handshake", "as the probe said it")
-        XCTAssertEqual((try host("odd.test")["error"] as? [String: Any])?["message"] as? String, "refused")
+        XCTAssertEqual((try json("odd.test", from: samples + failed)["error"] as? [String: Any])?["message"] as? String, "refused")
     }
 
     func testTrustAndTheProxyAreTheirAlerts() throws {
